@@ -1,0 +1,131 @@
+// The effective policy and the values decide() works on. Plain data, no behaviour.
+import type { Risk, DecisionKind } from "./risk.ts"
+import type { Rule, RiskCommand, RiskPath } from "./schema.ts"
+import type { ShellAnalysis, TouchedPath } from "../shell/types.ts"
+
+export type LayerName = "builtin" | "user" | "workspace" | "task" | "env" | "flags"
+
+export interface Sourced {
+  /** "file:line" (or "env:CCODE_X", "flag:--yes", "builtin:default.yaml:12") */
+  source: string
+  layer: LayerName
+  trusted: boolean
+}
+
+export type PolicyRule = Rule & Sourced & { id: string }
+export type PolicyRiskCommand = RiskCommand & Sourced & { id: string }
+
+export interface Policy {
+  extends: "default" | "strict" | "ci" | "none"
+  approval: {
+    mode: "manual" | "auto" | "allowlist" | "yolo"
+    threshold: Risk
+    tools: string[]
+    on_ask: "prompt" | "pause" | "deny"
+    timeout: number
+  }
+  rules: PolicyRule[]
+  risk: {
+    tools: Record<string, Risk>
+    commands: PolicyRiskCommand[]
+    paths: RiskPath[]
+    overrides: Record<string, Risk>
+  }
+  limits: {
+    max_steps: number
+    max_tool_calls: number
+    max_depth: number
+    max_wall_time: number
+    tool_timeout: number
+    tool_timeouts: Record<string, number>
+    idle_timeout: number
+    retries: number
+    retry_backoff: number
+    max_noop_iterations: number
+    parallel: number
+    max_tokens?: number
+    max_cost?: number
+  }
+  loop_detection: {
+    repeat_threshold: number
+    error_repeat_threshold: number
+    similarity: number
+    window: number
+    time_window: number
+    oscillation: boolean
+  }
+  circuit_breaker: { failure_threshold: number; recovery_timeout: number }
+  workspace: { confine: boolean; protected: string[]; detect_external_changes: boolean }
+  redaction: { enabled: boolean; patterns: { id: string; regex: string }[]; env: string[] }
+  mcp: { servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string; timeout?: number }> }
+  prices: Record<string, { input_per_mtok: number; output_per_mtok: number }>
+  /** dotted key -> where its value came from ("approval.threshold" -> ".ccode/policy.yaml:4") */
+  sources: Record<string, string>
+  /** grants of untrusted layers that were ignored, one line each */
+  ignored: string[]
+}
+
+/** A proposed tool call, prepared with everything decide() needs (I/O done beforehand). */
+export interface Call {
+  tool: string
+  args: Record<string, unknown>
+  /** absolute working directory of the call */
+  cwd: string
+  /** absolute workspace root (after realpath) */
+  workspace: string
+  home: string
+  tmpDirs: string[]
+  /** base risk the tool itself declares (static or computed from args); undefined: unknown tool */
+  toolRisk?: Risk
+  /** shell tool: the analysed command */
+  shell?: ShellAnalysis
+  /** paths the call touches (file tools: their path; shell: from analysis) */
+  paths: TouchedPath[]
+}
+
+export interface Grant {
+  tool: string
+  /** a command pattern for shell grants ("git commit *"), a path glob for file tools, or undefined = whole tool */
+  pattern?: string
+  source: string
+}
+
+export interface GuardTrip {
+  guard: string
+  reason: string
+  action: "deny" | "pause"
+}
+
+export interface GuardState {
+  tripped?: GuardTrip
+  grants: Grant[]
+}
+
+export interface MatchedRule {
+  id: string
+  decision: DecisionKind
+  source: string
+  reason?: string
+}
+
+export interface CommandVerdict {
+  text: string
+  program: string
+  args: string[]
+  risk: Risk
+  reasons: string[]
+  decision?: DecisionKind
+  rule?: string
+}
+
+export interface Decision {
+  decision: DecisionKind
+  risk: Risk
+  reason: string
+  by: "rule" | "threshold" | "mode" | "guard" | "user" | "grant"
+  rules: MatchedRule[]
+  commands: CommandVerdict[]
+  /** what an `ask` turns into when nobody can answer (policy approval.on_ask) */
+  on_ask: "prompt" | "pause" | "deny"
+  guard?: string
+}

@@ -1,0 +1,61 @@
+// What shell analysis produces for the policy engine. Plain data.
+import type { Risk } from "../policy/risk.ts"
+
+export type Access = "read" | "write"
+
+export interface Redirect {
+  op: string // ">", ">>", "<", "2>", "&>", "<<<", ...
+  target: string
+  access: Access | "append"
+}
+
+/** Where a simple command sits in the script. */
+export type Construct =
+  | "list" | "pipeline" | "background" | "substitution" | "process_substitution" | "subshell" | "group"
+  | "condition" | "loop" | "case" | "function" | "heredoc" | "shell_c" | "eval" | "xargs" | "find_exec"
+  | "sudo" | "ssh" | "watch" | "parallel"
+
+export interface SimpleCommand {
+  /** the command's own source text */
+  text: string
+  /** normalised program: basename, wrappers removed (`/usr/bin/env FOO=1 timeout 5 git` -> `git`) */
+  program: string
+  /** arguments after unquoting, without the program */
+  args: string[]
+  /** leading VAR=value words that were dropped */
+  assignments: { name: string; value: string }[]
+  redirects: Redirect[]
+  /** constructs enclosing this command, outermost first */
+  context: Construct[]
+  /** transparent wrappers that were removed (timeout, nice, env, ...) */
+  wrappers: string[]
+  /** risk of this command alone (built-in table + policy), with why */
+  risk: Risk
+  reasons: string[]
+  /** names of built-in classifier entries that matched (overridable by policy risk.overrides) */
+  classes: string[]
+  /** program or arguments cannot be known statically ($CMD args, eval "$x") */
+  unresolved: boolean
+  /** a loader/config variable (LD_PRELOAD, GIT_*, PATH, ...) is set: allow rules do not apply */
+  loaderEnv: boolean
+}
+
+export interface TouchedPath {
+  /** absolute, `.`/`..` resolved (symlinks resolved where the file exists) */
+  path: string
+  access: Access
+}
+
+export interface ShellAnalysis {
+  source: string
+  commands: SimpleCommand[]
+  /** max over commands and whole-string checks */
+  risk: Risk
+  reasons: string[]
+  /** set when the parse had ERROR/MISSING nodes, was too long, or failed */
+  parseError?: string
+  /** anything that cannot be resolved statically: critical, no allow rule or mode approves it */
+  unresolvable: boolean
+  /** paths the command touches: redirect targets and path-like arguments, resolved from cwd (and `cd DIR`) */
+  paths: TouchedPath[]
+}
