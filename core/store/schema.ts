@@ -1,0 +1,182 @@
+// The database schema, as code. Every table's indexes sit next to its columns.
+// Times are milliseconds since the epoch; JSON columns hold redacted data only.
+import { sql } from "drizzle-orm"
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core"
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    task: text("task").notNull(),
+    taskFile: text("task_file").notNull(),
+    workdir: text("workdir").notNull(),
+    status: text("status").notNull(), // running | paused | stopped | interrupted | denied | completed | failed | cancelled
+    driver: text("driver").notNull(), // steps | agent | mcp | hook
+    policyHash: text("policy_hash"),
+    pid: integer("pid"),
+    host: text("host"),
+    batch: text("batch"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    finishedAt: integer("finished_at"),
+    exitCode: integer("exit_code"),
+    message: text("message"),
+    options: text("options"), // JSON: the run's command-line options, reused on resume
+  },
+  (t) => [index("runs_created_idx").on(t.createdAt), index("runs_status_idx").on(t.status)],
+)
+
+export const planItems = sqliteTable(
+  "plan_items",
+  {
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    seq: integer("seq").notNull(),
+    title: text("title").notNull(),
+    state: text("state").notNull(), // pending | ready | active | done | failed | skipped | blocked
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.id] })],
+)
+
+export const calls = sqliteTable(
+  "calls",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    itemId: text("item_id"),
+    attempt: integer("attempt").notNull().default(1),
+    tool: text("tool").notNull(),
+    args: text("args").notNull(), // redacted JSON
+    argsHash: text("args_hash").notNull(),
+    decision: text("decision"),
+    risk: text("risk"),
+    decidedBy: text("decided_by"),
+    status: text("status").notNull(), // running | ok | error | denied | interrupted | abandoned
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+    durationMs: integer("duration_ms"),
+    exitCode: integer("exit_code"),
+    output: text("output"), // redacted head + tail
+    bytes: integer("bytes"),
+    errorCode: text("error_code"),
+    errorType: text("error_type"),
+    errorMessage: text("error_message"),
+  },
+  (t) => [uniqueIndex("calls_run_seq_idx").on(t.runId, t.seq), index("calls_status_idx").on(t.runId, t.status)],
+)
+
+export const checkpoints = sqliteTable(
+  "checkpoints",
+  {
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    createdAt: integer("created_at").notNull(),
+    state: text("state").notNull(), // JSON RunState
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+)
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    ts: integer("ts").notNull(),
+    type: text("type").notNull(),
+    data: text("data").notNull(), // the whole redacted event object as JSON
+  },
+  (t) => [index("events_run_idx").on(t.runId, t.id)],
+)
+
+export const requests = sqliteTable(
+  "requests",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    callId: text("call_id"),
+    itemId: text("item_id"),
+    kind: text("kind").notNull(), // approval | question | breakpoint | in_flight | guard
+    status: text("status").notNull(), // pending | approved | denied | answered
+    title: text("title").notNull(),
+    detail: text("detail"), // JSON: tool, args, risk, rules, reason
+    answer: text("answer"),
+    forRun: integer("for_run", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    settledAt: integer("settled_at"),
+    settledBy: text("settled_by"),
+  },
+  (t) => [index("requests_run_idx").on(t.runId, t.status)],
+)
+
+export const grants = sqliteTable(
+  "grants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    pattern: text("pattern"),
+    source: text("source").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("grants_run_idx").on(t.runId)],
+)
+
+// Audit rows are never cascaded away with their run: compliance keeps them.
+export const audit = sqliteTable(
+  "audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ts: integer("ts").notNull(),
+    runId: text("run_id"),
+    callId: text("call_id"),
+    type: text("type").notNull(),
+    actor: text("actor").notNull(),
+    tool: text("tool"),
+    action: text("action"),
+    result: text("result"),
+    risk: text("risk"),
+    autoApproved: integer("auto_approved", { mode: "boolean" }),
+    reason: text("reason"),
+    data: text("data"),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [index("audit_run_idx").on(t.runId, t.id), index("audit_ts_idx").on(t.ts), index("audit_type_idx").on(t.type, t.ts)],
+)
+
+export const trust = sqliteTable("trust", {
+  path: text("path").primaryKey(),
+  hash: text("hash").notNull(),
+  trustedAt: integer("trusted_at").notNull(),
+})
+
+export const snapshots = sqliteTable(
+  "snapshots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    callId: text("call_id"),
+    step: integer("step").notNull(), // call seq the snapshot was taken before
+    ref: text("ref").notNull(), // commit id in the shadow repository
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("snapshots_run_idx").on(t.runId, t.step)],
+)
+
+export const usage = sqliteTable(
+  "usage",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    turn: integer("turn").notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    cost: real("cost").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index("usage_run_idx").on(t.runId)],
+)

@@ -1,0 +1,112 @@
+// Loads and checks a task file: YAML, schema, step ids, dependencies. Every problem is a
+// ConfigError with file:line:col, raised before anything runs or is stored.
+import { existsSync, readFileSync, statSync } from "node:fs"
+import { basename, dirname, extname, resolve } from "node:path"
+import { TaskFile, type Step } from "./schema.ts"
+import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "./yaml.ts"
+
+export interface PlannedStep {
+  id: string
+  title: string
+  tool: string
+  args: Record<string, unknown>
+  needs: string[]
+  retries?: number
+  timeout?: number
+  breakpoint: boolean
+  continueOnError: boolean
+  /** index in the file, for error positions */
+  index: number
+}
+
+export interface LoadedTask {
+  file: string
+  dir: string
+  name: string
+  workdir: string
+  spec: TaskFile
+  steps: PlannedStep[]
+  source: YamlSource
+}
+
+export function loadTask(path: string): LoadedTask {
+  const file = resolve(path)
+  if (!existsSync(file)) throw new ConfigError(path, 1, 1, "task file not found")
+  if (statSync(file).isDirectory()) throw new ConfigError(path, 1, 1, "is a directory; give the path of a task .yaml file")
+  const source = parseYaml(readFileSync(file, "utf8"), file)
+  const spec = validateYaml(source, TaskFile)
+  const dir = dirname(file)
+  const workdir = resolve(dir, spec.workdir ?? ".")
+  if (!existsSync(workdir) || !statSync(workdir).isDirectory()) {
+    const at = positionOf(source, ["workdir"])
+    throw new ConfigError(file, at.line, at.col, `workdir ${workdir} does not exist or is not a directory`)
+  }
+  const steps = spec.steps ? planSteps(spec.steps, source) : []
+  return { file, dir, name: spec.name ?? basename(file, extname(file)), workdir, spec, steps, source }
+}
+
+function planSteps(steps: Step[], source: YamlSource): PlannedStep[] {
+  const planned = steps.map((step, index): PlannedStep => {
+    const id = step.id ?? `step-${index + 1}`
+    const args = step.run ? { ...step.with, command: step.run } : { ...step.with }
+    return {
+      id,
+      title: step.name ?? step.run ?? `${step.tool}`,
+      tool: step.run ? "shell" : step.tool!,
+      args,
+      needs: step.needs ?? [],
+      retries: step.retries,
+      timeout: step.timeout,
+      breakpoint: step.breakpoint ?? false,
+      continueOnError: step.continue_on_error ?? false,
+      index,
+    }
+  })
+  const fail = (path: PropertyKey[], problem: string): never => {
+    const at = positionOf(source, path)
+    throw new ConfigError(source.file, at.line, at.col, problem)
+  }
+  const seen = new Map<string, number>()
+  for (const step of planned) {
+    const first = seen.get(step.id)
+    if (first !== undefined) fail(["steps", step.index, "id"], `duplicate step id "${step.id}" (first used by step ${first + 1})`)
+    seen.set(step.id, step.index)
+  }
+  for (const step of planned) {
+    step.needs.forEach((need, i) => {
+      if (!seen.has(need)) fail(["steps", step.index, "needs", i], `step "${step.id}" needs unknown step "${need}"`)
+      if (need === step.id) fail(["steps", step.index, "needs", i], `step "${step.id}" needs itself`)
+    })
+  }
+  const cycle = findCycle(planned)
+  if (cycle) {
+    const step = planned.find((s) => s.id === cycle[0])!
+    fail(["steps", step.index, "needs"], `dependency cycle: ${cycle.join(" -> ")}`)
+  }
+  return planned
+}
+
+/** The first dependency cycle found, as ids ending where it started. */
+export function findCycle(steps: { id: string; needs: string[] }[]): string[] | undefined {
+  const needs = new Map(steps.map((s) => [s.id, s.needs]))
+  const state = new Map<string, "visiting" | "done">()
+  const stack: string[] = []
+  const visit = (id: string): string[] | undefined => {
+    if (state.get(id) === "done") return undefined
+    if (state.get(id) === "visiting") return [...stack.slice(stack.indexOf(id)), id]
+    state.set(id, "visiting")
+    stack.push(id)
+    for (const need of needs.get(id) ?? []) {
+      const found = visit(need)
+      if (found) return found
+    }
+    stack.pop()
+    state.set(id, "done")
+    return undefined
+  }
+  for (const step of steps) {
+    const found = visit(step.id)
+    if (found) return found
+  }
+  return undefined
+}

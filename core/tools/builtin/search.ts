@@ -1,0 +1,86 @@
+// Read-only listing tools: list_dir, glob, grep. Results are sorted and capped.
+import { readdir, readFile, stat } from "node:fs/promises"
+import { join, relative } from "node:path"
+import { z } from "zod"
+import { defineTool, ToolFailure } from "../types.ts"
+
+const MAX_ENTRIES = 1000
+const MAX_MATCHES = 500
+const SKIP_DIRS = new Set([".git", "node_modules"])
+
+export const listDirTool = defineTool({
+  name: "list_dir",
+  description: "List a directory (default: the workspace). Folders end with /.",
+  args: z.strictObject({ path: z.string().optional() }),
+  risk: "safe",
+  idempotent: true,
+  async run(args, ctx) {
+    const dir = ctx.paths.resolve(args.path ?? ".", "read")
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") throw new ToolFailure("NOT_FOUND", "not_found", `${args.path ?? "."} does not exist`)
+      if (error.code === "ENOTDIR") throw new ToolFailure("NOT_A_DIRECTORY", "param", `${args.path} is not a directory`)
+      throw error
+    })
+    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort()
+    const shown = names.slice(0, MAX_ENTRIES)
+    const more = names.length > shown.length ? `\n[... ${names.length - shown.length} more]` : ""
+    return { text: shown.join("\n") + (shown.length ? "\n" : "") + more, data: { count: names.length } }
+  },
+})
+
+export const globTool = defineTool({
+  name: "glob",
+  description: "Find files by glob pattern (e.g. src/**/*.ts) under path (default: the workspace).",
+  args: z.strictObject({ pattern: z.string().min(1), path: z.string().optional() }),
+  risk: "safe",
+  idempotent: true,
+  async run(args, ctx) {
+    const root = ctx.paths.resolve(args.path ?? ".", "read")
+    const files = await scan(root, args.pattern)
+    const shown = files.slice(0, MAX_ENTRIES)
+    const more = files.length > shown.length ? `\n[... ${files.length - shown.length} more]` : ""
+    return { text: shown.join("\n") + (shown.length ? "\n" : "") + more, data: { count: files.length } }
+  },
+})
+
+export const grepTool = defineTool({
+  name: "grep",
+  description: "Search file contents with a regular expression. Prints file:line:text. glob narrows the files.",
+  args: z.strictObject({ pattern: z.string().min(1), path: z.string().optional(), glob: z.string().optional() }),
+  risk: "safe",
+  idempotent: true,
+  async run(args, ctx) {
+    let regex: RegExp
+    try {
+      regex = new RegExp(args.pattern)
+    } catch (error) {
+      throw new ToolFailure("INVALID_PARAM", "param", `pattern is not a valid regular expression: ${(error as Error).message}`)
+    }
+    const target = ctx.paths.resolve(args.path ?? ".", "read")
+    const info = await stat(target).catch(() => undefined)
+    if (!info) throw new ToolFailure("NOT_FOUND", "not_found", `${args.path} does not exist`)
+    const files = info.isDirectory() ? (await scan(target, args.glob ?? "**/*")).map((f) => join(target, f)) : [target]
+    const matches: string[] = []
+    for (const file of files) {
+      const content = await readFile(file, "utf8").catch(() => "")
+      if (content.includes("\0")) continue // binary
+      const lines = content.split("\n")
+      for (let i = 0; i < lines.length && matches.length < MAX_MATCHES; i++) {
+        if (regex.test(lines[i]!)) matches.push(`${relative(ctx.cwd, file) || file}:${i + 1}:${lines[i]}`)
+      }
+      if (matches.length >= MAX_MATCHES) break
+    }
+    const capped = matches.length >= MAX_MATCHES ? `\n[... stopped at ${MAX_MATCHES} matches]` : ""
+    return { text: matches.join("\n") + (matches.length ? "\n" : "") + capped, data: { count: matches.length } }
+  },
+})
+
+async function scan(root: string, pattern: string): Promise<string[]> {
+  const glob = new Bun.Glob(pattern)
+  const out: string[] = []
+  for await (const file of glob.scan({ cwd: root, dot: true, onlyFiles: true, followSymlinks: false })) {
+    if (file.split("/").some((part) => SKIP_DIRS.has(part))) continue
+    out.push(file)
+  }
+  return out.sort()
+}
