@@ -30,6 +30,8 @@ export interface Policy {
     commands: PolicyRiskCommand[]
     paths: RiskPath[]
     overrides: Record<string, Risk>
+    /** levels set by untrusted layers for tools the policy had no level for: they can raise a tool's own risk, never lower it */
+    tool_floors?: Record<string, Risk>
   }
   limits: {
     max_steps: number
@@ -87,6 +89,8 @@ export interface Grant {
   tool: string
   /** a command pattern for shell grants ("git commit *"), a path glob for file tools, or undefined = whole tool */
   pattern?: string
+  /** a compound shell command: one pattern per distinct part; a part is covered when any of them matches */
+  patterns?: string[]
   source: string
 }
 

@@ -1,0 +1,79 @@
+// Risk of a prepared call (DESIGN section 4, step 2): the max of the tool's base risk, the shell
+// analysis, risk.commands, risk.paths, writes outside the workspace and to protected paths. Pure.
+import { riskRank, type Risk } from "./risk.ts"
+import type { Call } from "./types.ts"
+import type { CompiledPolicy } from "./compile.ts"
+import { isInside } from "./paths.ts"
+
+export interface RiskAssessment {
+  risk: Risk
+  /** why, strongest first */
+  reasons: string[]
+  /** per simple command of a shell call: its own risk (analysis + matching risk.commands) */
+  commands: { risk: Risk; reasons: string[] }[]
+}
+
+const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"])
+
+export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
+  const found = findings()
+  const policyLevel = cp.toolRisk(call.tool)
+  const base = policyLevel ?? call.toolRisk
+  if (base === undefined) found.add("medium", `${call.tool} is not a known tool`)
+  else found.add(base, policyLevel !== undefined ? `risk.tools: ${call.tool} is ${base}` : `${call.tool} is ${base}`)
+  const floor = cp.toolFloor(call.tool)
+  if (floor) found.add(floor, `risk.tools: ${call.tool} is at least ${floor}`)
+
+  const commands: RiskAssessment["commands"] = []
+  const shell = call.shell
+  if (shell) {
+    if (shell.unresolvable) found.add("critical", shell.parseError ?? "the command cannot be resolved statically")
+    for (const reason of shell.reasons) found.add(shell.risk, reason)
+    for (const cmd of shell.commands) {
+      let level = cmd.risk
+      const why = [...cmd.reasons]
+      for (const rc of cp.riskCommands) {
+        if (!rc.re.test(cmd.text)) continue
+        if (riskRank(rc.level) > riskRank(level)) level = rc.level
+        why.push(riskCommandReason(rc))
+      }
+      commands.push({ risk: level, reasons: why })
+      found.add(level, why[0] ?? `${cmd.program} is ${level}`)
+    }
+    for (const rc of cp.riskCommands) if (rc.re.test(shell.source)) found.add(rc.level, riskCommandReason(rc))
+  }
+
+  for (const p of call.paths) {
+    for (const rp of cp.riskPaths) {
+      if (rp.set.regex(call.workspace, call.home).test(p.path)) found.add(rp.level, `${p.path} matches risk.paths "${rp.pattern}"`)
+    }
+    if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
+    if (cp.protectedPaths.patterns.length && cp.protectedPaths.regex(call.workspace, call.home).test(p.path)) {
+      found.add("critical", `writes to the protected path ${p.path}`)
+    } else if (!isInside(p.path, call.workspace) && !call.tmpDirs.some((t) => isInside(p.path, t))) {
+      found.add("high", `writes outside the workspace: ${p.path}`)
+    }
+  }
+  return { risk: found.level, reasons: found.reasons(), commands }
+}
+
+function riskCommandReason(rc: CompiledPolicy["riskCommands"][number]): string {
+  return `risk.commands ${rc.id} (${rc.source}): ${rc.reason ?? rc.level}`
+}
+
+// Levels with their reasons, so the decision can say why without a second pass.
+function findings() {
+  const items: [rank: number, reason: string][] = []
+  const state = {
+    level: "safe" as Risk,
+    add(level: Risk, reason: string): void {
+      if (riskRank(level) > riskRank(state.level)) state.level = level
+      items.push([riskRank(level), reason])
+    },
+    reasons(): string[] {
+      items.sort((a, b) => b[0] - a[0])
+      return [...new Set(items.map(([, text]) => text))]
+    },
+  }
+  return state
+}

@@ -1,0 +1,110 @@
+// The effective policy prepared for fast decisions: tool globs, regexes and path patterns compiled once
+// per Policy object (memoised; treat a Policy as immutable once decided on). Pure: no fs, no clock.
+import type { Risk } from "./risk.ts"
+import type { Policy, PolicyRule } from "./types.ts"
+import { toolMatcher } from "./glob.ts"
+import { pathPatternRegex, pathPatternsRegex } from "./paths.ts"
+
+export interface CompiledRule {
+  rule: PolicyRule
+  restrict: boolean
+  /** undefined: any tool (a rule with only `command` means the shell tool) */
+  tool?: (tool: string) => boolean
+  commands?: { pattern: string; program?: string }[]
+  paths?: PathSet
+  access: "read" | "write" | "any"
+  args?: [field: string, re: RegExp][]
+}
+
+export interface CompiledPolicy {
+  rules: CompiledRule[]
+  toolRisk(tool: string): Risk | undefined
+  toolFloor(tool: string): Risk | undefined
+  riskCommands: { id: string; source: string; re: RegExp; level: Risk; reason?: string }[]
+  riskPaths: { pattern: string; level: Risk; set: PathSet }[]
+  protectedPaths: PathSet
+  allowlisted(tool: string): boolean
+}
+
+/** Path patterns whose regex depends on the call's workspace and home; compiled on first use per pair. */
+export interface PathSet {
+  patterns: string[]
+  regex(workspace: string, home: string): RegExp
+}
+
+const memo = new WeakMap<Policy, CompiledPolicy>()
+
+export function compilePolicy(policy: Policy): CompiledPolicy {
+  const hit = memo.get(policy)
+  if (hit) return hit
+  const tools = policy.risk.tools
+  const floors = policy.risk.tool_floors ?? {}
+  const compiled: CompiledPolicy = {
+    rules: policy.rules.map(compileRule),
+    toolRisk: mapLookup(tools),
+    toolFloor: mapLookup(floors),
+    riskCommands: policy.risk.commands.map((c) => ({
+      id: c.id, source: c.source, re: new RegExp(c.regex), level: c.level, reason: c.reason,
+    })),
+    riskPaths: policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
+    protectedPaths: pathSet(policy.workspace.protected),
+    allowlisted: toolMatcher(policy.approval.tools),
+  }
+  memo.set(policy, compiled)
+  return compiled
+}
+
+export function compileRule(rule: PolicyRule): CompiledRule {
+  const list = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])
+  const tools = list(rule.tool)
+  const commands = list(rule.command)
+  const paths = list(rule.path)
+  return {
+    rule,
+    restrict: rule.decision !== "allow",
+    tool: tools ? toolMatcher(tools) : commands ? (t) => t === "shell" : undefined,
+    commands: commands?.map((pattern) => ({ pattern, program: patternProgram(pattern) })),
+    paths: paths ? pathSet(paths) : undefined,
+    access: rule.access ?? "any",
+    args: rule.args ? Object.entries(rule.args).map(([field, re]) => [field, new RegExp(re)]) : undefined,
+  }
+}
+
+export function pathSet(patterns: string[]): PathSet {
+  let lastKey = ""
+  let last: RegExp | undefined
+  const byRoot = new Map<string, RegExp>()
+  return {
+    patterns,
+    regex(workspace, home) {
+      const key = workspace + "\0" + home
+      if (key === lastKey && last) return last
+      let re = byRoot.get(key)
+      if (!re) {
+        re = patterns.length === 1 ? pathPatternRegex(patterns[0]!, workspace, home) : pathPatternsRegex(patterns, workspace, home)
+        byRoot.set(key, re)
+      }
+      lastKey = key
+      last = re
+      return re
+    },
+  }
+}
+
+// The literal program a pattern names, so most rules are skipped without token matching.
+// Only plain words qualify: anything with quoting, globs, variables or a path is matched in full.
+function patternProgram(pattern: string): string | undefined {
+  const first = pattern.trim().split(/\s+/, 1)[0] ?? ""
+  return /^[A-Za-z0-9_.+-]+$/.test(first) ? first : undefined
+}
+
+function mapLookup(map: Record<string, Risk>): (tool: string) => Risk | undefined {
+  const globs = Object.keys(map).filter((k) => /[*?[{]/.test(k))
+  const matchers = globs.map((g) => [toolMatcher([g]), map[g]!] as const)
+  return (tool) => {
+    const exact = Object.hasOwn(map, tool) ? map[tool] : undefined
+    if (exact !== undefined || !matchers.length) return exact
+    for (const [match, level] of matchers) if (match(tool)) return level
+    return undefined
+  }
+}

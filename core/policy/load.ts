@@ -1,0 +1,131 @@
+// Loading the effective policy for a directory: the six layers of DESIGN section 4, trust per file
+// content (injected, so no database here), cached parsing. Reads the fs; YAML/zod only on a cache miss.
+import { readFileSync } from "node:fs"
+import { dirname, isAbsolute, resolve } from "node:path"
+import type { Policy, LayerName } from "./types.ts"
+import type { Layer } from "./layer.ts"
+import type { PolicyFile } from "./schema.ts"
+import type { YamlSource } from "../task/yaml.ts"
+import { bundledLayer, isBundledName } from "./bundled.ts"
+import { mergePolicy } from "./merge.ts"
+import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
+import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
+import { findWorkspaceRoot, isFile, userPolicyFile, workspacePolicyFiles } from "./workspace.ts"
+
+export type IsTrusted = (file: string, sha256: string) => boolean
+
+export interface Trust {
+  isTrusted: IsTrusted
+  /** --trust: every workspace and task file is trusted for this run */
+  trustAll?: boolean
+}
+
+export interface LoadOptions extends Trust {
+  cwd: string
+  home: string
+  env: Record<string, string | undefined>
+  flags?: PolicyFlags
+  /** the task's layers (taskPolicyLayers) */
+  task?: Layer[]
+  /** $CCODE_HOME/cache; undefined: no caching */
+  cacheDir?: string
+  /** when the caller already knows it */
+  workspace?: string
+}
+
+export interface LoadedPolicy {
+  policy: Policy
+  workspace: string
+  /** every layer above the bundled base, lowest first */
+  layers: Layer[]
+  /** lines to show the user once: ignored grants of untrusted layers, lowered thresholds */
+  warnings: string[]
+  /** workspace/task files that are not trusted (their grants were ignored) */
+  untrusted: string[]
+}
+
+export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
+  const workspace = opts.workspace ?? findWorkspaceRoot(opts.cwd)
+  const layers: Layer[] = []
+  const user = userPolicyFile(opts.env, opts.home)
+  if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
+  for (const file of workspacePolicyFiles(workspace)) {
+    layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
+  }
+  layers.push(...(opts.task ?? []))
+  const env = await envLayer(opts.env)
+  if (env.layer) layers.push(env.layer)
+  for (const ref of opts.flags?.policy ?? []) layers.push(await flagPolicyLayer(ref, opts.cwd, opts.cacheDir))
+  const flags = await flagsLayer(opts.flags ?? {})
+  if (flags.layer) layers.push(flags.layer)
+  const policy = mergePolicy(layers, bundledLayer)
+  return {
+    policy,
+    workspace,
+    layers,
+    warnings: [...env.warnings, ...flags.warnings, ...policy.ignored],
+    untrusted: layers.filter((l) => !l.trusted && l.file).map((l) => l.file!),
+  }
+}
+
+/** One policy file as a layer; trust is decided on the content actually read. */
+export async function loadPolicyFile(
+  file: string, name: LayerName, trusted: (file: string, hash: string) => boolean, cacheDir?: string,
+): Promise<Layer> {
+  const text = await readText(file)
+  const hash = sha256(text)
+  const isTrusted = trusted(file, hash)
+  const cached = readCachedLayer(cacheDir, file, hash)
+  if (cached) return { ...cached, name, trusted: isTrusted }
+  const { parsePolicy } = await import("./parse.ts")
+  const layer = await parsePolicy(text, file, { name, trusted: isTrusted, file, sha256: hash })
+  writeCachedLayer(cacheDir, layer)
+  return layer
+}
+
+export interface TaskPolicyInput {
+  /** the task file (absolute) */
+  file: string
+  /** its text as read (for the trust hash); read again when missing */
+  text?: string
+  src: YamlSource
+  /** where `policy:` sits in the task document */
+  prefix?: PropertyKey[]
+  /** the validated `policy:` value: an inline policy, a path, or paths relative to the task file */
+  value: PolicyFile | string | string[]
+}
+
+/** The task layer(s): an inline `policy:` (trusted with the task file) or the policy files it names. */
+export async function taskPolicyLayers(input: TaskPolicyInput, trust: Trust, cacheDir?: string): Promise<Layer[]> {
+  const check = trustCheck(trust)
+  if (typeof input.value === "string" || Array.isArray(input.value)) {
+    const base = dirname(input.file)
+    const files = [input.value].flat().map((p) => (isAbsolute(p) ? p : resolve(base, p)))
+    return Promise.all(files.map((f) => loadPolicyFile(f, "task", check, cacheDir)))
+  }
+  const hash = sha256(input.text ?? (await readText(input.file)))
+  const { layerFromValue } = await import("./parse.ts")
+  const layer = await layerFromValue(input.value, input.src, input.prefix ?? ["policy"], {
+    name: "task", trusted: check(input.file, hash), file: input.file, sha256: hash,
+  })
+  return [layer]
+}
+
+// --policy NAME is a bundled policy, --policy FILE a file; both trusted: the user typed them.
+async function flagPolicyLayer(ref: string, cwd: string, cacheDir?: string): Promise<Layer> {
+  if (isBundledName(ref) && !isFile(resolve(cwd, ref))) return { ...bundledLayer(ref), name: "flags" }
+  return loadPolicyFile(resolve(cwd, ref), "flags", () => true, cacheDir)
+}
+
+function trustCheck(trust: Trust): (file: string, hash: string) => boolean {
+  return (file, hash) => trust.trustAll === true || trust.isTrusted(file, hash)
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return readFileSync(file, "utf8")
+  } catch (err) {
+    const { ConfigError } = await import("../task/yaml.ts")
+    throw new ConfigError(file, 1, 1, `cannot read policy file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
+}

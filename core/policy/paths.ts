@@ -1,0 +1,48 @@
+// Path patterns of rules, risk.paths and workspace.protected (DESIGN section 4). Pure: no fs.
+// No "/": a file name at any depth. With "/": relative to the workspace root unless it starts
+// with "/" or "~/". `dir/**` also matches `dir` itself. Paths given here are already resolved.
+import { posix } from "node:path"
+import { globSource } from "./glob.ts"
+
+/** One regex per pattern, anchored on absolute paths, for this workspace and home. */
+export function pathPatternRegex(pattern: string, workspace: string, home: string): RegExp {
+  return new RegExp(pathPatternSource(pattern, workspace, home))
+}
+
+/** Several patterns as one regex (any of them). */
+export function pathPatternsRegex(patterns: readonly string[], workspace: string, home: string): RegExp {
+  if (!patterns.length) return /(?!)/
+  return new RegExp(patterns.map((p) => `(?:${pathPatternSource(p, workspace, home)})`).join("|"))
+}
+
+export function pathPatternSource(pattern: string, workspace: string, home: string): string {
+  if (!pattern.includes("/")) return `(?:^|/)${globSource(pattern, "stop")}$`
+  let absolute: string
+  if (pattern.startsWith("/")) absolute = pattern
+  else if (pattern === "~" || pattern.startsWith("~/")) absolute = home + pattern.slice(1)
+  else absolute = joinRoot(workspace, pattern)
+  absolute = normalise(absolute)
+  // `dir/**` matches `dir` itself as well as everything below it
+  if (absolute.endsWith("/**")) {
+    const dir = absolute.slice(0, -3)
+    return `^${globSource(dir, "stop")}(?:/.*)?$`
+  }
+  return `^${globSource(absolute, "stop")}$`
+}
+
+/** Is `path` the directory `dir` or inside it? (both absolute, normalised) */
+export function isInside(path: string, dir: string): boolean {
+  if (dir === "/") return path.startsWith("/")
+  return path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/")
+}
+
+function joinRoot(root: string, relative: string): string {
+  const rel = relative.startsWith("./") ? relative.slice(2) : relative
+  return root.endsWith("/") ? root + rel : `${root}/${rel}`
+}
+
+// Lexical `.`/`..` resolution that leaves glob characters alone.
+function normalise(path: string): string {
+  const out = posix.normalize(path)
+  return out.length > 1 && out.endsWith("/") ? out.slice(0, -1) : out
+}

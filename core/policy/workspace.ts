@@ -1,0 +1,70 @@
+// Finding the workspace root and the policy files that apply there (DESIGN section 4). Reads the fs.
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs"
+import { dirname, join } from "node:path"
+
+/** Nearest ancestor of `cwd` holding `.ccode/`, else the git root, else `cwd` itself (all after realpath). */
+export function findWorkspaceRoot(cwd: string): string {
+  const start = realpathOr(cwd)
+  let gitRoot: string | undefined
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (isDir(join(dir, ".ccode"))) return dir
+    if (!gitRoot && existsSync(join(dir, ".git"))) gitRoot = dir
+    if (dir === dirname(dir)) break
+  }
+  return gitRoot ?? start
+}
+
+/** `.ccode/policy.yaml` then `.ccode/policies/*.yaml` (sorted), those that exist. */
+export function workspacePolicyFiles(root: string): string[] {
+  const files: string[] = []
+  const main = join(root, ".ccode", "policy.yaml")
+  if (isFile(main)) files.push(main)
+  return files.concat(listDir(join(root, ".ccode", "policies"), ".yaml"))
+}
+
+/** Files `ccode trust` records: the workspace policy files and the workspace plugins. */
+export function trustableFiles(root: string): string[] {
+  return workspacePolicyFiles(root).concat(listDir(join(root, ".ccode", "plugins"), ".ts"))
+}
+
+/** `$XDG_CONFIG_HOME/ccode/policy.yaml`, else `~/.config/ccode/policy.yaml`. */
+export function userPolicyFile(env: Record<string, string | undefined>, home: string): string {
+  const config = env.XDG_CONFIG_HOME || join(home, ".config")
+  return join(config, "ccode", "policy.yaml")
+}
+
+export function realpathOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function listDir(dir: string, suffix: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(suffix))
+      .sort()
+      .map((name) => join(dir, name))
+      .filter(isFile)
+  } catch {
+    return []
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
