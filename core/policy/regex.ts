@@ -18,21 +18,13 @@ interface Group {
 }
 
 // A group holding a variable repetition that is itself repeated (`(a+)+`, `(\w*)*`, `(x{1,9})+`)
-// explodes on near-misses; so does a repeated group with an alternation of overlapping-length branches
-// when one branch repeats. Fixed counts (`{3}`) and `?` are harmless.
+// explodes on near-misses. Conservative: a separator inside (`(a+b)+`) is refused too; fixed counts
+// (`{3}`) and `?` are harmless.
 function nestedQuantifier(source: string): string | undefined {
   const stack: Group[] = [{ repeats: false, start: 0 }]
   let i = 0
   while (i < source.length) {
     const ch = source[i]!
-    if (ch === "\\") {
-      i += 2
-      continue
-    }
-    if (ch === "[") {
-      i = skipClass(source, i)
-      continue
-    }
     if (ch === "(") {
       stack.push({ repeats: false, start: i })
       i++
@@ -48,9 +40,11 @@ function nestedQuantifier(source: string): string | undefined {
       i += 1 + q.length
       continue
     }
-    const q = quantifierAt(source, i + 1)
+    // an atom: an escape, a character class or a single character, then its quantifier
+    const end = ch === "\\" ? i + 2 : ch === "[" ? skipClass(source, i) : i + 1
+    const q = quantifierAt(source, end)
     if (q.variable) stack[stack.length - 1]!.repeats = true
-    i += 1 + q.length
+    i = end + q.length
   }
   return undefined
 }

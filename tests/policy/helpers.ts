@@ -1,0 +1,29 @@
+// Test helpers: policies from YAML text, calls prepared as the runner would (no symlinks to resolve).
+import type { Layer } from "../../core/policy/layer.ts"
+import type { LayerName, Policy, Call } from "../../core/policy/types.ts"
+import { parsePolicy } from "../../core/policy/parse.ts"
+import { mergePolicy } from "../../core/policy/merge.ts"
+import { bundledLayer } from "../../core/policy/bundled.ts"
+import { prepareCall } from "../../core/policy/prepare.ts"
+import type { Risk } from "../../core/policy/risk.ts"
+
+export const WS = "/work/repo"
+export const HOME = "/home/dev"
+
+export async function layer(yaml: string, opts: { name?: LayerName; trusted?: boolean; file?: string } = {}): Promise<Layer> {
+  const name = opts.name ?? "workspace"
+  return parsePolicy(yaml, opts.file ?? `${WS}/.ccode/policy.yaml`, { name, trusted: opts.trusted ?? true })
+}
+
+export async function policyOf(...layers: (string | Layer)[]): Promise<Policy> {
+  const built = await Promise.all(layers.map((l) => (typeof l === "string" ? layer(l) : l)))
+  return mergePolicy(built, bundledLayer)
+}
+
+export function shellCall(command: string, cwd = WS): Promise<Call> {
+  return prepareCall("shell", { command }, { cwd, workspace: WS, home: HOME, realpath: (p) => p, tmpDirs: ["/tmp"] })
+}
+
+export function toolCall(tool: string, args: Record<string, unknown>, toolRisk?: Risk): Promise<Call> {
+  return prepareCall(tool, args, { cwd: WS, workspace: WS, home: HOME, realpath: (p) => p, tmpDirs: ["/tmp"], toolRisk })
+}
