@@ -14,6 +14,8 @@ export interface PlanItem {
   note?: string
   /** blocked waiting for a person (not for a failed dependency) */
   waiting?: boolean
+  /** failed because policy or a person denied its call */
+  denied?: boolean
 }
 
 export interface Plan {
@@ -23,7 +25,7 @@ export interface Plan {
 export type PlanEvent =
   | { type: "start"; id: string }
   | { type: "succeed"; id: string }
-  | { type: "fail"; id: string; retry: boolean; note?: string }
+  | { type: "fail"; id: string; retry: boolean; note?: string; denied?: boolean }
   | { type: "skip"; id: string; note?: string }
   | { type: "wait"; id: string; note: string } // blocked on a person
   | { type: "release"; id: string } // the person answered: ready again
@@ -37,7 +39,7 @@ const ALLOWED: Record<PlanEvent["type"], ItemState[]> = {
   fail: ["active", "ready", "blocked"],
   skip: ["ready", "active", "blocked", "pending"],
   wait: ["ready", "active"],
-  release: ["blocked"],
+  release: ["blocked", "failed"], // failed: a denied step is decided again on resume
   reset: ["active", "blocked"],
 }
 
@@ -53,7 +55,9 @@ export function transition(plan: Plan, event: PlanEvent): Plan {
   if (!ALLOWED[event.type].includes(item.state)) {
     throw new PlanError(`cannot ${event.type} item "${item.id}" while it is ${item.state}`)
   }
-  if (event.type === "release" && !item.waiting) throw new PlanError(`item "${item.id}" is blocked by a dependency, not a person`)
+  if (event.type === "release" && !(item.waiting || item.denied)) {
+    throw new PlanError(`item "${item.id}" is ${item.state} by a dependency or failure, not waiting for a person`)
+  }
   const next = ((): PlanItem => {
     switch (event.type) {
       case "start":
@@ -61,13 +65,13 @@ export function transition(plan: Plan, event: PlanEvent): Plan {
       case "succeed":
         return { ...item, state: "done", note: undefined }
       case "fail":
-        return { ...item, state: event.retry ? "ready" : "failed", note: event.note, waiting: false }
+        return { ...item, state: event.retry ? "ready" : "failed", note: event.note, waiting: false, denied: event.denied }
       case "skip":
         return { ...item, state: "skipped", note: event.note, waiting: false }
       case "wait":
         return { ...item, state: "blocked", note: event.note, waiting: true }
       case "release":
-        return { ...item, state: "ready", note: undefined, waiting: false }
+        return { ...item, state: "ready", note: undefined, waiting: false, denied: undefined }
       case "reset":
         return { ...item, state: "ready", note: event.note, waiting: false, attempts: Math.max(0, item.attempts - 1) }
     }

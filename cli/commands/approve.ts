@@ -1,0 +1,30 @@
+import { settle } from "../../core/runner/settle.ts"
+import { globalArgs, jsonArg } from "../args.ts"
+import { command } from "../command.ts"
+import { UsageError } from "../errors.ts"
+import { openDb } from "../paths.ts"
+import { printSettled } from "../ui/settled.ts"
+
+export default command({
+  meta: { name: "approve", description: "Approve pending requests of a paused run (then `ccode resume`)" },
+  examples: ["ccode approve r1a2b3 q4c5d6", "ccode approve r1a2b3 --all", "ccode approve r1a2b3 q4c5d6 --for-run   # also allow similar calls for the rest of the run"],
+  args: {
+    run: { type: "positional", description: "run id (or unique prefix)", required: true },
+    request: { type: "positional", description: "request id", required: false },
+    all: { type: "boolean", description: "every pending request of the run" },
+    "for-run": { type: "boolean", description: "allow similar calls for the rest of the run (never critical)" },
+    ...jsonArg,
+    ...globalArgs,
+  },
+  run({ args }) {
+    if (!args.request && !args.all) throw new UsageError("give a request id or --all")
+    const store = openDb(args.db)
+    try {
+      const settled = settle(store, args.run, args.all ? "all" : args.request!, { action: "approve", forRun: args["for-run"] })
+      printSettled(settled, Boolean(args.json))
+      return 0
+    } finally {
+      store.close()
+    }
+  },
+})

@@ -1,0 +1,149 @@
+// ccode runs [ls|show|events|rm|prune]: list and inspect runs.
+import { existsSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
+import { deleteRun, findRun, listRuns, pruneRuns } from "../../core/store/runs.ts"
+import { parseDuration } from "../../core/task/duration.ts"
+import { globalArgs, jsonArg, positiveInt } from "../args.ts"
+import { command } from "../command.ts"
+import { UsageError } from "../errors.ts"
+import { ccodeHome, openDb } from "../paths.ts"
+import { renderTable } from "../ui/table.ts"
+
+const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`)
+
+const ls = command({
+  meta: { name: "ls", description: "List runs, newest first" },
+  examples: ["ccode runs ls", "ccode runs ls --json --limit 5", "ccode runs ls --status paused"],
+  args: {
+    limit: { type: "string", description: "how many (default 50)", valueHint: "N" },
+    status: { type: "string", description: "only runs with this status" },
+    ...jsonArg,
+    ...globalArgs,
+  },
+  run({ args }) {
+    const store = openDb(args.db)
+    try {
+      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, args.status).map(runView)
+      if (args.json) out(JSON.stringify(rows))
+      else if (!rows.length) process.stderr.write("no runs yet; try `ccode run examples/quickstart/task.yaml`\n")
+      else out(renderTable(["id", "task", "status", "exit", "created", "workdir"], rows.map((r) => [r.id, r.task, r.status, String(r.exit_code ?? "-"), r.created_at.replace("T", " ").slice(0, 19), r.workdir])))
+      return 0
+    } finally {
+      store.close()
+    }
+  },
+})
+
+const show = command({
+  meta: { name: "show", description: "Show a run: plan, calls, requests" },
+  examples: ["ccode runs show r1a2b3", "ccode runs show r1a2b3 --json"],
+  args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
+  run({ args }) {
+    const store = openDb(args.db)
+    try {
+      const detail = runDetail(store, findRun(store, args.id))
+      if (args.json) return void out(JSON.stringify(detail))
+      const lines = [
+        `run ${detail.id}  ${detail.task}  ${detail.status} (exit ${detail.exit_code ?? "-"})${detail.message ? ` — ${detail.message}` : ""}`,
+        `task ${detail.task_file}\nworkdir ${detail.workdir}\ncreated ${detail.created_at}`,
+        "",
+        renderTable(["step", "state", "attempts", "title"], detail.plan.map((p) => [p.id, p.state, String(p.attempts), p.title])),
+        "",
+        renderTable(["#", "step", "tool", "decision", "risk", "status", "ms"], detail.calls.map((c) => [String(c.seq), c.step ?? "", c.tool, `${c.decision ?? "-"}/${c.by ?? "-"}`, c.risk ?? "-", c.error ? `${c.status} ${c.error.code}` : c.status, String(c.duration_ms ?? "")])),
+      ]
+      if (detail.requests.length) lines.push("", renderTable(["request", "kind", "status", "title"], detail.requests.map((r) => [r.id, r.kind, r.status, r.title])))
+      out(lines.join("\n"))
+    } finally {
+      store.close()
+    }
+  },
+})
+
+const events = command({
+  meta: { name: "events", description: "The run's event trace (redacted)" },
+  examples: ["ccode runs events r1a2b3 --format jsonl > trace.jsonl"],
+  args: {
+    id: { type: "positional", description: "run id (or unique prefix)", required: true },
+    format: { type: "string", description: "jsonl (default with --json) or table" },
+    ...jsonArg,
+    ...globalArgs,
+  },
+  run({ args }) {
+    const format = args.format ?? (args.json ? "jsonl" : "table")
+    if (!["jsonl", "table"].includes(format)) throw new UsageError(`--format takes jsonl or table, got "${format}"`)
+    const store = openDb(args.db)
+    try {
+      const list = runEvents(store, findRun(store, args.id).id)
+      if (format === "jsonl") out(list.map((e) => JSON.stringify(e)).join("\n"))
+      else out(renderTable(["ts", "type", "detail"], list.map((e) => [String(e.ts), String(e.type), detailOf(e)])))
+    } finally {
+      store.close()
+    }
+  },
+})
+
+const rm = command({
+  meta: { name: "rm", description: "Delete a run and its summary (audit rows are kept)" },
+  examples: ["ccode runs rm r1a2b3"],
+  args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
+  run({ args }) {
+    const store = openDb(args.db)
+    try {
+      const run = findRun(store, args.id)
+      if (run.status === "running" && run.pid && run.pid !== process.pid && isAlive(run.pid)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
+      deleteRun(store, run.id)
+      removeSummary(run.id)
+      if (args.json) out(JSON.stringify({ removed: [run.id] }))
+      else process.stderr.write(`removed ${run.id}\n`)
+    } finally {
+      store.close()
+    }
+  },
+})
+
+const prune = command({
+  meta: { name: "prune", description: "Delete runs older than the retention (default 7d); audit rows are kept" },
+  examples: ["ccode runs prune", "ccode runs prune --older-than 30d --json"],
+  args: { "older-than": { type: "string", description: "age, e.g. 7d, 12h", valueHint: "DURATION" }, ...jsonArg, ...globalArgs },
+  run({ args }) {
+    const age = parseDuration(args["older-than"] ?? "7d")
+    if (age === undefined) throw new UsageError(`--older-than takes a duration like 7d or 12h, got "${args["older-than"]}"`)
+    const store = openDb(args.db)
+    try {
+      const removed = pruneRuns(store, Date.now() - age)
+      removed.forEach(removeSummary)
+      if (args.json) out(JSON.stringify({ removed }))
+      else process.stderr.write(`removed ${removed.length} run(s)\n`)
+    } finally {
+      store.close()
+    }
+  },
+})
+
+export default command({
+  meta: { name: "runs", description: "List and inspect runs" },
+  examples: ["ccode runs", "ccode runs show r1a2b3", "ccode runs events r1a2b3 --format jsonl", "ccode runs prune --older-than 7d"],
+  subCommands: { ls, show, events, rm, prune },
+  default: "ls",
+})
+
+function detailOf(e: Record<string, unknown>): string {
+  const { type: _t, ts: _ts, run: _r, ...rest } = e
+  const text = JSON.stringify(rest)
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text
+}
+
+function removeSummary(runId: string): void {
+  const dir = join(ccodeHome(), "runs", runId)
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

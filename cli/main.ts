@@ -1,0 +1,110 @@
+#!/usr/bin/env bun
+// ccode entry point: finds the subcommand, loads only its module, maps every error to an exit code.
+import { renderUsage, runCommand, type CommandDef } from "citty"
+import { checkFlags } from "./args.ts"
+import type { CcodeCommand } from "./command.ts"
+import { describeError, Exit, exitCodeFor, UsageError } from "./errors.ts"
+
+declare const CCODE_VERSION: string | undefined
+const VERSION = typeof CCODE_VERSION === "string" ? CCODE_VERSION : "0.1.0-dev"
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own args type
+type Loader = () => Promise<{ default: CcodeCommand<any> }>
+// Subcommands are imported only when used, so `ccode hook` and `ccode policy check` start fast.
+const COMMANDS: Record<string, { describe: string; load: Loader }> = {
+  run: { describe: "run one or more tasks", load: () => import("./commands/run.ts") },
+  resume: { describe: "continue a paused, stopped, interrupted or crashed run", load: () => import("./commands/resume.ts") },
+  runs: { describe: "list and inspect runs", load: () => import("./commands/runs.ts") },
+  approve: { describe: "approve pending requests of a paused run", load: () => import("./commands/approve.ts") },
+  deny: { describe: "deny pending requests of a paused run", load: () => import("./commands/deny.ts") },
+  answer: { describe: "answer a question of a paused run", load: () => import("./commands/answer.ts") },
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const index = argv.findIndex((a) => !a.startsWith("-"))
+  const name = index >= 0 && !argv.slice(0, index).includes("--") ? argv[index]! : undefined
+  const wantsHelp = helpRequested(argv)
+  if (!name) {
+    if (argv.includes("--version") || argv.includes("-v")) {
+      console.log(VERSION)
+      return 0
+    }
+    console.error(rootUsage())
+    return wantsHelp ? 0 : 2
+  }
+  const entry = COMMANDS[name]
+  if (!entry) {
+    console.error(`ccode: unknown command "${name}"\n\n${rootUsage()}`)
+    return 2
+  }
+  const cmd = (await entry.load()).default
+  const rest = argv.slice(index + 1)
+  try {
+    const sub = await subcommandOf(cmd, rest)
+    if (wantsHelp) {
+      console.error(await usage(sub.cmd, name, sub.name))
+      return 0
+    }
+    checkFlags(sub.rest, ((await resolve(sub.cmd.args)) ?? {}) as never, sub.name ? `${name} ${sub.name}` : name)
+    const { result } = await runCommand(cmd as CommandDef, { rawArgs: rest })
+    return typeof result === "number" ? result : 0
+  } catch (error) {
+    const code = exitCodeFor(error)
+    if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
+    if ((error as { name?: string }).name === "CLIError" || error instanceof UsageError) console.error(`see \`ccode ${name} --help\``)
+    return code
+  }
+}
+
+// --help / -h count only before `--` (after it they belong to the command being checked)
+function helpRequested(argv: string[]): boolean {
+  const end = argv.indexOf("--")
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h")
+}
+
+async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: CcodeCommand; name?: string; rest: string[] }> {
+  const subs = await resolve(cmd.subCommands)
+  if (!subs) return { cmd, rest }
+  const i = rest.findIndex((a) => !a.startsWith("-"))
+  const subName = i >= 0 ? rest[i]! : undefined
+  if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: rest.slice(i + 1) }
+  const fallback = await resolve(cmd.default)
+  if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest }
+  return { cmd, rest }
+}
+
+async function usage(cmd: CcodeCommand, name: string, sub?: string): Promise<string> {
+  const meta = (await resolve(cmd.meta)) ?? {}
+  const text = await renderUsage({ ...cmd, meta: { ...meta, name: `ccode ${name}${sub ? ` ${sub}` : ""}` } } as CommandDef)
+  const examples = cmd.examples?.length ? `\n\nEXAMPLES\n\n${cmd.examples.map((e) => `  ${e}`).join("\n")}` : ""
+  return text + examples
+}
+
+function rootUsage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length))
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.describe}`)
+  return [
+    `ccode ${VERSION} — run AI-agent and scripted tasks under declarative guard rails`,
+    "",
+    "USAGE  ccode <command> [options]",
+    "",
+    "COMMANDS",
+    ...lines,
+    "",
+    "EXAMPLES",
+    "  ccode run examples/quickstart/task.yaml",
+    "  ccode run a.yaml b.yaml --jobs 2 --non-interactive --json",
+    "  ccode resume --last",
+    "",
+    "Run `ccode <command> --help` for the options of a command.",
+  ].join("\n")
+}
+
+async function resolve<T>(value: T | Promise<T> | (() => T | Promise<T>) | undefined): Promise<T | undefined> {
+  return typeof value === "function" ? await (value as () => T | Promise<T>)() : await value
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2))
+  process.exit(code)
+}

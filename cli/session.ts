@@ -1,0 +1,68 @@
+// Wiring shared by `run` and `resume`: the store, reporters, the person (or nobody), signals.
+import { ccodeHome, openDb } from "./paths.ts"
+import type { RunEnv } from "../core/runner/lifecycle.ts"
+import type { RunResult } from "../core/runner/finish.ts"
+import { humanReporter, jsonReporter } from "./ui/reporters.ts"
+import { nobody, terminalHuman } from "./ui/human.ts"
+import { style } from "./ui/style.ts"
+
+export interface SessionFlags {
+  db?: string
+  json?: boolean
+  quiet?: boolean
+  verbose?: boolean
+  nonInteractive?: boolean
+}
+
+export function isInteractive(flags: SessionFlags): boolean {
+  const ci = process.env.CI === "true" || process.env.CI === "1"
+  // --json keeps stdout for events only, so it never prompts
+  return !flags.nonInteractive && !flags.json && !ci && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
+}
+
+export function openSession(flags: SessionFlags, batch = false): RunEnv & { close(): void } {
+  const store = openDb(flags.db)
+  const human = isInteractive(flags) ? terminalHuman() : nobody
+  const reporter = flags.json
+    ? jsonReporter()
+    : humanReporter({ tty: Boolean(process.stderr.isTTY), quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose), batch })
+  const interrupt = new AbortController()
+  let signals = 0
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++
+    if (signals > 1) process.exit(130) // a second Ctrl-C: leave now; resume handles in-flight calls
+    process.stderr.write(`\n${signal}: stopping; the running tool is killed and a checkpoint written (again to force)\n`)
+    interrupt.abort(signal)
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  return {
+    store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal,
+    close() {
+      process.off("SIGINT", onSignal)
+      process.off("SIGTERM", onSignal)
+      if ("stop" in reporter) (reporter as { stop(): void }).stop()
+      store.close()
+    },
+  }
+}
+
+/** What to do next, for a person: pending requests and the commands that settle them. */
+export function nextSteps(result: RunResult): string {
+  if (result.status === "paused" && result.pending.length) {
+    const lines = result.pending.map((p) => `  ${style.cyan(p.id)} ${p.kind}: ${p.title}`)
+    const first = result.pending[0]!
+    const how = first.kind === "question" ? `ccode answer ${result.runId} ${first.id} "..."` : `ccode approve ${result.runId} ${first.id}`
+    return [`waiting for a person:`, ...lines, `to continue: ${how}  (or deny), then  ccode resume ${result.runId}`].join("\n")
+  }
+  if (["stopped", "interrupted", "denied"].includes(result.status)) return `to continue: ccode resume ${result.runId}`
+  return ""
+}
+
+const PRIORITY = [2, 1, 5, 4, 3, 130, 0]
+
+/** A batch exits with the highest-priority code among its runs (DESIGN section 2). */
+export function batchExitCode(codes: number[]): number {
+  for (const code of PRIORITY) if (codes.includes(code)) return code
+  return codes.length ? Math.max(...codes) : 0
+}

@@ -1,0 +1,20 @@
+// --dry-run: decide every step of every task with the real policy, run nothing, store nothing.
+import type { PlannedRun } from "../../core/runner/lifecycle.ts"
+import { renderTable } from "./table.ts"
+
+export async function dryRun(planned: PlannedRun[], json: boolean): Promise<number> {
+  const rows: string[][] = []
+  for (const { task, prepared } of planned) {
+    for (const step of prepared.steps) {
+      const call = await prepared.governor.prepare(step.config.tool, step.config.args, prepared.cwd)
+      const d = prepared.governor.decide(call, { grants: [] })
+      const args = prepared.redactor.value(step.config.args)
+      if (json) {
+        process.stdout.write(`${JSON.stringify({ type: "decision", task: task.name, step: step.id, tool: step.config.tool, args, decision: d.decision, risk: d.risk, reason: d.reason, by: d.by, rules: d.rules })}\n`)
+      }
+      rows.push([task.name, step.id, step.config.tool, d.decision, d.risk, prepared.redactor.text(d.reason)])
+    }
+  }
+  if (!json) process.stderr.write(`${renderTable(["task", "step", "tool", "decision", "risk", "why"], rows)}\n(dry run: nothing was run)\n`)
+  return 0
+}

@@ -1,0 +1,77 @@
+// The person at the terminal: approval, breakpoint and in-flight prompts (one at a time, even
+// with parallel runs). Non-interactive: a Human that cannot answer, so runs pause instead.
+import { consola } from "consola"
+import type { ApprovalAnswer, Human } from "../../core/runner/context.ts"
+import { RISK_STYLE, style } from "./style.ts"
+
+export const nobody: Human = {
+  interactive: false,
+  approve: async () => "timeout",
+  breakpoint: async () => "stop",
+  inFlight: async () => "fail",
+  question: async () => {
+    throw new Error("nobody to ask")
+  },
+  guard: async () => "stop",
+}
+
+export function terminalHuman(): Human {
+  let queue: Promise<unknown> = Promise.resolve()
+  const oneAtATime = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = queue.then(fn, fn)
+    queue = next.catch(() => undefined)
+    return next
+  }
+  const select = async <T extends string>(message: string, options: { value: T; label: string }[]): Promise<T> => {
+    const answer = await consola.prompt(message, { type: "select", options, cancel: "null" })
+    return ((answer as unknown as T | null) ?? options[options.length - 1]!.value) as T
+  }
+  return {
+    interactive: true,
+    approve: (p, timeoutMs) =>
+      oneAtATime(async () => {
+        const d = p.decision
+        const rules = d.rules.map((r) => `${r.id} (${r.decision}, ${r.source})`).join(", ") || "none"
+        process.stderr.write(
+          `\n${style.yellow("?")} ${style.bold(p.tool)} ${style.gray(p.step ? `step ${p.step}` : "")}\n` +
+            `  args: ${JSON.stringify(p.args)}\n  risk: ${(RISK_STYLE[d.risk] ?? String)(d.risk)}   rules: ${rules}\n  why:  ${d.reason}\n`,
+        )
+        const options: { value: ApprovalAnswer; label: string }[] = [{ value: "once", label: "allow once" }]
+        if (p.grant && d.risk !== "critical") options.push({ value: "run", label: `allow for this run (${p.grant.pattern ?? p.grant.tool})` })
+        options.push({ value: "deny", label: "deny" }, { value: "stop", label: "deny and stop the run" })
+        const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref())
+        return Promise.race([select("Allow this call?", options), timeout])
+      }),
+    breakpoint: (_runId, step, title) =>
+      oneAtATime(() =>
+        select(`Breakpoint before step ${style.bold(step)}: ${title}`, [
+          { value: "continue", label: "continue" },
+          { value: "skip", label: "skip this step" },
+          { value: "stop", label: "stop here (resume later)" },
+        ]),
+      ),
+    inFlight: (_runId, step, title) =>
+      oneAtATime(() =>
+        select(`Step ${style.bold(step)} (${title}) was running when ccode stopped; it may or may not have finished.`, [
+          { value: "rerun", label: "run it again" },
+          { value: "done", label: "it finished: mark it done" },
+          { value: "skip", label: "skip it" },
+          { value: "fail", label: "mark it failed" },
+        ]),
+      ),
+    question: (_runId, questions, options) =>
+      oneAtATime(async () => {
+        const message = questions.join("\n")
+        if (options?.length) return select(message, options.map((o) => ({ value: o, label: o })))
+        const answer = await consola.prompt(message, { type: "text", cancel: "null" })
+        return String(answer ?? "")
+      }),
+    guard: (_runId, guard, reason) =>
+      oneAtATime(() =>
+        select(`Guard ${style.bold(guard)} fired: ${reason}`, [
+          { value: "continue", label: "continue once" },
+          { value: "stop", label: "stop (resume later)" },
+        ]),
+      ),
+  }
+}

@@ -1,0 +1,119 @@
+// Reporters: --json prints committed events as JSON lines on stdout (nothing else goes there);
+// a TTY gets a live status line and a per-step log on stderr; anything else gets plain lines.
+import type { Reporter, RunEvent } from "../../core/runner/events.ts"
+import { formatDuration } from "../../core/task/duration.ts"
+import { RISK_STYLE, style } from "./style.ts"
+
+export function jsonReporter(write: (line: string) => void = (l) => process.stdout.write(l)): Reporter {
+  return { event: (event) => write(`${JSON.stringify(event)}\n`), output() {} }
+}
+
+export interface HumanReporterOptions {
+  tty: boolean
+  quiet: boolean
+  verbose: boolean
+  /** several runs at once: prefix lines with the task name */
+  batch?: boolean
+}
+
+export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): void } {
+  const err = (text: string) => process.stderr.write(text)
+  const calls = new Map<string, { step?: string; tool: string; started: number; title: string }>()
+  const labels = new Map<string, string>()
+  let status = ""
+  let timer: ReturnType<typeof setInterval> | undefined
+  const clear = () => {
+    if (opts.tty && status) err("\r\x1b[2K")
+  }
+  const draw = () => {
+    if (!opts.tty || opts.quiet) return
+    const active = [...calls.values()]
+    if (!active.length) return clear()
+    const c = active[active.length - 1]!
+    status = `${style.cyan("▶")} ${c.step ?? c.tool} ${style.gray(`${c.tool} · ${formatDuration(Date.now() - c.started)}`)} ${style.dim(c.title)}`
+    err(`\r\x1b[2K${status.slice(0, (process.stderr.columns ?? 100) + 40)}`)
+  }
+  const line = (runId: string, text: string) => {
+    clear()
+    const label = opts.batch ? labels.get(runId) : undefined
+    err(`${label ? style.gray(`[${label}] `) : ""}${text}\n`)
+    draw()
+  }
+  if (opts.tty && !opts.quiet) timer = setInterval(draw, 250)
+  timer?.unref()
+  return {
+    event(e: RunEvent) {
+      if (opts.quiet && e.type !== "run.finished") return
+      if (e.type === "run.started") labels.set(e.run, String((e as Record<string, unknown>).task))
+      describe(e, calls, line)
+    },
+    output(runId, _callId, chunk) {
+      if (opts.quiet) return
+      for (const text of chunk.replace(/\n$/, "").split("\n")) line(runId, style.gray(`  │ ${text}`))
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      clear()
+    },
+  }
+}
+
+function describe(
+  e: RunEvent,
+  calls: Map<string, { step?: string; tool: string; started: number; title: string }>,
+  line: (runId: string, text: string) => void,
+): void {
+  const f = e as Record<string, unknown>
+  switch (e.type) {
+    case "run.started":
+      line(e.run, `${style.bold("ccode")} run ${style.cyan(e.run)} ${String(f.task)} ${style.gray(`(${f.steps} steps, ${f.workdir})`)}`)
+      return
+    case "run.resumed":
+      line(e.run, `${style.bold("ccode")} resuming ${style.cyan(e.run)} ${style.gray(`(was ${f.from_status})`)}`)
+      return
+    case "step.started": {
+      const args = f.args as Record<string, unknown> | undefined
+      const title = String(args?.command ?? args?.path ?? args?.pattern ?? "")
+      calls.set(String(f.call), { step: f.step as string | undefined, tool: String(f.tool), started: Date.now(), title })
+      return
+    }
+    case "decision": {
+      if (f.decision === "allow" && f.by !== "user") return
+      const c = calls.get(String(f.call))
+      const risk = String(f.risk)
+      const paint = f.decision === "deny" ? style.red : f.decision === "ask" ? style.yellow : style.green
+      line(e.run, `  ${paint(String(f.decision))} ${c?.step ?? ""} ${style.gray(c?.tool ?? "")} ${(RISK_STYLE[risk] ?? String)(risk)} ${style.gray(String(f.reason))}`)
+      return
+    }
+    case "step.finished": {
+      const c = calls.get(String(f.call))
+      calls.delete(String(f.call))
+      const ok = f.status === "ok"
+      const error = f.error as { message?: string } | null
+      const mark = ok ? style.green("✓") : style.red("✗")
+      line(e.run, `${mark} ${c?.step ?? c?.tool ?? ""} ${style.gray(formatDuration(Number(f.duration_ms ?? 0)))}${ok ? "" : ` ${style.red(error?.message ?? "failed")}`}`)
+      return
+    }
+    case "request.created":
+      line(e.run, `${style.yellow("⏸")} ${String(f.kind)} needed ${style.gray(String(f.req))} ${String(f.step ?? f.tool ?? "")}`)
+      return
+    case "guard":
+      line(e.run, `${style.red("■")} guard ${style.bold(String(f.guard))}: ${String(f.reason)}`)
+      return
+    case "policy.warning":
+      line(e.run, `${style.yellow("!")} ${String(f.message)}`)
+      return
+    case "agent.message":
+      line(e.run, `${style.cyan("◆")} ${String(f.text ?? "").split("\n")[0]?.slice(0, 200) ?? ""}`)
+      return
+    case "run.finished": {
+      const statusText = String(f.status)
+      const paint = statusText === "completed" ? style.green : statusText === "paused" ? style.yellow : style.red
+      line(e.run, `${paint(statusText)} ${style.gray(`exit ${f.exit_code} · ${f.steps} steps done · ${f.denied} denied`)}${f.message ? ` — ${String(f.message)}` : ""}`)
+      line(e.run, style.gray(`summary: ${String(f.summary_path)}`))
+      return
+    }
+    default:
+      return
+  }
+}

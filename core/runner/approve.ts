@@ -1,0 +1,80 @@
+// What happens when a call needs a person: prompt when someone is there, otherwise follow
+// approval.on_ask — pause with a request (exit 3 later) or deny. Grants never cover critical.
+import type { Call, Decision } from "../policy/types.ts"
+import { insertGrant, insertRequest } from "../store/requests.ts"
+import type { RunContext } from "./context.ts"
+import type { Proposal } from "./call.ts"
+import { newId } from "./ids.ts"
+
+export type AskResolution =
+  | { kind: "decided"; decision: Decision }
+  | { kind: "waiting"; requestId: string; write: () => void }
+
+export async function resolveAsk(
+  ctx: RunContext,
+  ask: { callId: string; proposal: Proposal; call: Call; decision: Decision },
+): Promise<AskResolution> {
+  const { decision, proposal, callId } = ask
+  const action = decision.on_ask === "prompt" && !ctx.human.interactive ? "pause" : decision.on_ask
+  if (action === "deny") {
+    return { kind: "decided", decision: { ...decision, decision: "deny", reason: `${decision.reason} (approval.on_ask: deny, nobody to ask)` } }
+  }
+  if (action === "prompt") {
+    const grant = ctx.governor.grantFor(ask.call, decision)
+    const answer = await ctx.human.approve(
+      { runId: ctx.runId, tool: proposal.tool, args: proposal.args, decision, step: proposal.itemId, grant },
+      ctx.governor.policy.approval.timeout,
+    )
+    if (answer !== "timeout") return { kind: "decided", decision: applyAnswer(ctx, answer, ask, grant) }
+  }
+  const requestId = newId("q")
+  const title = `${proposal.tool}: ${summarizeArgs(proposal.args)}`
+  ctx.recorder.event("request.created", {
+    req: requestId, kind: "approval", call: callId, step: proposal.itemId, tool: proposal.tool, args: proposal.args,
+    risk: decision.risk, reason: decision.reason, rules: decision.rules,
+  })
+  ctx.recorder.audit({
+    type: "permission", actor: "policy", callId, tool: proposal.tool, action: "request", result: "asked", risk: decision.risk,
+    reason: decision.reason, data: { request: requestId, args: proposal.args },
+  })
+  const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules }))
+  const write = () =>
+    insertRequest(ctx.store, {
+      id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval", status: "pending",
+      title: ctx.redactor.text(title), detail, createdAt: Date.now(),
+    })
+  return { kind: "waiting", requestId, write }
+}
+
+function applyAnswer(
+  ctx: RunContext,
+  answer: "once" | "run" | "deny" | "stop",
+  ask: { callId: string; proposal: Proposal; decision: Decision },
+  grant: ReturnType<RunContext["governor"]["grantFor"]>,
+): Decision {
+  const { decision, proposal, callId } = ask
+  const approved = answer === "once" || answer === "run"
+  ctx.recorder.audit({
+    type: "permission", actor: "user", callId, tool: proposal.tool, action: `prompt:${answer}`,
+    result: approved ? "approved" : "denied", risk: decision.risk, autoApproved: false,
+    reason: approved ? "approved at the prompt" : "denied at the prompt",
+  })
+  if (answer === "run" && grant && decision.risk !== "critical") {
+    ctx.state.grants.push(grant)
+    ctx.recorder.audit({ type: "permission", actor: "user", tool: grant.tool, action: "grant", result: "approved", reason: `allow for this run: ${grant.pattern ?? grant.tool}` })
+    insertGrant(ctx.store, { runId: ctx.runId, tool: grant.tool, pattern: grant.pattern ?? null, source: grant.source, createdAt: Date.now() })
+  }
+  if (answer === "stop") ctx.stop = { status: "denied", reason: `denied at the prompt: ${proposal.tool}` }
+  return {
+    ...decision,
+    decision: approved ? "allow" : "deny",
+    by: "user",
+    reason: approved ? `approved by a person${answer === "run" ? " for this run" : ""}` : "denied by a person",
+  }
+}
+
+export function summarizeArgs(args: Record<string, unknown>): string {
+  const main = args.command ?? args.path ?? args.pattern ?? args.url
+  const text = typeof main === "string" ? main : JSON.stringify(args)
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text
+}

@@ -1,0 +1,217 @@
+// One tool call under governance: decide, ask when needed, commit the intent, run, commit the
+// result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
+import { createHash } from "node:crypto"
+import type { Decision } from "../policy/types.ts"
+import { parseDuration } from "../task/duration.ts"
+import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
+import { errorResult } from "../tools/envelope.ts"
+import { executeTool } from "../tools/execute.ts"
+import type { ToolResult } from "../tools/types.ts"
+import { resolveAsk } from "./approve.ts"
+import { wallTime, type RunContext } from "./context.ts"
+import { newId } from "./ids.ts"
+import type { PendingCall } from "./state.ts"
+
+export interface Proposal {
+  tool: string
+  args: Record<string, unknown>
+  itemId?: string
+  /** step timeout from task.yaml */
+  timeoutMs?: number
+  /** which attempt of its plan item this is (1-based) */
+  attempt?: number
+}
+
+export type CallOutcome =
+  | { kind: "ran"; callId: string; seq: number; result: ToolResult; decision: Decision }
+  | { kind: "denied"; callId: string; seq: number; result: ToolResult; decision: Decision }
+  | { kind: "waiting"; callId: string; seq: number; requestId: string; decision: Decision }
+
+/**
+ * Run one call. `settle` applies the outcome to ctx.state (plan transitions, counters) synchronously,
+ * before the outcome is committed, so the checkpoint written with it already reflects it.
+ */
+export async function runCall(
+  ctx: RunContext,
+  proposal: Proposal,
+  settle: (outcome: CallOutcome) => void,
+  pending?: PendingCall,
+): Promise<CallOutcome> {
+  const callId = pending?.callId ?? newId("c")
+  const seq = pending?.seq ?? ++ctx.state.callSeq
+  const registered = ctx.registry.get(proposal.tool)
+  const call = await ctx.governor.prepare(proposal.tool, proposal.args, ctx.cwd, staticRisk(registered?.tool.risk, proposal.args, ctx))
+  let decision = ctx.governor.decide(call, { grants: ctx.state.grants })
+  if (pending?.approved && decision.decision === "ask") {
+    decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
+    if (pending.forRun) {
+      const grant = ctx.governor.grantFor(call, decision)
+      if (grant && decision.risk !== "critical") ctx.state.grants.push(grant)
+    }
+  }
+  const row = {
+    id: callId,
+    runId: ctx.runId,
+    seq,
+    itemId: proposal.itemId ?? null,
+    tool: proposal.tool,
+    args: JSON.stringify(ctx.redactor.value(proposal.args)),
+    argsHash: hashArgs(proposal.tool, proposal.args),
+    startedAt: Date.now(),
+  }
+  const rec = ctx.recorder
+  if (!pending) rec.event("step.started", { step: proposal.itemId, call: callId, tool: proposal.tool, args: proposal.args })
+  rec.event("decision", {
+    call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by,
+  })
+  rec.audit({
+    type: "decision", actor: decision.by === "user" ? "user" : decision.by === "guard" ? "guard" : "policy", callId,
+    tool: proposal.tool, action: "decide", result: decision.decision === "allow" ? "approved" : decision.decision === "deny" ? "denied" : "asked",
+    risk: decision.risk, autoApproved: decision.decision === "allow" && decision.by !== "user", reason: decision.reason,
+    data: { args: proposal.args, rules: decision.rules, by: decision.by },
+  })
+
+  if (decision.decision === "ask") {
+    const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
+    if (resolved.kind === "waiting") {
+      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: resolved.requestId, decision }
+      settle(outcome)
+      commit(ctx, () => {
+        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
+        resolved.write()
+      })
+      return outcome
+    }
+    decision = resolved.decision
+  }
+
+  if (decision.decision === "deny") {
+    const result = errorResult("DENIED", "denied", `denied: ${decision.reason}`)
+    const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
+    ctx.state.counters.denied++
+    settle(outcome)
+    rec.event("step.finished", finishedFields(callId, result))
+    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
+    return outcome
+  }
+
+  // intent first: if the process dies while the tool runs, resume knows this call was in flight
+  commit(ctx, () => upsertCall(ctx.store, pendingRow(row, decision, "running")))
+  const result = registered
+    ? await execute(ctx, proposal, callId)
+    : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  ctx.state.counters.calls++
+  const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
+  settle(outcome)
+  rec.event("step.finished", finishedFields(callId, result))
+  rec.audit({
+    type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
+    result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
+    risk: decision.risk, reason: result.error?.message ?? null,
+    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error },
+  })
+  commit(ctx, () =>
+    updateCall(ctx.store, callId, {
+      status: result.status === "ok" ? "ok" : result.error?.code === "INTERRUPTED" ? "interrupted" : "error",
+      finishedAt: Date.now(),
+      durationMs: result.stats.duration_ms,
+      exitCode: exitCode(result),
+      output: ctx.redactor.text(result.text),
+      bytes: result.stats.bytes,
+      errorCode: result.error?.code ?? null,
+      errorType: result.error?.type ?? null,
+      errorMessage: result.error ? ctx.redactor.text(result.error.message) : null,
+    }),
+  )
+  return outcome
+}
+
+/** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
+export function commit(ctx: RunContext, write?: () => void): void {
+  ctx.recorder.commit(() => {
+    write?.()
+    checkpoint(ctx)
+  })
+}
+
+export function checkpoint(ctx: RunContext): void {
+  const state = { ...ctx.state, wallMs: wallTime(ctx) }
+  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, state)
+  savePlan(ctx.store, ctx.runId, ctx.state.plan.items)
+}
+
+
+async function execute(ctx: RunContext, proposal: Proposal, callId: string): Promise<ToolResult> {
+  const { tool } = ctx.registry.get(proposal.tool)!
+  const limits = ctx.governor.policy.limits
+  const declared = typeof proposal.args.timeout === "string" || typeof proposal.args.timeout === "number" ? proposal.args.timeout : undefined
+  const timeoutMs =
+    proposal.timeoutMs ?? toMs(declared) ?? limits.tool_timeouts[proposal.tool] ?? toMs(tool.timeout) ?? limits.tool_timeout
+  const stream = ctx.redactor.stream()
+  const result = await executeTool(tool, proposal.args, {
+    cwd: ctx.cwd,
+    workspace: ctx.workspace,
+    // steps can see where they are: e.g. a flaky check that passes on its second attempt
+    env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
+    runId: ctx.runId,
+    callId,
+    confine: ctx.governor.policy.workspace.confine,
+    timeoutMs,
+    idleTimeoutMs: limits.idle_timeout,
+    signal: ctx.cancel.signal,
+    onOutput: (chunk) => {
+      const safe = stream.push(chunk)
+      if (safe) ctx.reporter.output(ctx.runId, callId, safe)
+    },
+  })
+  const rest = stream.flush()
+  if (rest) ctx.reporter.output(ctx.runId, callId, rest)
+  return result
+}
+
+function toMs(value: unknown): number | undefined {
+  return typeof value === "string" || typeof value === "number" ? parseDuration(value) : undefined
+}
+
+function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: RunContext) {
+  if (typeof risk === "function") {
+    try {
+      return risk(args, { cwd: ctx.cwd, workspace: ctx.workspace })
+    } catch {
+      return "high" as const // a risk function that throws is not trusted to say "low"
+    }
+  }
+  return risk as Parameters<RunContext["governor"]["prepare"]>[3]
+}
+
+function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {
+  return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
+}
+
+function finishedFields(callId: string, result: ToolResult) {
+  return {
+    call: callId,
+    status: result.status,
+    exit_code: exitCode(result),
+    duration_ms: result.stats.duration_ms,
+    error: result.error ?? null,
+  }
+}
+
+export function exitCode(result: ToolResult): number | null {
+  const data = result.data as { exit_code?: unknown } | undefined
+  return typeof data?.exit_code === "number" ? data.exit_code : null
+}
+
+export function hashArgs(tool: string, args: unknown): string {
+  return createHash("sha256").update(tool).update("\0").update(canonicalJson(args)).digest("hex").slice(0, 32)
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`
+  }
+  return JSON.stringify(value) ?? "null"
+}

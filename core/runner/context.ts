@@ -1,0 +1,90 @@
+// What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
+import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
+import type { Risk } from "../policy/risk.ts"
+import type { Redactor } from "../redact/index.ts"
+import type { Store } from "../store/open.ts"
+import type { LoadedTask } from "../task/load.ts"
+import type { ToolRegistry } from "../tools/registry.ts"
+import type { Reporter } from "./events.ts"
+import type { Recorder } from "./recorder.ts"
+import type { RunState } from "./state.ts"
+
+/** The command-line options of a run, stored with it and reused on resume. */
+export interface RunOptions {
+  nonInteractive: boolean
+  jobs: number
+  dryRun: boolean
+  trust: boolean
+  policy: string[]
+  autoApprove?: Risk
+  yes: boolean
+  maxSteps?: number
+}
+
+/** The policy side of a run: prepares calls (I/O) and decides them (pure). */
+export interface Governor {
+  policy: Policy
+  prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk): Promise<Call>
+  decide(call: Call, state: GuardState): Decision
+  /** the "allow for this run" grant for a call, never for critical */
+  grantFor(call: Call, decision: Decision): Grant | undefined
+}
+
+export type ApprovalAnswer = "once" | "run" | "deny" | "stop"
+export type BreakpointAnswer = "continue" | "skip" | "stop"
+export type InFlightAnswer = "rerun" | "done" | "skip" | "fail"
+
+export interface ApprovalPrompt {
+  runId: string
+  tool: string
+  args: Record<string, unknown>
+  decision: Decision
+  step?: string
+  grant?: Grant
+}
+
+/** The person at the terminal. Not interactive: every method is unavailable and runs pause instead. */
+export interface Human {
+  interactive: boolean
+  approve(prompt: ApprovalPrompt, timeoutMs: number): Promise<ApprovalAnswer | "timeout">
+  breakpoint(runId: string, step: string, title: string): Promise<BreakpointAnswer>
+  inFlight(runId: string, step: string, title: string): Promise<InFlightAnswer>
+  question(runId: string, questions: string[], options?: string[]): Promise<string>
+  /** continue after a guard fired, or stop */
+  guard(runId: string, guard: string, reason: string): Promise<"continue" | "stop">
+}
+
+export interface RunStop {
+  status: "denied" | "stopped" | "interrupted"
+  reason: string
+}
+
+export interface RunContext {
+  store: Store
+  runId: string
+  task: LoadedTask
+  /** the workspace root (file tools stay inside it) */
+  workspace: string
+  /** the task's workdir, where tools run */
+  cwd: string
+  env: Record<string, string>
+  registry: ToolRegistry
+  governor: Governor
+  recorder: Recorder
+  redactor: Redactor
+  human: Human
+  reporter: Reporter
+  options: RunOptions
+  state: RunState
+  /** when this segment of the run started (ms); wall time = state.wallMs + (now - segmentStart) */
+  segmentStart: number
+  /** fired on SIGINT/SIGTERM: running tools are killed */
+  cancel: AbortController
+  /** number of the last checkpoint written (continues from the stored one on resume) */
+  checkpointSeq: number
+  stop?: RunStop
+}
+
+export function wallTime(ctx: RunContext, now = Date.now()): number {
+  return ctx.state.wallMs + (now - ctx.segmentStart)
+}

@@ -1,0 +1,62 @@
+// Ends a segment of a run: works out status and exit code, writes summary.md, the run row,
+// run.paused / run.finished events and the session_end audit row.
+import { join } from "node:path"
+import { requestsOf } from "../store/requests.ts"
+import { findRun, updateRun, type RunStatus } from "../store/runs.ts"
+import { commit } from "./call.ts"
+import { wallTime, type RunContext } from "./context.ts"
+import { planOutcome, type Plan } from "./plan.ts"
+import { writeSummary } from "./summary.ts"
+
+export interface RunResult {
+  runId: string
+  task: string
+  status: RunStatus
+  exitCode: number
+  message: string
+  summaryPath?: string
+  pending: { id: string; kind: string; title: string }[]
+}
+
+export const EXIT: Record<RunStatus, number> = {
+  completed: 0, failed: 1, denied: 5, stopped: 4, paused: 3, interrupted: 130, cancelled: 1, running: 1,
+}
+
+/** Status of a run from its plan and why it stopped. Pure. */
+export function runStatus(plan: Plan, stop: RunContext["stop"]): { status: RunStatus; message: string } {
+  if (stop?.status === "interrupted") return { status: "interrupted", message: stop.reason }
+  const live = plan.items.filter((i) => !i.continueOnError)
+  const failed = live.filter((i) => i.state === "failed" && !i.denied)
+  if (failed.length) return { status: "failed", message: `step ${failed.map((i) => i.id).join(", ")} failed: ${failed[0]!.note ?? ""}`.trim() }
+  const denied = live.filter((i) => i.state === "failed" && i.denied)
+  if (denied.length || stop?.status === "denied") {
+    return { status: "denied", message: stop?.status === "denied" ? stop.reason : `step ${denied[0]!.id} was denied: ${denied[0]!.note ?? ""}` }
+  }
+  if (stop?.status === "stopped") return { status: "stopped", message: stop.reason }
+  const outcome = planOutcome(plan)
+  if (outcome === "waiting") return { status: "paused", message: "waiting for a person" }
+  if (outcome === "completed") return { status: "completed", message: "all steps done" }
+  return { status: "failed", message: "the plan cannot go on" }
+}
+
+export function finishRun(ctx: RunContext, homeDir: string, files: string[] = []): RunResult {
+  const { status, message } = runStatus(ctx.state.plan, ctx.stop)
+  const exitCode = EXIT[status]
+  const summaryPath = join(homeDir, "runs", ctx.runId, "summary.md")
+  const pending = requestsOf(ctx.store, ctx.runId, "pending").map((r) => ({ id: r.id, kind: r.kind, title: r.title }))
+  const items = ctx.state.plan.items
+  const steps = items.filter((i) => i.state === "done").length
+  if (status === "paused") ctx.recorder.event("run.paused", { requests: pending.map((p) => p.id), message })
+  ctx.recorder.event("run.finished", { status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, summary_path: summaryPath, message })
+  ctx.recorder.audit({ type: "session_end", actor: "system", action: status, result: status === "completed" ? "success" : status === "failed" ? "failed" : null, reason: message })
+  const terminal = status === "completed" || status === "failed"
+  commit(ctx, () =>
+    updateRun(ctx.store, ctx.runId, { status, exitCode, message, finishedAt: terminal ? Date.now() : null, pid: null }),
+  )
+  try {
+    writeSummary(ctx.store, findRun(ctx.store, ctx.runId), summaryPath, wallTime(ctx), files)
+  } catch (error) {
+    ctx.reporter.output(ctx.runId, "", `warning: could not write ${summaryPath}: ${(error as Error).message}\n`)
+  }
+  return { runId: ctx.runId, task: ctx.task.name, status, exitCode, message, summaryPath, pending }
+}

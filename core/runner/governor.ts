@@ -1,0 +1,19 @@
+// The Governor of a run: prepares calls with the policy engine's I/O edge (shell analysis, paths
+// through symlinks) and decides them with the pure decide().
+import { homedir } from "node:os"
+import { decide } from "../policy/decide.ts"
+import { grantFor } from "../policy/grants.ts"
+import { prepareCall } from "../policy/prepare.ts"
+import type { Policy } from "../policy/types.ts"
+import type { Governor } from "./context.ts"
+
+export function createGovernor(policy: Policy, workspace: string, env: Record<string, string | undefined>): Governor {
+  const home = homedir()
+  return {
+    policy,
+    prepare: (tool, args, cwd, toolRisk) =>
+      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, overrides: policy.risk.overrides }),
+    decide: (call, state) => decide(policy, call, state),
+    grantFor: (call, decision) => grantFor(call, decision),
+  }
+}

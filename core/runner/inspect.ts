@@ -1,0 +1,48 @@
+// Read-only views of runs for `ccode runs`: plain objects with snake_case fields, as --json prints them.
+import { asc, eq } from "drizzle-orm"
+import { callsOf, planOf } from "../store/calls.ts"
+import type { Store } from "../store/open.ts"
+import { requestsOf } from "../store/requests.ts"
+import type { RunRow } from "../store/runs.ts"
+import { events } from "../store/schema.ts"
+
+export function runView(run: RunRow) {
+  return {
+    id: run.id,
+    task: run.task,
+    task_file: run.taskFile,
+    workdir: run.workdir,
+    status: run.status,
+    exit_code: run.exitCode,
+    driver: run.driver,
+    batch: run.batch,
+    message: run.message,
+    created_at: new Date(run.createdAt).toISOString(),
+    updated_at: new Date(run.updatedAt).toISOString(),
+    finished_at: run.finishedAt ? new Date(run.finishedAt).toISOString() : null,
+  }
+}
+
+export function runDetail(store: Store, run: RunRow) {
+  return {
+    ...runView(run),
+    plan: planOf(store, run.id).map((p) => ({ id: p.id, title: p.title, state: p.state, attempts: p.attempts })),
+    calls: callsOf(store, run.id).map((c) => ({
+      id: c.id, seq: c.seq, step: c.itemId, tool: c.tool, args: JSON.parse(c.args) as unknown, decision: c.decision,
+      risk: c.risk, by: c.decidedBy, status: c.status, exit_code: c.exitCode, duration_ms: c.durationMs,
+      error: c.errorCode ? { code: c.errorCode, type: c.errorType, message: c.errorMessage } : null,
+    })),
+    requests: requestsOf(store, run.id).map((r) => ({ id: r.id, kind: r.kind, status: r.status, title: r.title, answer: r.answer, call: r.callId, step: r.itemId })),
+  }
+}
+
+/** The stored events of a run, oldest first, exactly as they were emitted. */
+export function runEvents(store: Store, runId: string): Record<string, unknown>[] {
+  return store.db
+    .select({ data: events.data })
+    .from(events)
+    .where(eq(events.runId, runId))
+    .orderBy(asc(events.id))
+    .all()
+    .map((r) => JSON.parse(r.data) as Record<string, unknown>)
+}

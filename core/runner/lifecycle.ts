@@ -1,0 +1,151 @@
+// Starting and resuming runs: load everything, create or reload the run, drive it, finish it.
+// Every configuration problem surfaces before a run row exists.
+import { existsSync, readFileSync } from "node:fs"
+import { hostname } from "node:os"
+import { createRedactor } from "../redact/index.ts"
+import { latestCheckpoint } from "../store/calls.ts"
+import type { Store } from "../store/open.ts"
+import { requestsOf, settleRequest } from "../store/requests.ts"
+import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
+import { loadTask, type LoadedTask } from "../task/load.ts"
+import { commit } from "./call.ts"
+import type { Human, RunContext, RunOptions } from "./context.ts"
+import type { Reporter } from "./events.ts"
+import { finishRun, type RunResult } from "./finish.ts"
+import { newId } from "./ids.ts"
+import { createPlan } from "./plan.ts"
+import { prepareRun, type Prepared } from "./prepare.ts"
+import { reconcile } from "./reconcile.ts"
+import { initialState, type RunState, type StepConfig } from "./state.ts"
+import { driveSteps } from "./steps.ts"
+
+export interface RunEnv {
+  store: Store
+  /** CCODE_HOME: summaries, caches */
+  home: string
+  human: Human
+  reporter: Reporter
+  /** the process environment */
+  env: Record<string, string | undefined>
+  /** fired on SIGINT/SIGTERM */
+  interrupt: AbortSignal
+}
+
+/** What is stored with a run so resume continues the same plan with the same options. */
+interface StoredSpec {
+  options: RunOptions
+  steps: Record<string, StepConfig>
+}
+
+export class ResumeError extends Error {}
+
+/** A task checked and ready to run: everything that can be wrong with it has been found. */
+export interface PlannedRun {
+  task: LoadedTask
+  prepared: Prepared
+  options: RunOptions
+}
+
+/** Load and check a task and its policy and tools; throws ConfigError (exit 2) before anything is stored. */
+export async function planRun(env: RunEnv, taskFile: string, options: RunOptions): Promise<PlannedRun> {
+  const task = loadTask(taskFile)
+  return { task, prepared: await prepareRun(env, task, options), options }
+}
+
+export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string): Promise<RunResult> {
+  const { task, prepared, options } = planned
+  const runId = newId("r")
+  const now = Date.now()
+  const steps = Object.fromEntries(prepared.steps.map((s) => [s.id, s.config]))
+  const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError })))
+  const ctx = context(env, prepared, task, runId, options, initialState(plan))
+  ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: task.spec.agent ? "agent" : "steps" })
+  ctx.recorder.audit({ type: "session_start", actor: "user", action: "run", reason: `ccode run ${task.file}`, data: { options, policy_warnings: prepared.governor.policy.ignored } })
+  for (const warning of prepared.governor.policy.ignored) {
+    ctx.recorder.event("policy.warning", { message: warning })
+    ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
+  }
+  commit(ctx, () =>
+    insertRun(env.store, {
+      id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
+      driver: task.spec.agent ? "agent" : "steps", policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
+      batch: batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps } satisfies StoredSpec),
+    }),
+  )
+  return drive(ctx, env, new Map(Object.entries(steps)))
+}
+
+export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
+  const run = resumable(env.store, idOrPrefix)
+  const spec = JSON.parse(run.options ?? "{}") as StoredSpec
+  const task = loadTask(run.taskFile)
+  task.workdir = run.workdir
+  const prepared = await prepareRun(env, task, spec.options)
+  const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
+  if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
+  const ctx = context(env, prepared, task, run.id, spec.options, checkpoint.state, checkpoint.seq)
+  if (approveAll) approvePending(ctx)
+  updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
+  ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq })
+  ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
+  await reconcile(ctx)
+  return drive(ctx, env, new Map(Object.entries(spec.steps ?? {})))
+}
+
+async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig>): Promise<RunResult> {
+  const onInterrupt = () => {
+    ctx.stop = { status: "interrupted", reason: "interrupted by a signal; `ccode resume` continues" }
+    ctx.cancel.abort("interrupted")
+  }
+  if (env.interrupt.aborted) onInterrupt()
+  env.interrupt.addEventListener("abort", onInterrupt, { once: true })
+  try {
+    await driveSteps(ctx, steps)
+  } finally {
+    env.interrupt.removeEventListener("abort", onInterrupt)
+  }
+  return finishRun(ctx, env.home)
+}
+
+function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
+  return {
+    store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
+    governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
+    reporter: env.reporter, options, state, segmentStart: Date.now(), cancel: new AbortController(), checkpointSeq,
+  }
+}
+
+function resumable(store: Store, idOrPrefix: string | undefined): RunRow {
+  const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
+  if (!idOrPrefix) throw new ResumeError("give a run id or --last")
+  if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
+  if (TERMINAL.includes(run.status as never)) {
+    throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
+  }
+  if (run.status === "running" && run.pid && run.pid !== process.pid && alive(run.pid)) {
+    throw new ResumeError(`run ${run.id} is still running (pid ${run.pid}); stop it first or wait`)
+  }
+  if (!existsSync(run.workdir)) throw new ResumeError(`run ${run.id} cannot resume: its workdir ${run.workdir} is gone`)
+  return run
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8")) // a zombie is dead
+  } catch {
+    return true
+  }
+}
+
+function approvePending(ctx: RunContext): void {
+  for (const request of requestsOf(ctx.store, ctx.runId, "pending")) {
+    if (request.kind === "question") continue
+    settleRequest(ctx.store, request.id, { status: "approved", settledBy: "resume --approve-all" })
+    ctx.recorder.audit({ type: "permission", actor: "user", callId: request.callId, action: "approve", result: "approved", reason: `resume --approve-all: ${request.title}` })
+  }
+}

@@ -1,0 +1,30 @@
+// The effective policy of a run: all six layers (DESIGN section 4), with the task's own layer,
+// trust looked up in the database, and the run's command-line flags on top.
+import { realpathSync } from "node:fs"
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { loadPolicy, taskPolicyLayers, type Trust } from "../policy/load.ts"
+import type { Policy } from "../policy/types.ts"
+import { isTrustedFile } from "../store/trust.ts"
+import type { LoadedTask } from "../task/load.ts"
+import type { RunOptions } from "./context.ts"
+import type { RunEnv } from "./lifecycle.ts"
+
+/** The policy, and the workspace root it was found for (nearest `.ccode/`, else git root, else the workdir). */
+export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunOptions, workdir: string): Promise<{ policy: Policy; workspace: string }> {
+  const trust: Trust = { isTrusted: (file, hash) => isTrustedFile(env.store, file, hash), trustAll: options.trust }
+  const cacheDir = join(env.home, "cache")
+  const taskLayers = task.spec.policy === undefined
+    ? []
+    : await taskPolicyLayers({ file: task.file, src: task.source, value: task.spec.policy, prefix: ["policy"] }, trust, cacheDir)
+  const loaded = await loadPolicy({
+    ...trust,
+    cwd: workdir,
+    home: homedir(),
+    env: env.env,
+    flags: { policy: options.policy, yes: options.yes, autoApprove: options.autoApprove, maxSteps: options.maxSteps },
+    task: taskLayers,
+    cacheDir,
+  })
+  return { policy: { ...loaded.policy, ignored: loaded.warnings }, workspace: realpathSync(loaded.workspace) }
+}

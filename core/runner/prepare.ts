@@ -1,0 +1,80 @@
+// Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
+// before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
+import { createHash } from "node:crypto"
+import { realpathSync } from "node:fs"
+import { homedir } from "node:os"
+import { createRedactor, type Redactor } from "../redact/index.ts"
+import { describeZod } from "../tools/envelope.ts"
+import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
+import type { LoadedTask } from "../task/load.ts"
+import { ConfigError, positionOf } from "../task/yaml.ts"
+import type { Governor, RunOptions } from "./context.ts"
+import { createGovernor } from "./governor.ts"
+import type { RunEnv } from "./lifecycle.ts"
+import { loadRunPolicy } from "./policy.ts"
+import { Recorder } from "./recorder.ts"
+import type { StepConfig } from "./state.ts"
+
+export interface PreparedStep {
+  id: string
+  title: string
+  needs: string[]
+  continueOnError: boolean
+  config: StepConfig
+}
+
+export interface Prepared {
+  /** the workspace root: file tools stay inside it */
+  workspace: string
+  /** the task's workdir: where tools run */
+  cwd: string
+  toolEnv: Record<string, string>
+  registry: ToolRegistry
+  governor: Governor
+  redactor: Redactor
+  policyHash: string
+  steps: PreparedStep[]
+  recorder(runId: string): Recorder
+}
+
+export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions): Promise<Prepared> {
+  const cwd = realpathSync(task.workdir)
+  const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
+  const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
+  const registry = createRegistry()
+  const steps = task.steps.map((step): PreparedStep => {
+    const registered = registry.get(step.tool)
+    if (!registered) {
+      const at = positionOf(task.source, ["steps", step.index, step.tool === "shell" ? "run" : "tool"])
+      throw new ConfigError(task.file, at.line, at.col, `step "${step.id}" uses unknown tool "${step.tool}"; known tools: ${[...registry.keys()].join(", ")}`)
+    }
+    const parsed = registered.tool.args.safeParse(step.args)
+    if (!parsed.success) {
+      const at = positionOf(task.source, ["steps", step.index, step.tool === "shell" && "run" in (task.spec.steps?.[step.index] ?? {}) ? "run" : "with"])
+      throw new ConfigError(task.file, at.line, at.col, `step "${step.id}": invalid arguments for ${step.tool}: ${describeZod(parsed.error)}`)
+    }
+    return {
+      id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
+      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint },
+    }
+  })
+  const redactor = createRedactor({
+    enabled: policy.redaction.enabled && env.env.CCODE_REDACT !== "0",
+    env: toolEnv,
+    envNames: policy.redaction.env,
+    patterns: policy.redaction.patterns,
+    home: homedir(),
+  })
+  const governor = createGovernor(policy, workspace, toolEnv)
+  const policyHash = createHash("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
+  return {
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps,
+    recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
+  }
+}
+
+function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(processEnv)) if (value !== undefined) out[key] = value
+  return { ...out, ...taskEnv }
+}

@@ -1,0 +1,56 @@
+// Buffers a run's events and audit rows and commits them in one transaction with the state
+// they describe; only committed events reach the reporter (stdout never shows what a crash could lose).
+import { appendAudit, type AuditInput } from "../audit/write.ts"
+import type { Redactor } from "../redact/index.ts"
+import type { Store } from "../store/open.ts"
+import type { Reporter, RunEvent, RunEventType } from "./events.ts"
+
+export class Recorder {
+  private events: RunEvent[] = []
+  private audits: AuditInput[] = []
+
+  constructor(
+    readonly store: Store,
+    readonly runId: string,
+    readonly redactor: Redactor,
+    readonly reporter: Reporter,
+  ) {}
+
+  event(type: RunEventType, fields: Record<string, unknown> = {}): RunEvent {
+    const event = { type, ts: new Date().toISOString(), run: this.runId, ...this.redactor.value(fields) } as RunEvent
+    this.events.push(event)
+    return event
+  }
+
+  audit(input: Omit<AuditInput, "runId" | "data"> & { data?: unknown }): void {
+    const data = input.data === undefined || input.data === null ? null : JSON.stringify(this.redactor.value(input.data))
+    this.audits.push({
+      ...input,
+      runId: this.runId,
+      reason: input.reason ? this.redactor.text(input.reason) : input.reason,
+      data,
+    })
+  }
+
+  /** Commit buffered events and audit rows, together with `write` (state rows), in one transaction. */
+  commit(write?: () => void): void {
+    const events = this.events
+    const audits = this.audits
+    this.events = []
+    this.audits = []
+    try {
+      this.store.tx(() => {
+        write?.()
+        const insert = this.store.sqlite.query("INSERT INTO events (run_id, ts, type, data) VALUES (?, ?, ?, ?)")
+        for (const event of events) insert.run(this.runId, Date.parse(event.ts), event.type, JSON.stringify(event))
+        for (const row of audits) appendAudit(this.store, row)
+      })
+    } catch (error) {
+      // keep them for the next attempt rather than dropping audit rows
+      this.events = [...events, ...this.events]
+      this.audits = [...audits, ...this.audits]
+      throw error
+    }
+    for (const event of events) this.reporter.event(event)
+  }
+}

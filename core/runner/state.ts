@@ -1,0 +1,53 @@
+// The checkpoint: everything a run needs to continue, as plain JSON.
+import type { Grant } from "../policy/types.ts"
+import type { Plan } from "./plan.ts"
+
+export interface StepConfig {
+  tool: string
+  args: Record<string, unknown>
+  retries?: number
+  timeout?: number
+  breakpoint: boolean
+}
+
+/** A call that already has an id and sequence number (decided before, or in flight at a crash). */
+export interface PendingCall {
+  callId: string
+  seq: number
+  /** the person approved this call: an `ask` no longer stops it */
+  approved?: boolean
+  /** approved "for this run": add the call's grant when it runs */
+  forRun?: boolean
+}
+
+/** Why a plan item is blocked on a person, and what they were asked. */
+export interface Waiting {
+  kind: "approval" | "breakpoint" | "in_flight"
+  requestId: string
+  call?: PendingCall
+}
+
+export interface RunState {
+  v: 1
+  plan: Plan
+  /** last call sequence number used */
+  callSeq: number
+  counters: { calls: number; denied: number; failed: number; turns: number }
+  /** wall time used by earlier segments of the run (ms); the current segment adds to it */
+  wallMs: number
+  grants: Grant[]
+  /** plan items waiting for a person, by item id */
+  waiting: Record<string, Waiting>
+  /** calls to reuse when their item runs again (approved, or re-run after a crash), by item id */
+  pending: Record<string, PendingCall>
+  /** breakpoints a person already let through, by plan item */
+  passed: string[]
+  /** a guard stopped the run; cleared by resume */
+  stoppedBy?: string
+  guards?: unknown
+  agent?: unknown
+}
+
+export function initialState(plan: Plan): RunState {
+  return { v: 1, plan, callSeq: 0, counters: { calls: 0, denied: 0, failed: 0, turns: 0 }, wallMs: 0, grants: [], waiting: {}, pending: {}, passed: [] }
+}

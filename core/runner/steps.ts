@@ -1,0 +1,89 @@
+// The scripted driver: runs plan items in dependency order (in parallel up to limits.parallel
+// and --jobs), with breakpoints, retries with backoff, and continue_on_error.
+import type { ToolResult } from "../tools/types.ts"
+import { commit, runCall, type CallOutcome } from "./call.ts"
+import { wallTime, type RunContext } from "./context.ts"
+import { breakpointGate } from "./gates.ts"
+import { readyItems, transition, type PlanEvent } from "./plan.ts"
+import type { StepConfig } from "./state.ts"
+
+const MAX_BACKOFF_MS = 30_000
+
+export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>): Promise<void> {
+  const limits = ctx.governor.policy.limits
+  const parallel = Math.max(1, Math.min(ctx.options.jobs, limits.parallel))
+  const active = new Map<string, Promise<void>>()
+  for (;;) {
+    if (!ctx.stop && wallTime(ctx) >= limits.max_wall_time) stopForWallTime(ctx)
+    if (!ctx.stop) {
+      for (const item of readyItems(ctx.state.plan)) {
+        if (active.size >= parallel) break
+        if (active.has(item.id)) continue
+        const job = runItem(ctx, item.id, steps.get(item.id)!).finally(() => active.delete(item.id))
+        active.set(item.id, job)
+      }
+    }
+    if (active.size === 0) break
+    await Promise.race(active.values())
+  }
+}
+
+async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<void> {
+  const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
+  if (step.breakpoint && !ctx.state.passed.includes(id)) {
+    const gate = await breakpointGate(ctx, id)
+    if (gate !== "continue") return
+  }
+  const pending = ctx.state.pending[id]
+  apply({ type: "start", id })
+  const retries = step.retries ?? ctx.governor.policy.limits.retries
+  const settle = (outcome: CallOutcome) => {
+    delete ctx.state.pending[id]
+    switch (outcome.kind) {
+      case "waiting":
+        ctx.state.waiting[id] = { kind: "approval", requestId: outcome.requestId, call: { callId: outcome.callId, seq: outcome.seq } }
+        apply({ type: "wait", id, note: `waiting for approval (${outcome.requestId})` })
+        return
+      case "denied":
+        apply({ type: "fail", id, retry: false, denied: true, note: outcome.result.error?.message })
+        return
+      case "ran":
+        apply(eventFor(ctx, id, outcome.result, retries))
+    }
+  }
+  const attempt = ctx.state.plan.items.find((i) => i.id === id)!.attempts
+  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt }, settle, pending)
+  const item = ctx.state.plan.items.find((i) => i.id === id)!
+  if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
+  if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++
+}
+
+function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {
+  if (result.status === "ok") return { type: "succeed", id }
+  if (result.error?.code === "INTERRUPTED") return { type: "reset", id, note: "interrupted; runs again on resume" }
+  const item = ctx.state.plan.items.find((i) => i.id === id)!
+  const retryable = result.error?.type !== "param" && result.error?.type !== "denied"
+  const retry = retryable && item.attempts <= retries && !ctx.stop
+  const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`
+  return { type: "fail", id, retry, note }
+}
+
+async function backoff(ctx: RunContext, attempt: number): Promise<void> {
+  const base = ctx.governor.policy.limits.retry_backoff
+  const capped = Math.min(MAX_BACKOFF_MS, base * 2 ** Math.max(0, attempt - 1))
+  const delay = capped / 2 + Math.random() * (capped / 2) // equal jitter
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, delay)
+    ctx.cancel.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true })
+  })
+}
+
+function stopForWallTime(ctx: RunContext): void {
+  const limit = ctx.governor.policy.limits.max_wall_time
+  const reason = `the run used its whole wall time (limits.max_wall_time = ${Math.round(limit / 1000)}s); raise it in the policy and \`ccode resume ${ctx.runId}\` to go on`
+  ctx.stop = { status: "stopped", reason }
+  ctx.state.stoppedBy = "max_wall_time"
+  ctx.recorder.event("guard", { guard: "max_wall_time", reason })
+  ctx.recorder.audit({ type: "state_change", actor: "guard", action: "guard:max_wall_time", result: "denied", reason })
+  commit(ctx)
+}

@@ -1,0 +1,91 @@
+// summary.md of a run: outcome, plan, every call with its decision and result, guards, requests.
+// renderSummary is pure; writeSummary gathers rows and writes the file.
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+import { eq, and } from "drizzle-orm"
+import { callsOf, planOf, type CallRow } from "../store/calls.ts"
+import type { Store } from "../store/open.ts"
+import { requestsOf, type RequestRow } from "../store/requests.ts"
+import type { RunRow } from "../store/runs.ts"
+import { events, usage } from "../store/schema.ts"
+import { formatDuration } from "../task/duration.ts"
+
+export interface SummaryInput {
+  run: RunRow
+  plan: { id: string; title: string; state: string; attempts: number }[]
+  calls: CallRow[]
+  requests: RequestRow[]
+  guards: { guard: string; reason: string }[]
+  files: string[]
+  wallMs: number
+  tokens: { input: number; output: number; cost: number }
+}
+
+export function writeSummary(store: Store, run: RunRow, path: string, wallMs: number, files: string[] = []): void {
+  const guardRows = store.db.select().from(events).where(and(eq(events.runId, run.id), eq(events.type, "guard"))).all()
+  const usageRows = store.db.select().from(usage).where(eq(usage.runId, run.id)).all()
+  const input: SummaryInput = {
+    run,
+    plan: planOf(store, run.id),
+    calls: callsOf(store, run.id),
+    requests: requestsOf(store, run.id),
+    guards: guardRows.map((r) => JSON.parse(r.data) as { guard: string; reason: string }),
+    files,
+    wallMs,
+    tokens: usageRows.reduce((t, u) => ({ input: t.input + u.inputTokens, output: t.output + u.outputTokens, cost: t.cost + u.cost }), { input: 0, output: 0, cost: 0 }),
+  }
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, renderSummary(input))
+}
+
+export function renderSummary(s: SummaryInput): string {
+  const lines = [
+    `# ccode run ${s.run.id}: ${s.run.task}`,
+    "",
+    `- outcome: **${s.run.status}** (exit code ${s.run.exitCode ?? "-"})${s.run.message ? ` — ${s.run.message}` : ""}`,
+    `- task: ${s.run.taskFile}`,
+    `- workdir: ${s.run.workdir}`,
+    `- started: ${new Date(s.run.createdAt).toISOString()}; time used: ${formatDuration(s.wallMs)}`,
+    `- calls: ${s.calls.length} (${count(s.calls, "ok")} ok, ${count(s.calls, "error")} failed, ${count(s.calls, "denied")} denied)`,
+  ]
+  if (s.tokens.input || s.tokens.output) lines.push(`- tokens: ${s.tokens.input} in, ${s.tokens.output} out; cost ${s.tokens.cost.toFixed(4)}`)
+  lines.push("", "## Plan", "", "| step | state | attempts | title |", "|---|---|---|---|")
+  for (const item of s.plan) lines.push(`| ${cell(item.id)} | ${item.state} | ${item.attempts} | ${cell(item.title)} |`)
+  lines.push("", "## Calls", "", "| # | step | tool | args | decision | risk | result | time |", "|---|---|---|---|---|---|---|---|")
+  for (const c of s.calls) {
+    const result = c.status === "ok" ? "ok" : `${c.status}${c.errorCode ? ` ${c.errorCode}` : ""}${c.exitCode !== null && c.exitCode !== 0 ? ` (exit ${c.exitCode})` : ""}`
+    lines.push(`| ${c.seq} | ${cell(c.itemId ?? "")} | ${c.tool} | ${cell(shortArgs(c.args))} | ${c.decision ?? "-"} (${c.decidedBy ?? "-"}) | ${c.risk ?? "-"} | ${cell(result)} | ${c.durationMs ?? 0}ms |`)
+  }
+  if (s.guards.length) {
+    lines.push("", "## Guards", "")
+    for (const g of s.guards) lines.push(`- **${g.guard}**: ${g.reason}`)
+  }
+  if (s.requests.length) {
+    lines.push("", "## Requests", "")
+    for (const r of s.requests) lines.push(`- \`${r.id}\` ${r.kind} — ${r.status}${r.answer ? ` (${r.answer})` : ""}: ${r.title}`)
+  }
+  if (s.files.length) {
+    lines.push("", "## Files changed", "")
+    for (const f of s.files) lines.push(`- ${f}`)
+  }
+  return `${lines.join("\n")}\n`
+}
+
+function count(calls: CallRow[], status: string): number {
+  return calls.filter((c) => c.status === status).length
+}
+
+function shortArgs(json: string): string {
+  try {
+    const args = JSON.parse(json) as Record<string, unknown>
+    const main = args.command ?? args.path ?? args.pattern
+    const text = typeof main === "string" ? main : json
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text
+  } catch {
+    return json.slice(0, 80)
+  }
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ")
+}

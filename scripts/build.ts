@@ -1,0 +1,23 @@
+// Builds the single binary: `bun run build` -> dist/ccode (or the path given as the first argument).
+// Bytecode + minify for startup time; migrations, bundled policies and the bash grammar are embedded.
+import { join, resolve } from "node:path"
+
+const root = join(import.meta.dir, "..")
+const outfile = resolve(process.argv[2] ?? join(root, "dist", "ccode"))
+const pkg = (await Bun.file(join(root, "package.json")).json()) as { version: string }
+
+const result = await Bun.build({
+  entrypoints: [join(root, "cli", "main.ts")],
+  compile: { outfile },
+  bytecode: true,
+  minify: true,
+  sourcemap: "none",
+  target: "bun",
+  format: "esm",
+  define: { CCODE_VERSION: JSON.stringify(pkg.version) },
+})
+if (!result.success) {
+  for (const log of result.logs) console.error(log)
+  process.exit(1)
+}
+console.error(`built ${outfile}`)
