@@ -52,7 +52,7 @@ async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint 
     if (!parsed) continue
     const path = prefix ? relative(prefix, parsed.path).split(sep).join("/") : parsed.path.replace(/\/$/, "")
     if (path.startsWith("..")) continue
-    files[path] = { ...markFile(join(root, path), path, takenAt, cache), status: parsed.status }
+    files[path] = { ...markFile(join(root, path), path, cache), status: parsed.status }
   }
   return { kind: "git", root, head, files, takenAt }
 }
@@ -88,7 +88,7 @@ function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | und
         truncated = true
         return
       }
-      files[path] = markFile(join(dir, entry.name), path, takenAt, cache)
+      files[path] = markFile(join(dir, entry.name), path, cache)
     }
   }
   visit(root, "")
@@ -97,7 +97,7 @@ function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | und
   return fingerprint
 }
 
-function markFile(absolute: string, path: string, takenAt: number, cache: Fingerprint | undefined): FileMark {
+function markFile(absolute: string, path: string, cache: Fingerprint | undefined): FileMark {
   let stats: Stats
   try {
     stats = lstatSync(absolute)
