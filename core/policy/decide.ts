@@ -15,8 +15,10 @@ export function decide(policy: Policy, call: Call, state: GuardState): Decision 
   const outcome = matchRules(cp, call, state.grants)
   const verdict = railed(resolve(policy, call, assessed, outcome, cp.allowlisted), assessed)
   return {
-    ...verdict,
+    decision: verdict.decision,
     risk: assessed.risk,
+    reason: verdict.reason,
+    by: verdict.by,
     rules: outcome.matched,
     commands: commandVerdicts(call, assessed, outcome),
     on_ask: policy.approval.on_ask,

@@ -65,7 +65,7 @@ describe("decide: rules", () => {
     )
     expect(decide(policy, await toolCall("write_file", { path: "infra/prod/main.tf", content: "" }), none).decision).toBe("deny")
     expect(decide(policy, await toolCall("read_file", { path: "infra/prod/main.tf" }), none).decision).toBe("allow")
-    expect(decide(policy, await toolCall("write_file", { path: "infra/dev/main.tf", content: "" }), none).decision).toBe("allow")
+    expect(decide(policy, await toolCall("write_file", { path: "infra/dev/main.tf", content: "" }), none).by).toBe("threshold")
   })
 
   test("an allow rule with a path must cover every path the call touches", async () => {
@@ -96,8 +96,10 @@ describe("decide: rules", () => {
 describe("decide: approval modes and the critical rail", () => {
   test("auto mode allows at or below the threshold and asks above it", async () => {
     const policy = await policyOf("approval: { mode: auto, threshold: low }")
-    const low = decide(policy, await toolCall("write_file", { path: "src/a.ts", content: "" }), none)
+    const low = decide(policy, await toolCall("my_lint", {}, "low"), none)
     expect([low.decision, low.by, low.risk]).toEqual(["allow", "threshold", "low"])
+    const write = decide(policy, await toolCall("write_file", { path: "src/a.ts", content: "" }), none)
+    expect([write.decision, write.by, write.risk]).toEqual(["ask", "threshold", "medium"])
     const unknown = decide(policy, await toolCall("my_deploy", {}), none)
     expect([unknown.decision, unknown.risk]).toEqual(["ask", "medium"])
   })
@@ -130,7 +132,7 @@ describe("decide: approval modes and the critical rail", () => {
     const policy = await policyOf()
     expect(decide(policy, await toolCall("write_file", { path: ".git/config", content: "" }), none).risk).toBe("critical")
     expect(decide(policy, await toolCall("write_file", { path: "/etc/hosts", content: "" }), none).risk).toBe("high")
-    expect(decide(policy, await toolCall("write_file", { path: "/tmp/scratch.txt", content: "" }), none).risk).toBe("low")
+    expect(decide(policy, await toolCall("write_file", { path: "/tmp/scratch.txt", content: "" }), none).risk).toBe("medium")
     expect(decide(policy, await toolCall("read_file", { path: "/etc/hosts" }), none).risk).toBe("safe")
   })
 
