@@ -1,7 +1,10 @@
 // The one mapping from errors to exit codes (DESIGN section 2) and to what the user reads.
 
 /** Bad flags or arguments: exit 2, nothing was run. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  readonly exitCode = 2
+  override name = "UsageError"
+}
 
 /** A command that decided its own exit code (and already printed what it had to say). */
 export class Exit extends Error {
@@ -10,12 +13,13 @@ export class Exit extends Error {
   }
 }
 
-const USAGE_ERRORS = new Set(["ConfigError", "UsageError", "ResumeError", "RunNotFound", "StoreError", "PolicyError", "ToolClashError", "CLIError"])
-
+// Errors of bad input carry `exitCode = 2` (class names do not survive minification); citty's own
+// argument errors are CLIError by name.
 export function exitCodeFor(error: unknown): number {
   if (error instanceof Exit) return error.code
-  const name = (error as { constructor?: { name?: string }; name?: string })?.constructor?.name ?? ""
-  if (USAGE_ERRORS.has(name) || USAGE_ERRORS.has((error as Error)?.name)) return 2
+  const code = (error as { exitCode?: unknown })?.exitCode
+  if (typeof code === "number") return code
+  if ((error as Error)?.name === "CLIError") return 2
   return 1
 }
 

@@ -106,14 +106,15 @@ export function recordCall(state: GuardState, summary: CallSummary, now: number,
     if (after.transition) transitions.push(after.transition)
     breakers = { ...breakers, [summary.tool]: after.breaker }
   }
-  const entry = loopEntry(summary, now)
-  const history = remember(state.history, entry, policy.loop_detection)
+  // a scripted plan is bounded by itself and repeats steps on purpose (retries, `true` x 500):
+  // the loop detector watches agents only
+  const history = state.driver === "agent" ? remember(state.history, loopEntry(summary, now), policy.loop_detection) : state.history
   const turnOutputs = summary.result.status === "ok" ? [...state.turnOutputs, outputHash(summary.result.text ?? "")] : state.turnOutputs
   const next: GuardState = { ...state, breakers, history, turnOutputs, clock: touch(state.clock, now) }
   // when these failures just opened the tool's breaker, that is the answer: the agent is told the
   // tool is disabled; only if it keeps calling it do the refusals add up to a loop
   const opened = transitions.some((t) => t.to === "open")
-  const finding = opened ? undefined : detectLoop(history, now, policy.loop_detection)
+  const finding = opened || state.driver !== "agent" ? undefined : detectLoop(history, now, policy.loop_detection)
   if (!finding) return { state: next, transitions }
   const found = loopTrip(finding, policy.loop_detection)
   return { state: { ...next, tripped: found }, trip: found, transitions }

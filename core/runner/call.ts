@@ -2,13 +2,14 @@
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
 import { createHash } from "node:crypto"
 import type { Decision } from "../policy/types.ts"
-import { parseDuration } from "../task/duration.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
 import type { ToolResult } from "../tools/types.ts"
+import { toolTimeoutFor, type Trip } from "../guards/index.ts"
 import { resolveAsk } from "./approve.ts"
-import { wallTime, type RunContext } from "./context.ts"
+import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
+import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import type { PendingCall } from "./state.ts"
 
@@ -26,6 +27,8 @@ export type CallOutcome =
   | { kind: "ran"; callId: string; seq: number; result: ToolResult; decision: Decision }
   | { kind: "denied"; callId: string; seq: number; result: ToolResult; decision: Decision }
   | { kind: "waiting"; callId: string; seq: number; requestId: string; decision: Decision }
+  /** a guard stopped the run before this call; it runs again on resume */
+  | { kind: "halted"; callId: string; seq: number; trip: Trip }
 
 /**
  * Run one call. `settle` applies the outcome to ctx.state (plan transitions, counters) synchronously,
@@ -40,8 +43,17 @@ export async function runCall(
   const callId = pending?.callId ?? newId("c")
   const seq = pending?.seq ?? ++ctx.state.callSeq
   const registered = ctx.registry.get(proposal.tool)
+  let trip = await guardBefore(ctx, proposal.tool)
+  if (trip?.action === "pause" && (await haltOrContinue(ctx, trip))) trip = undefined
+  if (trip?.action === "pause") {
+    const outcome: CallOutcome = { kind: "halted", callId, seq: pending?.seq ?? seq, trip }
+    if (!pending) ctx.state.callSeq-- // nothing was recorded under this number
+    settle(outcome)
+    commit(ctx)
+    return outcome
+  }
   const call = await ctx.governor.prepare(proposal.tool, proposal.args, ctx.cwd, staticRisk(registered?.tool.risk, proposal.args, ctx))
-  let decision = ctx.governor.decide(call, { grants: ctx.state.grants })
+  let decision = ctx.governor.decide(call, { tripped: trip, grants: ctx.state.grants })
   if (pending?.approved && decision.decision === "ask") {
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
@@ -85,6 +97,17 @@ export async function runCall(
     decision = resolved.decision
   }
 
+  if (decision.decision === "deny" && trip) {
+    // refused by a guard (an open circuit): a failed call, not a policy denial
+    const result = errorResult("CIRCUIT_OPEN", "circuit_open", trip.reason)
+    const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
+    await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), false)
+    settle(outcome)
+    rec.event("step.finished", finishedFields(callId, result))
+    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
+    return outcome
+  }
+
   if (decision.decision === "deny") {
     const result = errorResult("DENIED", "denied", `denied: ${decision.reason}`)
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
@@ -96,11 +119,13 @@ export async function runCall(
   }
 
   // intent first: if the process dies while the tool runs, resume knows this call was in flight
+  guardStart(ctx, proposal.tool)
   commit(ctx, () => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   const result = registered
     ? await execute(ctx, proposal, callId)
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   ctx.state.counters.calls++
+  await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), true)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
   rec.event("step.finished", finishedFields(callId, result))
@@ -135,8 +160,7 @@ export function commit(ctx: RunContext, write?: () => void): void {
 }
 
 export function checkpoint(ctx: RunContext): void {
-  const state = { ...ctx.state, wallMs: wallTime(ctx) }
-  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, state)
+  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, ctx.state)
   savePlan(ctx.store, ctx.runId, ctx.state.plan.items)
 }
 
@@ -144,9 +168,9 @@ export function checkpoint(ctx: RunContext): void {
 async function execute(ctx: RunContext, proposal: Proposal, callId: string): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
-  const declared = typeof proposal.args.timeout === "string" || typeof proposal.args.timeout === "number" ? proposal.args.timeout : undefined
-  const timeoutMs =
-    proposal.timeoutMs ?? toMs(declared) ?? limits.tool_timeouts[proposal.tool] ?? toMs(tool.timeout) ?? limits.tool_timeout
+  const asked = proposal.args.timeout
+  const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
+  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout)
   const stream = ctx.redactor.stream()
   const result = await executeTool(tool, proposal.args, {
     cwd: ctx.cwd,
@@ -167,10 +191,6 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
   return result
-}
-
-function toMs(value: unknown): number | undefined {
-  return typeof value === "string" || typeof value === "number" ? parseDuration(value) : undefined
 }
 
 function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: RunContext) {

@@ -1,4 +1,6 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
+import type { Fingerprint, WorkspaceDiff } from "../guards/index.ts"
+import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
 import type { Risk } from "../policy/risk.ts"
 import type { Redactor } from "../redact/index.ts"
@@ -76,15 +78,21 @@ export interface RunContext {
   reporter: Reporter
   options: RunOptions
   state: RunState
-  /** when this segment of the run started (ms); wall time = state.wallMs + (now - segmentStart) */
-  segmentStart: number
   /** fired on SIGINT/SIGTERM: running tools are killed */
   cancel: AbortController
   /** number of the last checkpoint written (continues from the stored one on resume) */
   checkpointSeq: number
   stop?: RunStop
+  /** calls of this run executing right now */
+  active: number
+  /** the workspace as ccode last saw it, and when */
+  fingerprint?: Fingerprint
+  fingerprintAt: number
+  /** called after a call of this run changed the workspace (snapshots) */
+  onWorkspaceChange?: (diff: WorkspaceDiff) => Promise<void>
 }
 
+/** Wall time used by the whole run, across resumes. */
 export function wallTime(ctx: RunContext, now = Date.now()): number {
-  return ctx.state.wallMs + (now - ctx.segmentStart)
+  return wallTimeUsed(ctx.state.guards.clock, now)
 }

@@ -1,6 +1,7 @@
 // Ends a segment of a run: works out status and exit code, writes summary.md, the run row,
 // run.paused / run.finished events and the session_end audit row.
 import { join } from "node:path"
+import { pauseGuards } from "../guards/index.ts"
 import { requestsOf } from "../store/requests.ts"
 import { findRun, updateRun, type RunStatus } from "../store/runs.ts"
 import { commit } from "./call.ts"
@@ -39,7 +40,7 @@ export function runStatus(plan: Plan, stop: RunContext["stop"]): { status: RunSt
   return { status: "failed", message: "the plan cannot go on" }
 }
 
-export function finishRun(ctx: RunContext, homeDir: string, files: string[] = []): RunResult {
+export function finishRun(ctx: RunContext, homeDir: string): RunResult {
   const { status, message } = runStatus(ctx.state.plan, ctx.stop)
   const exitCode = EXIT[status]
   const summaryPath = join(homeDir, "runs", ctx.runId, "summary.md")
@@ -47,14 +48,16 @@ export function finishRun(ctx: RunContext, homeDir: string, files: string[] = []
   const items = ctx.state.plan.items
   const steps = items.filter((i) => i.state === "done").length
   if (status === "paused") ctx.recorder.event("run.paused", { requests: pending.map((p) => p.id), message })
-  ctx.recorder.event("run.finished", { status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, summary_path: summaryPath, message })
+  ctx.recorder.event("run.finished", { status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, message }, { summary_path: summaryPath })
   ctx.recorder.audit({ type: "session_end", actor: "system", action: status, result: status === "completed" ? "success" : status === "failed" ? "failed" : null, reason: message })
   const terminal = status === "completed" || status === "failed"
+  ctx.state.guards = pauseGuards(ctx.state.guards, Date.now())
+  ctx.state.fingerprint = ctx.fingerprint
   commit(ctx, () =>
     updateRun(ctx.store, ctx.runId, { status, exitCode, message, finishedAt: terminal ? Date.now() : null, pid: null }),
   )
   try {
-    writeSummary(ctx.store, findRun(ctx.store, ctx.runId), summaryPath, wallTime(ctx), files)
+    writeSummary(ctx.store, findRun(ctx.store, ctx.runId), summaryPath, wallTime(ctx), ctx.state.changed)
   } catch (error) {
     ctx.reporter.output(ctx.runId, "", `warning: could not write ${summaryPath}: ${(error as Error).message}\n`)
   }

@@ -13,6 +13,8 @@ import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
+import { resumeGuards } from "../guards/index.ts"
+import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
@@ -37,7 +39,9 @@ interface StoredSpec {
   steps: Record<string, StepConfig>
 }
 
-export class ResumeError extends Error {}
+export class ResumeError extends Error {
+  readonly exitCode = 2
+}
 
 /** A task checked and ready to run: everything that can be wrong with it has been found. */
 export interface PlannedRun {
@@ -58,7 +62,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   const now = Date.now()
   const steps = Object.fromEntries(prepared.steps.map((s) => [s.id, s.config]))
   const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError })))
-  const ctx = context(env, prepared, task, runId, options, initialState(plan))
+  const ctx = context(env, prepared, task, runId, options, initialState(plan, task.spec.agent ? "agent" : "plan"))
   ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "run", reason: `ccode run ${task.file}`, data: { options, policy_warnings: prepared.governor.policy.ignored } })
   for (const warning of prepared.governor.policy.ignored) {
@@ -84,6 +88,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   const ctx = context(env, prepared, task, run.id, spec.options, checkpoint.state, checkpoint.seq)
+  ctx.state.guards = resumeGuards(ctx.state.guards, Date.now())
   if (approveAll) approvePending(ctx)
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq })
@@ -100,6 +105,9 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
   if (env.interrupt.aborted) onInterrupt()
   env.interrupt.addEventListener("abort", onInterrupt, { once: true })
   try {
+    // the workspace as it is now; on resume, compared with how the last segment left it
+    const changed = await watchStart(ctx)
+    if (changed) await haltOrContinue(ctx, changed)
     await driveSteps(ctx, steps)
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
@@ -111,7 +119,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
   return {
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
-    reporter: env.reporter, options, state, segmentStart: Date.now(), cancel: new AbortController(), checkpointSeq,
+    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, active: 0, fingerprintAt: 0,
   }
 }
 

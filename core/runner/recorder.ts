@@ -16,8 +16,9 @@ export class Recorder {
     readonly reporter: Reporter,
   ) {}
 
-  event(type: RunEventType, fields: Record<string, unknown> = {}): RunEvent {
-    const event = { type, ts: new Date().toISOString(), run: this.runId, ...this.redactor.value(fields) } as RunEvent
+  /** `own` fields are ccode's own values (its file paths, ids), shown as they are. */
+  event(type: RunEventType, fields: Record<string, unknown> = {}, own: Record<string, unknown> = {}): RunEvent {
+    const event = { type, ts: new Date().toISOString(), run: this.runId, ...this.redactor.value(fields), ...own } as RunEvent
     this.events.push(event)
     return event
   }

@@ -6,7 +6,7 @@ import { getRequest, requestsOf, settleRequest, type RequestRow } from "../store
 import { findRun } from "../store/runs.ts"
 
 export class RequestError extends Error {
-  override name = "UsageError"
+  readonly exitCode = 2
 }
 
 export type Settlement =

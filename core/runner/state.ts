@@ -1,4 +1,5 @@
 // The checkpoint: everything a run needs to continue, as plain JSON.
+import { initGuardState, type GuardState } from "../guards/index.ts"
 import type { Grant } from "../policy/types.ts"
 import type { Plan } from "./plan.ts"
 
@@ -33,8 +34,6 @@ export interface RunState {
   /** last call sequence number used */
   callSeq: number
   counters: { calls: number; denied: number; failed: number; turns: number }
-  /** wall time used by earlier segments of the run (ms); the current segment adds to it */
-  wallMs: number
   grants: Grant[]
   /** plan items waiting for a person, by item id */
   waiting: Record<string, Waiting>
@@ -44,10 +43,18 @@ export interface RunState {
   passed: string[]
   /** a guard stopped the run; cleared by resume */
   stoppedBy?: string
-  guards?: unknown
+  /** limits, breakers, loop history, wall clock (core/guards) */
+  guards: GuardState
+  /** workspace files this run changed (for summary.md and reports) */
+  changed: string[]
+  /** the workspace fingerprint when the last segment ended (resume compares against it) */
+  fingerprint?: unknown
   agent?: unknown
 }
 
-export function initialState(plan: Plan): RunState {
-  return { v: 1, plan, callSeq: 0, counters: { calls: 0, denied: 0, failed: 0, turns: 0 }, wallMs: 0, grants: [], waiting: {}, pending: {}, passed: [] }
+export function initialState(plan: Plan, driver: "plan" | "agent" = "plan", now = Date.now()): RunState {
+  return {
+    v: 1, plan, callSeq: 0, counters: { calls: 0, denied: 0, failed: 0, turns: 0 }, grants: [], waiting: {}, pending: {},
+    passed: [], guards: initGuardState(driver, now), changed: [],
+  }
 }

@@ -2,7 +2,7 @@
 // and --jobs), with breakpoints, retries with backoff, and continue_on_error.
 import type { ToolResult } from "../tools/types.ts"
 import { commit, runCall, type CallOutcome } from "./call.ts"
-import { wallTime, type RunContext } from "./context.ts"
+import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
 import { readyItems, transition, type PlanEvent } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
@@ -14,7 +14,6 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
   const parallel = Math.max(1, Math.min(ctx.options.jobs, limits.parallel))
   const active = new Map<string, Promise<void>>()
   for (;;) {
-    if (!ctx.stop && wallTime(ctx) >= limits.max_wall_time) stopForWallTime(ctx)
     if (!ctx.stop) {
       for (const item of readyItems(ctx.state.plan)) {
         if (active.size >= parallel) break
@@ -40,6 +39,9 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
   const settle = (outcome: CallOutcome) => {
     delete ctx.state.pending[id]
     switch (outcome.kind) {
+      case "halted":
+        apply({ type: "reset", id, note: `stopped by guard ${outcome.trip.guard}` })
+        return
       case "waiting":
         ctx.state.waiting[id] = { kind: "approval", requestId: outcome.requestId, call: { callId: outcome.callId, seq: outcome.seq } }
         apply({ type: "wait", id, note: `waiting for approval (${outcome.requestId})` })
@@ -62,7 +64,7 @@ function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: numb
   if (result.status === "ok") return { type: "succeed", id }
   if (result.error?.code === "INTERRUPTED") return { type: "reset", id, note: "interrupted; runs again on resume" }
   const item = ctx.state.plan.items.find((i) => i.id === id)!
-  const retryable = result.error?.type !== "param" && result.error?.type !== "denied"
+  const retryable = !["param", "denied"].includes(result.error?.type ?? "")
   const retry = retryable && item.attempts <= retries && !ctx.stop
   const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`
   return { type: "fail", id, retry, note }
@@ -76,14 +78,4 @@ async function backoff(ctx: RunContext, attempt: number): Promise<void> {
     const timer = setTimeout(resolve, delay)
     ctx.cancel.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true })
   })
-}
-
-function stopForWallTime(ctx: RunContext): void {
-  const limit = ctx.governor.policy.limits.max_wall_time
-  const reason = `the run used its whole wall time (limits.max_wall_time = ${Math.round(limit / 1000)}s); raise it in the policy and \`ccode resume ${ctx.runId}\` to go on`
-  ctx.stop = { status: "stopped", reason }
-  ctx.state.stoppedBy = "max_wall_time"
-  ctx.recorder.event("guard", { guard: "max_wall_time", reason })
-  ctx.recorder.audit({ type: "state_change", actor: "guard", action: "guard:max_wall_time", result: "denied", reason })
-  commit(ctx)
 }

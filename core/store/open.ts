@@ -18,7 +18,9 @@ export interface Store {
   close(): void
 }
 
-export class StoreError extends Error {}
+export class StoreError extends Error {
+  readonly exitCode = 2
+}
 
 export function openStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })

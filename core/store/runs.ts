@@ -15,7 +15,9 @@ export function updateRun(store: Store, id: string, patch: Partial<typeof runs.$
   store.db.update(runs).set({ ...patch, updatedAt: Date.now() }).where(eq(runs.id, id)).run()
 }
 
-export class RunNotFound extends Error {}
+export class RunNotFound extends Error {
+  readonly exitCode = 2
+}
 
 /** A run by full id or unique prefix. */
 export function findRun(store: Store, idOrPrefix: string): RunRow {

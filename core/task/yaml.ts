@@ -5,6 +5,9 @@ import type { z } from "zod"
 
 /** A configuration problem the user must fix; exit code 2. */
 export class ConfigError extends Error {
+  /** bad input: exit code 2 (a property, since minified builds rename classes) */
+  readonly exitCode = 2
+  override name = "ConfigError"
   constructor(
     readonly file: string,
     readonly line: number,

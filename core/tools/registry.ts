@@ -20,7 +20,9 @@ export function createRegistry(extra: Tool[] = []): ToolRegistry {
   return registry
 }
 
-export class ToolClashError extends Error {}
+export class ToolClashError extends Error {
+  readonly exitCode = 2
+}
 
 /** Add a tool from a plugin or server; a name already taken is an error naming both sources. */
 export function addTool(registry: ToolRegistry, tool: Tool, source: string): void {

@@ -1,0 +1,105 @@
+// Guards around each call (DESIGN section 8): limits and circuit breakers before, the loop
+// detector and breaker after, the workspace watch on both sides. Detectors are pure (core/guards);
+// this module does the I/O around them and turns trips into events, audit rows and stops.
+import {
+  checkBeforeCall, diffFingerprints, externalChangeTrip, fingerprintWorkspace, recordCall, setTripped, startCall,
+  type CallSummary, type Fingerprint, type Trip,
+} from "../guards/index.ts"
+import type { Transition } from "../guards/breaker.ts"
+import type { ToolResult } from "../tools/types.ts"
+import type { RunContext } from "./context.ts"
+
+/** A call of one of these cannot change the workspace; everything else (shell, plugins, MCP) may. */
+const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep", "scratchpad", "update_plan", "ask_user", "finish"])
+/** Own activity this recent explains a change; older than this, a change before a call is someone else's. */
+const QUIET_MS = 250
+
+export async function guardBefore(ctx: RunContext, tool: string): Promise<Trip | undefined> {
+  const now = Date.now()
+  const tripped = checkBeforeCall(ctx.state.guards, tool, now, ctx.governor.policy)
+  if (tripped) return tripped
+  return externalChange(ctx)
+}
+
+/** A guard wants the run to stop: with a person, ask continue once / stop; without, stop (exit 4). */
+export async function haltOrContinue(ctx: RunContext, trip: Trip): Promise<boolean> {
+  ctx.recorder.event("guard", { guard: trip.guard, reason: trip.reason, evidence: trip.evidence, loop_type: trip.evidence.loop_type })
+  ctx.recorder.audit({ type: "state_change", actor: "guard", action: `guard:${trip.guard}`, result: "denied", reason: trip.reason, data: trip.evidence })
+  if (ctx.human.interactive && (await ctx.human.guard(ctx.runId, trip.guard, trip.reason)) === "continue") {
+    ctx.recorder.audit({ type: "permission", actor: "user", action: `guard:${trip.guard}:continue`, result: "approved", reason: "continue once" })
+    const { tripped: _cleared, ...rest } = ctx.state.guards
+    ctx.state.guards = trip.guard === "loop" ? { ...rest, history: [] } : rest
+    return true
+  }
+  ctx.state.guards = setTripped(ctx.state.guards, trip)
+  ctx.state.stoppedBy = trip.guard
+  ctx.stop ??= { status: "stopped", reason: trip.reason }
+  return false
+}
+
+export function guardStart(ctx: RunContext, tool: string): void {
+  const started = startCall(ctx.state.guards, tool, Date.now(), ctx.governor.policy)
+  ctx.state.guards = started.state
+  recordTransitions(ctx, started.transitions)
+  ctx.active++
+}
+
+/** After a call: breaker and loop detector, then the workspace (ccode's own changes, snapshots). */
+export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boolean): Promise<void> {
+  if (ran) ctx.active--
+  const outcome = recordCall(ctx.state.guards, summary, Date.now(), ctx.governor.policy, ran ? undefined : "neutral")
+  ctx.state.guards = outcome.state
+  recordTransitions(ctx, outcome.transitions)
+  if (ran && !READ_ONLY.has(summary.tool)) await ownChanges(ctx)
+  if (outcome.trip && !ctx.stop) {
+    ctx.state.guards = { ...ctx.state.guards, tripped: undefined }
+    await haltOrContinue(ctx, outcome.trip)
+  }
+}
+
+/** Take the first fingerprint of a segment (run start, resume). */
+export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
+  if (!ctx.governor.policy.workspace.detect_external_changes) return undefined
+  const stored = ctx.state.fingerprint as Fingerprint | undefined
+  const now = await fingerprintWorkspace(ctx.workspace, { previous: stored })
+  ctx.fingerprint = now
+  ctx.fingerprintAt = Date.now()
+  if (!stored) return undefined
+  const diff = diffFingerprints(stored, now)
+  return diff.changed ? externalChangeTrip(diff) : undefined
+}
+
+async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
+  if (!ctx.governor.policy.workspace.detect_external_changes || !ctx.fingerprint) return undefined
+  // while other calls of this run are active, their changes cannot be told from someone else's
+  if (ctx.active > 0 || Date.now() - ctx.fingerprintAt < QUIET_MS) return undefined
+  const now = await fingerprintWorkspace(ctx.workspace, { previous: ctx.fingerprint })
+  const diff = diffFingerprints(ctx.fingerprint, now)
+  ctx.fingerprint = now // a person who resumes accepts the workspace as it is now
+  ctx.fingerprintAt = Date.now()
+  return diff.changed ? externalChangeTrip(diff) : undefined
+}
+
+async function ownChanges(ctx: RunContext): Promise<void> {
+  if (!ctx.fingerprint && !ctx.onWorkspaceChange) return
+  const previous = ctx.fingerprint
+  const now = await fingerprintWorkspace(ctx.workspace, { previous })
+  ctx.fingerprint = now
+  ctx.fingerprintAt = Date.now()
+  if (!previous) return
+  const diff = diffFingerprints(previous, now)
+  if (!diff.changed) return
+  for (const file of [...diff.added, ...diff.modified, ...diff.removed]) if (!ctx.state.changed.includes(file)) ctx.state.changed.push(file)
+  await ctx.onWorkspaceChange?.(diff)
+}
+
+function recordTransitions(ctx: RunContext, transitions: Transition[]): void {
+  for (const t of transitions) {
+    ctx.recorder.event("breaker", { tool: t.tool, from: t.from, to: t.to, reason: t.reason })
+    ctx.recorder.audit({ type: "state_change", actor: "guard", tool: t.tool, action: `breaker:${t.from}->${t.to}`, reason: t.reason })
+  }
+}
+
+export function resultSummary(callId: string, tool: string, args: Record<string, unknown>, result: ToolResult): CallSummary {
+  return { id: callId, tool, args, result: { status: result.status, text: result.text, error: result.error } }
+}
