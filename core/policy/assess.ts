@@ -31,14 +31,16 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
     for (const reason of shell.reasons) found.add(shell.risk, reason)
     for (const cmd of shell.commands) {
       let level = cmd.risk
-      const why = [...cmd.reasons]
+      const raised: string[] = []
+      found.add(cmd.risk, cmd.reasons[0] ?? `${cmd.program} is ${cmd.risk}`)
       for (const rc of cp.riskCommands) {
         if (!rc.re.test(cmd.text)) continue
         if (riskRank(rc.level) > riskRank(level)) level = rc.level
-        why.push(riskCommandReason(rc))
+        raised.push(riskCommandReason(rc))
+        found.add(rc.level, riskCommandReason(rc))
       }
-      commands.push({ risk: level, reasons: why })
-      found.add(level, why[0] ?? `${cmd.program} is ${level}`)
+      // a policy regex that raised the level explains it better than the classifier's own reason
+      commands.push({ risk: level, reasons: level === cmd.risk ? [...cmd.reasons, ...raised] : [...raised, ...cmd.reasons] })
     }
     for (const rc of cp.riskCommands) if (rc.re.test(shell.source)) found.add(rc.level, riskCommandReason(rc))
   }

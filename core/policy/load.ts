@@ -6,7 +6,7 @@ import type { Policy, LayerName } from "./types.ts"
 import type { Layer } from "./layer.ts"
 import type { PolicyFile } from "./schema.ts"
 import type { YamlSource } from "../task/yaml.ts"
-import { bundledLayer, isBundledName } from "./bundled.ts"
+import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
 import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
@@ -58,7 +58,8 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   for (const ref of opts.flags?.policy ?? []) layers.push(await flagPolicyLayer(ref, opts.cwd, opts.cacheDir))
   const flags = await flagsLayer(opts.flags ?? {})
   if (flags.layer) layers.push(flags.layer)
-  const policy = mergePolicy(layers, bundledLayer)
+  // nothing but the bundled default: skip merging it again at startup (the hook runs on every call)
+  const policy = layers.length ? mergePolicy(layers, bundledLayer) : bundledPolicy("default")
   return {
     policy,
     workspace,

@@ -1,7 +1,7 @@
 // The bundled policies: embedded JSON in sync with the YAML, every example passes, values as documented.
 import { describe, expect, test } from "bun:test"
 import { buildBundled, serialise } from "../../policies/build.ts"
-import { bundledLayer } from "../../core/policy/bundled.ts"
+import { bundledLayer, bundledPolicy } from "../../core/policy/bundled.ts"
 import { runExamples } from "../../core/policy/examples.ts"
 import { mergePolicy } from "../../core/policy/merge.ts"
 import { BUNDLED_NAMES } from "../../core/policy/layer.ts"
@@ -37,4 +37,11 @@ describe("bundled policies", () => {
     expect(limits("ci").max_wall_time!).toBeLessThan(limits("default").max_wall_time!)
     expect(limits("ci").max_steps!).toBeLessThan(limits("default").max_steps!)
   })
+})
+
+test("the pre-merged bundled policies equal merging their layers", () => {
+  for (const name of BUNDLED_NAMES) {
+    expect(bundledPolicy(name)).toEqual(mergePolicy([], () => bundledLayer(name)))
+    expect(bundledPolicy(name)).not.toBe(bundledPolicy(name))
+  }
 })
