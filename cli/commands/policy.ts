@@ -10,7 +10,7 @@ import type { Risk } from "../../core/policy/risk.ts"
 import type { Store } from "../../core/store/open.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
-import { UsageError } from "../errors.ts"
+import { Exit, UsageError } from "../errors.ts"
 
 const check = command({
   meta: { name: "check", description: "Decide one call with the effective policy, without running it" },
@@ -91,7 +91,9 @@ const test = command({
       }
     }
     // a policy whose examples fail is an invalid policy: the same exit code as loading it
-    return results.some((r) => r.failures.length) ? 2 : 0
+    // (thrown: citty drops a subcommand's return value)
+    if (results.some((r) => r.failures.length)) throw new Exit(2)
+    return 0
   },
 })
 

@@ -16,6 +16,7 @@ export interface HookCall {
 
 /** Bad hook input: exit 2 with the reason (the host then blocks the call). */
 export class HookInputError extends Error {
+  readonly exitCode = 2
   override name = "HookInputError"
 }
 
