@@ -3,6 +3,7 @@
 import type { Risk } from "./risk.ts"
 import type { Policy, PolicyRule } from "./types.ts"
 import { toolMatcher } from "./glob.ts"
+import { compileRegex } from "./regex.ts"
 import { pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 
 export interface CompiledRule {
@@ -44,7 +45,7 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     toolRisk: mapLookup(tools),
     toolFloor: mapLookup(floors),
     riskCommands: policy.risk.commands.map((c) => ({
-      id: c.id, source: c.source, re: new RegExp(c.regex), level: c.level, reason: c.reason,
+      id: c.id, source: c.source, re: compileRegex(c.regex), level: c.level, reason: c.reason,
     })),
     riskPaths: policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
     protectedPaths: pathSet(policy.workspace.protected),
@@ -66,7 +67,7 @@ export function compileRule(rule: PolicyRule): CompiledRule {
     commands: commands?.map((pattern) => ({ pattern, program: patternProgram(pattern) })),
     paths: paths ? pathSet(paths) : undefined,
     access: rule.access ?? "any",
-    args: rule.args ? Object.entries(rule.args).map(([field, re]) => [field, new RegExp(re)]) : undefined,
+    args: rule.args ? Object.entries(rule.args).map(([field, re]) => [field, compileRegex(re)]) : undefined,
   }
 }
 

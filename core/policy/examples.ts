@@ -10,6 +10,7 @@ import { compilePolicy } from "./compile.ts"
 import { fallbackPolicy } from "./defaults.ts"
 import { matchRules } from "./match.ts"
 import { isGlob } from "./glob.ts"
+import { compileRegex } from "./regex.ts"
 
 export interface ExampleFailure {
   /** rule or risk command id (or its position when it has none) */
@@ -44,7 +45,7 @@ export async function runExamples(value: Layer["value"]): Promise<ExampleFailure
     }
   }
   for (const [i, rc] of (value.risk?.commands ?? []).entries()) {
-    const re = new RegExp(rc.regex)
+    const re = compileRegex(rc.regex)
     for (const expected of ["match", "no_match"] as const) {
       for (const [j, example] of (rc.examples?.[expected] ?? []).entries()) {
         const id = rc.id ?? `risk.commands[${i}]`
