@@ -14,6 +14,9 @@ export interface FingerprintOptions {
   maxFiles?: number
   /** defaults to Date.now(); compared with file mtimes */
   now?: number
+  /** absolute paths that are not part of the workspace's content (ccode's own database and data):
+   *  the file itself, its `-wal`/`-shm`/`-journal` companions, and everything below it */
+  ignore?: string[]
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"])
@@ -24,14 +27,22 @@ export async function fingerprintWorkspace(root: string, opts: FingerprintOption
   const realRoot = realpathSync(root)
   const takenAt = opts.now ?? Date.now()
   const cache = opts.previous?.root === realRoot ? opts.previous : undefined
+  const skip = ignorer(realRoot, opts.ignore ?? [])
   if (insideGitRepo(realRoot)) {
-    const fromGit = await gitFingerprint(realRoot, takenAt, cache).catch(() => undefined)
+    const fromGit = await gitFingerprint(realRoot, takenAt, cache, skip).catch(() => undefined)
     if (fromGit) return fromGit
   }
-  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? 50_000)
+  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? 50_000, skip)
 }
 
-async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint | undefined): Promise<Fingerprint | undefined> {
+// relative path -> not part of the workspace's content
+function ignorer(root: string, ignore: string[]): (path: string) => boolean {
+  const own = ignore.map((p) => relative(root, p).split(sep).join("/")).filter((r) => r && !r.startsWith(".."))
+  if (!own.length) return () => false
+  return (path) => own.some((o) => path === o || path.startsWith(`${o}/`) || /^-(wal|shm|journal)$/.test(path.slice(o.length)) && path.startsWith(o))
+}
+
+async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint | undefined, skip: (path: string) => boolean): Promise<Fingerprint | undefined> {
   const [top, filters] = await Promise.all([
     safeGit(["rev-parse", "--show-toplevel"], { cwd: root, filters: [] }),
     configuredFilters({ cwd: root }),
@@ -51,7 +62,7 @@ async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint 
     const parsed = parseStatusRecord(record)
     if (!parsed) continue
     const path = prefix ? relative(prefix, parsed.path).split(sep).join("/") : parsed.path.replace(/\/$/, "")
-    if (path.startsWith("..")) continue
+    if (path.startsWith("..") || skip(path)) continue
     files[path] = { ...markFile(join(root, path), path, cache), status: parsed.status }
   }
   return { kind: "git", root, head, files, takenAt }
@@ -66,7 +77,7 @@ function parseStatusRecord(record: string): { status: string; path: string } | u
   return { status: parts[1]!, path: parts.slice(fields).join(" ") }
 }
 
-function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | undefined, maxFiles: number): Fingerprint {
+function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | undefined, maxFiles: number, skip: (path: string) => boolean): Fingerprint {
   const files: Record<string, FileMark> = {}
   let count = 0
   let truncated = false
@@ -80,6 +91,7 @@ function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | und
     for (const entry of entries) {
       if (truncated) return
       const path = rel ? `${rel}/${entry.name}` : entry.name
+      if (skip(path)) continue
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) visit(join(dir, entry.name), path)
         continue

@@ -120,7 +120,8 @@ export async function runCall(
 
   // intent first: if the process dies while the tool runs, resume knows this call was in flight
   guardStart(ctx, proposal.tool)
-  commit(ctx, () => upsertCall(ctx.store, pendingRow(row, decision, "running")))
+  // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
+  ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   const result = registered
     ? await execute(ctx, proposal, callId)
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
@@ -161,7 +162,12 @@ export function commit(ctx: RunContext, write?: () => void): void {
 
 export function checkpoint(ctx: RunContext): void {
   saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, ctx.state)
-  savePlan(ctx.store, ctx.runId, ctx.state.plan.items)
+  // plan rows are a projection of the checkpoint for `runs show`: write only the items that changed
+  // (transition() replaces exactly the items it changes, so identity tells)
+  const changed = ctx.state.plan.items.filter((item) => ctx.savedPlan.get(item.id) !== item)
+  if (!changed.length) return
+  savePlan(ctx.store, ctx.runId, changed, ctx.state.plan.items)
+  for (const item of changed) ctx.savedPlan.set(item.id, item)
 }
 
 

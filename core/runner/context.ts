@@ -9,6 +9,7 @@ import type { LoadedTask } from "../task/load.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Reporter } from "./events.ts"
 import type { Recorder } from "./recorder.ts"
+import type { PlanItem } from "./plan.ts"
 import type { RunState } from "./state.ts"
 
 /** The command-line options of a run, stored with it and reused on resume. */
@@ -83,11 +84,15 @@ export interface RunContext {
   /** number of the last checkpoint written (continues from the stored one on resume) */
   checkpointSeq: number
   stop?: RunStop
+  /** plan items as last written to plan rows, to write only what changed */
+  savedPlan: Map<string, PlanItem>
   /** calls of this run executing right now */
   active: number
   /** the workspace as ccode last saw it, and when */
   fingerprint?: Fingerprint
   fingerprintAt: number
+  /** ccode's own files (CCODE_HOME), never counted as workspace changes */
+  ownPaths: string[]
   /** called after a call of this run changed the workspace (snapshots) */
   onWorkspaceChange?: (diff: WorkspaceDiff) => Promise<void>
 }

@@ -61,7 +61,7 @@ export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boo
 export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
   if (!ctx.governor.policy.workspace.detect_external_changes) return undefined
   const stored = ctx.state.fingerprint as Fingerprint | undefined
-  const now = await fingerprintWorkspace(ctx.workspace, { previous: stored })
+  const now = await fingerprint(ctx, stored)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
   if (!stored) return undefined
@@ -73,7 +73,7 @@ async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
   if (!ctx.governor.policy.workspace.detect_external_changes || !ctx.fingerprint) return undefined
   // while other calls of this run are active, their changes cannot be told from someone else's
   if (ctx.active > 0 || Date.now() - ctx.fingerprintAt < QUIET_MS) return undefined
-  const now = await fingerprintWorkspace(ctx.workspace, { previous: ctx.fingerprint })
+  const now = await fingerprint(ctx, ctx.fingerprint)
   const diff = diffFingerprints(ctx.fingerprint, now)
   ctx.fingerprint = now // a person who resumes accepts the workspace as it is now
   ctx.fingerprintAt = Date.now()
@@ -83,7 +83,7 @@ async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
 async function ownChanges(ctx: RunContext): Promise<void> {
   if (!ctx.fingerprint && !ctx.onWorkspaceChange) return
   const previous = ctx.fingerprint
-  const now = await fingerprintWorkspace(ctx.workspace, { previous })
+  const now = await fingerprint(ctx, previous)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
   if (!previous) return
@@ -91,6 +91,11 @@ async function ownChanges(ctx: RunContext): Promise<void> {
   if (!diff.changed) return
   for (const file of [...diff.added, ...diff.modified, ...diff.removed]) if (!ctx.state.changed.includes(file)) ctx.state.changed.push(file)
   await ctx.onWorkspaceChange?.(diff)
+}
+
+// The workspace as ccode sees it, without ccode's own files (its database, CCODE_HOME) when they live inside it.
+function fingerprint(ctx: RunContext, previous: Fingerprint | undefined): Promise<Fingerprint> {
+  return fingerprintWorkspace(ctx.workspace, { previous, ignore: [ctx.store.path, ...ctx.ownPaths] })
 }
 
 function recordTransitions(ctx: RunContext, transitions: Transition[]): void {

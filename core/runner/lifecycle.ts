@@ -119,7 +119,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
   return {
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
-    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, active: 0, fingerprintAt: 0,
+    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: new Map(), active: 0, fingerprintAt: 0, ownPaths: [env.home],
   }
 }
 

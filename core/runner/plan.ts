@@ -16,6 +16,8 @@ export interface PlanItem {
   waiting?: boolean
   /** failed because policy or a person denied its call */
   denied?: boolean
+  /** dependency depth (0: needs nothing), for scheduling */
+  depth?: number
 }
 
 export interface Plan {
@@ -44,9 +46,11 @@ const ALLOWED: Record<PlanEvent["type"], ItemState[]> = {
 }
 
 export function createPlan(items: { id: string; title: string; needs: string[]; continueOnError?: boolean }[]): Plan {
-  return settle({
+  const plan: Plan = {
     items: items.map((i) => ({ id: i.id, title: i.title, needs: i.needs, state: "pending", attempts: 0, continueOnError: i.continueOnError ?? false })),
-  })
+  }
+  const depth = depths(plan) // needs never change: computed once, carried by every item
+  return settle({ items: plan.items.map((i) => ({ ...i, depth: depth.get(i.id) ?? 0 })) })
 }
 
 export function transition(plan: Plan, event: PlanEvent): Plan {
@@ -108,12 +112,11 @@ function satisfied(dep: PlanItem): boolean {
 
 /** Ready items in scheduling order: shallower dependency depth first, then file order. */
 export function readyItems(plan: Plan): PlanItem[] {
-  const depth = depths(plan)
-  return plan.items
-    .map((item, index) => ({ item, index }))
-    .filter(({ item }) => item.state === "ready")
-    .sort((a, b) => depth.get(a.item.id)! - depth.get(b.item.id)! || a.index - b.index)
-    .map(({ item }) => item)
+  const ready: { item: PlanItem; index: number }[] = []
+  plan.items.forEach((item, index) => {
+    if (item.state === "ready") ready.push({ item, index })
+  })
+  return ready.sort((a, b) => (a.item.depth ?? 0) - (b.item.depth ?? 0) || a.index - b.index).map(({ item }) => item)
 }
 
 function depths(plan: Plan): Map<string, number> {

@@ -63,7 +63,9 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void): P
     const id = call.itemId
     const item = id ? ctx.state.plan.items.find((i) => i.id === id) : undefined
     const tool = ctx.registry.get(call.tool)?.tool
-    if (!id || !item || item.state !== "active") {
+    // the intent is committed without a checkpoint, so the item may still read `ready`
+    if (item?.state === "ready") ctx.state.plan = transition(ctx.state.plan, { type: "start", id: id! })
+    if (!id || !item || !["ready", "active"].includes(item.state)) {
       updateCall(ctx.store, call.id, { status: "abandoned", finishedAt: Date.now() })
       continue
     }
