@@ -6,12 +6,35 @@ import { calls, checkpoints, planItems } from "./schema.ts"
 export type CallRow = typeof calls.$inferSelect
 export type NewCall = typeof calls.$inferInsert
 
+// The per-call writes are the runner's hot path: plain prepared statements (cached per connection).
+const CALL_COLUMNS = [
+  "id", "run_id", "seq", "item_id", "attempt", "tool", "args", "args_hash", "decision", "risk", "decided_by", "status",
+  "started_at", "finished_at", "duration_ms", "exit_code", "output", "bytes", "error_code", "error_type", "error_message",
+] as const
+const CALL_FIELDS: Record<string, keyof NewCall> = {
+  id: "id", run_id: "runId", seq: "seq", item_id: "itemId", attempt: "attempt", tool: "tool", args: "args", args_hash: "argsHash",
+  decision: "decision", risk: "risk", decided_by: "decidedBy", status: "status", started_at: "startedAt", finished_at: "finishedAt",
+  duration_ms: "durationMs", exit_code: "exitCode", output: "output", bytes: "bytes", error_code: "errorCode",
+  error_type: "errorType", error_message: "errorMessage",
+}
+
 export function upsertCall(store: Store, row: NewCall): void {
-  store.db.insert(calls).values(row).onConflictDoUpdate({ target: calls.id, set: row }).run()
+  const given = CALL_COLUMNS.filter((c) => row[CALL_FIELDS[c]!] !== undefined)
+  const sql = `INSERT INTO calls (${given.join(", ")}) VALUES (${given.map(() => "?").join(", ")})
+    ON CONFLICT(id) DO UPDATE SET ${given.filter((c) => c !== "id").map((c) => `${c} = excluded.${c}`).join(", ")}`
+  store.sqlite.query(sql).run(...given.map((c) => value(row[CALL_FIELDS[c]!])))
 }
 
 export function updateCall(store: Store, id: string, patch: Partial<NewCall>): void {
-  store.db.update(calls).set(patch).where(eq(calls.id, id)).run()
+  const given = CALL_COLUMNS.filter((c) => c !== "id" && patch[CALL_FIELDS[c]!] !== undefined)
+  if (!given.length) return
+  store.sqlite.query(`UPDATE calls SET ${given.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`).run(...given.map((c) => value(patch[CALL_FIELDS[c]!])), id)
+}
+
+function value(v: unknown): string | number | null {
+  if (v === undefined || v === null) return null
+  if (typeof v === "boolean") return v ? 1 : 0
+  return v as string | number
 }
 
 export function getCall(store: Store, id: string): CallRow | undefined {
@@ -31,12 +54,10 @@ const KEEP_CHECKPOINTS = 2
 
 export function saveCheckpoint(store: Store, runId: string, seq: number, state: unknown): void {
   const json = JSON.stringify(state)
-  store.db
-    .insert(checkpoints)
-    .values({ runId, seq, createdAt: Date.now(), state: json })
-    .onConflictDoUpdate({ target: [checkpoints.runId, checkpoints.seq], set: { state: json, createdAt: Date.now() } })
-    .run()
-  store.db.delete(checkpoints).where(and(eq(checkpoints.runId, runId), lt(checkpoints.seq, seq - KEEP_CHECKPOINTS + 1))).run()
+  store.sqlite
+    .query("INSERT INTO checkpoints (run_id, seq, created_at, state) VALUES (?, ?, ?, ?) ON CONFLICT(run_id, seq) DO UPDATE SET state = excluded.state, created_at = excluded.created_at")
+    .run(runId, seq, Date.now(), json)
+  store.sqlite.query("DELETE FROM checkpoints WHERE run_id = ? AND seq < ?").run(runId, seq - KEEP_CHECKPOINTS + 1)
 }
 
 export function latestCheckpoint<T>(store: Store, runId: string): { seq: number; state: T } | undefined {
@@ -57,18 +78,16 @@ export interface PlanRow {
   attempts: number
 }
 
-export function savePlan(store: Store, runId: string, items: PlanRow[]): void {
+/** Upsert plan rows; `all` gives each item its position. */
+export function savePlan(store: Store, runId: string, items: PlanRow[], all: PlanRow[] = items): void {
   const now = Date.now()
-  items.forEach((item, seq) => {
-    store.db
-      .insert(planItems)
-      .values({ runId, id: item.id, seq, title: item.title, state: item.state, attempts: item.attempts, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [planItems.runId, planItems.id],
-        set: { state: item.state, attempts: item.attempts, title: item.title, seq, updatedAt: now },
-      })
-      .run()
-  })
+  const position = new Map(all.map((item, i) => [item.id, i]))
+  const upsert = store.sqlite.query(
+    `INSERT INTO plan_items (run_id, id, seq, title, state, attempts, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(run_id, id) DO UPDATE SET seq = excluded.seq, title = excluded.title, state = excluded.state,
+       attempts = excluded.attempts, updated_at = excluded.updated_at`,
+  )
+  for (const item of items) upsert.run(runId, item.id, position.get(item.id) ?? 0, item.title, item.state, item.attempts, now)
 }
 
 export function planOf(store: Store, runId: string): (typeof planItems.$inferSelect)[] {
