@@ -20,6 +20,9 @@ export interface SimpleCommand {
   text: string
   /** normalised program: basename, wrappers removed (`/usr/bin/env FOO=1 timeout 5 git` -> `git`) */
   program: string
+  /** the program as written when it had a directory (`./git`, `/usr/bin/git`): allow rules for `git`
+   *  cover only system directories, so a workspace-supplied `./git` is not allowed by `allow: git status` */
+  programPath?: string
   /** arguments after unquoting, without the program */
   args: string[]
   /** leading VAR=value words that were dropped */

@@ -1,0 +1,165 @@
+// One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
+// scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
+import { maxRisk, riskRank, type Risk } from "../policy/risk.ts"
+import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
+import type { Finding, RawCommand, Walked } from "./raw.ts"
+import { isPlainCommand, readPlain } from "./plain.ts"
+import { parseBash, parserReady } from "./parser.ts"
+import { walkScript } from "./walk.ts"
+import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
+import { expandCommand, type Expander, type Part } from "./expand.ts"
+import { classify, summarise } from "./classify.ts"
+import { writeVerdict, type PlaceContext } from "./paths.ts"
+import { touchedPaths } from "./touched.ts"
+import { splitBestEffort } from "./pattern.ts"
+import { literalWord } from "./word.ts"
+
+export interface AnalyzeContext {
+  cwd: string
+  workspace: string
+  home: string
+  /** the environment the command would run with (to know unset variables) */
+  env?: Record<string, string | undefined>
+  /** policy risk.overrides: level per built-in classifier entry name */
+  overrides?: Record<string, Risk>
+}
+
+export interface AnalyzeOptions {
+  /** false: always use tree-sitter, even for plain commands (to check the two paths agree) */
+  fastPath?: boolean
+}
+
+/** Thrown by the synchronous analysis when it needs tree-sitter and it is not loaded yet. */
+export class ParserNotLoaded extends Error {
+  constructor() {
+    super("the bash parser is not loaded: await loadParser() first")
+  }
+}
+
+export const MAX_COMMAND_BYTES = 64 * 1024
+const MAX_DEPTH = 8
+
+interface Run {
+  ctx: AnalyzeContext
+  shell: ShellEnv
+  place: PlaceContext
+  fast: boolean
+  errors: string[]
+  bare: { findings: Finding[]; paths: TouchedPath[] }
+}
+
+export function analyzeSync(command: string, ctx: AnalyzeContext, options: AnalyzeOptions = {}): ShellAnalysis {
+  const tmp = ["/tmp", "/var/tmp", ...(ctx.env?.TMPDIR ? [ctx.env.TMPDIR.replace(/\/+$/, "")] : [])]
+  const run: Run = {
+    ctx, shell: { home: ctx.home, env: ctx.env }, place: { workspace: ctx.workspace, home: ctx.home, tmp },
+    fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
+  }
+  if (new TextEncoder().encode(command).length > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
+  const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], new Map(), 0)
+  return finish(run, command, parts)
+}
+
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number): Part[] {
+  if (depth > MAX_DEPTH) {
+    run.errors.push("scripts are nested too deeply to follow")
+    return []
+  }
+  const walked = read(run, source, context, cwd, loader, vars)
+  if (!walked) return bestEffort(run, source, context, cwd, loader, depth)
+  const out: Part[] = []
+  const ex: Expander = {
+    home: run.ctx.home,
+    out,
+    nested: (body, how) => {
+      const env = new Map(how.exported ?? [])
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1)
+    },
+  }
+  for (const raw of walked.commands) expandCommand(raw, ex)
+  walked.bare.forEach((r, i) => {
+    const verdict = writeVerdict(r.target, walked.bareCwd[i] ?? cwd, run.place)
+    if (verdict) run.bare.findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
+    const fake = { redirects: [r], cwd: walked.bareCwd[i] ?? cwd, words: [], program: "" } as unknown as Part
+    run.bare.paths.push(...touchedPaths(fake, run.ctx.home))
+  })
+  return out
+}
+
+function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>): Walked | undefined {
+  const scope = rootScope(vars, loader)
+  if (run.fast && isPlainCommand(source)) return readPlain(source, scope, cwd, context)
+  if (!parserReady()) throw new ParserNotLoaded()
+  const parsed = parseBash(source)
+  if (parsed.error) {
+    run.errors.push(parsed.error)
+    return undefined
+  }
+  return walkScript(parsed.root, source, run.shell, scope, cwd, context)
+}
+
+/** What an unparseable script most likely runs: whitespace-split, so deny rules still see it. */
+function bestEffort(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], depth: number): Part[] {
+  const out: Part[] = []
+  const ex: Expander = { home: run.ctx.home, out, nested: (body, how) => (depth < MAX_DEPTH ? bestEffort(run, body.value ?? "", how.context, how.cwd, how.loader, depth + 1) : []) }
+  for (const piece of splitBestEffort(source)) {
+    const words = [...piece.words]
+    const assignments: RawCommand["assignments"] = []
+    while (words.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) {
+      const w = words.shift()!
+      assignments.push({ name: w.slice(0, w.indexOf("=")), value: literalWord(w.slice(w.indexOf("=") + 1)) })
+    }
+    const raw: RawCommand = { words: words.map((w) => literalWord(w)), assignments, redirects: [], context, text: piece.text, cwd, loader: [...loader, ...assignments.map((a) => a.name).filter(isLoaderVar)] }
+    expandCommand(raw, ex)
+  }
+  for (const p of out) p.unresolved ??= "the command could not be parsed; these parts are a best guess"
+  return out
+}
+
+function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
+  const commands: SimpleCommand[] = []
+  const paths: TouchedPath[] = [...run.bare.paths]
+  const all: Finding[] = [...run.bare.findings]
+  for (const part of parts) {
+    const c = classify(part, run.place, run.ctx.overrides)
+    commands.push(toSimple(part, c.risk, c.reasons, c.classes))
+    all.push(...c.reasons.slice(0, 1).map((reason) => ({ name: "", level: c.risk, reason })))
+    paths.push(...touchedPaths(part, run.ctx.home))
+  }
+  const unresolvable = run.errors.length > 0 || parts.some((p) => p.unresolved)
+  if (run.errors.length) all.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
+  const summary = summarise(all)
+  const risk = unresolvable ? "critical" : maxRisk(summary.risk, ...commands.map((c) => c.risk))
+  const reasons = all.filter((f) => riskRank(f.level) === riskRank(risk)).map((f) => f.reason)
+  const analysis: ShellAnalysis = { source, commands, risk, reasons: [...new Set(reasons)], unresolvable, paths: dedupe(paths) }
+  if (run.errors.length) analysis.parseError = run.errors[0]
+  return analysis
+}
+
+function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
+  const cmd: SimpleCommand = {
+    text: part.text,
+    program: part.program,
+    args: part.words.slice(1).map((w) => w.text),
+    assignments: part.assignments.map((a) => ({ name: a.name, value: a.value.text })),
+    redirects: part.redirects.map((r) => ({ op: r.op, target: r.target.text, access: r.access })),
+    context: part.context,
+    wrappers: part.wrappers,
+    risk,
+    reasons,
+    classes,
+    unresolved: part.unresolved !== undefined,
+    loaderEnv: part.loader.length > 0,
+  }
+  if (part.programPath !== undefined) cmd.programPath = part.programPath
+  return cmd
+}
+
+function dedupe(paths: TouchedPath[]): TouchedPath[] {
+  const seen = new Set<string>()
+  return paths.filter((p) => {
+    const key = `${p.access}\0${p.path}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

@@ -1,0 +1,200 @@
+// Table entries that depend on what a command touches: deletes, writes, redirects, dd, find -delete,
+// sed/awk programs. Each finding carries its table name so risk.overrides can change it. Pure.
+import type { Finding } from "./raw.ts"
+import type { View } from "./table.ts"
+import { deleteVerdict, writeVerdict, criticalPath, type Verdict } from "./paths.ts"
+import { resolveWord } from "./cwd.ts"
+import { literalWord, type Word } from "./word.ts"
+import { awkIsPlain, sedIsPlain } from "./textprog.ts"
+import { riskRank } from "../policy/risk.ts"
+
+type Assessor = (v: View, out: Finding[]) => void
+
+export const ASSESSORS: Record<string, Assessor> = {
+  rm: removal,
+  rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
+  unlink: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
+  shred: (v, out) => eachOperand(v, out, "delete", (w) => raise(deleteVerdict(w, v.part.cwd, v.place, true, false), "high")),
+  srm: removal,
+  find: findActions,
+  dd: dd,
+  cp: (v, out) => lastOperand(v, out),
+  install: (v, out) => lastOperand(v, out),
+  ln: (v, out) => lastOperand(v, out),
+  mv: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  touch: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
+  tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  patch: (v, out) => out.push({ name: "write-files", level: "medium", reason: "patches files" }),
+  chmod: permissions,
+  chown: permissions,
+  chgrp: permissions,
+  sed: sed,
+  awk: awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  sort: (v, out) => optionTarget(v, out, ["-o", "--output"]),
+  tree: (v, out) => optionTarget(v, out, ["-o"]),
+  curl: (v, out) => optionTarget(v, out, ["-o", "--output"]),
+  wget: (v, out) => optionTarget(v, out, ["-O", "--output-document"]),
+}
+
+/** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
+function removal(v: View, out: Finding[]): void {
+  const recursive = v.canon.flags.has("-r") || v.canon.flags.has("-R")
+  const strong = recursive || v.canon.flags.has("-f")
+  const targets = operandWords(v)
+  if (!targets.length && v.part.appended) {
+    out.push({ name: "delete", level: recursive ? "high" : "medium", reason: "deletes paths chosen at run time" })
+    return
+  }
+  if (!targets.length) return
+  let worst: Verdict | undefined
+  for (const t of targets) {
+    const verdict = deleteVerdict(t, v.part.cwd, v.place, strong, recursive)
+    if (!worst || riskRank(verdict.level) > riskRank(worst.level)) worst = verdict
+  }
+  out.push({ name: worst!.level === "critical" ? "delete-critical" : recursive ? "delete-recursive" : "delete", level: worst!.level, reason: worst!.reason })
+}
+
+// find's start paths come before the first expression word; filters narrow what an action hits
+const FILTERS = /^-(i?name|i?path|i?wholename|i?regex|newer.*|[acm](time|min)|empty|size|user|group|perm|links|inum|samefile|lname|uid|gid)$/
+
+function findActions(v: View, out: Finding[]): void {
+  const starts: Word[] = []
+  let i = 0
+  while (i < v.args.length && /^-[HLPDO]/.test(v.values[i]!) && !/^-(delete|exec|ok)/.test(v.values[i]!)) i++
+  for (; i < v.args.length && !/^[-(!),]/.test(v.values[i]!); i++) starts.push(v.args[i]!)
+  if (!starts.length) starts.push(literalWord("."))
+  const filtered = v.values.some((a) => FILTERS.test(a))
+  const deletes = v.values.includes("-delete") || execRuns(v, /^(rm|unlink|shred|rmdir)$/)
+  if (deletes) {
+    let level: Verdict = { level: "high", reason: "deletes every file find matches" }
+    for (const s of starts) {
+      const paths = resolveWord(s, v.part.cwd, v.place.home)
+      const why = paths === null ? (s.value === "." ? "an unknown directory" : undefined) : paths.map((p) => criticalPath(p, v.place)).find(Boolean)
+      if (why && !filtered) level = { level: "critical", reason: `find deletes everything under ${why}` }
+    }
+    out.push({ name: level.level === "critical" ? "delete-critical" : "find-delete", level: level.level, reason: level.reason })
+  }
+  for (let j = 0; j < v.values.length; j++) {
+    if (/^-f(print0?|printf|ls)$/.test(v.values[j]!)) {
+      const target = v.args[j + 1]
+      const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
+      if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+    }
+  }
+}
+
+function execRuns(v: View, program: RegExp): boolean {
+  for (let j = 0; j < v.values.length - 1; j++) {
+    if (/^-(exec|execdir|ok|okdir)$/.test(v.values[j]!) && program.test((v.values[j + 1] ?? "").split("/").pop()!)) return true
+  }
+  return false
+}
+
+function dd(v: View, out: Finding[]): void {
+  for (const a of v.args) {
+    if (!a.text.startsWith("of=")) continue
+    const target: Word = { ...a, text: a.text.slice(3), value: a.value?.slice(3) }
+    const verdict = writeVerdict(target, v.part.cwd, v.place)
+    if (!verdict) continue
+    const disk = verdict.level === "critical" && (target.value ?? "").startsWith("/dev/")
+    out.push({ name: disk ? "raw-disk-write" : "write-files", level: verdict.level, reason: verdict.reason })
+  }
+}
+
+function permissions(v: View, out: Finding[]): void {
+  const recursive = v.canon.flags.has("-R")
+  for (const t of operandWords(v).slice(1)) {
+    const paths = resolveWord(t, v.part.cwd, v.place.home) ?? []
+    const why = paths.map((p) => criticalPath(p, v.place)).find(Boolean)
+    if (why && recursive) out.push({ name: "permissions-critical", level: "critical", reason: `changes permissions recursively on ${why}` })
+    const write = writeVerdict(t, v.part.cwd, v.place)
+    if (write?.level === "critical") out.push({ name: "write-files", level: "critical", reason: write.reason })
+  }
+}
+
+function sed(v: View, out: Finding[]): void {
+  const inPlace = v.canon.flags.has("-i") || v.values.some((a) => a.startsWith("-i") || a.startsWith("--in-place"))
+  const scripts: string[] = []
+  let files: Word[] = []
+  for (let i = 0; i < v.args.length; i++) {
+    const a = v.values[i]!
+    if (a === "-e" || a === "--expression") scripts.push(v.values[++i] ?? "")
+    else if (a.startsWith("--expression=")) scripts.push(a.slice(13))
+    else if (a === "-f" || a === "--file") {
+      i++
+      scripts.push("e")
+    } else if (!a.startsWith("-") || a === "-") files.push(v.args[i]!)
+  }
+  if (!scripts.length && files.length) scripts.push(files.shift()!.value ?? "e")
+  if (scripts.some((s) => !sedIsPlain(s))) out.push({ name: "sed-program", level: "medium", reason: "the sed script may run commands or write files" })
+  if (!inPlace) return
+  if (!files.length) files = []
+  for (const f of files) {
+    const verdict = writeVerdict(f, v.part.cwd, v.place)
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `edits in place: ${verdict.reason}` })
+  }
+}
+
+function awk(v: View, out: Finding[]): void {
+  const program = v.args.find((a, i) => !v.values[i]!.startsWith("-") && !(i > 0 && /^-[vfF]$/.test(v.values[i - 1]!)))
+  const fromFile = v.values.some((a) => a === "-f" || a.startsWith("--file"))
+  if (fromFile || !program || program.value === undefined || !awkIsPlain(program.value)) {
+    out.push({ name: "awk-program", level: "medium", reason: "the awk program may run commands or write files" })
+  }
+}
+
+function lastOperand(v: View, out: Finding[]): void {
+  const ops = operandWords(v)
+  const t = v.values.findIndex((a) => a === "-t" || a === "--target-directory")
+  const target = t >= 0 ? v.args[t + 1] : ops.length > 1 ? ops[ops.length - 1] : undefined
+  if (!target) return
+  const verdict = writeVerdict(target, v.part.cwd, v.place)
+  if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+}
+
+function optionTarget(v: View, out: Finding[], names: string[]): void {
+  for (let i = 0; i < v.args.length; i++) {
+    const a = v.values[i]!
+    const eq = names.find((n) => n.startsWith("--") && a.startsWith(n + "="))
+    const target = names.includes(a) ? v.args[i + 1] : eq ? literalWord(a.slice(eq.length + 1)) : undefined
+    const verdict = target && target.value !== "-" ? writeVerdict(target, v.part.cwd, v.place) : undefined
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  }
+}
+
+function eachOperand(v: View, out: Finding[], name: string, judge: (w: Word) => Verdict | undefined, valued: string[] = []): void {
+  let worst: Verdict | undefined
+  for (const w of operandWords(v, valued)) {
+    const verdict = judge(w)
+    if (verdict && (!worst || riskRank(verdict.level) > riskRank(worst.level))) worst = verdict
+  }
+  if (worst) out.push({ name: worst.level === "critical" && name === "delete" ? "delete-critical" : name, level: worst.level, reason: worst.reason })
+}
+
+/** Operands: words that are not flags (everything after `--`), skipping the values of the given options. */
+export function operandWords(v: View, valued: string[] = []): Word[] {
+  const out: Word[] = []
+  let done = false
+  for (let i = 0; i < v.args.length; i++) {
+    const a = v.values[i]!
+    if (!done && a === "--") {
+      done = true
+      continue
+    }
+    if (!done && a.startsWith("-") && a !== "-") {
+      if (valued.includes(a)) i++
+      continue
+    }
+    out.push(v.args[i]!)
+  }
+  return out
+}
+
+function raise(v: Verdict, floor: Verdict["level"]): Verdict {
+  return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
+}

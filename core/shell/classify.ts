@@ -1,0 +1,73 @@
+// Risk of one part: every table entry and assessor that applies, levels changed by the policy's
+// risk.overrides, the max taken. What cannot be resolved is critical whatever the overrides say. Pure.
+import { maxRisk, riskRank, type Risk } from "../policy/risk.ts"
+import type { Finding } from "./raw.ts"
+import type { Part } from "./part.ts"
+import type { PlaceContext } from "./paths.ts"
+import { canonical } from "./flags.ts"
+import { TABLE, type Entry, type View } from "./table.ts"
+import { ASSESSORS } from "./assess.ts"
+import { writeVerdict } from "./paths.ts"
+
+export interface Classified {
+  risk: Risk
+  reasons: string[]
+  classes: string[]
+}
+
+const BY_PROGRAM = new Map<string, Entry[]>()
+for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
+
+// where a program given with its directory is still the system's own
+const SYSTEM_BINS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|^\/bin\/[^/]+$/
+
+export function classify(part: Part, place: PlaceContext, overrides?: Record<string, Risk>): Classified {
+  const findings: Finding[] = [...part.findings]
+  const program = part.program
+  const args = part.words.slice(1)
+  const values = args.map((a) => a.value ?? a.text)
+  const canon = canonical(program, values)
+  const view: View = { part, program, args, values, canon, sub: canon.operands[0], place }
+
+  let known = findings.length > 0
+  for (const e of BY_PROGRAM.get(baseProgram(program)) ?? []) {
+    if (e.sub && !e.sub.includes(view.sub ?? "")) continue
+    if (e.when && !e.when(view)) continue
+    findings.push({ name: e.name, level: e.level, reason: e.reason })
+    known = true
+  }
+  const assess = ASSESSORS[baseProgram(program)]
+  if (assess) {
+    assess(view, findings)
+    known = true
+  }
+  if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+
+  for (const r of part.redirects) {
+    if (r.access === "read") continue
+    const verdict = writeVerdict(r.target, part.cwd, place)
+    if (verdict) findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
+  }
+  if (part.loader.length) findings.push({ name: "loader-env", level: "high", reason: `sets ${[...new Set(part.loader)].join(", ")}, which changes what code runs` })
+  if (part.programPath && !SYSTEM_BINS.test(part.programPath)) {
+    findings.push({ name: "local-program", level: "medium", reason: `runs ${part.programPath}, not the system's ${program}` })
+  }
+  if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
+
+  for (const f of findings) {
+    const level = overrides?.[f.name]
+    if (level) f.level = level
+  }
+  if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })
+  return summarise(findings)
+}
+
+function baseProgram(program: string): string {
+  return program.startsWith("mkfs.") ? "mkfs" : program
+}
+
+export function summarise(findings: Finding[]): Classified {
+  const risk = maxRisk(...findings.map((f) => f.level))
+  const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
+  return { risk, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
+}

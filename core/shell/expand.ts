@@ -1,0 +1,139 @@
+// From a simple command to the parts rules see: transparent wrappers (timeout, env, nice, ...) removed,
+// programs that run programs (sudo, xargs, find -exec, ssh, sh -c, eval, ...) split into themselves and
+// what they run, scripts inside them analysed. Pure.
+import type { RawCommand } from "./raw.ts"
+import { isLoaderVar } from "./scope.ts"
+import { scanOptions, type OptionSpec } from "./options.ts"
+import { readGit } from "./git.ts"
+import { literalWord } from "./word.ts"
+import { changeDir } from "./cwd.ts"
+import { runner } from "./runners.ts"
+import { basename, inner, splitArgs, type Expander, type Part } from "./part.ts"
+
+export type { Expander, NestedScript, Part } from "./part.ts"
+
+export function expandCommand(raw: RawCommand, ex: Expander): void {
+  const loader = [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)]
+  const part: Part = {
+    text: raw.text, words: raw.words, program: "", assignments: raw.assignments, redirects: raw.redirects, context: raw.context,
+    wrappers: [], cwd: raw.cwd, loader, findings: [],
+  }
+  if (raw.stdin) part.stdin = raw.stdin
+  if (raw.forkBomb) part.forkBomb = true
+  if (raw.exported) part.exported = raw.exported
+  unwrap(part, ex)
+}
+
+// Wrappers that only change how the command runs; the wrapped command is the part rules must match.
+const TRANSPARENT: Record<string, OptionSpec> = {
+  timeout: { valued: "sk", long: ["signal", "kill-after"], positional: 1 },
+  nice: { valued: "n", long: ["adjustment"] },
+  ionice: { valued: "cnp", long: ["class", "classdata", "pid", "pgid", "uid"] },
+  nohup: {},
+  time: { valued: "fo", long: ["format", "output"] },
+  command: {},
+  builtin: {},
+  exec: { valued: "a" },
+  stdbuf: { valued: "ioe", long: ["input", "output", "error"] },
+  coproc: {},
+  setsid: {},
+  unbuffer: {},
+  chronic: {},
+  fakeroot: { valued: "lsi", long: ["lib", "faked"] },
+  proxychains: { valued: "f" },
+  proxychains4: { valued: "f" },
+  torsocks: { valued: "uapP", long: ["user", "pass", "address", "port"] },
+  "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
+  caffeinate: { valued: "tw" },
+  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace"] },
+  ltrace: { valued: "aeEnopsuxX", long: ["output", "library"] },
+  taskset: { valued: "", positional: 1 },
+  busybox: {},
+}
+
+/** Remove transparent wrappers one by one, then hand the command to whatever runs it. */
+function unwrap(part: Part, ex: Expander): void {
+  for (let guard = 0; guard < 32; guard++) {
+    const head = part.words[0]
+    if (!head) return
+    if (head.value === undefined || head.expanded || head.glob || head.braced || head.placeholder) {
+      part.program = head.text
+      part.unresolved = head.placeholder ? "the command name is filled in at run time" : "the command name is not static"
+      ex.out.push(part)
+      return
+    }
+    const name = basename(head.value)
+    if (head.value.includes("/")) part.programPath = head.value
+    else delete part.programPath
+    part.program = name
+    if (name === "env") {
+      if (!unwrapEnv(part, ex)) return
+      continue
+    }
+    const spec = TRANSPARENT[name]
+    if (!spec || !transparentRuns(part, name, spec)) break
+    const scan = scanOptions(part.words, 1, spec)
+    if (scan.command >= part.words.length) break
+    part.wrappers = [...part.wrappers, name]
+    part.words = part.words.slice(scan.command)
+  }
+  const head = part.words[0]
+  if (head?.value) {
+    part.program = basename(head.value)
+    if (head.value.includes("/")) part.programPath = head.value
+  }
+  if (part.program === "git") {
+    const view = readGit(part.words)
+    part.git = view
+    part.findings.push(...view.findings)
+    if (view.unresolved) part.unresolved = view.unresolved
+    part.words = [part.words[0]!, ...part.words.slice(view.sub)]
+    ex.out.push(part)
+    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    if (view.argv) unwrap(inner(part, view.argv, "eval"), ex)
+    return
+  }
+  if (!runner(part, ex, unwrap)) ex.out.push(part)
+}
+
+// `command -v x` and `exec` with no command do not run anything
+function transparentRuns(part: Part, name: string, spec: OptionSpec): boolean {
+  if (name !== "command") return true
+  const scan = scanOptions(part.words, 1, spec)
+  return !(scan.flags.has("v") || scan.flags.has("V"))
+}
+
+/** env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND]: transparent unless it loads code. */
+function unwrapEnv(part: Part, ex: Expander): boolean {
+  const scan = scanOptions(part.words, 1, { valued: "uCS", long: ["unset", "chdir", "split-string"] })
+  let words = part.words.slice(scan.command)
+  const split = scan.values.get("S") ?? scan.values.get("split-string")
+  if (scan.flags.has("S") || scan.flags.has("split-string")) {
+    if (split === undefined) {
+      part.unresolved = "env -S string is not static"
+      ex.out.push(part)
+      return false
+    }
+    words = [...splitArgs(split), ...words]
+  }
+  const assignments = [...part.assignments]
+  while (words[0]?.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value)) {
+    const v = words[0].value
+    const eq = v.indexOf("=")
+    assignments.push({ name: v.slice(0, eq), value: literalWord(v.slice(eq + 1)) })
+    if (isLoaderVar(v.slice(0, eq))) part.loader = [...part.loader, v.slice(0, eq)]
+    words = words.slice(1)
+  }
+  const dir = scan.values.get("C") ?? scan.values.get("chdir")
+  if (dir !== undefined) part.cwd = changeDir(part.cwd, [literalWord(dir)], ex.home)
+  if (!words.length) {
+    part.program = "env"
+    ex.out.push(part)
+    return false
+  }
+  part.assignments = assignments
+  part.wrappers = [...part.wrappers, "env"]
+  part.words = words
+  return true
+}
+

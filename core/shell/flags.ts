@@ -1,0 +1,85 @@
+// The canonical form of a command's arguments: short-flag clusters split (`-rf` = `-r -f`), known long
+// flags mapped to their short form (`--recursive` = `-r`), flags as a set, operands in order. Pure.
+
+export interface Canonical {
+  /** `-r`, `-f`, `--force-with-lease`, `--force-with-lease=main` (long flags keep their value too) */
+  flags: Set<string>
+  operands: string[]
+}
+
+// long flag -> short letter(s), for the commands in the built-in table
+const LONG: Record<string, Record<string, string>> = {
+  rm: { recursive: "r", force: "f", dir: "d", verbose: "v", interactive: "i" },
+  rmdir: { parents: "p", verbose: "v" },
+  cp: { recursive: "r", force: "f", verbose: "v", archive: "a", "no-clobber": "n", interactive: "i", link: "l", "symbolic-link": "s", update: "u" },
+  mv: { force: "f", verbose: "v", "no-clobber": "n", interactive: "i", update: "u" },
+  ln: { force: "f", symbolic: "s", verbose: "v", "no-dereference": "n" },
+  chmod: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
+  chown: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
+  chgrp: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
+  mkdir: { parents: "p", verbose: "v", mode: "m" },
+  touch: { "no-create": "c" },
+  shred: { force: "f", remove: "u", zero: "z", verbose: "v", iterations: "n" },
+  ls: { all: "a", "almost-all": "A", long: "l", recursive: "R", human: "h", "human-readable": "h" },
+  grep: { recursive: "r", "ignore-case": "i", "files-with-matches": "l", count: "c", "line-number": "n", invert: "v", "invert-match": "v" },
+  git: { force: "f", delete: "d", all: "a", quiet: "q", verbose: "v", "dry-run": "n", message: "m", patch: "p", recursive: "r", tags: "t", "set-upstream": "u", interactive: "i" },
+  kill: { signal: "s", list: "l" },
+  sed: { "in-place": "i", quiet: "n", silent: "n", expression: "e", "regexp-extended": "E" },
+  tar: { extract: "x", create: "c", file: "f", gzip: "z", verbose: "v", list: "t" },
+  curl: { output: "o", "remote-name": "O", request: "X", data: "d", form: "F", "upload-file": "T", location: "L", silent: "s", insecure: "k" },
+  rsync: { archive: "a", recursive: "r", verbose: "v", compress: "z", "dry-run": "n" },
+  npm: { global: "g", force: "f" },
+}
+
+// `-D` on git branch is --delete --force, `rm -R` is `rm -r`: canonical deny rules for either spelling match both
+const SHORT_ALIASES: Record<string, Record<string, string[]>> = {
+  git: { D: ["d", "f"], M: ["m", "f"], C: ["c", "f"] },
+  rm: { R: ["r"] },
+  cp: { R: ["r"] },
+  grep: { R: ["r"] },
+}
+
+// single-dash long options: splitting their names would be nonsense
+const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang++", "cc", "go", "xargs", "ffmpeg", "convert", "magick", "openssl", "tcpdump", "iptables", "ip", "npx", "bunx"])
+
+export function canonical(program: string, args: readonly string[]): Canonical {
+  const flags = new Set<string>()
+  const operands: string[] = []
+  const long = LONG[program]
+  const aliases = SHORT_ALIASES[program]
+  const clusters = !NO_CLUSTERS.has(program)
+  let done = false
+  for (const a of args) {
+    if (done || a === "-" || !a.startsWith("-") || a.includes("*")) {
+      operands.push(a)
+      continue
+    }
+    if (a === "--") {
+      done = true
+      continue
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=")
+      const name = a.slice(2, eq < 0 ? undefined : eq)
+      const short = long?.[name]
+      flags.add(short ? `-${short}` : `--${name}`)
+      if (eq >= 0) flags.add(a)
+      continue
+    }
+    if (!clusters || /^-\d+$/.test(a)) {
+      flags.add(a)
+      continue
+    }
+    for (const c of a.slice(1)) {
+      const expanded = aliases?.[c]
+      if (expanded) for (const e of expanded) flags.add(`-${e}`)
+      else flags.add(`-${c}`)
+    }
+  }
+  return { flags, operands }
+}
+
+export function hasFlag(c: Canonical, ...names: string[]): boolean {
+  for (const n of names) if (c.flags.has(n)) return true
+  return false
+}

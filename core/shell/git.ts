@@ -1,0 +1,107 @@
+// git's global options (skipped to find the subcommand) and the settings that make git run a program:
+// `-c core.pager=..`, `--upload-pack`, `rebase --exec`, ... Pure.
+import type { Finding } from "./raw.ts"
+import type { Word } from "./word.ts"
+
+export interface GitView {
+  /** index of the subcommand in the words (0 is `git`); words.length when there is none */
+  sub: number
+  findings: Finding[]
+  /** command lines git would run (pager, ssh command, exec hooks): analysed as commands of their own */
+  programs: string[]
+  /** a command git runs as argv (`bisect run CMD ARGS`) */
+  argv?: Word[]
+  /** a value is not static where git would run it */
+  unresolved?: string
+}
+
+const VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"])
+
+// config keys whose value is a program or pulls in other config: setting them runs code
+const PROGRAM_KEY = /^(core\.(pager|sshcommand|fsmonitor|editor|hookspath|askpass|gitproxy|worktree)|alias\..+|diff\.external|(diff|merge|filter)\..+\.(textconv|command|driver|clean|smudge|process)|filter\..+|gpg(\..+)?\.program|credential(\..+)?\.helper|sequence\.editor|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack|proxy|vcs)|include(if\..+)?\.path|init\.templatedir|protocol\..+\.allow|(http|https)(\..+)?\.proxy|.+\.(cmd|command|program|helper|tool|hook)|pager\..+|ssh\.variant|instaweb\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+|mergetool\..+)$/i
+
+export function isProgramKey(key: string): boolean {
+  return PROGRAM_KEY.test(key)
+}
+
+export function readGit(words: Word[]): GitView {
+  const view: GitView = { sub: words.length, findings: [], programs: [] }
+  let i = 1
+  for (; i < words.length; i++) {
+    const v = words[i]!.value
+    if (v === undefined) {
+      view.unresolved = "a git option is not static"
+      return view
+    }
+    if (!v.startsWith("-")) break
+    const eq = v.indexOf("=")
+    const name = v.startsWith("--") && eq > 0 ? v.slice(0, eq) : v
+    let value: string | undefined
+    if (VALUED.has(name)) {
+      value = eq > 0 && v.startsWith("--") ? v.slice(eq + 1) : v.length > 2 && !v.startsWith("--") ? v.slice(2) : words[++i]?.value
+    } else if (/^-c./.test(v)) value = v.slice(2)
+    else if (/^-C./.test(v)) value = v.slice(2)
+    if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
+    else if (name === "--config-env") config(view, value, "--config-env")
+    else if (name === "--exec-path" && eq > 0) {
+      view.findings.push({ name: "git-exec-path", level: "critical", reason: "git --exec-path runs git commands from another directory" })
+    }
+  }
+  view.sub = i
+  subcommand(view, words)
+  return view
+}
+
+function config(view: GitView, setting: string | undefined, how: string): void {
+  if (setting === undefined) {
+    view.unresolved = `git ${how} value is not static`
+    return
+  }
+  const eq = setting.indexOf("=")
+  const key = eq < 0 ? setting : setting.slice(0, eq)
+  view.findings.push({ name: "git-config-option", level: "high", reason: `git ${how} ${key} changes git's configuration for this command` })
+  if (!isProgramKey(key)) return
+  view.findings.push({ name: "git-config-program", level: "critical", reason: `git ${how} ${key} makes git run a program` })
+  const value = eq < 0 ? "" : setting.slice(eq + 1)
+  if (how === "-c" && value) view.programs.push(value.startsWith("!") ? value.slice(1) : value)
+}
+
+const PACK_OPTIONS = /^--(upload-pack|receive-pack|exec)(=|$)/
+
+function subcommand(view: GitView, words: Word[]): void {
+  const sub = words[view.sub]?.value
+  const args = words.slice(view.sub + 1)
+  for (let j = 0; j < args.length; j++) {
+    const v = args[j]!.value ?? ""
+    const pack = PACK_OPTIONS.exec(v) ?? (sub === "clone" && v === "-u" ? ["-u", "upload-pack", ""] : null)
+    if (pack) {
+      const value = pack[2] === "=" ? v.slice(v.indexOf("=") + 1) : args[++j]?.value
+      view.findings.push({ name: "git-remote-program", level: "critical", reason: `git ${sub} --${pack[1]} runs a program` })
+      if (value) view.programs.push(value)
+      else view.unresolved = `git --${pack[1]} value is not static`
+    }
+  }
+  if (sub === "rebase") {
+    for (let j = 0; j < args.length; j++) {
+      const v = args[j]!.value ?? ""
+      if (v === "-x" || v === "--exec") take(view, args[++j], "git rebase --exec")
+      else if (v.startsWith("--exec=")) take(view, { ...args[j]!, value: v.slice(7) }, "git rebase --exec")
+      else if (/^-x./.test(v)) take(view, { ...args[j]!, value: v.slice(2) }, "git rebase --exec")
+    }
+  }
+  if (sub === "submodule" && args.some((a) => a.value === "foreach")) {
+    const at = args.findIndex((a) => a.value === "foreach")
+    const rest = args.slice(at + 1).filter((a) => a.value !== "--recursive" && a.value !== "-q" && a.value !== "--quiet")
+    if (rest.some((a) => a.value === undefined)) view.unresolved = "git submodule foreach command is not static"
+    else if (rest.length) view.programs.push(rest.map((a) => a.value).join(" "))
+  }
+  if (sub === "bisect" && args[0]?.value === "run" && args.length > 1) view.argv = args.slice(1)
+  if ((sub === "grep" || sub === "difftool" || sub === "mergetool") && args.some((a) => /^(-O|--open-files-in-pager|--extcmd|-x|--tool|-t)/.test(a.value ?? ""))) {
+    view.findings.push({ name: "git-tool-program", level: "high", reason: `git ${sub} runs a program named on its command line` })
+  }
+}
+
+function take(view: GitView, word: Word | undefined, what: string): void {
+  if (word?.value === undefined) view.unresolved = `${what} command is not static`
+  else view.programs.push(word.value)
+}

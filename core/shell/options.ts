@@ -1,0 +1,55 @@
+// getopt-style option scanning for the programs that run other programs: where their own options end and
+// the command they run begins. Data per program, one scanner. Pure.
+import type { Word } from "./word.ts"
+
+export interface OptionSpec {
+  /** short options that take a value (attached `-uroot` or next word `-u root`) */
+  valued?: string
+  /** long options that take a value (`--user=root` or `--user root`) */
+  long?: string[]
+  /** words after the options that are not the command (timeout's DURATION, chroot's NEWROOT) */
+  positional?: number
+}
+
+export interface Scanned {
+  /** index of the first word of the command they run (may equal words.length: no command) */
+  command: number
+  /** option names seen: single letters and long names without dashes */
+  flags: Set<string>
+  /** values of valued options, by name */
+  values: Map<string, string | undefined>
+  /** the positional words skipped */
+  positionals: Word[]
+}
+
+export function scanOptions(words: Word[], from: number, spec: OptionSpec): Scanned {
+  const flags = new Set<string>()
+  const values = new Map<string, string | undefined>()
+  let i = from
+  for (; i < words.length; i++) {
+    const v = words[i]!.value
+    if (v === undefined || !v.startsWith("-") || v === "-") break
+    if (v === "--") {
+      i++
+      break
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=")
+      const name = v.slice(2, eq < 0 ? undefined : eq)
+      flags.add(name)
+      if (eq >= 0) values.set(name, v.slice(eq + 1))
+      else if (spec.long?.includes(name)) values.set(name, words[++i]?.value)
+      continue
+    }
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j]!
+      flags.add(c)
+      if (!spec.valued?.includes(c)) continue
+      if (j + 1 < v.length) values.set(c, v.slice(j + 1))
+      else values.set(c, words[++i]?.value)
+      break
+    }
+  }
+  const positionals = words.slice(i, i + (spec.positional ?? 0))
+  return { command: Math.min(words.length, i + positionals.length), flags, values, positionals }
+}

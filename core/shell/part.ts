@@ -1,0 +1,82 @@
+// A part: one command a rule must cover, with what the expansion learnt about it. Plus the small
+// helpers the expander and the runners share. Pure.
+import type { Construct } from "./types.ts"
+import type { Finding, RawRedirect, Stdin } from "./raw.ts"
+import type { Cwd } from "./scope.ts"
+import type { GitView } from "./git.ts"
+import { literalWord, type Word } from "./word.ts"
+
+export interface Part {
+  text: string
+  /** program and arguments after transparent wrappers (and git's global options) are removed */
+  words: Word[]
+  program: string
+  /** the program as written, when it had a directory (`./rm`, `/usr/bin/rm`) */
+  programPath?: string
+  assignments: { name: string; value: Word }[]
+  redirects: RawRedirect[]
+  context: Construct[]
+  wrappers: string[]
+  cwd: Cwd
+  /** loader/config variables in effect */
+  loader: string[]
+  stdin?: Stdin
+  findings: Finding[]
+  unresolved?: string
+  /** operands are added at run time (xargs without -I) */
+  appended?: boolean
+  forkBomb?: boolean
+  git?: GitView
+  exported?: Map<string, string | undefined>
+}
+
+/** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */
+export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean }) => Part[]
+
+export interface Expander {
+  nested: NestedScript
+  home: string
+  out: Part[]
+}
+
+/** A command another one runs: its own part, in the construct that runs it. */
+export function inner(outer: Part, words: Word[], context: Construct): Part {
+  return {
+    text: words.map((w) => quoteText(w.text)).join(" "),
+    words, program: "", assignments: [], redirects: [], context: [...outer.context, context], wrappers: [],
+    cwd: outer.cwd, loader: outer.loader, findings: [], ...(outer.exported ? { exported: outer.exported } : {}),
+  }
+}
+
+export function basename(path: string): string {
+  const i = path.lastIndexOf("/")
+  return i < 0 ? path : path.slice(i + 1)
+}
+
+export function quoteText(s: string): string {
+  return s === "" ? "''" : /^[A-Za-z0-9_@%+=:,./~*?{}-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+/** Split a string the way env -S / ssh / watch would hand it on: words with quotes, no expansions. */
+export function splitArgs(s: string): Word[] {
+  const out: Word[] = []
+  let cur: string | undefined
+  let quote = ""
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!
+    if (quote) {
+      if (c === quote) quote = ""
+      else if (c === "\\" && quote === '"' && i + 1 < s.length) cur = (cur ?? "") + s[++i]
+      else cur = (cur ?? "") + c
+    } else if (c === "'" || c === '"') {
+      quote = c
+      cur ??= ""
+    } else if (c === "\\" && i + 1 < s.length) cur = (cur ?? "") + s[++i]
+    else if (c === " " || c === "\t" || c === "\n") {
+      if (cur !== undefined) out.push(literalWord(cur))
+      cur = undefined
+    } else cur = (cur ?? "") + c
+  }
+  if (cur !== undefined) out.push(literalWord(cur))
+  return out
+}

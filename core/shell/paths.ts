@@ -1,0 +1,128 @@
+// Which paths a command deletes or writes, and how bad that is: the root, home, the workspace and their
+// ancestors are critical; system files and shell rc files too. Lexical only: no fs. Pure.
+import { riskRank as rank, type Risk } from "../policy/risk.ts"
+import type { Cwd } from "./scope.ts"
+import type { Word } from "./word.ts"
+import { isInside, resolveWord } from "./cwd.ts"
+
+export interface PlaceContext {
+  workspace: string
+  home: string
+  /** temp directories writes may go to without leaving the workspace's blast radius */
+  tmp: string[]
+}
+
+export interface Verdict {
+  level: Risk
+  reason: string
+}
+
+/** Why deleting this absolute path (or everything in it) would be a disaster; undefined when it would not. */
+export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
+  if (abs === "/") return "the root directory"
+  if (isInside(c.home, abs)) return abs === c.home ? "the home directory" : "an ancestor of the home directory"
+  if (isInside(c.workspace, abs)) return abs === c.workspace ? "the workspace root" : "an ancestor of the workspace"
+  if (strict) return undefined
+  if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
+  if (SYSTEM.some((d) => isInside(abs, d))) return "a system directory"
+  return undefined
+}
+
+const SYSTEM = ["/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/System", "/Library", "/private/etc", "/var/lib"]
+const BROAD_GLOB = /^[*?.]*[*?][*?.]*$/
+
+/** A path with a glob in it: everything under its glob-free prefix when the glob is broad (`*`, `.*`). */
+function globTarget(abs: string): { dir: string; dots: boolean } | undefined {
+  const parts = abs.split("/")
+  const at = parts.findIndex((p) => /[*?[]/.test(p))
+  if (at < 0) return undefined
+  if (!BROAD_GLOB.test(parts[at]!)) return undefined
+  return { dir: parts.slice(0, at).join("/") || "/", dots: parts[at]!.startsWith(".") }
+}
+
+function parentOf(p: string): string {
+  const i = p.lastIndexOf("/")
+  return i <= 0 ? "/" : p.slice(0, i)
+}
+
+/** How bad a delete of one target is. `strong`: recursive or forced. */
+export function deleteVerdict(target: Word, cwd: Cwd, c: PlaceContext, strong: boolean, recursive: boolean): Verdict {
+  if (target.placeholder) {
+    return recursive ? { level: "high", reason: "deletes recursively paths chosen at run time" } : { level: "medium", reason: "deletes paths chosen at run time" }
+  }
+  if (target.value === undefined) {
+    const worst = { ...target, value: target.text.replace(EXPANSION, "") }
+    const paths = resolveWord(worst, cwd, c.home) ?? []
+    const hit = paths.map((p) => critical(p, c, true)).find(Boolean)
+    if (strong && (hit || !worst.value)) return { level: "critical", reason: `deletes a path that is not static and could be ${hit ?? "anything"}` }
+    return recursive ? { level: "high", reason: `deletes recursively a path that is not static (${target.text})` } : { level: "medium", reason: `deletes ${target.text}` }
+  }
+  if (strong && target.hollow && target.value.replace(/\/+$/, "") === "") {
+    return { level: "critical", reason: `deletes a path built on an empty or unset variable (${target.text})` }
+  }
+  const paths = resolveWord(target, cwd, c.home)
+  if (paths === null) {
+    if (strong && /^(\.{1,2}|\*|\.\*)(\/|$)/.test(target.value)) return { level: "critical", reason: `deletes ${target.value} from an unknown directory` }
+    return { level: recursive ? "high" : "medium", reason: `deletes ${target.value} from an unknown directory` }
+  }
+  let worst: Verdict = { level: "safe", reason: "" }
+  for (const p of paths) {
+    const v = onePath(p, target, c, strong, recursive)
+    if (rank(v.level) > rank(worst.level)) worst = v
+  }
+  return worst
+}
+
+function onePath(p: string, target: Word, c: PlaceContext, strong: boolean, recursive: boolean): Verdict {
+  const why = critical(p, c, false)
+  if (why && strong) return { level: "critical", reason: `deletes ${why} (${target.text})` }
+  if (target.hollow && strong) return { level: "critical", reason: `deletes a path built on an empty or unset variable (${target.text})` }
+  if (!isInside(p, c.workspace)) return { level: "high", reason: `deletes outside the workspace: ${p}` }
+  if (recursive) return { level: "high", reason: `deletes recursively inside the workspace: ${target.text}` }
+  return { level: "medium", reason: `deletes in the workspace: ${target.text}` }
+}
+
+/** The reason a path, or the glob contents of a path, is critical. */
+function critical(p: string, c: PlaceContext, strict: boolean): string | undefined {
+  const glob = globTarget(p)
+  if (glob) {
+    const inDir = criticalPath(glob.dir, c, true)
+    if (inDir) return `everything in ${inDir}`
+    if (glob.dots) {
+      const up = criticalPath(parentOf(glob.dir), c, true)
+      if (up) return `${up} (through ..)`
+    }
+    return undefined
+  }
+  return criticalPath(p, c, strict)
+}
+
+const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`/g
+
+const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"])
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/
+const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
+
+/** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
+export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict | undefined {
+  if (target.value === undefined) return { level: "high", reason: `writes to a path that is not static (${target.text})` }
+  const paths = resolveWord(target, cwd, c.home)
+  if (paths === null) return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
+  let worst: Verdict | undefined
+  for (const p of paths) {
+    const v = writeOne(p)
+    if (v && (!worst || rank(v.level) > rank(worst.level))) worst = v
+  }
+  return worst
+
+  function writeOne(p: string): Verdict | undefined {
+    if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
+    if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
+    if (isInside(p, "/etc") || isInside(p, "/boot") || isInside(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
+    if (isInside(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    if (isInside(p, c.workspace)) return { level: "medium", reason: `writes ${p}` }
+    if (c.tmp.some((t) => isInside(p, t))) return { level: "medium", reason: `writes the temporary file ${p}` }
+    if (SYSTEM.some((d) => isInside(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    return { level: "high", reason: `writes outside the workspace: ${p}` }
+  }
+}

@@ -1,0 +1,59 @@
+// Redirections of a statement: file targets (read, write, append), and the heredocs and here-strings
+// that feed a command's stdin (a shell reading its script from them). Pure.
+import type { SNode } from "./parser.ts"
+import type { RawRedirect, Stdin } from "./raw.ts"
+import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { evalWord, literalWord, type Word } from "./word.ts"
+
+export interface Source {
+  src: string
+  shell: ShellEnv
+}
+
+export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRedirect; stdin?: Stdin } | undefined {
+  const lookup = makeLookup(scope, w.shell)
+  if (r.type === "herestring_redirect") {
+    const parts = r.children.filter((c) => c.named && c.type !== "file_descriptor")
+    const body = parts.length ? evalWord(parts, w.src, lookup)[0] ?? literalWord("") : literalWord("")
+    return { stdin: { kind: "herestring", body } }
+  }
+  if (r.type === "heredoc_redirect") {
+    const start = r.children.find((c) => c.type === "heredoc_start")
+    const bodyNode = r.children.find((c) => c.type === "heredoc_body")
+    const quoted = !!start && /['"\\]/.test(w.src.slice(start.start, start.end))
+    let body: Word
+    if (!bodyNode) body = literalWord("")
+    else if (quoted || !bodyNode.children.some((c) => c.type !== "heredoc_content")) body = literalWord(w.src.slice(bodyNode.start, bodyNode.end))
+    else body = heredocWord(w, bodyNode, scope)
+    const dash = r.children.some((c) => c.type === "<<-")
+    if (dash && body.value !== undefined) body = { ...body, value: body.value.replace(/^\t+/gm, ""), text: body.text.replace(/^\t+/gm, "") }
+    return { stdin: { kind: "heredoc", body } }
+  }
+  if (r.type !== "file_redirect") return undefined
+  const op = r.children.find((c) => !c.named)?.type ?? ">"
+  const dest = r.children.filter((c) => c.field === "destination")
+  if (!dest.length) return undefined
+  const target = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
+  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
+  if (op === ">&-" || op === "<&-") return undefined
+  const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"
+  const redirect: RawRedirect = { op, target, access }
+  return op === "<" ? { redirect, stdin: { kind: "file", target } } : { redirect }
+}
+
+function heredocWord(w: Source, body: SNode, scope: Scope): Word {
+  const lookup = makeLookup(scope, w.shell)
+  let text = ""
+  let value: string | undefined = ""
+  let at = body.start
+  for (const c of body.children) {
+    if (c.type === "heredoc_content") continue
+    const lit = w.src.slice(at, c.start)
+    const [piece] = c.type === "simple_expansion" || c.type === "expansion" ? evalWord([c], w.src, lookup) : [undefined]
+    text += lit + w.src.slice(c.start, c.end)
+    value = value === undefined || piece?.value === undefined ? undefined : value + lit + piece.value
+    at = c.end
+  }
+  const tail = w.src.slice(at, body.end)
+  return { text: text + tail, value: value === undefined ? undefined : value + tail, expanded: true, hollow: value === undefined, glob: false, tilde: false }
+}

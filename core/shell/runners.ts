@@ -1,0 +1,289 @@
+// Programs that run other programs: each is a part itself and what it runs is a part too (sudo, xargs,
+// find -exec, watch, parallel, ssh), or a script analysed on its own (sh -c, eval, heredocs). Pure.
+import type { Construct } from "./types.ts"
+import { scanOptions, type OptionSpec } from "./options.ts"
+import { isLoaderVar } from "./scope.ts"
+import { literalWord, type Word } from "./word.ts"
+import { inner, quoteText, type Expander, type Part } from "./part.ts"
+import { PROGRAM_OPTIONS, programOptions, shell, SHELLS } from "./shells.ts"
+
+type Unwrap = (part: Part, ex: Expander) => void
+
+/** Handle a part whose program runs other commands; false when the program is not one of them. */
+export function runner(part: Part, ex: Expander, unwrap: Unwrap): boolean {
+  const handle = RUNNERS[part.program]
+  if (handle) {
+    handle(part, ex, unwrap)
+    return true
+  }
+  if (SHELLS.has(part.program)) {
+    shell(part, ex)
+    return true
+  }
+  const options = PROGRAM_OPTIONS[part.program]
+  if (options) return programOptions(part, ex, options)
+  return false
+}
+
+const PRIVILEGED: Record<string, OptionSpec> = {
+  sudo: { valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"] },
+  doas: { valued: "Cu" },
+  pkexec: { long: ["user"] },
+  runuser: { valued: "ugGs", long: ["user", "group", "supp-group", "shell", "command"] },
+  chroot: { long: ["userspec", "groups"], positional: 1 },
+  unshare: { valued: "S", long: ["setuid", "setgid", "map-user", "map-group", "propagation", "root", "wd"] },
+  nsenter: { valued: "tSGwr", long: ["target", "setuid", "setgid", "wd", "root"] },
+  "systemd-run": { valued: "pEu", long: ["property", "setenv", "unit", "description", "working-directory", "uid", "gid", "slice"] },
+}
+
+const RUNNERS: Record<string, (part: Part, ex: Expander, unwrap: Unwrap) => void> = {
+  ...Object.fromEntries(Object.keys(PRIVILEGED).map((name) => [name, privileged])),
+  su: su,
+  xargs: xargs,
+  find: find,
+  watch: watch,
+  parallel: parallel,
+  ssh: ssh,
+  eval: evalCommand,
+  source: source,
+  ".": source,
+  trap: trap,
+  alias: alias,
+  flock: flock,
+}
+
+function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, PRIVILEGED[part.program]!)
+  const script = scan.values.get("command") ?? (part.program === "runuser" ? scan.values.get("c") : undefined)
+  if (script !== undefined) {
+    ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "sudo"], cwd: part.cwd, loader: part.loader }))
+    return
+  }
+  let words = part.words.slice(scan.command)
+  if (!words.length || scan.flags.has("e") || scan.flags.has("edit")) return
+  if (part.program === "sudo" && (scan.flags.has("s") || scan.flags.has("i") || scan.flags.has("shell") || scan.flags.has("login"))) {
+    nestedFrom(part, ex, words, "sudo")
+    return
+  }
+  const child = inner(part, words, "sudo")
+  while (words[0]?.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value)) {
+    const v = words[0].value
+    const name = v.slice(0, v.indexOf("="))
+    child.assignments = [...child.assignments, { name, value: literalWord(v.slice(name.length + 1)) }]
+    if (isLoaderVar(name)) child.loader = [...child.loader, name]
+    words = words.slice(1)
+  }
+  child.words = words
+  unwrap(child, ex)
+}
+
+function su(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, { valued: "cgGsw", long: ["command", "group", "supp-group", "shell", "whitelist-environment"] })
+  const script = scan.values.get("c") ?? scan.values.get("command")
+  if (script !== undefined) ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "sudo"], cwd: part.cwd, loader: part.loader }))
+  else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "su -c command is not static"
+}
+
+/** xargs runs its command with input items as arguments (or in place of -I's placeholder). */
+function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
+  ex.out.push(part)
+  let placeholder: string | undefined
+  let i = 1
+  for (; i < part.words.length; i++) {
+    const v = part.words[i]!.value ?? ""
+    if (v === "--") {
+      i++
+      break
+    }
+    if (!v.startsWith("-") || v === "-") break
+    if (v.startsWith("--")) {
+      const [name, value] = v.slice(2).split("=", 2) as [string, string | undefined]
+      if (name === "replace") placeholder = value ?? "{}"
+      else if (value === undefined && XARGS_LONG.has(name)) i++
+      continue
+    }
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j]!
+      const rest = v.slice(j + 1)
+      if ("aIdELnPs".includes(c)) {
+        const value = rest || part.words[++i]?.value
+        if (c === "I") placeholder = value
+        break
+      }
+      if (c === "i") {
+        placeholder = rest || "{}"
+        break
+      }
+      if (c === "e" || c === "l") break
+    }
+  }
+  const words = i < part.words.length ? part.words.slice(i) : [literalWord("echo")]
+  const child = inner(part, withPlaceholder(words, placeholder), "xargs")
+  if (!placeholder) child.appended = true
+  unwrap(child, ex)
+}
+
+const XARGS_LONG = new Set(["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"])
+
+function withPlaceholder(words: Word[], placeholder: string | undefined): Word[] {
+  if (!placeholder) return words
+  return words.map((w) => (w.text.includes(placeholder) ? { ...w, value: undefined, placeholder: true, hollow: true } : w))
+}
+
+/** find -exec/-execdir/-ok/-okdir CMD ... ; (or +): CMD runs once per file found. */
+function find(part: Part, ex: Expander, unwrap: Unwrap): void {
+  ex.out.push(part)
+  const words = part.words
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value
+    if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue
+    let end = i + 1
+    while (end < words.length && words[end]!.value !== ";" && !(words[end]!.value === "+" && words[end - 1]!.value === "{}")) end++
+    const cmd = withPlaceholder(words.slice(i + 1, end), "{}")
+    if (cmd.length) {
+      const child = inner(part, cmd, "find_exec")
+      child.appended = true
+      unwrap(child, ex)
+    }
+    i = end
+  }
+}
+
+/** watch runs its arguments through `sh -c` (or as argv with -x) every few seconds. */
+function watch(part: Part, ex: Expander, unwrap: Unwrap): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, { valued: "nq", long: ["interval", "equexit"] })
+  const words = part.words.slice(scan.command)
+  if (!words.length) return
+  if (scan.flags.has("x") || scan.flags.has("exec")) unwrap(inner(part, words, "watch"), ex)
+  else nestedFrom(part, ex, words, "watch")
+}
+
+const PARALLEL_LONG = [
+  "jobs", "sshlogin", "arg-file", "delimiter", "colsep", "env", "tmpdir", "results", "joblog", "timeout", "delay", "memfree",
+  "load", "workdir", "basefile", "return", "transferfile", "tagstring", "header", "max-args", "max-replace-args", "max-lines",
+  "max-chars", "replace", "retries", "sshloginfile", "halt",
+]
+
+/** GNU parallel: a command template run through the shell, or commands given as arguments. */
+function parallel(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, { valued: "jJSadIPnNLsEC", long: PARALLEL_LONG })
+  const rest = part.words.slice(scan.command)
+  const sep = rest.findIndex((w) => w.value !== undefined && /^::::?\+?$/.test(w.value))
+  const template = sep < 0 ? rest : rest.slice(0, sep)
+  const args = sep < 0 ? [] : rest.slice(sep + 1).filter((w) => !/^::::?\+?$/.test(w.value ?? ""))
+  if (template.length) {
+    if (template[0]!.text.includes("{")) {
+      part.unresolved = "parallel's command name is filled in at run time"
+      return
+    }
+    // each argument fills {} or is appended: analyse the commands it will really run
+    if (sep < 0 || args.length > 16 || rest[sep]!.value !== ":::" || args.some((a) => a.value === undefined)) {
+      const before = ex.out.length
+      nestedFrom(part, ex, template, "parallel")
+      for (const p of ex.out.slice(before)) p.appended = true
+      return
+    }
+    for (const a of args) {
+      const filled = template.some((t) => t.text.includes("{}"))
+        ? template.map((t) => ({ ...t, value: t.value?.replaceAll("{}", a.value!) }))
+        : [...template, { ...a, value: quoteText(a.value!) }]
+      nestedFrom(part, ex, filled, "parallel")
+    }
+    return
+  }
+  if (sep < 0) {
+    part.unresolved = "parallel reads the commands it runs from its input"
+    return
+  }
+  for (const w of rest.slice(sep + 1)) {
+    if (w.value !== undefined && /^::::?\+?$/.test(w.value)) continue
+    nestedFrom(part, ex, [w], "parallel")
+  }
+}
+
+const SSH_VALUED = "BbcDEeFIiJLlmOopQRSWw"
+const SSH_PROGRAM_OPTIONS = /^(proxycommand|localcommand|knownhostscommand)=?(.*)$/i
+
+/** ssh HOST CMD runs CMD in the remote user's shell; -o ProxyCommand=.. runs a local one. */
+function ssh(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const first = scanOptions(part.words, 1, { valued: SSH_VALUED })
+  const second = scanOptions(part.words, first.command + 1, { valued: SSH_VALUED })
+  for (const scan of [first, second]) {
+    const opt = scan.values.get("o")
+    const m = opt === undefined ? null : SSH_PROGRAM_OPTIONS.exec(opt)
+    if (m) {
+      part.findings.push({ name: "ssh-local-command", level: "critical", reason: `ssh -o ${m[1]} runs a local program` })
+      ex.out.push(...ex.nested(literalWord(m[2]!.trim()), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+    }
+  }
+  const words = part.words.slice(second.command)
+  if (!words.length) return
+  if (words.some((w) => w.value === undefined)) {
+    part.unresolved = "the remote command is not static"
+    return
+  }
+  ex.out.push(...ex.nested(literalWord(words.map((w) => w.value).join(" ")), { context: [...part.context, "ssh"], cwd: null, loader: [], remote: true }))
+}
+
+function evalCommand(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  nestedFrom(part, ex, part.words.slice(1), "eval")
+}
+
+function source(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const file = part.words[1]
+  if (!file) return
+  if (file.procsub) part.unresolved = "sources a script a command produces"
+  else if (file.value === undefined) part.unresolved = "the sourced file is not static"
+  else part.findings.push({ name: "shell-script", level: "medium", reason: `runs the script ${file.value}` })
+}
+
+function trap(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const action = part.words[1]
+  if (!action || part.words.length < 3 || /^-[lp]$/.test(action.value ?? "") || action.value === "-") return
+  nestedFrom(part, ex, [action], "eval")
+}
+
+function alias(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  for (const w of part.words.slice(1)) {
+    const eq = w.text.indexOf("=")
+    if (eq <= 0) continue
+    nestedFrom(part, ex, [{ ...w, value: w.value?.slice(w.value.indexOf("=") + 1) }], "eval")
+  }
+}
+
+function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
+  const c = part.words.findIndex((w, i) => i > 0 && (w.value === "-c" || w.value === "--command"))
+  if (c > 0) {
+    ex.out.push(part)
+    nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
+    return
+  }
+  const scan = scanOptions(part.words, 1, { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 })
+  if (scan.command >= part.words.length) {
+    ex.out.push(part)
+    return
+  }
+  part.wrappers = [...part.wrappers, "flock"]
+  part.words = part.words.slice(scan.command)
+  unwrap(part, ex)
+}
+
+/** Words joined with spaces, as a shell would read them, analysed as a script. */
+function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct): void {
+  if (!words.length) return
+  if (words.some((w) => w.value === undefined || w.hollow)) {
+    part.unresolved = `the ${part.program} command is not static`
+    return
+  }
+  const script = words.map((w) => w.value).join(" ")
+  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+}

@@ -1,0 +1,72 @@
+// What the analysed script knows as it goes: its variables, exports, loader variables it set, and the
+// directories it may be in. Pure data; subshells get a child scope so their changes stay inside.
+import type { Lookup } from "./word.ts"
+
+/** Candidate working directories (after `cd X;` either may hold); null when unknown. */
+export type Cwd = string[] | null
+
+export interface Scope {
+  parent?: Scope
+  /** assigned by the script: a value, or undefined when it cannot be known */
+  vars: Map<string, string | undefined>
+  exported: Set<string>
+  /** loader/config variables (LD_PRELOAD, PATH, GIT_*, ...) this script has set */
+  loader: string[]
+  /** the function bodies being walked (a body calling itself in the background is a fork bomb) */
+  functions: string[]
+}
+
+export interface ShellEnv {
+  home: string
+  /** the environment the command runs with; undefined: unknown, so variables not set by the script are unknown */
+  env?: Record<string, string | undefined>
+}
+
+export function rootScope(vars?: Map<string, string | undefined>, loader: string[] = []): Scope {
+  return { vars: vars ?? new Map(), exported: new Set(), loader: [...loader], functions: [] }
+}
+
+export function childScope(parent: Scope): Scope {
+  return { parent, vars: new Map(), exported: new Set(), loader: [], functions: parent.functions }
+}
+
+export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
+  return (name) => {
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    if (name === "HOME") return shell.env?.HOME ?? shell.home
+    if (!shell.env) return undefined
+    return shell.env[name] ?? ""
+  }
+}
+
+export function loaderIn(scope: Scope): string[] {
+  const out: string[] = []
+  for (let s: Scope | undefined = scope; s; s = s.parent) out.push(...s.loader)
+  return out
+}
+
+/** Variables a child process inherits that the script itself set (for `bash -c`, `sudo`, ...). */
+export function exportedVars(scope: Scope): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>()
+  const chain: Scope[] = []
+  for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift(s)
+  for (const s of chain) for (const name of s.exported) out.set(name, lookupIn(s, name))
+  return out
+}
+
+function lookupIn(scope: Scope, name: string): string | undefined {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+  return undefined
+}
+
+// DESIGN section 5: variables that load code or change how programs start; an allow rule never covers them.
+const LOADER_EXACT = new Set([
+  "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYOPT",
+  "RUBYLIB", "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "IFS", "PS4", "EDITOR", "VISUAL",
+  "PAGER", "LESSOPEN", "LESSCLOSE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS",
+  "ZDOTDIR", "BROWSER", "MANPAGER", "SYSTEMD_PAGER", "GIT_SSH", "SSH_ASKPASS", "SUDO_ASKPASS", "CDPATH", "GLOBIGNORE",
+])
+
+export function isLoaderVar(name: string): boolean {
+  return LOADER_EXACT.has(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_") || name.startsWith("BASH_FUNC_")
+}

@@ -1,0 +1,113 @@
+// Shells and programs that run a script or program they are given: `sh -c SCRIPT`, `sh FILE`, a shell
+// reading a heredoc or a pipe, `rg --pre PROG`, `tar --to-command=..`. The script is analysed too. Pure.
+import type { Construct } from "./types.ts"
+import { literalWord, type Word } from "./word.ts"
+import type { Expander, Part } from "./part.ts"
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
+
+/** sh -c SCRIPT, sh FILE, or sh reading its script from stdin (a heredoc, a here-string, a pipe). */
+export function shell(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  let cmdMode = false
+  let script: Word | undefined
+  let i = 1
+  for (; i < part.words.length; i++) {
+    const v = part.words[i]!.value
+    if (v === undefined) break
+    if (v === "--") {
+      i++
+      break
+    }
+    if (v.startsWith("--command")) {
+      cmdMode = true
+      script = v.includes("=") ? literalWord(v.slice(v.indexOf("=") + 1)) : part.words[++i]
+      break
+    }
+    if (v === "--rcfile" || v === "--init-file") {
+      i++
+      continue
+    }
+    if (v.startsWith("--")) continue
+    if (!/^[-+][A-Za-z]+$/.test(v)) break
+    if (v.includes("c")) cmdMode = true
+    if (/[oO]/.test(v)) i++
+  }
+  if (cmdMode && !script) script = part.words[i]
+  const run = (body: Word, context: Construct) => {
+    if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  }
+  if (cmdMode) {
+    part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
+    if (script) run(script, "shell_c")
+    return
+  }
+  const file = part.words[i]
+  if (file) {
+    if (file.procsub) part.unresolved = `${part.program} runs a script a command produces`
+    else if (file.value === undefined) part.unresolved = `the script ${part.program} runs is not static`
+    else part.findings.push({ name: "shell-script", level: "medium", reason: `runs the script ${file.value}` })
+    return
+  }
+  fromStdin(part, run)
+}
+
+function fromStdin(part: Part, run: (body: Word, context: Construct) => void): void {
+  const stdin = part.stdin
+  if (!stdin) {
+    part.findings.push({ name: "shell-interactive", level: "medium", reason: `starts an interactive ${part.program}` })
+    return
+  }
+  if (stdin.kind === "heredoc" || stdin.kind === "herestring") {
+    part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} runs the script checked below` })
+    run(stdin.body, "heredoc")
+  } else if (stdin.kind === "file") {
+    if (stdin.target.procsub || stdin.target.value === undefined) part.unresolved = `${part.program} reads its script from a command`
+    else part.findings.push({ name: "shell-script", level: "medium", reason: `runs the script ${stdin.target.value}` })
+  } else if (stdin.kind === "pipe" && stdin.script) {
+    part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} runs the script checked below` })
+    run(stdin.script, "heredoc")
+  } else if (stdin.kind === "pipe") {
+    part.unresolved = `${part.program} runs whatever ${stdin.from.join(" | ") || "the pipe"} prints`
+    if (stdin.from.some((f) => /^(\S*\/)?(curl|wget|fetch|http|xh|aria2c)\b/.test(f))) {
+      part.findings.push({ name: "curl-pipe-shell", level: "critical", reason: "pipes a download into a shell" })
+    }
+  }
+}
+
+// Options whose value is a program the command runs: the program is a part of its own.
+export const PROGRAM_OPTIONS: Record<string, { short?: string; long: string[] }> = {
+  rg: { long: ["pre"] },
+  sort: { long: ["compress-program"] },
+  tar: { short: "IF", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
+  man: { short: "PH", long: ["pager", "html"] },
+  zip: { long: ["unzip-command"] },
+  rsync: { short: "e", long: ["rsh", "rsync-path"] },
+  scp: { short: "S", long: [] },
+}
+
+// Options may follow operands (`rg TODO --pre x`), so every word is looked at.
+export function programOptions(part: Part, ex: Expander, spec: { short?: string; long: string[] }): boolean {
+  ex.out.push(part)
+  const programs: (string | undefined)[] = []
+  const words = part.words
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value ?? ""
+    if (v === "--") break
+    const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
+    if (long && spec.long.includes(long[1]!)) programs.push(long[2] ? long[3] : words[++i]?.value)
+    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--") && (spec.short ?? "").includes(v[1]!)) programs.push(v.length > 2 ? v.slice(2) : words[++i]?.value)
+    else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))
+    else if (part.program === "zip" && v === "-TT") programs.push(words[++i]?.value)
+  }
+  for (const p of programs) {
+    if (p === undefined) {
+      part.unresolved = `the program ${part.program} runs is not static`
+      continue
+    }
+    part.findings.push({ name: "program-option", level: "high", reason: `${part.program} runs the program ${p}` })
+    ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+  }
+  return true
+}

@@ -1,0 +1,182 @@
+// The built-in risk table (DESIGN section 5) as data: each entry has a name, so a policy's
+// risk.overrides can change its level. Entries that look at paths live in assess.ts. Pure.
+import type { Risk } from "../policy/risk.ts"
+import type { Canonical } from "./flags.ts"
+import type { Part } from "./part.ts"
+import type { PlaceContext } from "./paths.ts"
+import type { Word } from "./word.ts"
+import { isProgramKey } from "./git.ts"
+
+/** What an entry looks at: the part with its arguments in plain and canonical form. */
+export interface View {
+  part: Part
+  program: string
+  args: Word[]
+  /** argument values (their text when not static) */
+  values: string[]
+  canon: Canonical
+  /** first operand: the subcommand of git, npm, cargo, ... */
+  sub: string | undefined
+  place: PlaceContext
+}
+
+export interface Entry {
+  name: string
+  level: Risk
+  reason: string
+  programs: readonly string[]
+  /** the subcommand must be one of these */
+  sub?: readonly string[]
+  when?: (v: View) => boolean
+}
+
+const flag = (v: View, ...names: string[]) => names.some((n) => v.canon.flags.has(n))
+const anyArg = (v: View, re: RegExp) => v.values.some((a) => re.test(a))
+const second = (v: View) => v.canon.operands[1]
+
+const READ_ONLY = [
+  "ls", "ll", "la", "dir", "pwd", "echo", "printf", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack",
+  "which", "whereis", "type", "file", "stat", "du", "df", "tree", "less", "more", "bat", "diff", "cmp", "comm", "sort", "uniq",
+  "cut", "tr", "nl", "tac", "rev", "fold", "fmt", "column", "paste", "join", "od", "xxd", "hexdump", "strings", "md5sum",
+  "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "b2sum", "base64", "basename", "dirname", "realpath", "readlink",
+  "true", "false", "test", "[", ":", "id", "whoami", "groups", "uname", "hostname", "date", "cal", "uptime", "ps", "pgrep",
+  "free", "env", "printenv", "locale", "tty", "nproc", "arch", "sleep", "seq", "jq", "yq", "help", "dirs", "jobs", "wait",
+  "cd", "pushd", "popd", "set", "shopt", "exit", "return", "break", "continue", "shift", "getconf", "lscpu", "lsblk", "lsof",
+  "man", "info", "tldr", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
+  "exa", "eza", "tokei", "cloc", "wait", "git-lfs", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
+]
+
+const BUILD_TOOLS = [
+  "make", "tsc", "jest", "vitest", "pytest", "mocha", "eslint", "ruff", "mypy", "black", "gradle", "gradlew", "mvn",
+  "rustc", "gcc", "g++", "clang", "clang++", "cc", "cmake", "ninja", "just", "tox", "nox", "phpunit", "rspec", "biome",
+  "oxlint", "golangci-lint", "shellcheck", "hadolint", "swiftc", "javac", "kotlinc", "zig", "bazel", "buck2", "turbo", "nx",
+]
+
+const GIT_READ = [
+  "status", "log", "diff", "show", "blame", "describe", "shortlog", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
+  "grep", "whatchanged", "version", "help", "count-objects", "check-ignore", "merge-base", "name-rev", "show-ref", "for-each-ref",
+  "var", "cherry", "range-diff", "annotate", "show-branch", "verify-commit", "verify-tag", "fsck", "check-attr", "ls-remote",
+]
+
+const GIT_WRITE = [
+  "add", "commit", "stash", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "restore", "mv", "rm", "pull",
+  "fetch", "clone", "init", "am", "apply", "worktree", "notes", "submodule", "remote", "config", "tag", "branch", "reset",
+  "bisect", "sparse-checkout", "maintenance", "gc", "prune", "repack", "lfs", "format-patch", "archive", "bundle", "clean",
+  "reflog", "symbolic-ref", "update-index", "update-ref", "read-tree", "commit-tree", "write-tree", "mktag", "mktree", "replace",
+]
+
+const PKG_MANAGERS = ["npm", "pnpm", "yarn", "bun", "deno"]
+const PKG_RUN = ["test", "t", "run", "run-script", "build", "lint", "check", "fmt", "format", "typecheck", "start", "dev", "bench", "audit", "ls", "list", "outdated", "view", "info", "why", "pm", "version", "--version", "-v", "help", "doctor", "explain", "tsc"]
+const PKG_INSTALL = ["install", "i", "ci", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "link", "unlink", "dedupe", "prune", "rebuild", "init", "create", "patch", "exec", "x", "dlx"]
+const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "access", "token", "adduser", "login"]
+
+export const TABLE: readonly Entry[] = [
+  { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
+  { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
+  { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
+  { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: (v) => flag(v, "-s", "--set") },
+  { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
+  { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
+  { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["cargo"], sub: ["build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata", "nextest", "run", "--version"] },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["go"], sub: ["build", "test", "vet", "fmt", "run", "list", "version", "env", "doc", "generate", "tool"] },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["dotnet"], sub: ["build", "test", "run", "format", "--version"] },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["deno"], sub: ["test", "check", "lint", "fmt", "bench", "doc", "info"] },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["prettier"], when: (v) => !flag(v, "--write", "-w") },
+  { name: "write-files", level: "medium", reason: "rewrites files", programs: ["prettier"], when: (v) => flag(v, "--write", "-w") },
+  { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["npx", "bunx", "pnpx", "uvx", "pipx"] },
+  { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["pnpm", "yarn", "bun", "npm"], sub: ["dlx", "x", "exec"] },
+  { name: "install", level: "medium", reason: "installs or changes dependencies", programs: PKG_MANAGERS, sub: PKG_INSTALL },
+  { name: "install", level: "medium", reason: "installs or changes dependencies", programs: ["pip", "pip3", "uv", "poetry", "pipenv", "gem", "bundle", "composer", "brew", "cargo", "go", "conda", "mamba"], sub: ["install", "uninstall", "add", "remove", "sync", "update", "upgrade", "get", "lock", "pip", "require"] },
+  { name: "install", level: "medium", reason: "installs or removes system packages", programs: ["apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "port", "snap", "flatpak"] },
+  { name: "publish", level: "high", reason: "publishes a package", programs: [...PKG_MANAGERS, "cargo", "poetry", "twine", "gem", "dotnet", "helm"], sub: [...PUBLISH, "push", "upload", "yank"] },
+  { name: "publish", level: "high", reason: "pushes an image", programs: ["docker", "podman"], sub: ["push"] },
+  { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.includes(v.sub) },
+  { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !gitListing(v) },
+  { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
+  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !GIT_WRITE.includes(v.sub) && v.sub !== "push" },
+  { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
+  { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
+  { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
+  { name: "git-reset-hard", level: "high", reason: "discards uncommitted changes", programs: ["git"], sub: ["reset"], when: (v) => flag(v, "--hard", "--merge", "--keep") },
+  { name: "git-clean", level: "high", reason: "deletes untracked files", programs: ["git"], sub: ["clean"], when: (v) => flag(v, "-f") && !flag(v, "-n") },
+  { name: "git-branch-delete", level: "high", reason: "deletes a branch", programs: ["git"], sub: ["branch", "tag"], when: (v) => flag(v, "-d") },
+  { name: "git-discard", level: "medium", reason: "discards changes in files", programs: ["git"], sub: ["checkout", "restore", "switch"], when: (v) => flag(v, "-f", "--discard-changes") || v.canon.operands.includes(".") },
+  { name: "git-history-rewrite", level: "high", reason: "rewrites or drops history", programs: ["git"], sub: ["filter-branch", "filter-repo", "replace"] },
+  { name: "git-history-rewrite", level: "high", reason: "drops recovery data", programs: ["git"], sub: ["reflog", "gc", "prune", "update-ref", "stash"], when: (v) => anyArg(v, /^(expire|delete|drop|clear|--prune=now|--expire=now|-d)$/) },
+  { name: "git-config-program", level: "critical", reason: "configures a program git will run", programs: ["git"], sub: ["config"], when: (v) => !gitListing(v) && v.canon.operands.slice(1).some((o) => isProgramKey(o)) },
+  { name: "git-config-global", level: "high", reason: "changes git configuration outside the repository", programs: ["git"], sub: ["config"], when: (v) => flag(v, "--global", "--system") && !gitListing(v) },
+  { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },
+  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["curl", "http", "https", "xh"], when: (v) => flag(v, "-T", "-d", "-F", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--upload-file", "--form-string") || anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^-X(POST|PUT|PATCH|DELETE)$|^--request=(POST|PUT|PATCH|DELETE)$/) || (v.program !== "curl" && anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^[^=:]+(=|:=)/)) },
+  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
+  { name: "network-upload", level: "high", reason: "copies files to or from another machine", programs: ["scp", "rsync", "sftp", "ftp", "lftp", "rclone"] },
+  { name: "network-listen", level: "high", reason: "opens raw network connections", programs: ["nc", "ncat", "netcat", "socat", "telnet", "nmap"] },
+  { name: "ssh", level: "medium", reason: "runs commands on another machine", programs: ["ssh", "mosh"] },
+  { name: "permissions", level: "high", reason: "changes permissions or ownership", programs: ["chmod", "chown", "chgrp", "setfacl", "chattr", "chflags"] },
+  { name: "process-kill", level: "high", reason: "kills processes", programs: ["kill", "pkill", "killall", "xkill", "skill"] },
+  { name: "kill-everything", level: "critical", reason: "kills every process it can", programs: ["kill", "killall5"], when: (v) => v.program === "killall5" || v.values.includes("-1") && v.values.indexOf("-1") === v.values.length - 1 },
+  { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["shutdown", "reboot", "halt", "poweroff", "kexec"] },
+  { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["init", "telinit"], when: (v) => /^[06sS]$/.test(v.sub ?? "") },
+  { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["systemctl", "loginctl"], sub: ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "soft-reboot", "kill-session", "terminate-session"] },
+  { name: "services", level: "high", reason: "starts, stops or changes system services", programs: ["systemctl", "service", "launchctl", "sc", "rc-service"], when: (v) => !["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print"].includes(v.sub ?? "status") },
+  { name: "services", level: "safe", reason: "reads service state", programs: ["systemctl", "service", "launchctl"], when: (v) => ["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print", undefined].includes(v.sub) },
+  { name: "disk-format", level: "critical", reason: "formats or repartitions a disk", programs: ["mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "diskutil", "mkdosfs", "newfs"] },
+  { name: "privileged", level: "critical", reason: "runs as another user (root)", programs: ["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"] },
+  { name: "privileged", level: "high", reason: "changes the root or namespaces of what it runs", programs: ["chroot", "unshare", "nsenter", "systemd-run"] },
+  { name: "runs-commands", level: "low", reason: "runs the command checked beside it", programs: ["xargs", "watch", "parallel", "eval", "trap", "alias", "flock"] },
+  { name: "shell-builtin", level: "safe", reason: "shell bookkeeping", programs: ["export", "unset", "local", "declare", "typeset", "readonly", "read", "getopts", "mapfile", "readarray", "let", "bind", "complete", "compgen", "disown", "fg", "bg", "suspend", "logout", "enable", "caller", "source", "."] },
+  { name: "containers", level: "medium", reason: "runs or builds containers", programs: ["docker", "podman", "nerdctl", "docker-compose", "kubectl", "helm", "minikube", "kind"] },
+  { name: "containers-read", level: "low", reason: "reads container state", programs: ["docker", "podman", "kubectl"], when: (v) => ["ps", "images", "logs", "inspect", "version", "info", "get", "describe", "top", "stats"].includes(v.sub ?? "") },
+  { name: "containers-delete", level: "high", reason: "deletes containers, images, volumes or cluster objects", programs: ["docker", "podman", "kubectl", "helm"], when: (v) => ["rm", "rmi", "delete", "uninstall", "kill", "drain", "cordon", "scale"].includes(v.sub ?? "") || anyArg(v, /^(prune|rm|down)$/) },
+  { name: "infrastructure", level: "high", reason: "changes cloud infrastructure", programs: ["terraform", "tofu", "pulumi", "cdk", "serverless", "sls", "ansible-playbook"], when: (v) => ["apply", "destroy", "up", "deploy", "import", "refresh", "remove", "state", "taint"].includes(v.sub ?? "") },
+  { name: "infrastructure", level: "medium", reason: "talks to cloud infrastructure", programs: ["aws", "gcloud", "az", "terraform", "tofu", "pulumi", "doctl", "flyctl", "fly", "vercel", "netlify", "heroku", "wrangler"] },
+  { name: "database", level: "medium", reason: "talks to a database", programs: ["psql", "mysql", "sqlite3", "mongo", "mongosh", "redis-cli", "clickhouse-client", "duckdb"] },
+  { name: "database-drop", level: "high", reason: "drops a database", programs: ["dropdb", "dropuser", "mysqladmin"] },
+  { name: "scheduler", level: "high", reason: "changes scheduled jobs", programs: ["crontab", "at", "batch"], when: (v) => v.program !== "crontab" || !flag(v, "-l") },
+  { name: "github", level: "medium", reason: "acts on GitHub", programs: ["gh", "glab", "hub"] },
+  { name: "github-read", level: "low", reason: "reads from GitHub", programs: ["gh", "glab"], when: (v) => ["view", "list", "status", "diff", "checks", "browse"].includes(second(v) ?? "") },
+  { name: "github-delete", level: "high", reason: "deletes or publishes on GitHub", programs: ["gh", "glab"], when: (v) => ["delete", "archive", "transfer", "merge"].includes(second(v) ?? "") || (v.sub === "release" && second(v) === "create") },
+  { name: "inline-code", level: "high", reason: "runs inline code that is not inspected", programs: ["python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua", "luajit", "Rscript", "osascript", "julia", "tclsh", "vim", "nvim", "emacs"], when: inlineCode },
+  { name: "code-from-input", level: "high", reason: "runs code it reads from its input", programs: ["python", "python2", "python3", "pypy3", "node", "nodejs", "perl", "ruby", "php", "lua", "Rscript", "osascript", "julia", "irb"], when: (v) => !!v.part.stdin && v.part.stdin.kind !== "file" && (v.canon.operands.length === 0 || v.canon.operands[0] === "-") },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => flag(v, "-m") && ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(v.canon.operands[0] ?? "") },
+  { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
+]
+
+function gitListing(v: View): boolean {
+  const ops = v.canon.operands.slice(1)
+  switch (v.sub) {
+    case "branch":
+      return ops.length === 0 && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+    case "tag":
+      return (ops.length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
+    case "remote":
+      return ops.length === 0 || ["show", "get-url"].includes(ops[0]!)
+    case "config":
+      return flag(v, "-l", "--list", "--get", "--get-all", "--get-regexp", "--show-origin") || (ops.length === 1 && !flag(v, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit"))
+    case "stash":
+      return ["list", "show"].includes(ops[0] ?? "")
+    case "worktree":
+      return ops[0] === "list"
+    case "reflog":
+      return ops.length === 0 || ops[0] === "show"
+    case "submodule":
+      return ops.length === 0 || ops[0] === "status" || ops[0] === "summary"
+    case "lfs":
+      return ["ls-files", "status", "env", "version"].includes(ops[0] ?? "")
+    case "bisect":
+      return ["log", "visualize", "view"].includes(ops[0] ?? "")
+    default:
+      return false
+  }
+}
+
+function inlineCode(v: View): boolean {
+  const p = v.program
+  if (p === "python" || p === "python2" || p === "python3" || p === "pypy" || p === "pypy3") return flag(v, "-c")
+  if (p === "node" || p === "nodejs" || p === "bun") return flag(v, "-e", "-p", "--eval", "--print")
+  if (p === "deno") return v.sub === "eval"
+  if (p === "php") return flag(v, "-r")
+  if (p === "vim" || p === "nvim") return flag(v, "-c", "--cmd", "-S")
+  if (p === "emacs") return anyArg(v, /^--(eval|execute)/)
+  return flag(v, "-e", "-E")
+}

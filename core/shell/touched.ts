@@ -1,0 +1,56 @@
+// The paths a part touches, for path rules and risk.paths: redirect targets, the operands of file
+// commands (read or write by what the command does), and path-looking arguments of others. Pure.
+import type { TouchedPath } from "./types.ts"
+import type { Part } from "./part.ts"
+import type { Word } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
+
+type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
+
+const ROLES: Record<string, Role> = {
+  rm: "write", rmdir: "write", unlink: "write", shred: "write", touch: "write", mkdir: "write", truncate: "write", tee: "write", mv: "write",
+  cp: "last-write", install: "last-write", ln: "last-write",
+  chmod: "first-skipped", chown: "first-skipped", chgrp: "first-skipped",
+  grep: "first-skipped", egrep: "first-skipped", fgrep: "first-skipped", rg: "first-skipped", ag: "first-skipped", ack: "first-skipped",
+  echo: "none", printf: "none", git: "none", cd: "none", pushd: "none", export: "none", ssh: "none", curl: "none", wget: "none",
+}
+
+const READERS = new Set([
+  "cat", "head", "tail", "less", "more", "bat", "wc", "sort", "uniq", "cut", "nl", "tac", "od", "xxd", "hexdump", "strings", "file",
+  "stat", "du", "ls", "tree", "diff", "cmp", "comm", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "base64", "jq", "source", ".",
+  "sed", "awk", "find", "python", "python3", "node", "bun", "bash", "sh", "zsh", "vim", "nano", "code",
+])
+
+export function touchedPaths(part: Part, home: string): TouchedPath[] {
+  const out: TouchedPath[] = []
+  const add = (w: Word, access: TouchedPath["access"]) => {
+    if (w.value === undefined || w.value === "" || w.placeholder) return
+    for (const path of resolveWord(w, part.cwd, home) ?? []) out.push({ path, access })
+  }
+  for (const r of part.redirects) add(r.target, r.access === "read" ? "read" : "write")
+  const role = ROLES[part.program] ?? (READERS.has(part.program) ? "read" : undefined)
+  if (role === "none") return out
+  const ops = operands(part.words.slice(1))
+  if (role === "write") for (const w of ops) add(w, "write")
+  else if (role === "last-write") ops.forEach((w, i) => add(w, i === ops.length - 1 && ops.length > 1 ? "write" : "read"))
+  else if (role === "first-skipped") for (const w of ops.slice(1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
+  else if (role === "read") for (const w of ops) add(w, part.program === "sed" && part.words.some((x) => x.value?.startsWith("-i")) ? "write" : "read")
+  else for (const w of ops) if (looksLikePath(w)) add(w, "read")
+  if (part.program === "dd") for (const w of part.words) if (w.value?.startsWith("of=")) add({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write")
+  return out
+}
+
+function operands(words: Word[]): Word[] {
+  let done = false
+  return words.filter((w) => {
+    if (done) return true
+    if (w.value === "--") return !(done = true)
+    return !(w.value ?? "").startsWith("-")
+  })
+}
+
+function looksLikePath(w: Word): boolean {
+  const v = w.value ?? ""
+  if (v.includes("://") || v.includes("=")) return false
+  return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || /^\.[A-Za-z0-9_]/.test(v)
+}

@@ -1,0 +1,362 @@
+// Walks a tree-sitter-bash syntax tree into simple commands, through every construct that runs one:
+// lists, pipelines, substitutions, subshells, groups, control flow, functions, redirects. Pure.
+import type { SNode } from "./parser.ts"
+import type { Construct } from "./types.ts"
+import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
+import { childScope, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
+import { evalWord, literalWord, type Word } from "./word.ts"
+import { changeDir, joinCwd } from "./cwd.ts"
+import { redirect } from "./redirects.ts"
+
+interface Outcome {
+  ok: Cwd
+  fail: Cwd
+}
+
+interface Walker {
+  src: string
+  shell: ShellEnv
+  out: Walked
+}
+
+export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
+  const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
+  sequence(w, root.children, scope, cwd, context, [])
+  return w.out
+}
+
+const SEPARATORS = new Set([";", ";;", "&", "\n"])
+
+/** Statements run one after another; `&` sends the one before it to the background. */
+function sequence(w: Walker, nodes: SNode[], scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Cwd {
+  const stmts: { node: SNode; bg: boolean }[] = []
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!
+    if (n.type === "&" && stmts.length) stmts[stmts.length - 1]!.bg = true
+    if (!n.named || n.type === "comment" || SEPARATORS.has(n.type)) continue
+    stmts.push({ node: n, bg: false })
+  }
+  const inner = stmts.length > 1 ? [...ctx, "list" as const] : ctx
+  for (const { node, bg } of stmts) {
+    if (bg) {
+      statement(w, node, childScope(scope), cwd, [...inner, "background"], redirects)
+      continue
+    }
+    const r = statement(w, node, scope, cwd, inner, redirects)
+    cwd = joinCwd(r.ok, r.fail)
+  }
+  return cwd
+}
+
+function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
+  const same = { ok: cwd, fail: cwd }
+  switch (node.type) {
+    case "command":
+      return command(w, node, scope, cwd, ctx, redirects, undefined, [])
+    case "redirected_statement":
+      return redirected(w, node, scope, cwd, ctx, redirects)
+    case "list":
+      return list(w, node.children, scope, cwd, ctx, redirects)
+    case "pipeline":
+      pipeline(w, node.children.filter((c) => c.named && c.type !== "comment"), scope, cwd, ctx, redirects, undefined)
+      return same
+    case "subshell":
+      sequence(w, node.children, childScope(scope), cwd, [...ctx, "subshell"], redirects)
+      return same
+    case "compound_statement":
+      if (node.children[0]?.type === "((") {
+        substitutions(w, node, scope, cwd, ctx)
+        return same
+      }
+      return groupOutcome(cwd, sequence(w, node.children, scope, cwd, [...ctx, "group"], redirects))
+    case "if_statement":
+    case "elif_clause":
+    case "else_clause":
+      return groupOutcome(cwd, sequence(w, node.children, scope, cwd, addCtx(ctx, "condition"), redirects))
+    case "while_statement":
+    case "c_style_for_statement":
+      for (const c of node.children) if (c.field !== "body" && c.named) substitutions(w, c, scope, cwd, ctx)
+      return groupOutcome(cwd, sequence(w, node.children.filter((c) => c.field === "condition" || c.field === "body"), scope, cwd, addCtx(ctx, "loop"), redirects))
+    case "for_statement":
+      return forLoop(w, node, scope, cwd, ctx, redirects)
+    case "do_group":
+      return groupOutcome(cwd, sequence(w, node.children, scope, cwd, ctx, redirects))
+    case "case_statement":
+      for (const c of node.children) if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
+      for (const item of node.children) {
+        if (item.type !== "case_item") continue
+        for (const c of item.children) if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
+        cwd = joinCwd(cwd, sequence(w, item.children.filter((c) => c.field !== "value"), scope, cwd, addCtx(ctx, "case"), redirects))
+      }
+      return { ok: cwd, fail: cwd }
+    case "function_definition": {
+      const name = node.children.find((c) => c.field === "name")
+      const inner = childScope(scope)
+      inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
+      const body = node.children.filter((c) => c.field === "body")
+      sequence(w, body, inner, cwd, [...ctx, "function"], [])
+      return same
+    }
+    case "negated_command":
+      return flip(statement(w, node.children.find((c) => c.named)!, scope, cwd, ctx, redirects))
+    case "variable_assignment":
+      assign(w, node, scope, cwd, ctx, false)
+      return same
+    case "variable_assignments":
+      for (const c of node.children) if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, false)
+      return same
+    case "declaration_command":
+      declaration(w, node, scope, cwd, ctx)
+      return same
+    case "unset_command":
+      for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
+      return same
+    default:
+      // test_command, comment, ...: nothing runs but what their substitutions run
+      substitutions(w, node, scope, cwd, ctx)
+      return same
+  }
+}
+
+function addCtx(ctx: Construct[], c: Construct): Construct[] {
+  return ctx[ctx.length - 1] === c ? ctx : [...ctx, c]
+}
+
+function groupOutcome(before: Cwd, after: Cwd): Outcome {
+  return { ok: after, fail: joinCwd(before, after) }
+}
+
+function flip(o: Outcome): Outcome {
+  return { ok: o.fail, fail: o.ok }
+}
+
+/** `a && b`: b runs where a succeeded; `a || b`: where a failed. */
+function list(w: Walker, children: SNode[], scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
+  const inner = addCtx(ctx, "list")
+  const left = children.find((c) => c.named && c.type !== "comment")
+  const opIndex = children.findIndex((c) => c.type === "&&" || c.type === "||")
+  const right = children.slice(opIndex + 1).find((c) => c.named && c.type !== "comment")
+  if (!left || opIndex < 0 || !right) {
+    const end = sequence(w, children, scope, cwd, inner, redirects)
+    return { ok: end, fail: end }
+  }
+  const a = statement(w, left, scope, cwd, inner, redirects)
+  if (children[opIndex]!.type === "&&") {
+    const b = statement(w, right, scope, a.ok, inner, redirects)
+    return { ok: b.ok, fail: joinCwd(a.fail, b.fail) }
+  }
+  const b = statement(w, right, scope, a.fail, inner, redirects)
+  return { ok: joinCwd(a.ok, b.ok), fail: b.fail }
+}
+
+/** Every stage runs in its own subshell; each one after the first reads what the ones before wrote. */
+function pipeline(w: Walker, stages: SNode[], scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], first: RawCommand | undefined): void {
+  const inner = addCtx(ctx, "pipeline")
+  const from: string[] = first ? [programText(first)] : []
+  let script = first ? printed(first) : undefined
+  for (const stage of stages) {
+    const before = w.out.commands.length
+    const stdin: Stdin | undefined = from.length ? { kind: "pipe", from: [...from], ...(script ? { script } : {}) } : undefined
+    if (stage.type === "command") command(w, stage, childScope(scope), cwd, inner, redirects, stdin, [])
+    else if (stage.type === "redirected_statement") redirected(w, stage, childScope(scope), cwd, inner, redirects, stdin)
+    else statement(w, stage, childScope(scope), cwd, inner, redirects)
+    const added = w.out.commands.slice(before).filter((c) => c.context.length === inner.length)
+    for (const c of added) from.push(programText(c))
+    script = added.length === 1 ? printed(added[0]!) : undefined
+  }
+}
+
+/** What a pipe stage prints, when that is plain text we can read: `echo WORDS`, `cat <<EOF`. */
+function printed(c: RawCommand): Word | undefined {
+  const [name, ...args] = c.words
+  if (c.redirects.length) return undefined
+  if (name?.value === "cat" && !args.length && (c.stdin?.kind === "heredoc" || c.stdin?.kind === "herestring")) return c.stdin.body
+  if (name?.value !== "echo" || args.some((a) => a.value === undefined || a.value.startsWith("-"))) return undefined
+  return literalWord(args.map((a) => a.value).join(" "))
+}
+
+function programText(c: RawCommand): string {
+  return c.words.map((x) => x.text).join(" ")
+}
+
+function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
+  for (const c of node.children) {
+    if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
+    if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), undefined)
+  }
+  const body = node.children.filter((c) => c.field === "body")
+  return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
+}
+
+function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], outer: RawRedirect[], piped?: Stdin): Outcome {
+  const body = node.children.find((c) => c.field === "body")
+  const own: RawRedirect[] = []
+  let stdin = piped
+  let pipeTail: SNode[] | undefined
+  let listTail: { op: string; right: SNode } | undefined
+  const extraArgs: SNode[] = []
+  for (const r of node.children) {
+    if (r === body || !r.named) continue
+    if (r.type === "heredoc_redirect") {
+      for (const c of r.children) if (c.type === "heredoc_body") substitutions(w, c, scope, cwd, ctx)
+    } else substitutions(w, r, scope, cwd, ctx)
+    const got = redirect(w, r, scope)
+    if (got?.redirect) own.push(got.redirect)
+    if (got?.stdin) stdin = got.stdin
+    if (r.type !== "heredoc_redirect") continue
+    // tree-sitter hangs what follows a heredoc's first line (`| sh`, `&& x`, more args) under the redirect
+    for (const c of r.children) {
+      if (c.type === "pipeline") pipeTail = c.children.filter((x) => x.named && x.type !== "comment")
+      else if (c.field === "right") listTail = { op: r.children.find((x) => x.field === "operator")?.type ?? ";", right: c }
+      else if (c.field === "argument") extraArgs.push(c)
+      else if (c.field === "redirect") {
+        const more = redirect(w, c, scope)
+        if (more?.redirect) own.push(more.redirect)
+      }
+    }
+  }
+  const run = (cwdIn: Cwd, stdinIn: Stdin | undefined, sc: Scope, cx: Construct[]): Outcome => {
+    if (!body) {
+      w.out.bare.push(...own)
+      for (let i = 0; i < own.length; i++) w.out.bareCwd.push(cwdIn)
+      return { ok: cwdIn, fail: cwdIn }
+    }
+    if (body.type === "command") return command(w, body, sc, cwdIn, cx, [...outer, ...own], stdinIn, extraArgs)
+    return statement(w, body, sc, cwdIn, cx, [...outer, ...own])
+  }
+  let outcome: Outcome
+  if (pipeTail) {
+    const inner = addCtx(ctx, "pipeline")
+    const before = w.out.commands.length
+    run(cwd, stdin, childScope(scope), inner)
+    pipeline(w, pipeTail, scope, cwd, ctx, outer, w.out.commands[before])
+    outcome = { ok: cwd, fail: cwd }
+  } else outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
+  if (!listTail) return outcome
+  const inner = addCtx(ctx, "list")
+  if (listTail.op === "&&") return statement(w, listTail.right, scope, outcome.ok, inner, outer)
+  if (listTail.op === "||") return statement(w, listTail.right, scope, outcome.fail, inner, outer)
+  return statement(w, listTail.right, scope, joinCwd(outcome.ok, outcome.fail), inner, outer)
+}
+
+function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], stdin: Stdin | undefined, extraArgs: SNode[]): Outcome {
+  const lookup = makeLookup(scope, w.shell)
+  const assignments: RawCommand["assignments"] = []
+  const own: RawRedirect[] = []
+  const wordNodes: SNode[] = []
+  let textEnd = node.end
+  for (const c of node.children) {
+    if (c.type === "variable_assignment") {
+      substitutions(w, c, scope, cwd, ctx)
+      const a = assignmentOf(w, c, lookup)
+      if (a) assignments.push({ name: a.name, value: a.value })
+    } else if (c.type === "command_name") {
+      substitutions(w, c, scope, cwd, ctx)
+      wordNodes.push(...c.children)
+    } else if (c.field === "argument") {
+      substitutions(w, c, scope, cwd, ctx)
+      wordNodes.push(c)
+    } else if (c.field === "redirect" || c.type.endsWith("_redirect")) {
+      substitutions(w, c, scope, cwd, ctx)
+      const got = redirect(w, c, scope)
+      if (got?.redirect) own.push(got.redirect)
+      if (got?.stdin) stdin = got.stdin
+    } else if (c.named) substitutions(w, c, scope, cwd, ctx)
+  }
+  for (const a of extraArgs) {
+    substitutions(w, a, scope, cwd, ctx)
+    wordNodes.push(a)
+    textEnd = Math.max(textEnd, a.end)
+  }
+  const words = groupWords(w.src, wordNodes).flatMap((g) => evalWord(g, w.src, lookup))
+  const raw: RawCommand = {
+    words,
+    assignments,
+    redirects: [...redirects, ...own],
+    context: ctx,
+    text: w.src.slice(node.start, textEnd),
+    cwd,
+    loader: loaderIn(scope),
+  }
+  if (stdin) raw.stdin = stdin
+  const exported = exportedVars(scope)
+  if (exported.size) raw.exported = exported
+  const name = words[0]?.value
+  if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
+  w.out.commands.push(raw)
+  return afterCommand(w, words, scope, cwd)
+}
+
+/** Nodes with nothing between them (or only a line continuation) are one word to bash. */
+function groupWords(src: string, nodes: SNode[]): SNode[][] {
+  const groups: SNode[][] = []
+  let prev: SNode | undefined
+  for (const n of nodes) {
+    const joined = prev && (prev.end === n.start || /^(\\\n)+$/.test(src.slice(prev.end, n.start)))
+    if (joined) groups[groups.length - 1]!.push(n)
+    else groups.push([n])
+    prev = n
+  }
+  return groups
+}
+
+/** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
+function afterCommand(w: Walker, words: Word[], scope: Scope, cwd: Cwd): Outcome {
+  let i = 0
+  while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
+  const name = words[i]?.value
+  if (name === "cd" || name === "pushd") return { ok: changeDir(cwd, words.slice(i + 1), w.shell.home), fail: cwd }
+  if (name === "popd") return { ok: null, fail: cwd }
+  if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
+    for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)
+  }
+  if (name === "printf") {
+    const v = words.findIndex((x) => x.value === "-v")
+    const target = v > 0 ? words[v + 1]?.value : undefined
+    if (target) scope.vars.set(target, undefined)
+  }
+  return { ok: cwd, fail: cwd }
+}
+
+function assignmentOf(w: Walker, node: SNode, lookup: ReturnType<typeof makeLookup>): { name: string; value: Word; append: boolean } | undefined {
+  const nameNode = node.children.find((c) => c.field === "name")
+  if (!nameNode) return undefined
+  const name = w.src.slice(nameNode.start, nameNode.end)
+  const append = node.children.some((c) => c.type === "+=")
+  const valueNodes = node.children.filter((c) => c.field === "value")
+  const value = valueNodes.length ? evalWord(valueNodes, w.src, lookup)[0] ?? literalWord("") : literalWord("")
+  return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
+}
+
+function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
+  substitutions(w, node, scope, cwd, ctx)
+  const a = assignmentOf(w, node, makeLookup(scope, w.shell))
+  if (!a) return
+  scope.vars.set(a.name, a.append ? undefined : a.value.value)
+  if (exported) scope.exported.add(a.name)
+  if (isLoaderVar(a.name)) scope.loader.push(a.name)
+}
+
+function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  const keyword = node.children[0]?.type ?? ""
+  const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
+  const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
+  for (const c of node.children) {
+    if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, exported)
+    else if (c.type === "variable_name" && exported) scope.exported.add(w.src.slice(c.start, c.end))
+    else if (c.named) substitutions(w, c, scope, cwd, ctx)
+  }
+}
+
+/** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
+function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  if (node.type === "command_substitution" || node.type === "process_substitution") {
+    substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
+    return
+  }
+  for (const c of node.children) {
+    if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
+    else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
+    else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
+  }
+}

@@ -1,0 +1,302 @@
+// Words as bash sees them after quote removal, with what could and could not be known statically.
+// Pure: values come from the script's own assignments and the environment the caller passes in.
+import type { SNode } from "./parser.ts"
+
+export interface Word {
+  /** unquoted text with expansions kept as written (`$HOME/x`): what rules and people see */
+  text: string
+  /** the value bash would pass, when it is known statically */
+  value: string | undefined
+  /** built (partly) from an expansion: $X, ${X}, $(..), `..`, $((..)) */
+  expanded: boolean
+  /** an expansion in it is unset, empty or unknown (`rm -rf "$DIR/"` deletes / when DIR is unset) */
+  hollow: boolean
+  /** unquoted glob characters: the shell replaces the word with matching file names */
+  glob: boolean
+  /** starts with an unquoted `~` (the home directory) */
+  tilde: boolean
+  /** holds a process substitution: a /dev/fd path whose content a command produces */
+  procsub?: boolean
+  /** filled in at run time by xargs -I / find -exec `{}` */
+  placeholder?: boolean
+  /** one of several words a brace expansion made */
+  braced?: boolean
+}
+
+/** The value of `$name`: a string, "" when unset, undefined when it cannot be known. */
+export type Lookup = (name: string) => string | undefined
+
+interface Piece {
+  written: string
+  value: string | undefined
+  quoted: boolean
+  expansion: boolean
+  procsub?: boolean
+}
+
+export function literalWord(text: string, quoted = true): Word {
+  return { text, value: text, expanded: false, hollow: false, glob: !quoted && hasGlob(text), tilde: !quoted && text.startsWith("~") }
+}
+
+export function dynamicWord(text: string): Word {
+  return { text, value: undefined, expanded: true, hollow: true, glob: false, tilde: false }
+}
+
+/** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several). */
+export function evalWord(nodes: SNode[], src: string, lookup: Lookup): Word[] {
+  const pieces: Piece[] = []
+  let at = nodes[0]?.start ?? 0
+  for (const node of nodes) {
+    gap(src.slice(at, node.start), pieces)
+    addNode(node, src, lookup, pieces, false)
+    at = node.end
+  }
+  return finish(pieces)
+}
+
+function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuotes: boolean): void {
+  const raw = src.slice(node.start, node.end)
+  switch (node.type) {
+    case "word":
+      if (inQuotes) out.push({ written: raw, value: raw, quoted: true, expansion: false })
+      else unquoteBare(raw, out)
+      return
+    case "raw_string":
+      out.push({ written: raw.slice(1, -1), value: raw.slice(1, -1), quoted: true, expansion: false })
+      return
+    case "ansi_c_string": {
+      const text = decodeAnsiC(raw.slice(2, -1))
+      out.push({ written: text, value: text, quoted: true, expansion: false })
+      return
+    }
+    case "string":
+      addString(node, src, lookup, out)
+      return
+    case "translated_string":
+      for (const child of node.children) if (child.type === "string") addString(child, src, lookup, out)
+      return
+    case "concatenation": {
+      let at = node.start
+      for (const child of node.children) {
+        gap(src.slice(at, child.start), out)
+        addNode(child, src, lookup, out, inQuotes)
+        at = child.end
+      }
+      return
+    }
+    case "simple_expansion":
+    case "expansion": {
+      const name = simpleName(node, src)
+      const value = name === undefined ? undefined : lookup(name)
+      out.push({ written: raw, value, quoted: inQuotes, expansion: true })
+      return
+    }
+    case "command_substitution":
+    case "arithmetic_expansion":
+      out.push({ written: raw, value: undefined, quoted: inQuotes, expansion: true })
+      return
+    case "process_substitution":
+      out.push({ written: raw, value: undefined, quoted: true, expansion: true, procsub: true })
+      return
+    case "array":
+      out.push({ written: raw, value: undefined, quoted: true, expansion: true })
+      return
+    default:
+      // number, brace_expression, extglob_pattern, "$", ... : their source text is what bash sees
+      if (inQuotes) out.push({ written: raw, value: raw, quoted: true, expansion: false })
+      else unquoteBare(raw, out)
+  }
+}
+
+/** Inside "...": \ escapes only $ ` " \ and newline; expansions are not split or globbed. */
+function addString(node: SNode, src: string, lookup: Lookup, out: Piece[]): void {
+  const open = src[node.start] === "$" ? node.start + 2 : node.start + 1
+  let at = open
+  const end = node.end - 1
+  for (const child of node.children) {
+    if (!child.named) continue
+    if (child.start > at) addQuotedText(src.slice(at, child.start), out)
+    if (child.type === "string_content") addQuotedText(src.slice(child.start, child.end), out)
+    else addNode(child, src, lookup, out, true)
+    at = child.end
+  }
+  if (end > at) addQuotedText(src.slice(at, end), out)
+  if (!out.length) out.push({ written: "", value: "", quoted: true, expansion: false })
+}
+
+function addQuotedText(raw: string, out: Piece[]): void {
+  const text = raw.includes("\\") ? raw.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c)) : raw
+  out.push({ written: text, value: text, quoted: true, expansion: false })
+}
+
+/** An unquoted stretch: backslash quotes the next character, backslash-newline vanishes. */
+function unquoteBare(raw: string, out: Piece[]): void {
+  if (!raw.includes("\\")) {
+    out.push({ written: raw, value: raw, quoted: false, expansion: false })
+    return
+  }
+  let plain = ""
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!
+    if (c !== "\\") {
+      plain += c
+      continue
+    }
+    const next = raw[++i]
+    if (next === undefined || next === "\n") continue
+    if (plain) out.push({ written: plain, value: plain, quoted: false, expansion: false })
+    plain = ""
+    out.push({ written: next, value: next, quoted: true, expansion: false })
+  }
+  if (plain) out.push({ written: plain, value: plain, quoted: false, expansion: false })
+}
+
+// Text between nodes of one word: only line continuations belong there; anything else is kept verbatim.
+function gap(text: string, out: Piece[]): void {
+  if (!text) return
+  const rest = text.replace(/\\\n/g, "")
+  if (rest) unquoteBare(rest, out)
+}
+
+function simpleName(node: SNode, src: string): string | undefined {
+  const named = node.children.filter((c) => c.named)
+  if (named.length !== 1) return undefined
+  const only = named[0]!
+  if (only.type !== "variable_name") return undefined
+  if (node.type === "expansion" && node.children.some((c) => !c.named && c.type !== "${" && c.type !== "}")) return undefined
+  const name = src.slice(only.start, only.end)
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : undefined
+}
+
+function finish(pieces: Piece[]): Word[] {
+  let text = ""
+  let value: string | undefined = ""
+  let expanded = false
+  let hollow = false
+  let glob = false
+  let procsub = false
+  let split = false
+  let brace = false
+  for (const p of pieces) {
+    text += p.written
+    if (value !== undefined) value = p.value === undefined ? undefined : value + p.value
+    if (p.expansion) {
+      expanded = true
+      if (!p.value) hollow = true
+      if (!p.quoted && p.value === undefined) glob = true
+      if (!p.quoted && p.value !== undefined && /[ \t\n]/.test(p.value)) split = true
+    } else if (!p.quoted) {
+      if (hasGlob(p.value!)) glob = true
+      if (p.value!.includes("{")) brace = true
+    }
+    if (p.procsub) procsub = true
+  }
+  const first = pieces[0]
+  const word: Word = { text, value, expanded, hollow, glob, tilde: !!first && !first.quoted && !first.expansion && first.written.startsWith("~") }
+  if (procsub) word.procsub = true
+  if (split && value !== undefined) return splitFields(pieces, word)
+  if (brace && value !== undefined) return expandBraces(pieces, word)
+  return [word]
+}
+
+// Unquoted expansions with known values split on whitespace: X="-rf /"; rm $X is rm -rf /.
+function splitFields(pieces: Piece[], base: Word): Word[] {
+  const fields: string[] = [""]
+  for (const p of pieces) {
+    if (!p.expansion || p.quoted) {
+      fields[fields.length - 1] += p.value ?? ""
+      continue
+    }
+    const parts = p.value!.split(/[ \t\n]+/)
+    fields[fields.length - 1] += parts[0]!
+    for (const part of parts.slice(1)) fields.push(part)
+  }
+  return fields.filter((f) => f !== "").map((f) => ({ ...base, text: f, value: f, glob: base.glob || hasGlob(f) }))
+}
+
+const OPEN = "\u0001", COMMA = "\u0002", CLOSE = "\u0003"
+
+// {a,b} and {1..3} outside quotes become several words.
+function expandBraces(pieces: Piece[], base: Word): Word[] {
+  let marked = ""
+  for (const p of pieces) {
+    marked += p.quoted || p.expansion ? p.value! : p.value!.replace(/[{},]/g, (c) => (c === "{" ? OPEN : c === "," ? COMMA : CLOSE))
+  }
+  const results = braceExpand(marked, 0).map((s) => s.replace(/[\u0001\u0002\u0003]/g, (c) => (c === OPEN ? "{" : c === COMMA ? "," : "}")))
+  if (results.length === 1) return [{ ...base, glob: base.glob }]
+  return results.map((r) => ({ ...base, text: r, value: r, glob: base.glob && hasGlob(r), tilde: r.startsWith("~"), braced: true }))
+}
+
+function braceExpand(s: string, depth: number): string[] {
+  if (depth > 8) return [s]
+  const open = s.indexOf(OPEN)
+  if (open < 0) return [s]
+  let level = 0
+  const commas: number[] = []
+  let close = -1
+  for (let i = open; i < s.length; i++) {
+    const c = s[i]
+    if (c === OPEN) level++
+    else if (c === CLOSE && --level === 0) {
+      close = i
+      break
+    } else if (c === COMMA && level === 1) commas.push(i)
+  }
+  if (close < 0) return [s]
+  const head = s.slice(0, open)
+  const tail = s.slice(close + 1)
+  const inner = s.slice(open + 1, close)
+  let options: string[]
+  if (commas.length) {
+    options = []
+    let from = open + 1
+    for (const c of [...commas, close]) {
+      options.push(s.slice(from, c))
+      from = c + 1
+    }
+  } else {
+    const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(inner)
+    if (!range) return braceExpand(head + "{" + inner + "}" + tail, depth + 1).map((x) => x)
+    options = expandRange(range[1]!, range[2]!)
+  }
+  const out: string[] = []
+  for (const o of options) {
+    for (const r of braceExpand(head + o + tail, depth + 1)) {
+      out.push(r)
+      if (out.length >= 64) return out
+    }
+  }
+  return out
+}
+
+function expandRange(a: string, b: string): string[] {
+  const num = /^-?\d+$/.test(a) && /^-?\d+$/.test(b)
+  const from = num ? Number(a) : a.charCodeAt(0)
+  const to = num ? Number(b) : b.charCodeAt(0)
+  const out: string[] = []
+  const step = from <= to ? 1 : -1
+  for (let i = from; out.length < 64; i += step) {
+    out.push(num ? String(i) : String.fromCharCode(i))
+    if (i === to) break
+  }
+  return out
+}
+
+export function hasGlob(s: string): boolean {
+  return s.includes("*") || s.includes("?") || s.includes("[")
+}
+
+/** $'...' escapes, as bash decodes them. */
+export function decodeAnsiC(s: string): string {
+  return s.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, e: string) => {
+    const k = e[0]!
+    if (k === "x" || k === "u" || k === "U") return String.fromCodePoint(parseInt(e.slice(1), 16))
+    if (k >= "0" && k <= "7") return String.fromCharCode(parseInt(e, 8))
+    if (k === "c") return String.fromCharCode(e.charCodeAt(1) & 31)
+    return ANSI_C[k] ?? `\\${e}`
+  })
+}
+
+const ANSI_C: Record<string, string> = {
+  n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+}

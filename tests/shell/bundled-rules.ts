@@ -1,0 +1,17 @@
+// The deny rules of the bundled default/strict policies and their approval modes, applied the way
+// DESIGN section 4 decides a shell call, so the corpus can be checked without the policy engine.
+import { riskRank } from "../../core/policy/risk.ts"
+import { matchCommandPattern, type ShellAnalysis } from "../../core/shell/index.ts"
+import type { Decision } from "./corpus.ts"
+
+export const BUNDLED_DENY = [
+  "git push --force *", "git push -f *", "git push --force-with-lease *", "git push * +* *",
+  "mkfs* *", "dd * of=/dev/* *", "shutdown *", "reboot *", "halt *", "poweroff *",
+  "rm -rf / *", "rm -rf ~ *", "rm -rf ~/ *",
+]
+
+export function bundledDecision(a: ShellAnalysis, policy: "default" | "strict"): Decision {
+  if (a.commands.some((c) => BUNDLED_DENY.some((p) => matchCommandPattern(p, c, "restrict")))) return "deny"
+  if (policy === "strict" || a.unresolvable || a.risk === "critical") return "ask"
+  return riskRank(a.risk) <= riskRank("low") ? "allow" : "ask"
+}
