@@ -14,8 +14,8 @@ export interface PlanItem {
   note?: string
   /** blocked waiting for a person (not for a failed dependency) */
   waiting?: boolean
-  /** failed because policy or a person denied its call */
-  denied?: boolean
+  /** failed because the policy or a person denied its call */
+  denied?: "policy" | "person"
   /** dependency depth (0: needs nothing), for scheduling */
   depth?: number
 }
@@ -27,7 +27,7 @@ export interface Plan {
 export type PlanEvent =
   | { type: "start"; id: string }
   | { type: "succeed"; id: string }
-  | { type: "fail"; id: string; retry: boolean; note?: string; denied?: boolean }
+  | { type: "fail"; id: string; retry: boolean; note?: string; denied?: "policy" | "person" }
   | { type: "skip"; id: string; note?: string }
   | { type: "wait"; id: string; note: string } // blocked on a person
   | { type: "release"; id: string } // the person answered: ready again

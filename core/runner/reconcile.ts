@@ -44,7 +44,7 @@ export async function reconcile(ctx: RunContext): Promise<void> {
         const reason = `denied by ${request.settledBy ?? "a person"}${request.answer ? `: ${request.answer}` : ""}`
         if (waiting.call) updateCall(ctx.store, waiting.call.callId, { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() })
         ctx.state.counters.denied++
-        apply({ type: "fail", id, retry: false, denied: true, note: reason })
+        apply({ type: "fail", id, retry: false, denied: "person", note: reason })
       }
     } else {
       const answer: InFlightAnswer =
@@ -52,8 +52,8 @@ export async function reconcile(ctx: RunContext): Promise<void> {
       applyInFlight(ctx, id, waiting.call!.callId, answer, apply)
     }
   }
-  // a run stopped by denials is decided again: the policy or the person may have changed their mind
-  for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied) apply({ type: "release", id: item.id })
+  // steps the policy denied are decided again: the policy may have changed since (a person's "no" stands)
+  for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied === "policy") apply({ type: "release", id: item.id })
   ctx.state.stoppedBy = undefined
   commit(ctx)
 }

@@ -47,7 +47,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
         apply({ type: "wait", id, note: `waiting for approval (${outcome.requestId})` })
         return
       case "denied":
-        apply({ type: "fail", id, retry: false, denied: true, note: outcome.result.error?.message })
+        apply({ type: "fail", id, retry: false, denied: outcome.decision.by === "user" ? "person" : "policy", note: outcome.result.error?.message })
         return
       case "ran":
         apply(eventFor(ctx, id, outcome.result, retries))
