@@ -18,6 +18,8 @@ const COMMANDS: Record<string, { describe: string; load: Loader }> = {
   approve: { describe: "approve pending requests of a paused run", load: () => import("./commands/approve.ts") },
   deny: { describe: "deny pending requests of a paused run", load: () => import("./commands/deny.ts") },
   answer: { describe: "answer a question of a paused run", load: () => import("./commands/answer.ts") },
+  audit: { describe: "query, export and verify the audit log; per-run reports", load: () => import("./commands/audit.ts") },
+  undo: { describe: "restore the workspace to how it was before a run (or step N)", load: () => import("./commands/undo.ts") },
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -46,7 +48,8 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     checkFlags(sub.rest, ((await resolve(sub.cmd.args)) ?? {}) as never, sub.name ? `${name} ${sub.name}` : name)
-    const { result } = await runCommand(cmd as CommandDef, { rawArgs: rest })
+    // citty takes the first bare word for a subcommand name (`audit --run ID` would run "ID"): name the default one
+    const { result } = await runCommand(cmd as CommandDef, { rawArgs: sub.implicit ? [sub.name!, ...rest] : rest })
     return typeof result === "number" ? result : 0
   } catch (error) {
     const code = exitCodeFor(error)
@@ -62,14 +65,14 @@ function helpRequested(argv: string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h")
 }
 
-async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: CcodeCommand; name?: string; rest: string[] }> {
+async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: CcodeCommand; name?: string; rest: string[]; implicit?: boolean }> {
   const subs = await resolve(cmd.subCommands)
   if (!subs) return { cmd, rest }
   const i = rest.findIndex((a) => !a.startsWith("-"))
   const subName = i >= 0 ? rest[i]! : undefined
   if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: rest.slice(i + 1) }
   const fallback = await resolve(cmd.default)
-  if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest }
+  if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest, implicit: true }
   return { cmd, rest }
 }
 

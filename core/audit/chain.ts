@@ -3,11 +3,15 @@ import { createHash } from "node:crypto"
 
 export const GENESIS = "0".repeat(64)
 
-export type AuditType =
-  | "permission" | "tool_call" | "decision" | "state_change" | "checkpoint" | "rollback"
-  | "error" | "session_start" | "session_end" | "policy" | "trust"
-export type AuditActor = "agent" | "user" | "policy" | "guard" | "hook" | "system"
-export type AuditResult = "approved" | "denied" | "asked" | "success" | "failed" | "error"
+export const AUDIT_TYPES = [
+  "permission", "tool_call", "decision", "state_change", "checkpoint", "rollback",
+  "error", "session_start", "session_end", "policy", "trust",
+] as const
+export type AuditType = (typeof AUDIT_TYPES)[number]
+export const AUDIT_ACTORS = ["agent", "user", "policy", "guard", "hook", "system"] as const
+export type AuditActor = (typeof AUDIT_ACTORS)[number]
+export const AUDIT_RESULTS = ["approved", "denied", "asked", "success", "failed", "error"] as const
+export type AuditResult = (typeof AUDIT_RESULTS)[number]
 
 export interface AuditEntry {
   ts: number

@@ -147,6 +147,14 @@ export const audit = sqliteTable(
   (t) => [index("audit_run_idx").on(t.runId, t.id), index("audit_ts_idx").on(t.ts), index("audit_type_idx").on(t.type, t.ts)],
 )
 
+// The audit chain's head (one row, id 1), updated in the same transaction as every append: a
+// removed last row, which leaves no broken link behind it, still shows as missing.
+export const auditHead = sqliteTable("audit_head", {
+  id: integer("id").primaryKey(),
+  lastId: integer("last_id").notNull(),
+  hash: text("hash").notNull(),
+})
+
 export const trust = sqliteTable("trust", {
   path: text("path").primaryKey(),
   hash: text("hash").notNull(),

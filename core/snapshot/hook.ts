@@ -1,0 +1,71 @@
+// Wires snapshots into the run loop: the run's first snapshot before its first call that may change
+// the workspace, and one after every such call that did. A failed snapshot is recorded and warned
+// about, never fatal to the run (undo then reaches back only as far as the last good snapshot).
+import { appendAudit } from "../audit/write.ts"
+import type { Store } from "../store/open.ts"
+import type { Snapshotter } from "./index.ts"
+import { recordSnapshot, snapshotsOf } from "./rows.ts"
+
+export interface SnapshotCall {
+  callId: string
+  /** the call's seq in its run */
+  seq: number
+  tool: string
+}
+
+export interface SnapshotHook {
+  /** before a call runs: the run's first snapshot, if it has none yet and the call may write */
+  before(call: SnapshotCall): Promise<void>
+  /** after a call ran: a new snapshot when the workspace changed */
+  after(call: SnapshotCall): Promise<void>
+}
+
+export interface SnapshotHookOptions {
+  store: Store
+  runId: string
+  snapshotter: Snapshotter
+  /** told when a snapshot fails */
+  warn?: (message: string) => void
+}
+
+/** Tools that cannot change the workspace; every other tool (shell, plugins, MCP) may. */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_dir", "glob", "grep", "ask_user", "update_plan", "finish", "scratchpad"])
+
+export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
+  const { store, runId, snapshotter } = opts
+  // on resume the run's snapshots so far are in the table
+  let lastRef = snapshotsOf(store, runId).at(-1)?.ref
+  const take = async (call: SnapshotCall, step: number, label: string) => {
+    try {
+      const ref = await snapshotter.take(`${runId} ${label}`)
+      if (ref === lastRef) return
+      recordSnapshot(store, { runId, callId: call.callId, step, ref }, label)
+      lastRef = ref
+    } catch (error) {
+      const message = `snapshot ${label} failed; \`ccode undo ${runId}\` cannot go back past it: ${(error as Error).message}`
+      opts.warn?.(message)
+      store.tx(() => appendAudit(store, { runId, callId: call.callId, type: "error", actor: "system", action: "snapshot", result: "error", reason: message }))
+    }
+  }
+  return {
+    async before(call) {
+      if (lastRef || READ_ONLY_TOOLS.has(call.tool)) return
+      await take(call, call.seq, `before call ${call.seq} (${call.tool})`)
+    },
+    async after(call) {
+      if (!lastRef || READ_ONLY_TOOLS.has(call.tool)) return
+      await take(call, call.seq + 1, `after call ${call.seq} (${call.tool})`)
+    },
+  }
+}
+
+/** Run a call between the hook's before and after (after runs even when the call throws). */
+export async function snapshotAround<T>(hook: SnapshotHook | undefined, call: SnapshotCall, run: () => Promise<T>): Promise<T> {
+  if (!hook) return run()
+  await hook.before(call)
+  try {
+    return await run()
+  } finally {
+    await hook.after(call)
+  }
+}
