@@ -20,6 +20,8 @@ import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
 import { driveSteps } from "./steps.ts"
+import { driveAgent } from "../agent/driver.ts"
+import { reconcileAgent } from "../agent/resume.ts"
 
 export interface RunEnv {
   store: Store
@@ -93,7 +95,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
-  await reconcile(ctx)
+  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
   return drive(ctx, env, new Map(Object.entries(spec.steps ?? {})))
 }
 
@@ -108,7 +110,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
     // the workspace as it is now; on resume, compared with how the last segment left it
     const changed = await watchStart(ctx)
     if (changed) await haltOrContinue(ctx, changed)
-    await driveSteps(ctx, steps)
+    await (ctx.task.spec.agent ? driveAgent(ctx) : driveSteps(ctx, steps))
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
   }

@@ -6,6 +6,8 @@ import { homedir } from "node:os"
 import { createRedactor, type Redactor } from "../redact/index.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
+import { AGENT_TOOLS } from "../tools/builtin/agent.ts"
+import { prepareAgent } from "../agent/setup.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { ConfigError, positionOf } from "../task/yaml.ts"
 import type { Governor, RunOptions } from "./context.ts"
@@ -41,7 +43,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
-  const registry = createRegistry()
+  const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const steps = task.steps.map((step): PreparedStep => {
     const registered = registry.get(step.tool)
     if (!registered) {
@@ -65,6 +67,8 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
     patterns: policy.redaction.patterns,
     home: homedir(),
   })
+  // the agent section is checked now, so a bad one is exit 2 before anything is stored
+  if (task.spec.agent) prepareAgent(task, registry, toolEnv)
   const governor = createGovernor(policy, workspace, toolEnv)
   const policyHash = createHash("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   return {

@@ -31,6 +31,7 @@ export const Agent = z.strictObject({
   tools: z.array(z.string()).optional(),
   max_turns: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
+  stream: z.boolean().optional().describe("stream the model's answers (default false: one response per turn)"),
   script: z.string().optional().describe("replay provider: the recorded turns file, relative to the task"),
 })
 export type Agent = z.infer<typeof Agent>

@@ -1,0 +1,33 @@
+// Resuming an agent run: calls that were in flight when the process died are matched to the open
+// turn by their key; idempotent ones run again, others wait for a person. Replaces the scripted
+// driver's reconcile, whose waiting/pending maps are keyed by plan item.
+import { commit } from "../runner/call.ts"
+import type { RunContext } from "../runner/context.ts"
+import { newId } from "../runner/ids.ts"
+import { inFlightCalls, updateCall } from "../store/calls.ts"
+import { openCalls } from "./conversation.ts"
+import type { AgentState } from "./types.ts"
+import { applyInFlight, requestInFlight } from "./waiting.ts"
+
+export async function reconcileAgent(ctx: RunContext): Promise<void> {
+  const agent = ctx.state.agent as AgentState | undefined
+  const open = new Map((agent ? openCalls(agent) : []).map((c) => [c.key, c]))
+  for (const row of inFlightCalls(ctx.store, ctx.runId)) {
+    const call = row.itemId ? open.get(row.itemId) : undefined
+    if (!agent || !call || agent.waiting) {
+      updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; its turn had moved on" })
+      continue
+    }
+    if (ctx.registry.get(row.tool)?.tool.idempotent) {
+      // safe to run again: the driver makes a fresh call for it
+      updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; run again (idempotent)" })
+      continue
+    }
+    if (ctx.human.interactive) {
+      const answer = await ctx.human.inFlight(ctx.runId, call.key, `${call.tool} ${JSON.stringify(call.args)}`)
+      applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
+    } else requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
+  }
+  ctx.state.stoppedBy = undefined
+  commit(ctx)
+}

@@ -1,0 +1,74 @@
+// The agent driver's plain data: the conversation kept in the checkpoint, the model's turns,
+// and the provider contract. No behaviour here.
+import type { PendingCall } from "../runner/state.ts"
+import type { Scratchpad } from "../tools/builtin/agent.ts"
+
+/** One tool call the model proposed, with the key its calls row carries (`t<turn>.<n>`). */
+export interface ToolCall {
+  id: string
+  tool: string
+  args: unknown
+  key: string
+}
+
+/** The conversation, provider-neutral and redacted (it lives in the checkpoint). */
+export type Message =
+  | { role: "user"; text: string }
+  | { role: "assistant"; turn: number; text: string; calls: ToolCall[]; closed?: boolean }
+  | { role: "tool"; id: string; tool: string; text: string; error?: boolean }
+
+/** Why the agent is stopped on a person, and what to hand the model once they answered. */
+export type AgentWaiting =
+  | { kind: "question"; requestId: string; call: ToolCall; questions: string[]; options?: string[]; created: boolean }
+  | { kind: "approval" | "in_flight"; requestId: string; call: ToolCall; callId: string; seq: number }
+
+export interface AgentState {
+  v: 1
+  messages: Message[]
+  scratchpad: Scratchpad
+  /** model turns taken so far */
+  turns: number
+  usage: { input: number; output: number; cost: number }
+  waiting?: AgentWaiting
+  /** a call that already has its row: approved by a person, or in flight at a crash and to run again */
+  pending?: { key: string; call: PendingCall }
+  /** how the agent ended: finish(), an answer without tool calls, or a provider failure */
+  outcome?: { status: "completed" | "failed"; message: string }
+  /** warnings already given once (missing price, ...) */
+  warned: string[]
+}
+
+/** What the model answered in one turn. */
+export interface ModelTurn {
+  text: string
+  calls: { id: string; tool: string; args: unknown }[]
+  usage: { input: number; output: number }
+}
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string
+  description: string
+  /** JSON Schema of the arguments */
+  schema: Record<string, unknown>
+}
+
+export interface TurnRequest {
+  system: string
+  messages: Message[]
+  tools: ToolSpec[]
+  signal: AbortSignal
+}
+
+/** A model behind some protocol; one request per turn, errors thrown as they come (the driver classifies). */
+export interface Provider {
+  name: string
+  model: string
+  turn(request: TurnRequest): Promise<ModelTurn>
+}
+
+/** One recorded model turn, as replay scripts and `runs export --replay` hold them. */
+export interface ReplayTurn {
+  text?: string
+  calls?: { tool: string; args: Record<string, unknown> }[]
+}

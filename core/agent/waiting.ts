@@ -1,0 +1,120 @@
+// What the agent waits for a person about: a question (ask_user), an approval, or a call that was in
+// flight at a crash. With a person at the terminal it asks now; without, it writes a request and the
+// run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
+import { commit } from "../runner/call.ts"
+import type { InFlightAnswer, RunContext } from "../runner/context.ts"
+import { updateCall } from "../store/calls.ts"
+import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
+import { append } from "./calls.ts"
+import { noteMessage, refusalMessage } from "./conversation.ts"
+import type { AgentState, AgentWaiting, ToolCall } from "./types.ts"
+
+/** Settle what the agent waits for, if anything; true while it still waits (the run pauses). */
+export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise<boolean> {
+  const waiting = agent.waiting
+  if (!waiting) return false
+  const request = waiting.kind === "question" && !waiting.created ? undefined : getRequest(ctx.store, waiting.requestId)
+  if (request && request.status !== "pending") {
+    ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
+    settleFromRequest(ctx, agent, waiting, request)
+  } else if (ctx.human.interactive) {
+    await askNow(ctx, agent, waiting, request)
+  } else {
+    if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, waiting)
+    return true
+  }
+  commit(ctx)
+  return false
+}
+
+function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow): void {
+  delete agent.waiting
+  if (waiting.kind === "question") {
+    const text = request.status === "answered" ? `the user answered: ${request.answer ?? ""}` : `the user declined to answer${request.answer ? `: ${request.answer}` : ""}`
+    append(ctx, agent, noteMessage(waiting.call, text, request.status !== "answered"))
+    return
+  }
+  if (waiting.kind === "approval") {
+    if (request.status === "approved") {
+      agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq, approved: true, forRun: Boolean(request.forRun) } }
+      return
+    }
+    const reason = `denied by ${request.settledBy ?? "a person"}${request.answer ? `: ${request.answer}` : ""}`
+    updateCall(ctx.store, waiting.callId, { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() })
+    ctx.state.counters.denied++
+    append(ctx, agent, refusalMessage(waiting.call, reason))
+    return
+  }
+  const answer: InFlightAnswer =
+    request.status === "approved" ? "rerun" : request.status === "denied" ? "fail" : request.answer?.trim() === "skip" ? "skip" : "done"
+  applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
+}
+
+async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<void> {
+  if (waiting.kind === "question") {
+    const answer = await ctx.human.question(ctx.runId, waiting.questions, waiting.options)
+    if (request) settleRequest(ctx.store, request.id, { status: "answered", answer, settledBy: "prompt" })
+    ctx.recorder.audit({ type: "permission", actor: "user", tool: "ask_user", action: "answer", result: "approved", reason: "answered at the prompt" })
+    delete agent.waiting
+    append(ctx, agent, noteMessage(waiting.call, `the user answered: ${answer}`))
+    return
+  }
+  if (waiting.kind === "approval") {
+    // a person is here now: the call is decided again and asked at the prompt
+    if (request) settleRequest(ctx.store, request.id, { status: "answered", answer: "asked again at the terminal", settledBy: "resume" })
+    delete agent.waiting
+    agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq } }
+    return
+  }
+  const answer = await ctx.human.inFlight(ctx.runId, waiting.call.key, `${waiting.call.tool} ${JSON.stringify(waiting.call.args)}`)
+  if (request) settleRequest(ctx.store, request.id, { status: answer === "fail" ? "denied" : answer === "rerun" ? "approved" : "answered", answer, settledBy: "prompt" })
+  delete agent.waiting
+  applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
+}
+
+/** A call in flight at a crash, decided by a person: run it again, or tell the model what became of it. */
+export function applyInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number }, answer: InFlightAnswer): void {
+  ctx.recorder.audit({ type: "permission", actor: "user", callId: row.callId, tool: call.tool, action: `in_flight:${answer}`, result: answer === "fail" ? "denied" : "approved" })
+  if (answer === "rerun") {
+    agent.pending = { key: call.key, call: { ...row, approved: true } }
+    return
+  }
+  const done = answer === "done"
+  updateCall(ctx.store, row.callId, {
+    status: done ? "ok" : "abandoned",
+    finishedAt: Date.now(),
+    output: done ? "(marked done by a person after a crash)" : null,
+    errorMessage: done ? null : `in flight at a crash; ${answer === "skip" ? "skipped" : "marked failed"} by a person`,
+  })
+  const text = done
+    ? "this call was running when ccode stopped; a person confirmed it finished, but its output was not kept"
+    : `this call was running when ccode stopped and was not run again (${answer === "skip" ? "skipped" : "marked failed"} by a person); it may or may not have taken effect`
+  append(ctx, agent, noteMessage(call, text, !done))
+}
+
+/** The in-flight request for a call that was running at a crash and cannot safely run twice. */
+export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number }, requestId: string): void {
+  agent.waiting = { kind: "in_flight", requestId, call, ...row }
+  ctx.recorder.event("request.created", { req: requestId, kind: "in_flight", call: row.callId, step: call.key, tool: call.tool, args: call.args })
+  ctx.recorder.audit({ type: "permission", actor: "system", callId: row.callId, tool: call.tool, action: "request:in_flight", result: "asked", reason: "call was in flight when the process died" })
+  commit(ctx, () =>
+    insertRequest(ctx.store, {
+      id: requestId, runId: ctx.runId, callId: row.callId, itemId: call.key, kind: "in_flight", status: "pending",
+      title: ctx.redactor.text(`call ${call.key} (${call.tool}) was running when ccode stopped: run it again?`),
+      detail: JSON.stringify(ctx.redactor.value({ tool: call.tool, args: call.args })), createdAt: Date.now(),
+    }),
+  )
+}
+
+function createQuestion(ctx: RunContext, waiting: Extract<AgentWaiting, { kind: "question" }>): void {
+  waiting.created = true
+  const title = ctx.redactor.text(waiting.questions.join(" / "))
+  ctx.recorder.event("request.created", { req: waiting.requestId, kind: "question", step: waiting.call.key, tool: "ask_user", questions: waiting.questions, options: waiting.options })
+  ctx.recorder.audit({ type: "permission", actor: "agent", tool: "ask_user", action: "request:question", result: "asked", reason: title })
+  commit(ctx, () =>
+    insertRequest(ctx.store, {
+      id: waiting.requestId, runId: ctx.runId, itemId: waiting.call.key, kind: "question", status: "pending", title,
+      detail: JSON.stringify(ctx.redactor.value({ questions: waiting.questions, options: waiting.options })), createdAt: Date.now(),
+    }),
+  )
+}
