@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { createHash } from "node:crypto"
 import { GENESIS, rowHash } from "../../core/audit/chain.ts"
+import { readRow, type RawAuditRow } from "../../core/audit/rows.ts"
 import { verifyStore } from "../../core/audit/verify.ts"
 import { appendAudit } from "../../core/audit/write.ts"
 import { sampleRun, storeWith } from "./helpers.ts"
@@ -37,9 +38,9 @@ describe("the audit hash chain", () => {
 
   test("an edited row whose hash was recomputed breaks the link to the next row", () => {
     const store = tenRows()
-    const row = store.sqlite.query("SELECT * FROM audit WHERE id = 5").get() as Record<string, never>
-    const forged = { ts: row.ts, runId: row.run_id, callId: row.call_id, type: row.type, actor: row.actor, tool: row.tool, action: row.action, result: "denied" as const, risk: row.risk, autoApproved: false, reason: row.reason, data: row.data }
-    store.sqlite.query("UPDATE audit SET result = 'denied', auto_approved = 0, hash = ? WHERE id = 5").run(rowHash(5, forged, row.prev_hash))
+    const row = readRow(store.sqlite.query("SELECT * FROM audit WHERE id = 5").get() as RawAuditRow)
+    const forged = { ...row, result: "denied" as const, autoApproved: false }
+    store.sqlite.query("UPDATE audit SET result = 'denied', auto_approved = 0, hash = ? WHERE id = 5").run(rowHash(5, forged, row.prevHash))
     expect(verifyStore(store).problem).toMatchObject({ kind: "changed", id: 6 })
   })
 
