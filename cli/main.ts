@@ -18,8 +18,14 @@ const COMMANDS: Record<string, { describe: string; load: Loader }> = {
   approve: { describe: "approve pending requests of a paused run", load: () => import("./commands/approve.ts") },
   deny: { describe: "deny pending requests of a paused run", load: () => import("./commands/deny.ts") },
   answer: { describe: "answer a question of a paused run", load: () => import("./commands/answer.ts") },
+  policy: { describe: "check a call, show the effective policy, test policies, print the schema", load: () => import("./commands/policy.ts") },
+  trust: { describe: "trust this workspace's policy and plugin files as they are now", load: () => import("./commands/trust.ts") },
+  hook: { describe: "PreToolUse/BeforeTool hook for Claude Code and Gemini CLI", load: () => import("./commands/hook.ts") },
   audit: { describe: "query, export and verify the audit log; per-run reports", load: () => import("./commands/audit.ts") },
   undo: { describe: "restore the workspace to how it was before a run (or step N)", load: () => import("./commands/undo.ts") },
+  plugins: { describe: "list tools with their source; load and validate a plugin", load: () => import("./commands/plugins.ts") },
+  init: { describe: "scaffold .ccode/: policy, example plugin with types, sample task", load: () => import("./commands/init.ts") },
+  mcp: { describe: "serve the guarded tools over MCP stdio", load: () => import("./commands/mcp.ts") },
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -48,11 +54,13 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     checkFlags(sub.rest, ((await resolve(sub.cmd.args)) ?? {}) as never, sub.name ? `${name} ${sub.name}` : name)
-    // citty takes the first bare word for a subcommand name (`audit --run ID` would run "ID"): name the default one
-    const { result } = await runCommand(cmd as CommandDef, { rawArgs: sub.implicit ? [sub.name!, ...rest] : rest })
+    // run the (sub)command itself with its own arguments: citty drops a subcommand's return value
+    // (our exit code) and would take `audit --run ID`'s ID for a subcommand name
+    const { result } = await runCommand(sub.cmd as CommandDef, { rawArgs: sub.rest })
     return typeof result === "number" ? result : 0
   } catch (error) {
-    const code = exitCodeFor(error)
+    // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
+    const code = name === "hook" ? 2 : exitCodeFor(error)
     if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
     if ((error as { name?: string }).name === "CLIError" || error instanceof UsageError) console.error(`see \`ccode ${name} --help\``)
     return code

@@ -1,21 +1,15 @@
-// Where ccode keeps its data: CCODE_HOME (default $XDG_DATA_HOME/ccode, else ~/.local/share/ccode)
-// and the database (--db, else CCODE_DB, else $CCODE_HOME/ccode.db).
-import { homedir } from "node:os"
-import { join, resolve } from "node:path"
+// Opening the database a command was pointed at (--db, CCODE_DB, or $CCODE_HOME/ccode.db).
 import { openStore, type Store } from "../core/store/open.ts"
+import { openSqlite, type SqliteStore } from "../core/store/sqlite.ts"
+import { ccodeHome, dbPath } from "./home.ts"
 
-export function ccodeHome(env = process.env): string {
-  if (env.CCODE_HOME) return resolve(env.CCODE_HOME)
-  const data = env.XDG_DATA_HOME || join(homedir(), ".local", "share")
-  return join(data, "ccode")
-}
-
-export function dbPath(flag: string | undefined, env = process.env): string {
-  if (flag) return resolve(flag)
-  if (env.CCODE_DB) return resolve(env.CCODE_DB)
-  return join(ccodeHome(env), "ccode.db")
-}
+export { ccodeHome, dbPath }
 
 export function openDb(flag: string | undefined): Store {
   return openStore(dbPath(flag))
+}
+
+/** The database without the ORM, for commands that must start fast (hook). */
+export function openDbLite(flag: string | undefined): SqliteStore {
+  return openSqlite(dbPath(flag))
 }

@@ -14,6 +14,7 @@ const result = await Bun.build({
   sourcemap: "none",
   target: "bun",
   format: "esm",
+  splitting: true, // each command is its own chunk: `ccode hook` does not load the runner
   define: { CCODE_VERSION: JSON.stringify(pkg.version) },
 })
 if (!result.success) {

@@ -6,7 +6,7 @@ import { homedir } from "node:os"
 import { isAbsolute } from "node:path"
 import { decide, hookResponse, parseHookPayload, prepareCall, type HookCall, type HookHost } from "../../core/policy/index.ts"
 import type { Decision } from "../../core/policy/types.ts"
-import type { Store } from "../../core/store/open.ts"
+import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
 import { globalArgs } from "../args.ts"
 import { command } from "../command.ts"
 import { loadForCli } from "./policy.ts"
@@ -58,8 +58,8 @@ function hookCwd(hook: HookCall): string {
 }
 
 async function openStore(db: string | undefined): Promise<Store> {
-  const { openDb } = await import("../paths.ts")
-  return openDb(db)
+  const { openDbLite } = await import("../paths.ts")
+  return openDbLite(db)
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.

@@ -7,7 +7,8 @@ import { decide, loadPolicy, prepareCall, findWorkspaceRoot, workspacePolicyFile
 import type { LoadedPolicy, PolicyFlags, IsTrusted } from "../../core/policy/index.ts"
 import type { Decision } from "../../core/policy/types.ts"
 import type { Risk } from "../../core/policy/risk.ts"
-import type { Store } from "../../core/store/open.ts"
+import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
+import { ccodeHome } from "../home.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
@@ -139,12 +140,12 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   const env = process.env
   const home = homedir()
   const repoFiles = workspacePolicyFiles(workspace).length > 0
-  const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(dataHome(env, home), "cache") : undefined
+  const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(ccodeHome(env), "cache") : undefined
   let store = opts.store
   const opened = !store && repoFiles && !opts.trust
   if (opened) {
-    const { openDb } = await import("../paths.ts")
-    store = openDb(opts.db)
+    const { openDbLite } = await import("../paths.ts")
+    store = openDbLite(opts.db)
   }
   try {
     let isTrusted: IsTrusted = () => false
@@ -157,13 +158,6 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   } finally {
     if (opened) store?.close()
   }
-}
-
-// $CCODE_HOME as cli/paths.ts computes it; repeated here because importing that module loads the
-// database layer, which `policy check` and `hook` must not pay for in a directory without policy files.
-function dataHome(env: Record<string, string | undefined>, home: string): string {
-  if (env.CCODE_HOME) return resolve(env.CCODE_HOME)
-  return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "ccode")
 }
 
 function directory(given: unknown): string {

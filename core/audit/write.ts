@@ -1,7 +1,7 @@
 // Appends audit rows to the chain. Must be called inside the store's write transaction, so the
 // head it reads cannot change under it, even with several processes writing. Never redacts: callers
 // hand it redacted data.
-import type { Store } from "../store/open.ts"
+import type { SqliteStore as Store } from "../store/sqlite.ts"
 import { GENESIS, rowHash, type AuditEntry } from "./chain.ts"
 
 export type AuditInput = Partial<AuditEntry> & Pick<AuditEntry, "type" | "actor">
