@@ -10,7 +10,7 @@ import { runs } from "../../core/store/schema.ts"
 import { eq } from "drizzle-orm"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
-import { UsageError } from "../errors.ts"
+import { Exit, UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 
@@ -73,7 +73,9 @@ const verify = command({
         process.stderr.write(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}\n`)
         if (!result.head && result.rows) process.stderr.write("note: this database predates the chain head; removal of its newest rows cannot be detected until the next row is written\n")
       } else process.stderr.write(`audit chain broken: ${result.problem!.message}\n`)
-      return result.ok ? 0 : 1
+      // a subcommand's return value does not reach the exit code through citty
+      if (!result.ok) throw new Exit(1)
+      return 0
     } finally {
       store.close()
     }
