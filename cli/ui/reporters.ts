@@ -101,6 +101,7 @@ function describe(
       line(e.run, `${style.red("■")} guard ${style.bold(String(f.guard))}: ${String(f.reason)}`)
       return
     case "policy.warning":
+    case "tool.warning":
       line(e.run, `${style.yellow("!")} ${String(f.message)}`)
       return
     case "agent.message":

@@ -13,6 +13,7 @@ import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
+import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
 import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan } from "./plan.ts"
@@ -71,6 +72,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.event("policy.warning", { message: warning })
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
+  reportExtras(ctx.recorder, prepared.extras)
   commit(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
@@ -78,7 +80,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
       batch: batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps } satisfies StoredSpec),
     }),
   )
-  return drive(ctx, env, new Map(Object.entries(steps)))
+  return drive(ctx, env, new Map(Object.entries(steps))).finally(() => prepared.extras.close())
 }
 
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
@@ -95,8 +97,9 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
+  reportExtras(ctx.recorder, prepared.extras)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
-  return drive(ctx, env, new Map(Object.entries(spec.steps ?? {})))
+  return drive(ctx, env, new Map(Object.entries(spec.steps ?? {}))).finally(() => prepared.extras.close())
 }
 
 async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig>): Promise<RunResult> {
@@ -117,7 +120,8 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
   return finishRun(ctx, env.home)
 }
 
-function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
+/** The context of a run (exported for drivers outside this file, e.g. the MCP server's long-lived run). */
+export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
   return {
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,

@@ -3,7 +3,9 @@
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import { homedir } from "node:os"
+import { addExtraTools, type Extras } from "../plugins/extras.ts"
 import { createRedactor, type Redactor } from "../redact/index.ts"
+import { isTrustedFile } from "../store/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
 import { AGENT_TOOLS } from "../tools/builtin/agent.ts"
@@ -36,6 +38,8 @@ export interface Prepared {
   redactor: Redactor
   policyHash: string
   steps: PreparedStep[]
+  /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
+  extras: Extras
   recorder(runId: string): Recorder
 }
 
@@ -44,11 +48,28 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
+  const extras = await addExtraTools({
+    registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
+    isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
+  })
+  try {
+    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras })
+  } catch (error) {
+    await extras.close()
+    throw error
+  }
+}
+
+function finishPrepare(
+  env: RunEnv, task: LoadedTask,
+  { cwd, toolEnv, policy, workspace, registry, extras }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras"> & { policy: Prepared["governor"]["policy"] },
+): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
     const registered = registry.get(step.tool)
     if (!registered) {
       const at = positionOf(task.source, ["steps", step.index, step.tool === "shell" ? "run" : "tool"])
-      throw new ConfigError(task.file, at.line, at.col, `step "${step.id}" uses unknown tool "${step.tool}"; known tools: ${[...registry.keys()].join(", ")}`)
+      const why = extras.problems.length ? `\n${extras.problems.map((p) => `  ${p}`).join("\n")}` : ""
+      throw new ConfigError(task.file, at.line, at.col, `step "${step.id}" uses unknown tool "${step.tool}"; known tools: ${[...registry.keys()].join(", ")}${why}`)
     }
     const parsed = registered.tool.args.safeParse(step.args)
     if (!parsed.success) {
@@ -72,7 +93,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const governor = createGovernor(policy, workspace, toolEnv)
   const policyHash = createHash("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps,
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras,
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }

@@ -1,0 +1,140 @@
+// The long-lived run behind `ccode mcp` (driver "mcp", one per server session): every call a client
+// makes goes through runCall — decided, run, checkpointed and audited like a step of a task. An `ask`
+// becomes an approval request and an error result saying how to approve; the same call made again
+// after `ccode approve` runs. Never executes a call the policy did not allow.
+import { hostname } from "node:os"
+import { hashArgs, runCall, commit, type CallOutcome } from "../runner/call.ts"
+import type { RunOptions } from "../runner/context.ts"
+import { finishRun, type RunResult } from "../runner/finish.ts"
+import { newId } from "../runner/ids.ts"
+import { context, type RunEnv } from "../runner/lifecycle.ts"
+import { createPlan } from "../runner/plan.ts"
+import { prepareRun } from "../runner/prepare.ts"
+import { initialState, type PendingCall } from "../runner/state.ts"
+import { reportExtras } from "../plugins/extras.ts"
+import { getRequest } from "../store/requests.ts"
+import { insertRun } from "../store/runs.ts"
+import type { LoadedTask } from "../task/load.ts"
+import { parseYaml } from "../task/yaml.ts"
+import { errorResult } from "../tools/envelope.ts"
+import type { Tool, ToolResult } from "../tools/types.ts"
+
+/** Tools that only make sense inside ccode's own agent loop (a plan, a person at ccode's terminal, the end of a run). */
+const AGENT_ONLY = new Set(["ask_user", "update_plan", "finish", "scratchpad"])
+
+export interface McpSession {
+  runId: string
+  /** the tools served: built-ins and plugins (not other servers' tools) */
+  tools: Tool[]
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>
+  /** what a client may see: secrets masked as everywhere else */
+  redact(text: string): string
+  /** plugins and servers left out, for the person who started the server */
+  problems: string[]
+  /** finish the run (status, summary, audit) and stop MCP servers the run started */
+  close(): Promise<RunResult>
+}
+
+export interface McpSessionOptions {
+  cwd: string
+  options: RunOptions
+  /** how to reach this database in `ccode approve` hints (the --db the server was started with) */
+  dbHint?: string
+}
+
+export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Promise<McpSession> {
+  const task = sessionTask(opts.cwd)
+  const prepared = await prepareRun(env, task, opts.options)
+  const runId = newId("r")
+  const ctx = context(env, prepared, task, runId, opts.options, initialState(createPlan([]), "agent"))
+  const now = Date.now()
+  ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: 0, driver: "mcp" })
+  ctx.recorder.audit({ type: "session_start", actor: "user", action: "mcp", reason: "ccode mcp", data: { options: opts.options } })
+  for (const warning of prepared.governor.policy.ignored) {
+    ctx.recorder.event("policy.warning", { message: warning })
+    ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
+  }
+  reportExtras(ctx.recorder, prepared.extras)
+  commit(ctx, () =>
+    insertRun(env.store, {
+      id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running", driver: "mcp",
+      policyHash: prepared.policyHash, pid: process.pid, host: hostname(), createdAt: now, updatedAt: now,
+      options: JSON.stringify({ options: opts.options, steps: {} }),
+    }),
+  )
+
+  const tools = [...prepared.registry.values()].filter((r) => !r.source.startsWith("mcp:") && !AGENT_ONLY.has(r.tool.name)).map((r) => r.tool)
+  const served = new Set(tools.map((t) => t.name))
+  // calls waiting for a person, by tool + arguments: the same call made again picks up the answer
+  const waiting = new Map<string, PendingCall & { requestId: string }>()
+  const approve = (requestId: string) => `ccode approve ${runId} ${requestId}${opts.dbHint ? ` --db ${opts.dbHint}` : ""}`
+  let queue: Promise<unknown> = Promise.resolve()
+  let closed: Promise<RunResult> | undefined
+
+  const callOnce = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+    if (closed) return errorResult("SESSION_CLOSED", "execution", "this ccode mcp session has ended")
+    if (!served.has(name)) return errorResult("NOT_FOUND", "not_found", `no tool named "${name}" here; tools/list shows the tools ccode serves`)
+    if (ctx.stop) return errorResult("STOPPED", "denied", `ccode stopped this session: ${ctx.stop.reason}. A person can start \`ccode mcp\` again.`)
+    const key = hashArgs(name, args)
+    const earlier = waiting.get(key)
+    let pending: PendingCall | undefined
+    if (earlier) {
+      const request = getRequest(env.store, earlier.requestId)
+      if (request?.status === "pending") {
+        return errorResult("APPROVAL_PENDING", "denied", `still waiting for a person to approve this call: \`${approve(earlier.requestId)}\` (or \`ccode deny ${runId} ${earlier.requestId}\`), then call it again`)
+      }
+      waiting.delete(key)
+      if (request?.status === "approved") pending = { callId: earlier.callId, seq: earlier.seq, approved: true, forRun: Boolean(request.forRun) }
+      else return errorResult("DENIED", "denied", `denied by ${request?.settledBy ?? "a person"}${request?.answer ? `: ${request.answer}` : ""}`)
+    }
+    const outcome = await runCall(ctx, { tool: name, args }, () => {}, pending)
+    return resultFor(outcome, key)
+  }
+
+  const resultFor = (outcome: CallOutcome, key: string): ToolResult => {
+    switch (outcome.kind) {
+      case "ran":
+      case "denied":
+        return outcome.result
+      case "waiting":
+        waiting.set(key, { callId: outcome.callId, seq: outcome.seq, requestId: outcome.requestId })
+        return errorResult(
+          "APPROVAL_REQUIRED", "denied",
+          `needs a person's approval (risk ${outcome.decision.risk}: ${outcome.decision.reason}). ` +
+            `Ask them to run \`${approve(outcome.requestId)}\` (--for-run also allows similar calls for the rest of this session) ` +
+            `or \`ccode deny ${runId} ${outcome.requestId}\`, then call the tool again with the same arguments.`,
+        )
+      case "halted":
+        return errorResult("STOPPED", "denied", `stopped by the ${outcome.trip.guard} guard: ${outcome.trip.reason}`)
+    }
+  }
+
+  return {
+    runId,
+    tools,
+    problems: prepared.extras.problems,
+    redact: (text) => ctx.redactor.text(text),
+    // one call at a time, in arrival order: the run's checkpoints and guards see a sequence, as in a task
+    call(name, args) {
+      const next = queue.then(() => callOnce(name, args))
+      queue = next.catch(() => {})
+      return next
+    },
+    close() {
+      closed ??= queue.then(async () => {
+        try {
+          return finishRun(ctx, env.home)
+        } finally {
+          await prepared.extras.close()
+        }
+      })
+      return closed
+    },
+  }
+}
+
+// The run needs a task: this one has no steps, its workdir is where `ccode mcp` serves.
+function sessionTask(cwd: string): LoadedTask {
+  const file = "(ccode mcp)"
+  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file) }
+}
