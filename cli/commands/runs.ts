@@ -2,6 +2,9 @@
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
+import { replayScriptText } from "../../core/agent/export.ts"
+import type { AgentState } from "../../core/agent/types.ts"
+import { latestCheckpoint } from "../../core/store/calls.ts"
 import { deleteRun, findRun, listRuns, pruneRuns } from "../../core/store/runs.ts"
 import { parseDuration } from "../../core/task/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
@@ -121,10 +124,33 @@ const prune = command({
   },
 })
 
+const exportRun = command({
+  meta: { name: "export", description: "Export a run: --replay writes an agent run's model turns as a replay script (YAML)" },
+  examples: ["ccode runs export r1a2b3 --replay > turns.yaml", "ccode runs export r1a2b3 > run.json   # plan, calls, requests and events"],
+  args: {
+    id: { type: "positional", description: "run id (or unique prefix)", required: true },
+    replay: { type: "boolean", description: "an agent run's recorded model turns, for `agent: {provider: replay, script: FILE}`" },
+    ...jsonArg,
+    ...globalArgs,
+  },
+  run({ args }) {
+    const store = openDb(args.db)
+    try {
+      const run = findRun(store, args.id)
+      if (!args.replay) return void out(JSON.stringify({ ...runDetail(store, run), events: runEvents(store, run.id) }))
+      const agent = run.driver === "agent" ? latestCheckpoint<{ agent?: AgentState }>(store, run.id)?.state.agent : undefined
+      if (!agent) throw new UsageError(`run ${run.id} is not an agent run (or has no conversation yet); --replay exports the model turns of agent runs`)
+      out(replayScriptText(agent, { runId: run.id, task: run.task }))
+    } finally {
+      store.close()
+    }
+  },
+})
+
 export default command({
   meta: { name: "runs", description: "List and inspect runs" },
-  examples: ["ccode runs", "ccode runs show r1a2b3", "ccode runs events r1a2b3 --format jsonl", "ccode runs prune --older-than 7d"],
-  subCommands: { ls, show, events, rm, prune },
+  examples: ["ccode runs", "ccode runs show r1a2b3", "ccode runs events r1a2b3 --format jsonl", "ccode runs prune --older-than 7d", "ccode runs export r1a2b3 --replay > turns.yaml"],
+  subCommands: { ls, show, events, export: exportRun, rm, prune },
   default: "ls",
 })
 

@@ -67,36 +67,30 @@ export function noteMessage(call: ToolCall, text: string, error = false): Messag
 
 /** Every call of every turn with exactly one result: missing ones (a run that ended mid-turn) are filled in. */
 export function completeResults(messages: Message[]): Message[] {
-  const answered = new Set<string>()
-  for (const m of messages) if (m.role === "tool") answered.add(m.id)
   const out: Message[] = []
-  const seen = new Set<string>()
-  messages.forEach((m, i) => {
-    if (m.role === "tool") {
-      if (seen.has(m.id)) return // never send the model a second result for one call
-      seen.add(m.id)
-    }
-    out.push(m)
-    const next = messages[i + 1]
-    if (m.role !== "tool" && m.role !== "assistant") return
-    if (next?.role === "tool") return
-    // end of a turn's results: add "not run" for calls of the turn that never got one
-    const turn = m.role === "assistant" ? m : findTurn(messages, i)
+  const sent = new Set<string>()
+  let turn: Extract<Message, { role: "assistant" }> | undefined
+  const closeTurn = () => {
     for (const c of turn?.calls ?? []) {
-      if (answered.has(c.id) || seen.has(c.id)) continue
-      seen.add(c.id)
+      if (sent.has(c.id)) continue
+      sent.add(c.id)
       out.push({ role: "tool", id: c.id, tool: c.tool, text: "not run: the run ended before this call", error: true })
     }
-  })
-  return out
-}
-
-function findTurn(messages: Message[], from: number): Extract<Message, { role: "assistant" }> | undefined {
-  for (let i = from; i >= 0; i--) {
-    const m = messages[i]!
-    if (m.role === "assistant") return m
+    turn = undefined
   }
-  return undefined
+  for (const m of messages) {
+    if (m.role === "tool") {
+      if (sent.has(m.id)) continue // never send the model a second result for one call
+      sent.add(m.id)
+      out.push(m)
+      continue
+    }
+    closeTurn()
+    out.push(m)
+    if (m.role === "assistant") turn = m
+  }
+  closeTurn()
+  return out
 }
 
 /** The first line of a model's text, for progress lines and run messages. */

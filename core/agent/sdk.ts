@@ -25,7 +25,7 @@ export async function sdkProvider(setup: AgentSetup, apiKey: string | undefined)
       const options = {
         model,
         system: request.system,
-        messages: toModelMessages(request.messages),
+        messages: toModelMessages(request.messages, setup.provider === "anthropic"),
         tools: tools.set,
         maxRetries: 0,
         abortSignal: request.signal,
@@ -74,8 +74,12 @@ function answer(
   }
 }
 
-/** The conversation in the SDK's message shape; consecutive tool results become one tool message. */
-export function toModelMessages(messages: Message[]): ModelMessage[] {
+/**
+ * The conversation in the SDK's message shape; consecutive tool results become one tool message.
+ * Failed results are marked as errors only where the protocol has a flag for it (Anthropic's
+ * is_error); elsewhere the SDK would wrap them in JSON, and our text already says "error"/"refused".
+ */
+export function toModelMessages(messages: Message[], errorFlag = false): ModelMessage[] {
   const out: ModelMessage[] = []
   for (const m of completeResults(messages)) {
     if (m.role === "user") out.push({ role: "user", content: m.text })
@@ -89,7 +93,7 @@ export function toModelMessages(messages: Message[]): ModelMessage[] {
         type: "tool-result" as const,
         toolCallId: m.id,
         toolName: m.tool,
-        output: m.error ? { type: "error-text" as const, value: m.text } : { type: "text" as const, value: m.text },
+        output: m.error && errorFlag ? { type: "error-text" as const, value: m.text } : { type: "text" as const, value: m.text },
       }
       const last = out[out.length - 1]
       if (last?.role === "tool") last.content.push(part)
