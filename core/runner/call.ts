@@ -120,13 +120,14 @@ export async function runCall(
 
   // intent first: if the process dies while the tool runs, resume knows this call was in flight
   guardStart(ctx, proposal.tool)
+  await ctx.snapshots?.before({ callId, seq, tool: proposal.tool })
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   const result = registered
     ? await execute(ctx, proposal, callId)
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   ctx.state.counters.calls++
-  await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), true)
+  await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
   rec.event("step.finished", finishedFields(callId, result))

@@ -1,5 +1,6 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
-import type { Fingerprint, WorkspaceDiff } from "../guards/index.ts"
+import type { Fingerprint } from "../guards/index.ts"
+import type { SnapshotHook } from "../snapshot/hook.ts"
 import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
 import type { Risk } from "../policy/risk.ts"
@@ -93,8 +94,8 @@ export interface RunContext {
   fingerprintAt: number
   /** ccode's own files (CCODE_HOME), never counted as workspace changes */
   ownPaths: string[]
-  /** called after a call of this run changed the workspace (snapshots) */
-  onWorkspaceChange?: (diff: WorkspaceDiff) => Promise<void>
+  /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */
+  snapshots?: SnapshotHook
 }
 
 /** Wall time used by the whole run, across resumes. */

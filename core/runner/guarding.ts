@@ -7,10 +7,10 @@ import {
 } from "../guards/index.ts"
 import type { Transition } from "../guards/breaker.ts"
 import type { ToolResult } from "../tools/types.ts"
+import type { SnapshotCall } from "../snapshot/hook.ts"
 import type { RunContext } from "./context.ts"
 
-/** A call of one of these cannot change the workspace; everything else (shell, plugins, MCP) may. */
-const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep", "scratchpad", "update_plan", "ask_user", "finish"])
+import { READ_ONLY_TOOLS as READ_ONLY } from "../snapshot/hook.ts"
 /** Own activity this recent explains a change; older than this, a change before a call is someone else's. */
 const QUIET_MS = 250
 
@@ -45,12 +45,12 @@ export function guardStart(ctx: RunContext, tool: string): void {
 }
 
 /** After a call: breaker and loop detector, then the workspace (ccode's own changes, snapshots). */
-export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boolean): Promise<void> {
+export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boolean, seq = 0): Promise<void> {
   if (ran) ctx.active--
   const outcome = recordCall(ctx.state.guards, summary, Date.now(), ctx.governor.policy, ran ? undefined : "neutral")
   ctx.state.guards = outcome.state
   recordTransitions(ctx, outcome.transitions)
-  if (ran && !READ_ONLY.has(summary.tool)) await ownChanges(ctx)
+  if (ran && !READ_ONLY.has(summary.tool)) await ownChanges(ctx, { callId: summary.id ?? "", seq, tool: summary.tool })
   if (outcome.trip && !ctx.stop) {
     ctx.state.guards = { ...ctx.state.guards, tripped: undefined }
     await haltOrContinue(ctx, outcome.trip)
@@ -59,12 +59,13 @@ export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boo
 
 /** Take the first fingerprint of a segment (run start, resume). */
 export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
-  if (!ctx.governor.policy.workspace.detect_external_changes) return undefined
+  const detect = ctx.governor.policy.workspace.detect_external_changes
+  if (!detect && !ctx.snapshots) return undefined
   const stored = ctx.state.fingerprint as Fingerprint | undefined
   const now = await fingerprint(ctx, stored)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
-  if (!stored) return undefined
+  if (!stored || !detect) return undefined
   const diff = diffFingerprints(stored, now)
   return diff.changed ? externalChangeTrip(diff) : undefined
 }
@@ -80,17 +81,16 @@ async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
   return diff.changed ? externalChangeTrip(diff) : undefined
 }
 
-async function ownChanges(ctx: RunContext): Promise<void> {
-  if (!ctx.fingerprint && !ctx.onWorkspaceChange) return
+async function ownChanges(ctx: RunContext, call: SnapshotCall): Promise<void> {
   const previous = ctx.fingerprint
+  if (!previous) return
   const now = await fingerprint(ctx, previous)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
-  if (!previous) return
   const diff = diffFingerprints(previous, now)
   if (!diff.changed) return
   for (const file of [...diff.added, ...diff.modified, ...diff.removed]) if (!ctx.state.changed.includes(file)) ctx.state.changed.push(file)
-  await ctx.onWorkspaceChange?.(diff)
+  await ctx.snapshots?.after(call)
 }
 
 // The workspace as ccode sees it, without ccode's own files (its database, CCODE_HOME) when they live inside it.

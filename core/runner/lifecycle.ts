@@ -15,6 +15,8 @@ import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
+import { createSnapshotHook } from "../snapshot/hook.ts"
+import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
@@ -122,10 +124,17 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
 
 /** The context of a run (exported for drivers outside this file, e.g. the MCP server's long-lived run). */
 export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
+  // undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls
+  const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
+  const snapshots = createSnapshotHook({
+    store: env.store, runId, snapshotter,
+    warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
+  })
   return {
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
-    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: new Map(), active: 0, fingerprintAt: 0, ownPaths: [env.home],
+    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: new Map(), active: 0, fingerprintAt: 0,
+    ownPaths: [env.home], snapshots,
   }
 }
 
