@@ -1,14 +1,14 @@
 // One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
-import { maxRisk, riskRank, type Risk } from "../policy/risk.ts"
+import { riskRank, type Risk } from "../policy/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, Walked } from "./raw.ts"
-import { isPlainCommand, readPlain } from "./plain.ts"
+import { readPlain } from "./plain.ts"
 import { parseBash, parserReady } from "./parser.ts"
 import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
-import { classify, summarise } from "./classify.ts"
+import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { touchedPaths } from "./touched.ts"
 import { splitBestEffort } from "./pattern.ts"
@@ -54,7 +54,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
     ctx, shell: { home: ctx.home, env: ctx.env }, place: { workspace: ctx.workspace, home: ctx.home, tmp },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
   }
-  if (new TextEncoder().encode(command).length > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
+  if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
   const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], new Map(), 0)
   return finish(run, command, parts)
 }
@@ -86,8 +86,9 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
 }
 
 function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>): Walked | undefined {
+  const plain = run.fast ? readPlain(source, loader, vars, cwd, context) : undefined
+  if (plain) return plain
   const scope = rootScope(vars, loader)
-  if (run.fast && isPlainCommand(source)) return readPlain(source, scope, cwd, context)
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {
@@ -118,19 +119,23 @@ function bestEffort(run: Run, source: string, context: Construct[], cwd: Cwd, lo
 function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const commands: SimpleCommand[] = []
   const paths: TouchedPath[] = [...run.bare.paths]
-  const all: Finding[] = [...run.bare.findings]
+  // the strongest reason of each part (and of bare redirects and parse errors): the analysis' own reasons
+  const tops: Finding[] = [...run.bare.findings]
+  let unresolvable = run.errors.length > 0
   for (const part of parts) {
     const c = classify(part, run.place, run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
-    all.push(...c.reasons.slice(0, 1).map((reason) => ({ name: "", level: c.risk, reason })))
-    paths.push(...touchedPaths(part, run.ctx.home))
+    if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
+    for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    if (part.unresolved) unresolvable = true
   }
-  const unresolvable = run.errors.length > 0 || parts.some((p) => p.unresolved)
-  if (run.errors.length) all.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
-  const summary = summarise(all)
-  const risk = unresolvable ? "critical" : maxRisk(summary.risk, ...commands.map((c) => c.risk))
-  const reasons = all.filter((f) => riskRank(f.level) === riskRank(risk)).map((f) => f.reason)
-  const analysis: ShellAnalysis = { source, commands, risk, reasons: [...new Set(reasons)], unresolvable, paths: dedupe(paths) }
+  if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
+  let risk: Risk = "safe"
+  for (const f of tops) if (riskRank(f.level) > riskRank(risk)) risk = f.level
+  if (unresolvable) risk = "critical"
+  const reasons: string[] = []
+  for (const f of tops) if (f.level === risk && !reasons.includes(f.reason)) reasons.push(f.reason)
+  const analysis: ShellAnalysis = { source, commands, risk, reasons, unresolvable, paths: paths.length > 1 ? dedupe(paths) : paths }
   if (run.errors.length) analysis.parseError = run.errors[0]
   return analysis
 }

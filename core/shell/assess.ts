@@ -38,6 +38,9 @@ export const ASSESSORS: Record<string, Assessor> = {
   sort: (v, out) => optionTarget(v, out, ["-o", "--output"]),
   tree: (v, out) => optionTarget(v, out, ["-o"]),
   curl: (v, out) => optionTarget(v, out, ["-o", "--output"]),
+  git: (v, out) => optionTarget(v, out, ["--output"]),
+  tar: tarTargets,
+  unzip: (v, out) => optionTarget(v, out, ["-d"]),
   wget: (v, out) => optionTarget(v, out, ["-O", "--output-document"]),
 }
 
@@ -197,4 +200,24 @@ export function operandWords(v: View, valued: string[] = []): Word[] {
 
 function raise(v: Verdict, floor: Verdict["level"]): Verdict {
   return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
+}
+
+/** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
+function tarTargets(v: View, out: Finding[]): void {
+  const first = v.values[0] ?? ""
+  const old = /^[a-zA-Z]+$/.test(first) ? first : "" // `tar xzf a.tar`: the first word is a bundle of flags
+  const has = (short: string, long: string) => v.canon.flags.has(`-${short}`) || v.canon.flags.has(`--${long}`) || old.includes(short)
+  if (has("c", "create")) {
+    // the archive is the word after a flag bundle ending in f (`-czf out.tgz`, `czf out.tgz`), or --file=
+    const at = v.values.findIndex((a, i) => (i === 0 && old.endsWith("f")) || /^-[a-zA-Z]*f$/.test(a))
+    const target = at >= 0 ? v.args[at + 1] : undefined
+    const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+    optionTarget(v, out, ["--file"])
+  }
+  if (has("x", "extract") || v.canon.flags.has("--get")) {
+    const before = out.length
+    optionTarget(v, out, ["-C", "--directory"])
+    if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
+  }
 }

@@ -1,6 +1,6 @@
 // Risk of one part: every table entry and assessor that applies, levels changed by the policy's
 // risk.overrides, the max taken. What cannot be resolved is critical whatever the overrides say. Pure.
-import { maxRisk, riskRank, type Risk } from "../policy/risk.ts"
+import { riskRank, type Risk } from "../policy/risk.ts"
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
@@ -67,7 +67,9 @@ function baseProgram(program: string): string {
 }
 
 export function summarise(findings: Finding[]): Classified {
-  const risk = maxRisk(...findings.map((f) => f.level))
+  if (findings.length === 1) return { risk: findings[0]!.level, reasons: [findings[0]!.reason], classes: [findings[0]!.name] }
+  let risk: Risk = "safe"
+  for (const f of findings) if (riskRank(f.level) > riskRank(risk)) risk = f.level
   const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
   return { risk, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
 }

@@ -39,10 +39,13 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   const p = expandTilde(word, home)
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null
+  // most operands are plain relative names: join without the general resolver
+  if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return cwd.map((d) => (d === "/" ? "/" : d + "/") + p)
   return cwd.map((d) => normalise(posix.resolve(d, p)))
 }
 
 function normalise(p: string): string {
+  if (!p.includes("/.") && !p.includes("//")) return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p
   const r = posix.normalize(p)
   return r.length > 1 && r.endsWith("/") ? r.slice(0, -1) : r
 }

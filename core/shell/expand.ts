@@ -13,7 +13,7 @@ import { basename, inner, splitArgs, type Expander, type Part } from "./part.ts"
 export type { Expander, NestedScript, Part } from "./part.ts"
 
 export function expandCommand(raw: RawCommand, ex: Expander): void {
-  const loader = [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)]
+  const loader = raw.assignments.length ? [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)] : raw.loader
   const part: Part = {
     text: raw.text, words: raw.words, program: "", assignments: raw.assignments, redirects: raw.redirects, context: raw.context,
     wrappers: [], cwd: raw.cwd, loader, findings: [],

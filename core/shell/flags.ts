@@ -50,33 +50,42 @@ export function canonical(program: string, args: readonly string[]): Canonical {
   const clusters = !NO_CLUSTERS.has(program)
   let done = false
   for (const a of args) {
-    if (done || a === "-" || !a.startsWith("-") || a.includes("*")) {
+    if (done || a.length < 2 || a.charCodeAt(0) !== 45 || a.includes("*")) {
       operands.push(a)
       continue
     }
-    if (a === "--") {
-      done = true
-      continue
-    }
-    if (a.startsWith("--")) {
+    if (a.charCodeAt(1) === 45) {
+      if (a.length === 2) {
+        done = true
+        continue
+      }
       const eq = a.indexOf("=")
-      const name = a.slice(2, eq < 0 ? undefined : eq)
+      const name = eq < 0 ? a.slice(2) : a.slice(2, eq)
       const short = long?.[name]
-      flags.add(short ? `-${short}` : `--${name}`)
+      flags.add(short ? `-${short}` : eq < 0 ? a : `--${name}`)
       if (eq >= 0) flags.add(a)
       continue
     }
-    if (!clusters || /^-\d+$/.test(a)) {
+    if (!clusters || isNumber(a)) {
       flags.add(a)
       continue
     }
-    for (const c of a.slice(1)) {
+    for (let i = 1; i < a.length; i++) {
+      const c = a[i]!
       const expanded = aliases?.[c]
       if (expanded) for (const e of expanded) flags.add(`-${e}`)
       else flags.add(`-${c}`)
     }
   }
   return { flags, operands }
+}
+
+function isNumber(flag: string): boolean {
+  for (let i = 1; i < flag.length; i++) {
+    const c = flag.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
 }
 
 export function hasFlag(c: Canonical, ...names: string[]): boolean {

@@ -1,6 +1,6 @@
 // The bash parser: web-tree-sitter with the tree-sitter-bash grammar, both WASM files embedded in the
 // compiled binary. Loaded lazily, once per process; never on the plain fast path. No other I/O.
-import { Language, Parser, type TreeCursor } from "web-tree-sitter"
+import { Language, Parser, type Node, type TreeCursor } from "web-tree-sitter"
 import coreWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" }
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" }
 
@@ -45,32 +45,57 @@ export function parseBash(source: string): ParsedScript {
   if (!tree) return { root: { type: "program", named: true, start: 0, end: source.length, field: null, children: [] }, error: "the parser gave up" }
   try {
     const cursor = tree.walk()
-    const state = { error: undefined as string | undefined }
-    const root = copy(cursor, state, source)
+    const root = copy(cursor, names(tree.language))
     cursor.delete()
-    return state.error ? { root, error: state.error } : { root }
+    if (!tree.rootNode.hasError) return { root }
+    return { root, error: firstError(tree.rootNode, source) }
   } finally {
     tree.delete()
   }
 }
 
-function copy(cursor: TreeCursor, state: { error?: string }, source: string): SNode {
+interface Names {
+  types: string[]
+  named: boolean[]
+  fields: (string | null)[]
+}
+
+let cached: Names | undefined
+
+// node type and field names by id, read once: each lookup through the cursor would cross into WASM
+function names(lang: Language): Names {
+  if (cached) return cached
+  const types: string[] = []
+  const named: boolean[] = []
+  for (let id = 0; id < lang.nodeTypeCount; id++) {
+    types.push(lang.nodeTypeForId(id) ?? "")
+    named.push(lang.nodeTypeIsNamed(id))
+  }
+  cached = { types, named, fields: [...lang.fields] }
+  return cached
+}
+
+function copy(cursor: TreeCursor, n: Names): SNode {
+  const id = cursor.nodeTypeId
   const node: SNode = {
-    type: cursor.nodeType,
-    named: cursor.nodeIsNamed,
+    type: n.types[id] ?? cursor.nodeType,
+    named: n.named[id] ?? cursor.nodeIsNamed,
     start: cursor.startIndex,
     end: cursor.endIndex,
-    field: cursor.currentFieldName,
+    field: n.fields[cursor.currentFieldId] ?? null,
     children: [],
   }
-  if (!state.error) {
-    if (cursor.nodeIsMissing) state.error = `a "${node.type}" is missing at offset ${node.start}`
-    else if (node.type === "ERROR") state.error = `bash syntax error near "${source.slice(node.start, Math.min(node.end, node.start + 20))}"`
-  }
   if (cursor.gotoFirstChild()) {
-    do node.children.push(copy(cursor, state, source))
+    do node.children.push(copy(cursor, n))
     while (cursor.gotoNextSibling())
     cursor.gotoParent()
   }
   return node
+}
+
+function firstError(node: Node, source: string): string {
+  if (node.isMissing) return `a "${node.type}" is missing at offset ${node.startIndex}`
+  if (node.isError) return `bash syntax error near "${source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 20))}"`
+  for (const child of node.children) if (child.hasError || child.isMissing) return firstError(child, source)
+  return "bash syntax error"
 }

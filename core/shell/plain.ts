@@ -2,7 +2,7 @@
 // * and ?, braces or keywords) is split here without waking tree-sitter. Must agree with the walk.
 import type { Construct } from "./types.ts"
 import type { RawCommand, Walked } from "./raw.ts"
-import { exportedVars, loaderIn, type Cwd, type Scope } from "./scope.ts"
+import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 
 // tree-sitter reads these first words as syntax (or as declarations), so they go the slow way
@@ -17,6 +17,43 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 
 /** Plain words and quotes only: safe to split without a parser. */
 export function isPlainCommand(command: string): boolean {
+  return plainCharacters(command) && !startsWithKeyword(tokenize(command))
+}
+
+/** The fast path: the command's single simple command, or undefined when it is not plain. */
+export function readPlain(command: string, loader: string[], inherited: Map<string, string | undefined>, cwd: Cwd, context: Construct[]): Walked | undefined {
+  if (!plainCharacters(command)) return undefined
+  const words = tokenize(command)
+  if (startsWithKeyword(words)) return undefined
+  const assignments: RawCommand["assignments"] = []
+  let i = 0
+  for (; i < words.length; i++) {
+    const raw = words[i]!
+    const m = ASSIGNMENT.exec(raw.raw)
+    if (!m) break
+    const name = m[0].replace(/\+?=$/, "")
+    const value = raw.word.value!.slice(m[0].length)
+    const tail = raw.raw.slice(m[0].length)
+    const word: Word = { text: value, value, expanded: false, hollow: false, glob: raw.word.glob && tail.replace(/'[^']*'|"[^"]*"/g, "").search(/[*?]/) >= 0, tilde: tail.startsWith("~") }
+    assignments.push({ name, value: word })
+  }
+  if (i === words.length) return { commands: [], bare: [], bareCwd: [] }
+  const cmd: RawCommand = {
+    words: i ? words.slice(i).map((w) => w.word) : words.map((w) => w.word),
+    assignments,
+    redirects: [],
+    context,
+    text: command.trim(),
+    cwd,
+    loader,
+  }
+  if (inherited.size) cmd.exported = inherited
+  return { commands: [cmd], bare: [], bareCwd: [] }
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+
+function plainCharacters(command: string): boolean {
   let quote = 0
   for (let i = 0; i < command.length; i++) {
     const c = command.charCodeAt(i)
@@ -32,84 +69,49 @@ export function isPlainCommand(command: string): boolean {
     if (c === 39 || c === 34) quote = c
     else if (c >= 128 || !BARE[c]) return false
   }
-  if (quote) return false
-  const first = firstCommandWord(command)
-  return first === undefined || !KEYWORDS.has(first)
+  return quote === 0
 }
 
-function firstCommandWord(command: string): string | undefined {
-  const words = command.trim().split(/[ \t]+/)
-  for (const w of words) if (!ASSIGNMENT.test(w)) return w
-  return undefined
-}
-
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
-
-/** Split a plain command (see isPlainCommand) into the same form the tree-sitter walk gives. */
-export function readPlain(command: string, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
-  const words = tokenize(command)
-  const assignments: RawCommand["assignments"] = []
-  let i = 0
-  for (; i < words.length; i++) {
-    const raw = words[i]!
-    const m = ASSIGNMENT.exec(raw.raw)
-    if (!m) break
-    const name = m[0].replace(/\+?=$/, "")
-    const value = raw.word.value!.slice(m[0].length)
-    const tail = raw.raw.slice(m[0].length)
-    const word: Word = { text: value, value, expanded: false, hollow: false, glob: raw.glob && tail.replace(/'[^']*'|"[^"]*"/g, "").search(/[*?]/) >= 0, tilde: tail.startsWith("~") }
-    assignments.push({ name, value: word })
-  }
-  if (i === words.length) return { commands: [], bare: [], bareCwd: [] }
-  const cmd: RawCommand = {
-    words: words.slice(i).map((w) => w.word),
-    assignments,
-    redirects: [],
-    context,
-    text: command.trim(),
-    cwd,
-    loader: loaderIn(scope),
-  }
-  const exported = exportedVars(scope)
-  if (exported.size) cmd.exported = exported
-  return { commands: [cmd], bare: [], bareCwd: [] }
+function startsWithKeyword(tokens: Token[]): boolean {
+  for (const t of tokens) if (!ASSIGNMENT.test(t.raw)) return KEYWORDS.has(t.raw)
+  return false
 }
 
 interface Token {
   raw: string
   word: Word
-  glob: boolean
 }
+
+const SPACE = 32, TAB = 9, SQ = 39, DQ = 34, STAR = 42, QMARK = 63, TILDE = 126
 
 function tokenize(command: string): Token[] {
   const out: Token[] = []
-  let i = 0
   const n = command.length
+  let i = 0
   while (i < n) {
-    while (i < n && (command[i] === " " || command[i] === "\t")) i++
+    let c = command.charCodeAt(i)
+    while (c === SPACE || c === TAB) c = command.charCodeAt(++i)
     if (i >= n) break
     const start = i
     let value = ""
     let glob = false
-    let tilde = false
-    let first = true
-    while (i < n && command[i] !== " " && command[i] !== "\t") {
-      const c = command[i]!
-      if (c === "'" || c === '"') {
-        const end = command.indexOf(c, i + 1)
+    const tilde = c === TILDE
+    let from = i
+    while (i < n) {
+      c = command.charCodeAt(i)
+      if (c === SPACE || c === TAB) break
+      if (c === SQ || c === DQ) {
+        value += command.slice(from, i)
+        const end = command.indexOf(c === SQ ? "'" : '"', i + 1)
         value += command.slice(i + 1, end)
-        i = end + 1
-      } else {
-        const from = i
-        while (i < n && command[i] !== " " && command[i] !== "\t" && command[i] !== "'" && command[i] !== '"') i++
-        const bare = command.slice(from, i)
-        if (bare.includes("*") || bare.includes("?")) glob = true
-        if (first && bare.startsWith("~")) tilde = true
-        value += bare
+        i = from = end + 1
+        continue
       }
-      first = false
+      if (c === STAR || c === QMARK) glob = true
+      i++
     }
-    out.push({ raw: command.slice(start, i), word: { text: value, value, expanded: false, hollow: false, glob, tilde }, glob })
+    value += command.slice(from, i)
+    out.push({ raw: command.slice(start, i), word: { text: value, value, expanded: false, hollow: false, glob, tilde } })
   }
   return out
 }

@@ -5,7 +5,7 @@ import { scanOptions, type OptionSpec } from "./options.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
-import { PROGRAM_OPTIONS, programOptions, shell, SHELLS } from "./shells.ts"
+import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -50,6 +50,9 @@ const RUNNERS: Record<string, (part: Part, ex: Expander, unwrap: Unwrap) => void
   trap: trap,
   alias: alias,
   flock: flock,
+  at: atJob,
+  batch: atJob,
+  script: scriptCommand,
 }
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -286,4 +289,23 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
   }
   const script = words.map((w) => w.value).join(" ")
   ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+}
+
+/** at/batch run the shell script they read from stdin (or -f FILE) later. */
+function atJob(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, { valued: "fqtM" })
+  if (scan.flags.has("l") || scan.flags.has("d") || scan.flags.has("r") || scan.flags.has("c")) return
+  const file = scan.values.get("f")
+  if (file !== undefined) part.findings.push({ name: "shell-script", level: "medium", reason: `schedules the script ${file}` })
+  else scriptFromStdin(part, ex)
+}
+
+/** script -c CMD runs CMD in a shell while recording the terminal. */
+function scriptCommand(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  const scan = scanOptions(part.words, 1, { valued: "cEIOBTm", long: ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"] })
+  const cmd = scan.values.get("c") ?? scan.values.get("command")
+  if (cmd !== undefined) nestedFrom(part, ex, [literalWord(cmd)], "shell_c")
+  else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "script -c command is not static"
 }

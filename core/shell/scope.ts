@@ -22,8 +22,10 @@ export interface ShellEnv {
   env?: Record<string, string | undefined>
 }
 
-export function rootScope(vars?: Map<string, string | undefined>, loader: string[] = []): Scope {
-  return { vars: vars ?? new Map(), exported: new Set(), loader: [...loader], functions: [] }
+/** A shell's top level: what it inherited from its parent is in its environment, so exported again. */
+export function rootScope(inherited?: Map<string, string | undefined>, loader: string[] = []): Scope {
+  const vars = new Map(inherited ?? [])
+  return { vars, exported: new Set(vars.keys()), loader: [...loader], functions: [] }
 }
 
 export function childScope(parent: Scope): Scope {
@@ -40,6 +42,7 @@ export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
 }
 
 export function loaderIn(scope: Scope): string[] {
+  if (!scope.parent && !scope.loader.length) return []
   const out: string[] = []
   for (let s: Scope | undefined = scope; s; s = s.parent) out.push(...s.loader)
   return out
@@ -47,12 +50,17 @@ export function loaderIn(scope: Scope): string[] {
 
 /** Variables a child process inherits that the script itself set (for `bash -c`, `sudo`, ...). */
 export function exportedVars(scope: Scope): Map<string, string | undefined> {
+  let any = false
+  for (let s: Scope | undefined = scope; s && !any; s = s.parent) any = s.exported.size > 0
+  if (!any) return NONE
   const out = new Map<string, string | undefined>()
   const chain: Scope[] = []
   for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift(s)
   for (const s of chain) for (const name of s.exported) out.set(name, lookupIn(s, name))
   return out
 }
+
+const NONE: Map<string, string | undefined> = new Map()
 
 function lookupIn(scope: Scope, name: string): string | undefined {
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)

@@ -10,6 +10,7 @@ export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"
 export function shell(part: Part, ex: Expander): void {
   ex.out.push(part)
   let cmdMode = false
+  let stdinMode = false
   let script: Word | undefined
   let i = 1
   for (; i < part.words.length; i++) {
@@ -31,19 +32,17 @@ export function shell(part: Part, ex: Expander): void {
     if (v.startsWith("--")) continue
     if (!/^[-+][A-Za-z]+$/.test(v)) break
     if (v.includes("c")) cmdMode = true
+    if (v.startsWith("-") && v.includes("s")) stdinMode = true
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
-  const run = (body: Word, context: Construct) => {
-    if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
-  }
+  const run = runner(part, ex)
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
     return
   }
-  const file = part.words[i]
+  const file = stdinMode ? undefined : part.words[i]
   if (file) {
     if (file.procsub) part.unresolved = `${part.program} runs a script a command produces`
     else if (file.value === undefined) part.unresolved = `the script ${part.program} runs is not static`
@@ -51,6 +50,18 @@ export function shell(part: Part, ex: Expander): void {
     return
   }
   fromStdin(part, run)
+}
+
+function runner(part: Part, ex: Expander): (body: Word, context: Construct) => void {
+  return (body, context) => {
+    if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  }
+}
+
+/** A program that reads a shell script from its stdin (`at`, `batch`): the heredoc or pipe it reads. */
+export function scriptFromStdin(part: Part, ex: Expander): void {
+  fromStdin(part, runner(part, ex))
 }
 
 function fromStdin(part: Part, run: (body: Word, context: Construct) => void): void {

@@ -268,7 +268,8 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     wordNodes.push(a)
     textEnd = Math.max(textEnd, a.end)
   }
-  const words = groupWords(w.src, wordNodes).flatMap((g) => evalWord(g, w.src, lookup))
+  const words: Word[] = []
+  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup)) words.push(word)
   const raw: RawCommand = {
     words,
     assignments,

@@ -44,6 +44,11 @@ export function dynamicWord(text: string): Word {
 
 /** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several). */
 export function evalWord(nodes: SNode[], src: string, lookup: Lookup): Word[] {
+  if (nodes.length === 1 && nodes[0]!.type === "word") {
+    // the common case: a bare word with nothing to unquote or expand
+    const raw = src.slice(nodes[0]!.start, nodes[0]!.end)
+    if (!raw.includes("\\") && !raw.includes("{")) return [literalWord(raw, false)]
+  }
   const pieces: Piece[] = []
   let at = nodes[0]?.start ?? 0
   for (const node of nodes) {
