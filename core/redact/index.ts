@@ -1,0 +1,98 @@
+// Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
+// printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
+import { CONTEXT_RULES } from "./contexts.ts"
+import { homeRules, ownHomeRule } from "./home.ts"
+import { knownValueRule } from "./known.ts"
+import { checkRegexSafety, splitInlineFlags } from "./safety.ts"
+import { createScanner, type Scanner } from "./scanner.ts"
+import { mergeLists, render, type Rule, type Span } from "./spans.ts"
+import { createStream } from "./stream.ts"
+import { redactValue } from "./structured.ts"
+import { TOKEN_RULES } from "./tokens.ts"
+
+export { checkRegexSafety } from "./safety.ts"
+export { isSensitiveKey, isIdKey } from "./structured.ts"
+export { looksSecretName } from "./known.ts"
+
+export interface RedactOptions {
+  /** default true; false (policy `redaction.enabled: false`, `CCODE_REDACT=0`) passes everything through */
+  enabled?: boolean
+  /** the environment the tools run with: values of secret-looking names are masked */
+  env?: Record<string, string | undefined>
+  /** policy `redaction.env`: exact values of these env vars are masked */
+  envNames?: string[]
+  /** extra literal values to mask */
+  secrets?: string[]
+  /** policy `redaction.patterns`; a named group `secret` limits what is hidden, else the whole match */
+  patterns?: { id: string; regex: string }[]
+  /** the user's home directory, masked in paths */
+  home?: string
+}
+
+export interface Redactor {
+  readonly enabled: boolean
+  /** redact a string */
+  text(s: string): string
+  /** deep-redact JSON-like data (keys and string values); returns a copy */
+  value<T>(v: T): T
+  /** for streaming output: push returns what is safe to emit now, flush the rest */
+  stream(): { push(chunk: string): string; flush(): string }
+}
+
+/** A user pattern that is invalid, matches nothing but the empty string, or could backtrack catastrophically. */
+export class RedactionPatternError extends Error {
+  constructor(
+    readonly id: string,
+    readonly regex: string,
+    readonly problem: string,
+  ) {
+    super(`redaction.patterns: pattern "${id}" (${regex}): ${problem}`)
+    this.name = "RedactionPatternError"
+  }
+}
+
+// provider tokens first: where a generic context rule hides the same token, the marker names the provider.
+// Built once: the combined anchor scans compile (and warm up) a single time per process.
+const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()], 1_000_000)
+
+/** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
+ *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
+export function createRedactor(opts: RedactOptions = {}): Redactor {
+  const userRules = compilePatterns(opts.patterns ?? [])
+  if (opts.enabled === false) return PASS_THROUGH
+  const known = knownValueRule(opts)
+  const own = ownHomeRule(opts.home)
+  const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
+  if (own) scanners.push(createScanner([own], 2_000_000))
+  const find = (s: string): Span[] => {
+    const lists: Span[][] = []
+    for (const scanner of scanners) scanner.scan(s, lists)
+    return mergeLists(lists)
+  }
+  const text = (s: string): string => (s.length === 0 ? s : render(s, find(s)))
+  return {
+    enabled: true,
+    text,
+    value: (v) => redactValue(v, text),
+    stream: () => createStream(find, known?.values ?? []),
+  }
+}
+
+const PASS_THROUGH: Redactor = {
+  enabled: false,
+  text: (s) => s,
+  value: (v) => v,
+  stream: () => ({ push: (chunk) => chunk, flush: () => "" }),
+}
+
+/** Checked even when redaction is off, so a broken policy is reported the same way every time. */
+function compilePatterns(patterns: readonly { id: string; regex: string }[]): Rule[] {
+  return patterns.map(({ id, regex }) => {
+    const problem = checkRegexSafety(regex)
+    if (problem) throw new RedactionPatternError(id, regex, problem)
+    const { source, flags } = splitInlineFlags(regex)
+    if (new RegExp(source, flags).test("")) throw new RedactionPatternError(id, regex, "it matches the empty string")
+    const named = /\(\?<secret>/.test(source)
+    return { id, re: new RegExp(source, `g${flags}${named ? "d" : ""}`), singleLine: true }
+  })
+}

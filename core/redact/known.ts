@@ -1,0 +1,51 @@
+// Exact values of known secrets: env vars named by the policy, env vars whose names look secret,
+// and literal values from the caller. Also finds them JSON-escaped and URL-encoded. Pure.
+import { escapeRegex, type Rule } from "./spans.ts"
+
+export interface KnownSources {
+  env?: Record<string, string | undefined>
+  envNames?: string[]
+  secrets?: string[]
+}
+
+/** Shorter values would mask ordinary words and numbers everywhere. */
+export const MIN_KNOWN_LENGTH = 8
+
+const SECRET_NAME =
+  /(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|CREDENTIALS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$|PASSWORD|SECRET|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|_TOKEN_/i
+/** Names that match the shape above but hold paths or public material. */
+const NOT_SECRET_NAME = /^(?:OLD)?PWD$|_(?:FILE|PATH|DIR)$|PUBLIC/i
+
+/** `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`: names whose values are masked unasked. */
+export function looksSecretName(name: string): boolean {
+  return SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name)
+}
+
+/** One rule matching every known value in a single pass, or nothing when there are none. */
+export function knownValueRule(src: KnownSources): Rule | undefined {
+  const markers = new Map<string, string>()
+  const add = (value: string | undefined, marker: string) => {
+    if (!value || value.length < MIN_KNOWN_LENGTH) return
+    for (const form of encodings(value)) if (!markers.has(form)) markers.set(form, marker)
+  }
+  const env = src.env ?? {}
+  for (const name of src.envNames ?? []) add(env[name], `[REDACTED:env:${name}]`)
+  for (const [name, value] of Object.entries(env)) if (looksSecretName(name)) add(value, `[REDACTED:env:${name}]`)
+  for (const value of src.secrets ?? []) add(value, "[REDACTED:secret]")
+  if (markers.size === 0) return undefined
+  // longest first: where one value contains another, the whole of the longer one goes
+  const forms = [...markers.keys()].sort((a, b) => b.length - a.length)
+  return {
+    id: "known-secret",
+    anchors: forms,
+    re: new RegExp(forms.map(escapeRegex).join("|"), "g"),
+    markerOf: (match) => markers.get(match) ?? "[REDACTED:secret]",
+    values: forms,
+  }
+}
+
+/** The value as written, as it appears inside a JSON string, and URL-encoded. */
+export function encodings(value: string): string[] {
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])
+  return [...forms]
+}

@@ -1,0 +1,128 @@
+// Runs many rules over a text in few passes: one combined scan per case mode finds every anchor (a
+// literal that each match of a rule starts with) and only the rules of an anchor found run, sticky at
+// that spot. Rules without anchors scan the whole text. Pure.
+import { escapeRegex, spanOf, type Rule, type Span } from "./spans.ts"
+
+export interface Scanner {
+  /** appends one sorted span list per rule that found something */
+  scan(text: string, out: Span[][]): void
+}
+
+interface Anchored {
+  rule: Rule
+  rank: number
+  sticky: RegExp
+}
+
+interface Pass {
+  re: RegExp
+  ignoreCase: boolean
+  /** anchor (lower-cased when ignoring case) -> indexes into `anchored`, its own and its prefixes' */
+  rules: Map<string, number[]>
+}
+
+export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
+  const anchored: Anchored[] = []
+  const whole: { rule: Rule; rank: number }[] = []
+  rules.forEach((rule, i) => {
+    const rank = rankBase + i
+    if (!rule.anchors?.length) return void whole.push({ rule, rank })
+    anchored.push({ rule, rank, sticky: new RegExp(rule.re.source, rule.re.flags.replace("g", "") + "y") })
+  })
+  const passes = [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
+
+  return {
+    scan(text, out) {
+      // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
+      const state = new Map<number, { spans: Span[]; next: number }>()
+      for (const p of passes) {
+        const re = p.re
+        re.lastIndex = 0
+        let hit: RegExpExecArray | null
+        while ((hit = re.exec(text)) !== null) {
+          const at = hit.index
+          for (const k of p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0])!) {
+            const st = state.get(k)
+            if (st && at < st.next) continue
+            const a = anchored[k]!
+            a.sticky.lastIndex = at
+            const m = a.sticky.exec(text)
+            if (m === null || m[0].length === 0) continue
+            const cur = st ?? { spans: [], next: 0 }
+            if (!st) state.set(k, cur)
+            cur.next = at + m[0].length
+            const span = spanOf(a.rule, m, text, a.rank)
+            if (span) cur.spans.push(span)
+          }
+          // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
+          re.lastIndex = at + 1
+        }
+      }
+      for (const [k, { spans }] of state) {
+        if (spans.length > 0) out.push(anchored[k]!.rule.lead ? sortByStart(spans) : spans)
+      }
+      for (const { rule, rank } of whole) {
+        const list = scanWhole(text, rule, rank)
+        if (list.length > 0) out.push(list)
+      }
+    },
+  }
+}
+
+function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefined {
+  const rules = new Map<string, number[]>()
+  anchored.forEach((a, k) => {
+    if (a.rule.re.ignoreCase !== ignoreCase) return
+    for (const anchor of a.rule.anchors!) {
+      const key = ignoreCase ? anchor.toLowerCase() : anchor
+      const list = rules.get(key) ?? []
+      if (!list.includes(k)) list.push(k)
+      rules.set(key, list)
+    }
+  })
+  if (rules.size === 0) return undefined
+  const keys = [...rules.keys()]
+  // a follow is written for the end of its own anchor; rules reached through a shorter anchor get none
+  const follow = new Map(keys.map((key) => [key, followOf(rules.get(key)!.map((k) => anchored[k]!.rule))]))
+  // the scan reports the longest anchor at a spot; the rules of shorter ones found there run too
+  for (const key of keys) {
+    for (const shorter of keys) {
+      if (shorter === key || !key.startsWith(shorter)) continue
+      for (const k of rules.get(shorter)!) if (!rules.get(key)!.includes(k)) rules.get(key)!.push(k)
+    }
+    rules.get(key)!.sort((x, y) => x - y)
+  }
+  const alternation = keys
+    .sort((x, y) => y.length - x.length)
+    .map((key) => escapeRegex(key) + (keys.some((k) => k !== key && key.startsWith(k)) ? "" : follow.get(key)!))
+    .join("|")
+  return { re: new RegExp(alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
+}
+
+/** The checks after an anchor: any one of its rules' `follow` (none when a rule has none). */
+function followOf(rules: readonly Rule[]): string {
+  if (rules.some((r) => r.follow === undefined)) return ""
+  const follows = [...new Set(rules.map((r) => r.follow!))]
+  return follows.length === 1 ? `(?:${follows[0]})` : `(?:${follows.map((f) => `(?:${f})`).join("|")})`
+}
+
+function scanWhole(text: string, rule: Rule, rank: number): Span[] {
+  const out: Span[] = []
+  const re = rule.re
+  re.lastIndex = 0
+  let m: RegExpExecArray | null
+  while ((m = re.exec(text)) !== null) {
+    if (m[0].length === 0) {
+      re.lastIndex++
+      continue
+    }
+    const span = spanOf(rule, m, text, rank)
+    if (span) out.push(span)
+  }
+  return rule.lead ? sortByStart(out) : out
+}
+
+/** A lead can reach back before the previous match. */
+function sortByStart(list: Span[]): Span[] {
+  return list.sort((a, b) => a.start - b.start)
+}

@@ -1,0 +1,89 @@
+// Redaction of output that arrives in chunks: emits what no later chunk can change and holds back the
+// rest (the current line, an open key block, the start of a known multi-line secret). The emitted
+// pieces joined are the redaction of the whole. Never emits a character it has not scanned in context.
+import { render, type Span } from "./spans.ts"
+
+/** Up to this length a line is held until its newline; longer ones are cut at whitespace. */
+const MAX_LINE = 64 * 1024
+/** Longer than any match that can contain whitespace (key blocks are held whole instead). */
+const MARGIN = 8 * 1024
+/** Farther than any context a rule reads before its secret (`login user password`, `docker login ... -p`). */
+const CONTEXT = 1024
+/** Past this, output goes out even without whitespace to cut at (one giant token, e.g. base64). */
+const MAX_HOLD = 1024 * 1024
+
+export interface Stream {
+  push(chunk: string): string
+  flush(): string
+}
+
+/** `find` gives the merged spans of a text; `values` are the known secrets (those spanning lines matter). */
+export function createStream(find: (text: string) => Span[], values: readonly string[]): Stream {
+  const multiline = values.filter((v) => v.includes("\n"))
+  let held = ""
+  return {
+    push(chunk) {
+      if (chunk === "") return ""
+      held += chunk
+      // without a new line end nothing can be released yet
+      if (held.length <= MAX_LINE && !chunk.includes("\n")) return ""
+      const spans = find(held)
+      const cut = safeCut(held, spans, multiline)
+      if (cut === 0) return ""
+      const out = render(held, spans, 0, cut)
+      held = held.slice(cut)
+      return out
+    },
+    flush() {
+      const out = render(held, find(held))
+      held = ""
+      return out
+    },
+  }
+}
+
+/** Where the held text can be split so that no span, nor the context a rule needs, straddles it. */
+function safeCut(text: string, spans: readonly Span[], multiline: readonly string[]): number {
+  const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
+  // only key blocks and known values cross a newline; every other rule reads within one line
+  let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart))
+  cut = clear(text, spans, cut, 0, lineStart)
+  if (cut > 0 || text.length <= MAX_LINE) return cut
+
+  const afterSpace = (pos: number) => lastSpace(text, pos) + 1
+  cut = clear(text, spans, afterSpace(text.length - MARGIN), CONTEXT, afterSpace)
+  if (cut > 0 || text.length <= MAX_HOLD) return cut
+  return clear(text, spans, text.length - MARGIN, 0, (pos) => pos)
+}
+
+/** Moves `cut` back (with `back`) until no span, or the `context` before one, straddles it and no
+ *  span that may still grow (it touches the end) begins before it. */
+function clear(text: string, spans: readonly Span[], cut: number, context: number, back: (pos: number) => number): number {
+  for (let k = spans.length - 1; k >= 0 && cut > 0; k--) {
+    const s = spans[k]!
+    if (s.start - context >= cut) continue
+    if (s.end > cut || s.end === text.length) cut = back(Math.max(0, s.start - context))
+    else break // sorted and disjoint: every earlier span ends before this one
+  }
+  return cut
+}
+
+/** Start of the line where the held text ends with the beginning of a known multi-line value. */
+function partialValue(text: string, values: readonly string[], lineStart: (pos: number) => number): number {
+  let cut = text.length
+  for (const v of values) {
+    const firstLine = v.slice(0, v.indexOf("\n") + 1)
+    for (let i = text.indexOf(firstLine, Math.max(0, text.length - v.length + 1)); i !== -1; i = text.indexOf(firstLine, i + 1)) {
+      if (v.startsWith(text.slice(i))) {
+        cut = Math.min(cut, lineStart(i))
+        break
+      }
+    }
+  }
+  return cut
+}
+
+function lastSpace(text: string, before: number): number {
+  const from = before - 1
+  return Math.max(text.lastIndexOf(" ", from), text.lastIndexOf("\t", from), text.lastIndexOf("\r", from))
+}

@@ -1,0 +1,98 @@
+// Deep redaction of JSON-like data: values under sensitive keys become `***`, id-like keys keep
+// their first and last 4 characters, every other string (and key) goes through the text redactor.
+// Pure: returns a copy, never mutates its input.
+
+export const MASK = "***"
+
+/** Last word of a key (after splitting snake, kebab and camel case) that marks it sensitive. */
+const SENSITIVE_ENDINGS = [
+  "password", "passwd", "passphrase", "passwords", "secret", "secrets", "token", "apikey", "privatekey",
+  "secretkey", "accesskey", "credential", "credentials", "cookie", "cookies", "authorization", "connectionstring",
+]
+const SENSITIVE_PAIRS = new Set([
+  "api key", "private key", "secret key", "access key", "signing key", "encryption key", "master key",
+  "session key", "auth key", "license key", "client key", "account key", "connection string", "set cookie",
+])
+const SENSITIVE_WHOLE = new Set(["auth", "dsn"])
+const ID_OWNERS = new Set([
+  "user", "account", "customer", "member", "tenant", "org", "organization", "subscription", "session",
+  "device", "installation", "client", "owner", "person", "employee", "patient",
+])
+const ID_WHOLE = new Set(["userid", "accountid", "customerid", "sessionid", "email", "email address", "phone", "phone number"])
+
+/** `api_key`, `apiKey`, `X-Api-Key`, `GITHUB_TOKEN`, `client_secret`, `Authorization`; not `max_tokens`. */
+export function isSensitiveKey(key: string): boolean {
+  const w = words(key)
+  const last = w[w.length - 1]
+  if (last === undefined) return false
+  if (SENSITIVE_ENDINGS.some((e) => last.endsWith(e))) return true
+  if (w.length >= 2 && (last === "pass" || last === "pwd")) return true
+  return SENSITIVE_WHOLE.has(w.join(" ")) || (w.length >= 2 && SENSITIVE_PAIRS.has(`${w[w.length - 2]} ${last}`))
+}
+
+/** `user_id`, `accountId`, `session_id`, `email`: kept recognisable, not readable. */
+export function isIdKey(key: string): boolean {
+  const w = words(key)
+  if (ID_WHOLE.has(w.join(" "))) return true
+  return w.length >= 2 && w[w.length - 1] === "id" && ID_OWNERS.has(w[w.length - 2]!)
+}
+
+/** First and last 4 characters when at least 8 stay hidden; otherwise nothing. */
+export function maskId(value: string): string {
+  return value.length >= 16 ? `${value.slice(0, 4)}${MASK}${value.slice(-4)}` : MASK
+}
+
+export function redactValue<T>(value: T, text: (s: string) => string): T {
+  return walk(value, text, new WeakSet()) as T
+}
+
+function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+  if (typeof v === "string") return text(v)
+  if (v === null || typeof v !== "object") return v
+  if (seen.has(v)) return "[Circular]"
+  seen.add(v)
+  try {
+    if (Array.isArray(v)) return walkArray(v, text, seen)
+    if (v instanceof Date) return new Date(v.getTime())
+    if (ArrayBuffer.isView(v)) return v
+    if (v instanceof Error) return { name: v.name, message: text(v.message), stack: v.stack && text(v.stack) }
+    const src = v as Record<string, unknown>
+    // `{ name: "DB_PASSWORD", value: "..." }` (k8s env, form fields) hides `value` like a sensitive key
+    const namedSecret = [src.name, src.key].some((n) => typeof n === "string" && isSensitiveKey(n))
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(src)) {
+      const sensitive = isSensitiveKey(k) || (namedSecret && k === "value")
+      out[text(k)] = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
+    }
+    return out
+  } finally {
+    seen.delete(v)
+  }
+}
+
+function walkArray(v: unknown[], text: (s: string) => string, seen: WeakSet<object>): unknown[] {
+  // header pairs: [["Authorization", "Bearer ..."], ...]
+  if (v.length === 2 && typeof v[0] === "string" && isSensitiveKey(v[0])) return [text(v[0]), mask(v[1])]
+  return v.map((x) => walk(x, text, seen))
+}
+
+function mask(v: unknown): unknown {
+  // absent, empty and yes/no values hide nothing and say something useful
+  if (v === null || v === undefined || typeof v === "boolean" || v === "") return v
+  return MASK
+}
+
+function maskIdValue(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+  if (typeof v === "string") return maskId(v)
+  if (typeof v === "number" || typeof v === "bigint") return maskId(String(v))
+  return walk(v, text, seen)
+}
+
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+}
