@@ -33,7 +33,7 @@ export async function connectServers(
   const tools: ConnectedServers["tools"] = []
   const results = await Promise.all(
     Object.entries(servers).map(async ([name, config]) => {
-      const connection = new McpConnection(name, config, opts.cwd)
+      const connection = new McpConnection(name, { ...config, env: expandEnv(config.env, opts.env) }, opts.cwd)
       try {
         const infos = await connection.start()
         return { connection, infos }
@@ -158,6 +158,17 @@ export class McpConnection implements McpCaller {
   private timeoutMs(): number {
     return this.config.timeout ?? CONNECT_TIMEOUT_MS
   }
+}
+
+/**
+ * A stdio server gets only a few safe variables of ccode's environment (the SDK's default: HOME, PATH,
+ * USER, ...) plus its `env:`, whose values may name ccode's variables as ${NAME} so secrets stay out of files.
+ */
+export function expandEnv(env: Record<string, string> | undefined, from: Record<string, string | undefined>): Record<string, string> | undefined {
+  if (!env) return undefined
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) out[key] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => from[name] ?? "")
+  return out
 }
 
 function isProtocolGarbage(error: Error): boolean {

@@ -18,12 +18,12 @@ beforeAll(async () => {
   http = await startHttpMcpServer()
   servers = await connectServers(
     {
-      fx: { command: "bun", args: [SERVER] },
+      fx: { command: "bun", args: [SERVER], env: { FIXTURE_TOKEN: "${CCODE_TEST_TOKEN}", PLAIN: "as written" } },
       web: { url: http.url },
       broken: { command: "bun", args: [SERVER, "--crash-on-start"] },
       absent: { command: join(cwd, "no-such-server") },
     },
-    { cwd, env: process.env },
+    { cwd, env: { ...process.env, CCODE_TEST_TOKEN: "tok-123", CCODE_TEST_OTHER: "not for servers" } },
   )
 })
 afterAll(async () => {
@@ -51,6 +51,7 @@ describe("MCP servers' tools", () => {
       ["mcp:fx/crash", "mcp:fx", "medium", false],
       ["mcp:fx/fail", "mcp:fx", "medium", false],
       ["mcp:fx/note", "mcp:fx", "medium", false],
+      ["mcp:fx/env", "mcp:fx", "low", true],
       ["mcp:fx/garbage", "mcp:fx", "medium", false],
       ["mcp:web/shout", "mcp:web", "low", true],
     ])
@@ -69,6 +70,12 @@ describe("MCP servers' tools", () => {
     expect(await call("mcp:web/shout", { text: "over http" })).toMatchObject({ status: "ok", text: "OVER HTTP" })
     expect((await call("mcp:fx/note", { line: "first" })).status).toBe("ok")
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("first\n")
+  })
+
+  test("a server sees its env: (with ${NAME} taken from ccode's environment) and no other variables of ccode's", async () => {
+    expect((await call("mcp:fx/env", { name: "FIXTURE_TOKEN" })).text).toBe("tok-123")
+    expect((await call("mcp:fx/env", { name: "PLAIN" })).text).toBe("as written")
+    expect((await call("mcp:fx/env", { name: "CCODE_TEST_OTHER" })).text).toBe("(unset)")
   })
 
   test("bad arguments are refused before the server sees them, with a param error", async () => {
