@@ -7,7 +7,7 @@ import { render, type Span } from "./spans.ts"
 const MAX_LINE = 64 * 1024
 /** Longer than any match that can contain whitespace (key blocks are held whole instead). */
 const MARGIN = 8 * 1024
-/** Farther than any context a rule reads before its secret (`login user password`, `docker login ... -p`). */
+/** Farther than any rule looks behind its match (`login user password`): kept after a cut inside a line. */
 const CONTEXT = 1024
 /** Past this, output goes out even without whitespace to cut at (one giant token, e.g. base64). */
 const MAX_HOLD = 1024 * 1024
@@ -18,51 +18,59 @@ export interface Stream {
 }
 
 /** `find` gives the merged spans of a text; `values` are the known secrets (those spanning lines matter). */
+/** `find` gives the merged spans of a text; `values` are the known secrets (those spanning lines matter). */
 export function createStream(find: (text: string) => Span[], values: readonly string[]): Stream {
   const multiline = values.filter((v) => v.includes("\n"))
   let held = ""
+  // after a cut inside a line: the end of what went out, so rules that look behind still see it
+  let context = ""
   return {
     push(chunk) {
       if (chunk === "") return ""
       held += chunk
       // without a new line end nothing can be released yet
       if (held.length <= MAX_LINE && !chunk.includes("\n")) return ""
-      const spans = find(held)
-      const cut = safeCut(held, spans, multiline)
-      if (cut === 0) return ""
-      const out = render(held, spans, 0, cut)
-      held = held.slice(cut)
+      const text = context + held
+      const spans = find(text)
+      const cut = safeCut(text, context.length, spans, multiline)
+      if (cut <= context.length) return ""
+      const out = render(text, spans, context.length, cut)
+      context = text[cut - 1] === "\n" ? "" : text.slice(Math.max(0, cut - CONTEXT), cut)
+      held = text.slice(cut)
       return out
     },
     flush() {
-      const out = render(held, find(held))
+      const text = context + held
+      const out = render(text, find(text), context.length)
       held = ""
+      context = ""
       return out
     },
   }
 }
 
-/** Where the held text can be split so that no span, nor the context a rule needs, straddles it. */
-function safeCut(text: string, spans: readonly Span[], multiline: readonly string[]): number {
+/** Where the text (context + held) can be split so that no span straddles it and nothing after it can
+ *  change what comes before. Returns `from` or less when nothing can go out yet. */
+function safeCut(text: string, from: number, spans: readonly Span[], multiline: readonly string[]): number {
   const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
   // only key blocks and known values cross a newline; every other rule reads within one line
   let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart))
-  cut = clear(text, spans, cut, 0, lineStart)
-  if (cut > 0 || text.length <= MAX_LINE) return cut
+  cut = clear(text, spans, cut, lineStart)
+  if (cut > from || text.length - from <= MAX_LINE) return cut
 
   const afterSpace = (pos: number) => lastSpace(text, pos) + 1
-  cut = clear(text, spans, afterSpace(text.length - MARGIN), CONTEXT, afterSpace)
-  if (cut > 0 || text.length <= MAX_HOLD) return cut
-  return clear(text, spans, text.length - MARGIN, 0, (pos) => pos)
+  cut = clear(text, spans, afterSpace(text.length - MARGIN), afterSpace)
+  if (cut > from || text.length - from <= MAX_HOLD) return cut
+  return clear(text, spans, text.length - MARGIN, (pos) => pos)
 }
 
-/** Moves `cut` back (with `back`) until no span, or the `context` before one, straddles it and no
- *  span that may still grow (it touches the end) begins before it. */
-function clear(text: string, spans: readonly Span[], cut: number, context: number, back: (pos: number) => number): number {
+/** Moves `cut` back (with `back`) until no span straddles it and no span that may still grow (it
+ *  touches the end) begins before it. */
+function clear(text: string, spans: readonly Span[], cut: number, back: (pos: number) => number): number {
   for (let k = spans.length - 1; k >= 0 && cut > 0; k--) {
     const s = spans[k]!
-    if (s.start - context >= cut) continue
-    if (s.end > cut || s.end === text.length) cut = back(Math.max(0, s.start - context))
+    if (s.start >= cut) continue
+    if (s.end > cut || s.end === text.length) cut = back(s.start)
     else break // sorted and disjoint: every earlier span ends before this one
   }
   return cut

@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test"
+import { CONTEXT_RULES } from "../../core/redact/contexts.ts"
+import { homeRules } from "../../core/redact/home.ts"
+import { createScanner } from "../../core/redact/scanner.ts"
+import { mergeLists, type Rule, type Span } from "../../core/redact/spans.ts"
+import { TOKEN_RULES } from "../../core/redact/tokens.ts"
+import { CORPUS, NEAR_MISSES } from "./corpus.ts"
+
+const RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()]
+const anchored = createScanner(RULES)
+// the reference: every rule's regex over the whole text, no anchors, no follow checks
+const whole = createScanner(RULES.map(({ anchors: _a, follow: _f, ...rule }) => rule))
+
+function spans(scanner: ReturnType<typeof createScanner>, text: string): Span[] {
+  const lists: Span[][] = []
+  scanner.scan(text, lists)
+  return mergeLists(lists)
+}
+
+/** Text built from corpus lines, near misses, bare anchors and noise, cut and glued at random places. */
+function fuzzText(seed: number): string {
+  let state = seed
+  const rand = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    return state % n
+  }
+  const anchors = RULES.flatMap((r) => r.anchors ?? [])
+  const noise = [" ", "\n", "_", "-", "=", ":", '"', "\\n", "/", "abc", "XYZ123", "token", "Bearer ", "://u:p@"]
+  let out = ""
+  for (let i = 0; i < 60; i++) {
+    const pick = rand(4)
+    const source =
+      pick === 0 ? CORPUS[rand(CORPUS.length)]!.line : pick === 1 ? NEAR_MISSES[rand(NEAR_MISSES.length)]! : pick === 2 ? anchors[rand(anchors.length)]! : noise[rand(noise.length)]!
+    const from = rand(Math.max(1, source.length))
+    out += rand(3) === 0 ? source.slice(from) : source
+  }
+  return out
+}
+
+describe("the anchor prefilter", () => {
+  test("every rule has anchors (only user patterns may scan whole texts)", () => {
+    expect(RULES.filter((r) => !r.anchors?.length).map((r) => r.id)).toEqual([])
+  })
+
+  test("finds exactly what running every rule over the whole text finds", () => {
+    const texts = [
+      ...CORPUS.map((c) => c.line),
+      ...NEAR_MISSES,
+      CORPUS.map((c) => c.line).join("\n"),
+      JSON.stringify(CORPUS.map((c) => c.line)),
+      ...Array.from({ length: 300 }, (_, i) => fuzzText(i + 1)),
+    ]
+    for (const text of texts) expect(spans(anchored, text)).toEqual(spans(whole, text))
+  })
+})
