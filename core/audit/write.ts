@@ -7,9 +7,48 @@ import { GENESIS, rowHash, type AuditEntry } from "./chain.ts"
 export type AuditInput = Partial<AuditEntry> & Pick<AuditEntry, "type" | "actor">
 
 export function appendAudit(store: Store, input: AuditInput): number {
-  const entry = normalise(input)
-  const { id, prevHash } = nextLink(store)
-  const hash = rowHash(id, entry, prevHash)
+  return appendAuditRows(store, [input])[0]!
+}
+
+/** Several rows in order, reading and writing the chain head once (a call's commit, a bulk import). */
+export function appendAuditRows(store: Store, inputs: readonly AuditInput[]): number[] {
+  if (!inputs.length) return []
+  const head = store.sqlite.query("SELECT last_id AS lastId, hash FROM audit_head WHERE id = 1").get() as
+    | { lastId: number; hash: string }
+    | null
+  // The head, not the table, says what the last hash was: after someone deletes the last row, new
+  // rows still link to the deleted one and verify sees the gap.
+  let link = head ? { id: head.lastId + 1, prevHash: head.hash } : fromTable(store)
+  const ids: number[] = []
+  for (const input of inputs) {
+    const entry = normalise(input)
+    let id = link.id
+    let hash = rowHash(id, entry, link.prevHash)
+    try {
+      insert(store, id, entry, link.prevHash, hash)
+    } catch (error) {
+      if (!/constraint/i.test((error as Error).message)) throw error
+      // a row inserted past the head by hand holds this id: step over it, verify will name it
+      id = fromTable(store).id
+      hash = rowHash(id, entry, link.prevHash)
+      insert(store, id, entry, link.prevHash, hash)
+    }
+    ids.push(id)
+    link = { id: id + 1, prevHash: hash }
+  }
+  store.sqlite
+    .query("INSERT INTO audit_head (id, last_id, hash) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET last_id = excluded.last_id, hash = excluded.hash")
+    .run(link.id - 1, link.prevHash)
+  return ids
+}
+
+/** The next link from the table itself: a database from before audit_head, or a head that was stepped over. */
+function fromTable(store: Store): { id: number; prevHash: string } {
+  const last = store.sqlite.query("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1").get() as { id: number; hash: string } | null
+  return { id: (last?.id ?? 0) + 1, prevHash: last?.hash ?? GENESIS }
+}
+
+function insert(store: Store, id: number, entry: AuditEntry, prevHash: string, hash: string): void {
   store.sqlite
     .query(
       `INSERT INTO audit (id, ts, run_id, call_id, type, actor, tool, action, result, risk, auto_approved, reason, data, prev_hash, hash)
@@ -19,26 +58,6 @@ export function appendAudit(store: Store, input: AuditInput): number {
       id, entry.ts, entry.runId, entry.callId, entry.type, entry.actor, entry.tool, entry.action, entry.result,
       entry.risk, entry.autoApproved === null ? null : entry.autoApproved ? 1 : 0, entry.reason, entry.data, prevHash, hash,
     )
-  store.sqlite
-    .query("INSERT INTO audit_head (id, last_id, hash) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET last_id = excluded.last_id, hash = excluded.hash")
-    .run(id, hash)
-  return id
-}
-
-/**
- * Where the next row goes. The head, not the table, says what the last hash was: after someone
- * deletes the last row, new rows still link to the deleted one and verify sees the gap. A row
- * inserted past the head (by hand) pushes the id on, so appends never fail on a tampered table.
- */
-function nextLink(store: Store): { id: number; prevHash: string } {
-  const head = store.sqlite.query("SELECT last_id AS lastId, hash FROM audit_head WHERE id = 1").get() as
-    | { lastId: number; hash: string }
-    | null
-  const last = store.sqlite.query("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1").get() as
-    | { id: number; hash: string }
-    | null
-  if (!head) return { id: (last?.id ?? 0) + 1, prevHash: last?.hash ?? GENESIS } // a database from before audit_head
-  return { id: Math.max(head.lastId, last?.id ?? 0) + 1, prevHash: head.hash }
 }
 
 function normalise(input: AuditInput): AuditEntry {

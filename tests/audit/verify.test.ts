@@ -3,8 +3,9 @@ import { createHash } from "node:crypto"
 import { GENESIS, rowHash } from "../../core/audit/chain.ts"
 import { readRow, type RawAuditRow } from "../../core/audit/rows.ts"
 import { verifyStore } from "../../core/audit/verify.ts"
-import { appendAudit } from "../../core/audit/write.ts"
-import { sampleRun, storeWith } from "./helpers.ts"
+import { appendAudit, appendAuditRows } from "../../core/audit/write.ts"
+import { sampleRun, storeWith, tempDb } from "./helpers.ts"
+import { openStore } from "../../core/store/open.ts"
 
 const tenRows = () => storeWith([...sampleRun("r1"), { type: "trust", actor: "user", action: "trust", reason: "trusted .ccode/policy.yaml" }])
 
@@ -17,6 +18,16 @@ describe("the audit hash chain", () => {
     const r = rows[1]!
     const fields = [r.id, r.ts, r.run_id, r.call_id, r.type, r.actor, r.tool, r.action, r.result, r.risk, r.auto_approved === 1, r.reason, r.data, r.prev_hash]
     expect(r.hash).toBe(createHash("sha256").update(JSON.stringify(fields)).digest("hex"))
+  })
+
+  test("rows appended as a batch chain exactly like rows appended one by one", () => {
+    const one = storeWith(sampleRun("r1"))
+    const batch = openStore(tempDb())
+    batch.tx(() => appendAuditRows(batch, sampleRun("r1").slice(0, 4)))
+    batch.tx(() => appendAuditRows(batch, sampleRun("r1").slice(4)))
+    const hashes = (s: typeof one) => s.sqlite.query("SELECT id, hash FROM audit ORDER BY id").all()
+    expect(hashes(batch)).toEqual(hashes(one))
+    expect(verifyStore(batch)).toMatchObject({ ok: true, rows: 9, head: { lastId: 9 } })
   })
 
   test("an untouched chain verifies", () => {
