@@ -3,7 +3,6 @@
 // configuration error naming both files; a plugin or server that fails is reported and left out.
 import { readFileSync } from "node:fs"
 import type { Policy } from "../policy/types.ts"
-import type { Recorder } from "../runner/recorder.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { ConfigError, positionOf } from "../task/yaml.ts"
 import { addTool, type ToolRegistry } from "../tools/registry.ts"
@@ -104,8 +103,14 @@ function taskHash(file: string): string {
   }
 }
 
+/** Where a run records warnings (its Recorder), without this module depending on the runner. */
+export interface WarningSink {
+  event(type: "tool.warning", fields: { message: string }): unknown
+  audit(row: { type: "error"; actor: "system"; action: string; result: "error"; reason: string }): void
+}
+
 /** Record what was left out: one `tool.warning` event (shown to the user) and one audit row each. */
-export function reportExtras(recorder: Pick<Recorder, "event" | "audit">, extras: Pick<Extras, "problems">): void {
+export function reportExtras(recorder: WarningSink, extras: Pick<Extras, "problems">): void {
   for (const problem of extras.problems) {
     recorder.event("tool.warning", { message: problem })
     recorder.audit({ type: "error", actor: "system", action: "load_tools", result: "error", reason: problem })
