@@ -1,6 +1,9 @@
 // Plugin hooks around each call, run in load order. A hook can only restrict: deny the call, or
 // rewrite its arguments (the caller decides the new ones again). It never approves; a hook that
 // throws, hangs or answers nonsense denies the call (fail closed).
+import { basename } from "node:path"
+import { maxRisk, strictest } from "../policy/risk.ts"
+import type { Decision } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import type { PluginHooks } from "./validate.ts"
 
@@ -25,12 +28,7 @@ export type HookVerdict =
 /** How long one hook may take before it counts as a failure. */
 export const HOOK_TIMEOUT_MS = 5000
 
-/**
- * Run every beforeCall hook in load order; each sees the arguments as the previous one left them.
- * Where to call it: after the policy decided the proposal and did not deny it, before the intent is
- * committed; a `deny` verdict denies the call (by: rule-like, reason names the plugin), a rewrite is
- * prepared and decided again with the new arguments (an allow may become ask or deny, never the reverse).
- */
+/** Run every beforeCall hook in load order; each sees the arguments as the previous one left them. */
 export async function applyHooks(hooks: readonly PluginHooks[], call: HookCall, timeoutMs = HOOK_TIMEOUT_MS): Promise<HookVerdict> {
   let args = call.args
   const rewrittenBy: string[] = []
@@ -60,6 +58,33 @@ export async function applyHooks(hooks: readonly PluginHooks[], call: HookCall, 
     return invalid(hook, "returned something other than nothing, {deny: reason} or {args}")
   }
   return { kind: "continue", args, rewrittenBy }
+}
+
+/**
+ * The policy's decision with the hooks applied: what runCall uses. A denied call is not shown to the
+ * hooks; a hook's deny becomes the decision (its rule id `hook:FILE`); rewritten arguments are decided
+ * again with `redecide`, and the call gets the stricter of the two decisions, so a rewrite never turns
+ * an ask into an allow.
+ */
+export async function decideWithHooks(input: {
+  hooks: readonly PluginHooks[]
+  call: HookCall
+  decision: Decision
+  redecide(args: Record<string, unknown>): Promise<Decision>
+}): Promise<{ args: Record<string, unknown>; decision: Decision }> {
+  const { hooks, call, decision } = input
+  if (decision.decision === "deny" || !hooks.some((h) => h.beforeCall)) return { args: call.args, decision }
+  const verdict = await applyHooks(hooks, call)
+  if (verdict.kind === "deny") {
+    const rule = { id: `hook:${basename(verdict.source)}`, decision: "deny" as const, source: verdict.source, reason: verdict.reason }
+    return { args: call.args, decision: { ...decision, decision: "deny", by: "rule", reason: verdict.reason, rules: [...decision.rules, rule] } }
+  }
+  if (!verdict.rewrittenBy.length) return { args: call.args, decision }
+  const again = await input.redecide(verdict.args)
+  const kind = strictest(decision.decision, again.decision)
+  const base = kind === again.decision ? again : decision
+  const note = `arguments rewritten by ${verdict.rewrittenBy.join(", ")}`
+  return { args: verdict.args, decision: { ...base, decision: kind, risk: maxRisk(decision.risk, again.risk), reason: `${base.reason} (${note})` } }
 }
 
 /** Tell every afterCall hook how the call ended. Their failures are returned (to report), never thrown. */

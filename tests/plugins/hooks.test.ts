@@ -1,8 +1,9 @@
 // Plugin hooks can only restrict: deny a call or rewrite its arguments (decided again by the caller),
 // in load order; a hook that fails, hangs or answers nonsense denies the call instead of letting it through.
 import { describe, expect, test } from "bun:test"
-import { afterHooks, applyHooks, type HookCall } from "../../core/plugins/hooks.ts"
+import { afterHooks, applyHooks, decideWithHooks, type HookCall } from "../../core/plugins/hooks.ts"
 import type { PluginHooks } from "../../core/plugins/validate.ts"
+import type { Decision } from "../../core/policy/types.ts"
 import type { ToolResult } from "../../core/tools/types.ts"
 
 const call: HookCall = { tool: "http_request", args: { url: "http://example.test/a" }, cwd: "/w", workspace: "/w", runId: "r1", callId: "c1" }
@@ -79,5 +80,46 @@ describe("afterCall hooks", () => {
     )
     expect(seen).toEqual(["http_request ok", "200"])
     expect(problems).toEqual(["the afterCall hook of /b.ts failed: log full"])
+  })
+})
+
+describe("the decision with hooks applied (what runCall uses)", () => {
+  const decision = (kind: Decision["decision"], risk: Decision["risk"] = "low", reason = "policy"): Decision =>
+    ({ decision: kind, risk, reason, by: "threshold", rules: [], commands: [], on_ask: "pause" })
+  const redecideTo = (d: Decision) => {
+    const seen: unknown[] = []
+    return { seen, redecide: async (args: Record<string, unknown>) => (seen.push(args), d) }
+  }
+
+  test("a call the policy denied never reaches the hooks", async () => {
+    let called = false
+    const out = await decideWithHooks({ hooks: [hook("/a.ts", () => void (called = true))], call, decision: decision("deny"), redecide: async () => decision("allow") })
+    expect([called, out.decision.decision]).toEqual([false, "deny"])
+  })
+
+  test("a hook's deny becomes the decision, with the plugin as its rule", async () => {
+    const out = await decideWithHooks({ hooks: [hook("/p/https.ts", () => ({ deny: "https only" }))], call, decision: decision("allow"), redecide: async () => decision("allow") })
+    expect(out.decision).toMatchObject({ decision: "deny", by: "rule", reason: "https only (beforeCall hook of /p/https.ts)" })
+    expect(out.decision.rules).toEqual([{ id: "hook:https.ts", decision: "deny", source: "/p/https.ts", reason: "https only (beforeCall hook of /p/https.ts)" }])
+  })
+
+  test("rewritten arguments are decided again, and the stricter decision wins", async () => {
+    const rewrite = hook("/p/rw.ts", (c) => ({ args: { ...c.args, url: "https://example.test/a" } }))
+    const stricter = redecideTo(decision("ask", "medium", "new args need a person"))
+    const out = await decideWithHooks({ hooks: [rewrite], call, decision: decision("allow"), redecide: stricter.redecide })
+    expect(stricter.seen).toEqual([{ url: "https://example.test/a" }])
+    expect(out.args).toEqual({ url: "https://example.test/a" })
+    expect(out.decision).toMatchObject({ decision: "ask", risk: "medium", reason: "new args need a person (arguments rewritten by /p/rw.ts)" })
+
+    // a rewrite to something harmless does not approve what the policy asked about
+    const laxer = redecideTo(decision("allow", "safe", "fine now"))
+    const kept = await decideWithHooks({ hooks: [rewrite], call, decision: decision("ask", "medium", "needs a person"), redecide: laxer.redecide })
+    expect(kept.decision).toMatchObject({ decision: "ask", risk: "medium", reason: "needs a person (arguments rewritten by /p/rw.ts)" })
+  })
+
+  test("hooks that change nothing leave the decision as it was", async () => {
+    const before = decision("allow")
+    const out = await decideWithHooks({ hooks: [hook("/a.ts", () => undefined)], call, decision: before, redecide: async () => decision("deny") })
+    expect(out).toEqual({ args: call.args, decision: before })
   })
 })
