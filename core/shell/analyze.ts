@@ -10,7 +10,7 @@ import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
-import { touchedPaths } from "./touched.ts"
+import { redirectPaths, touchedPaths } from "./touched.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 
@@ -48,14 +48,18 @@ interface Run {
   bare: { findings: Finding[]; paths: TouchedPath[] }
 }
 
+const TMP = ["/tmp", "/var/tmp"]
+const NO_VARS: Map<string, string | undefined> = new Map()
+
 export function analyzeSync(command: string, ctx: AnalyzeContext, options: AnalyzeOptions = {}): ShellAnalysis {
-  const tmp = ["/tmp", "/var/tmp", ...(ctx.env?.TMPDIR ? [ctx.env.TMPDIR.replace(/\/+$/, "")] : [])]
+  const tmpdir = ctx.env?.TMPDIR
+  const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
     ctx, shell: { home: ctx.home, env: ctx.env }, place: { workspace: ctx.workspace, home: ctx.home, tmp },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
-  const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], new Map(), 0)
+  const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], NO_VARS, 0)
   return finish(run, command, parts)
 }
 
@@ -77,10 +81,10 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
   walked.bare.forEach((r, i) => {
-    const verdict = writeVerdict(r.target, walked.bareCwd[i] ?? cwd, run.place)
+    const at = walked.bareCwd[i] ?? cwd
+    const verdict = writeVerdict(r.target, at, run.place)
     if (verdict) run.bare.findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
-    const fake = { redirects: [r], cwd: walked.bareCwd[i] ?? cwd, words: [], program: "" } as unknown as Part
-    run.bare.paths.push(...touchedPaths(fake, run.ctx.home))
+    run.bare.paths.push(...redirectPaths([r], at, run.ctx.home))
   })
   return out
 }

@@ -7,10 +7,11 @@ import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
 import { awkIsPlain, sedIsPlain } from "./textprog.ts"
 import { riskRank } from "../policy/risk.ts"
+import { byName } from "./options.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
-export const ASSESSORS: Record<string, Assessor> = {
+export const ASSESSORS = byName<Assessor>({
   rm: removal,
   rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
   unlink: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
@@ -42,7 +43,7 @@ export const ASSESSORS: Record<string, Assessor> = {
   tar: tarTargets,
   unzip: (v, out) => optionTarget(v, out, ["-d"]),
   wget: (v, out) => optionTarget(v, out, ["-O", "--output-document"]),
-}
+})
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
 function removal(v: View, out: Finding[]): void {

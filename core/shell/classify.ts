@@ -4,7 +4,7 @@ import { riskRank, type Risk } from "../policy/risk.ts"
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
-import { canonical } from "./flags.ts"
+import { canonical, type Canonical } from "./flags.ts"
 import { TABLE, type Entry, type View } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
@@ -17,26 +17,30 @@ export interface Classified {
 
 const BY_PROGRAM = new Map<string, Entry[]>()
 for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
+// programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
+const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...ASSESSORS.keys()])
+const NO_ARGS: Canonical = { flags: new Set(), operands: [] }
 
 // where a program given with its directory is still the system's own
 const SYSTEM_BINS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|^\/bin\/[^/]+$/
 
 export function classify(part: Part, place: PlaceContext, overrides?: Record<string, Risk>): Classified {
-  const findings: Finding[] = [...part.findings]
+  const findings: Finding[] = part.findings.length ? part.findings.map((f) => ({ ...f })) : []
   const program = part.program
   const args = part.words.slice(1)
+  const base = baseProgram(program)
   const values = args.map((a) => a.value ?? a.text)
-  const canon = canonical(program, values)
+  const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place }
 
   let known = findings.length > 0
-  for (const e of BY_PROGRAM.get(baseProgram(program)) ?? []) {
+  for (const e of BY_PROGRAM.get(base) ?? []) {
     if (e.sub && !e.sub.includes(view.sub ?? "")) continue
     if (e.when && !e.when(view)) continue
     findings.push({ name: e.name, level: e.level, reason: e.reason })
     known = true
   }
-  const assess = ASSESSORS[baseProgram(program)]
+  const assess = ASSESSORS.get(base)
   if (assess) {
     assess(view, findings)
     known = true

@@ -3,7 +3,7 @@
 // what they run, scripts inside them analysed. Pure.
 import type { RawCommand } from "./raw.ts"
 import { isLoaderVar } from "./scope.ts"
-import { scanOptions, type OptionSpec } from "./options.ts"
+import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
@@ -25,7 +25,7 @@ export function expandCommand(raw: RawCommand, ex: Expander): void {
 }
 
 // Wrappers that only change how the command runs; the wrapped command is the part rules must match.
-const TRANSPARENT: Record<string, OptionSpec> = {
+const TRANSPARENT = byName<OptionSpec>({
   timeout: { valued: "sk", long: ["signal", "kill-after"], positional: 1 },
   nice: { valued: "n", long: ["adjustment"] },
   ionice: { valued: "cnp", long: ["class", "classdata", "pid", "pgid", "uid"] },
@@ -49,7 +49,7 @@ const TRANSPARENT: Record<string, OptionSpec> = {
   ltrace: { valued: "aeEnopsuxX", long: ["output", "library"] },
   taskset: { valued: "", positional: 1 },
   busybox: {},
-}
+})
 
 /** Remove transparent wrappers one by one, then hand the command to whatever runs it. */
 function unwrap(part: Part, ex: Expander): void {
@@ -70,7 +70,7 @@ function unwrap(part: Part, ex: Expander): void {
       if (!unwrapEnv(part, ex)) return
       continue
     }
-    const spec = TRANSPARENT[name]
+    const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
     const scan = scanOptions(part.words, 1, spec)
     if (scan.command >= part.words.length) break

@@ -1,5 +1,6 @@
 // The canonical form of a command's arguments: short-flag clusters split (`-rf` = `-r -f`), known long
 // flags mapped to their short form (`--recursive` = `-r`), flags as a set, operands in order. Pure.
+import { byName } from "./options.ts"
 
 export interface Canonical {
   /** `-r`, `-f`, `--force-with-lease`, `--force-with-lease=main` (long flags keep their value too) */
@@ -8,36 +9,36 @@ export interface Canonical {
 }
 
 // long flag -> short letter(s), for the commands in the built-in table
-const LONG: Record<string, Record<string, string>> = {
-  rm: { recursive: "r", force: "f", dir: "d", verbose: "v", interactive: "i" },
-  rmdir: { parents: "p", verbose: "v" },
-  cp: { recursive: "r", force: "f", verbose: "v", archive: "a", "no-clobber": "n", interactive: "i", link: "l", "symbolic-link": "s", update: "u" },
-  mv: { force: "f", verbose: "v", "no-clobber": "n", interactive: "i", update: "u" },
-  ln: { force: "f", symbolic: "s", verbose: "v", "no-dereference": "n" },
-  chmod: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
-  chown: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
-  chgrp: { recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" },
-  mkdir: { parents: "p", verbose: "v", mode: "m" },
-  touch: { "no-create": "c" },
-  shred: { force: "f", remove: "u", zero: "z", verbose: "v", iterations: "n" },
-  ls: { all: "a", "almost-all": "A", long: "l", recursive: "R", human: "h", "human-readable": "h" },
-  grep: { recursive: "r", "ignore-case": "i", "files-with-matches": "l", count: "c", "line-number": "n", invert: "v", "invert-match": "v" },
-  git: { force: "f", delete: "d", all: "a", quiet: "q", verbose: "v", "dry-run": "n", message: "m", patch: "p", recursive: "r", tags: "t", "set-upstream": "u", interactive: "i" },
-  kill: { signal: "s", list: "l" },
-  sed: { "in-place": "i", quiet: "n", silent: "n", expression: "e", "regexp-extended": "E" },
-  tar: { extract: "x", create: "c", file: "f", gzip: "z", verbose: "v", list: "t" },
-  curl: { output: "o", "remote-name": "O", request: "X", data: "d", form: "F", "upload-file": "T", location: "L", silent: "s", insecure: "k" },
-  rsync: { archive: "a", recursive: "r", verbose: "v", compress: "z", "dry-run": "n" },
-  npm: { global: "g", force: "f" },
-}
+const LONG = byName<ReadonlyMap<string, string>>({
+  rm: byName({ recursive: "r", force: "f", dir: "d", verbose: "v", interactive: "i" }),
+  rmdir: byName({ parents: "p", verbose: "v" }),
+  cp: byName({ recursive: "r", force: "f", verbose: "v", archive: "a", "no-clobber": "n", interactive: "i", link: "l", "symbolic-link": "s", update: "u" }),
+  mv: byName({ force: "f", verbose: "v", "no-clobber": "n", interactive: "i", update: "u" }),
+  ln: byName({ force: "f", symbolic: "s", verbose: "v", "no-dereference": "n" }),
+  chmod: byName({ recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" }),
+  chown: byName({ recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" }),
+  chgrp: byName({ recursive: "R", verbose: "v", changes: "c", silent: "f", quiet: "f" }),
+  mkdir: byName({ parents: "p", verbose: "v", mode: "m" }),
+  touch: byName({ "no-create": "c" }),
+  shred: byName({ force: "f", remove: "u", zero: "z", verbose: "v", iterations: "n" }),
+  ls: byName({ all: "a", "almost-all": "A", long: "l", recursive: "R", human: "h", "human-readable": "h" }),
+  grep: byName({ recursive: "r", "ignore-case": "i", "files-with-matches": "l", count: "c", "line-number": "n", invert: "v", "invert-match": "v" }),
+  git: byName({ force: "f", delete: "d", all: "a", quiet: "q", verbose: "v", "dry-run": "n", message: "m", patch: "p", recursive: "r", tags: "t", "set-upstream": "u", interactive: "i" }),
+  kill: byName({ signal: "s", list: "l" }),
+  sed: byName({ "in-place": "i", quiet: "n", silent: "n", expression: "e", "regexp-extended": "E" }),
+  tar: byName({ extract: "x", create: "c", file: "f", gzip: "z", verbose: "v", list: "t" }),
+  curl: byName({ output: "o", "remote-name": "O", request: "X", data: "d", form: "F", "upload-file": "T", location: "L", silent: "s", insecure: "k" }),
+  rsync: byName({ archive: "a", recursive: "r", verbose: "v", compress: "z", "dry-run": "n" }),
+  npm: byName({ global: "g", force: "f" }),
+})
 
 // `-D` on git branch is --delete --force, `rm -R` is `rm -r`: canonical deny rules for either spelling match both
-const SHORT_ALIASES: Record<string, Record<string, string[]>> = {
-  git: { D: ["d", "f"], M: ["m", "f"], C: ["c", "f"] },
-  rm: { R: ["r"] },
-  cp: { R: ["r"] },
-  grep: { R: ["r"] },
-}
+const SHORT_ALIASES = byName<ReadonlyMap<string, string[]>>({
+  git: byName({ D: ["d", "f"], M: ["m", "f"], C: ["c", "f"] }),
+  rm: byName({ R: ["r"] }),
+  cp: byName({ R: ["r"] }),
+  grep: byName({ R: ["r"] }),
+})
 
 // single-dash long options: splitting their names would be nonsense
 const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang++", "cc", "go", "xargs", "ffmpeg", "convert", "magick", "openssl", "tcpdump", "iptables", "ip", "npx", "bunx"])
@@ -45,8 +46,8 @@ const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang
 export function canonical(program: string, args: readonly string[]): Canonical {
   const flags = new Set<string>()
   const operands: string[] = []
-  const long = LONG[program]
-  const aliases = SHORT_ALIASES[program]
+  const long = LONG.get(program)
+  const aliases = SHORT_ALIASES.get(program)
   const clusters = !NO_CLUSTERS.has(program)
   let done = false
   for (const a of args) {
@@ -61,7 +62,7 @@ export function canonical(program: string, args: readonly string[]): Canonical {
       }
       const eq = a.indexOf("=")
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq)
-      const short = long?.[name]
+      const short = long?.get(name)
       flags.add(short ? `-${short}` : eq < 0 ? a : `--${name}`)
       if (eq >= 0) flags.add(a)
       continue
@@ -72,7 +73,7 @@ export function canonical(program: string, args: readonly string[]): Canonical {
     }
     for (let i = 1; i < a.length; i++) {
       const c = a[i]!
-      const expanded = aliases?.[c]
+      const expanded = aliases?.get(c)
       if (expanded) for (const e of expanded) flags.add(`-${e}`)
       else flags.add(`-${c}`)
     }

@@ -53,3 +53,9 @@ export function scanOptions(words: Word[], from: number, spec: OptionSpec): Scan
   const positionals = words.slice(i, i + (spec.positional ?? 0))
   return { command: Math.min(words.length, i + positionals.length), flags, values, positionals }
 }
+
+/** A lookup table keyed by names from the command. A Map, not an object: `constructor`, `toString` or
+ *  `__proto__` as a program name must find nothing, not Object's own members. */
+export function byName<T>(entries: Record<string, T>): ReadonlyMap<string, T> {
+  return new Map(Object.entries(entries))
+}

@@ -1,7 +1,7 @@
 // Programs that run other programs: each is a part itself and what it runs is a part too (sudo, xargs,
 // find -exec, watch, parallel, ssh), or a script analysed on its own (sh -c, eval, heredocs). Pure.
 import type { Construct } from "./types.ts"
-import { scanOptions, type OptionSpec } from "./options.ts"
+import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
@@ -11,7 +11,7 @@ type Unwrap = (part: Part, ex: Expander) => void
 
 /** Handle a part whose program runs other commands; false when the program is not one of them. */
 export function runner(part: Part, ex: Expander, unwrap: Unwrap): boolean {
-  const handle = RUNNERS[part.program]
+  const handle = RUNNERS.get(part.program)
   if (handle) {
     handle(part, ex, unwrap)
     return true
@@ -20,12 +20,12 @@ export function runner(part: Part, ex: Expander, unwrap: Unwrap): boolean {
     shell(part, ex)
     return true
   }
-  const options = PROGRAM_OPTIONS[part.program]
+  const options = PROGRAM_OPTIONS.get(part.program)
   if (options) return programOptions(part, ex, options)
   return false
 }
 
-const PRIVILEGED: Record<string, OptionSpec> = {
+const PRIVILEGED = byName<OptionSpec>({
   sudo: { valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"] },
   doas: { valued: "Cu" },
   pkexec: { long: ["user"] },
@@ -34,10 +34,10 @@ const PRIVILEGED: Record<string, OptionSpec> = {
   unshare: { valued: "S", long: ["setuid", "setgid", "map-user", "map-group", "propagation", "root", "wd"] },
   nsenter: { valued: "tSGwr", long: ["target", "setuid", "setgid", "wd", "root"] },
   "systemd-run": { valued: "pEu", long: ["property", "setenv", "unit", "description", "working-directory", "uid", "gid", "slice"] },
-}
+})
 
-const RUNNERS: Record<string, (part: Part, ex: Expander, unwrap: Unwrap) => void> = {
-  ...Object.fromEntries(Object.keys(PRIVILEGED).map((name) => [name, privileged])),
+const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
+  ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
   xargs: xargs,
   find: find,
@@ -53,11 +53,11 @@ const RUNNERS: Record<string, (part: Part, ex: Expander, unwrap: Unwrap) => void
   at: atJob,
   batch: atJob,
   script: scriptCommand,
-}
+})
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
-  const scan = scanOptions(part.words, 1, PRIVILEGED[part.program]!)
+  const scan = scanOptions(part.words, 1, PRIVILEGED.get(part.program)!)
   const script = scan.values.get("command") ?? (part.program === "runuser" ? scan.values.get("c") : undefined)
   if (script !== undefined) {
     ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "sudo"], cwd: part.cwd, loader: part.loader }))

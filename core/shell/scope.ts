@@ -37,7 +37,7 @@ export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
-    return shell.env[name] ?? ""
+    return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
 }
 

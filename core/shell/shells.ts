@@ -3,6 +3,7 @@
 import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part } from "./part.ts"
+import { byName } from "./options.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -88,7 +89,7 @@ function fromStdin(part: Part, run: (body: Word, context: Construct) => void): v
 }
 
 // Options whose value is a program the command runs: the program is a part of its own.
-export const PROGRAM_OPTIONS: Record<string, { short?: string; long: string[] }> = {
+export const PROGRAM_OPTIONS = byName<{ short?: string; long: string[] }>({
   rg: { long: ["pre"] },
   sort: { long: ["compress-program"] },
   tar: { short: "IF", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
@@ -96,7 +97,7 @@ export const PROGRAM_OPTIONS: Record<string, { short?: string; long: string[] }>
   zip: { long: ["unzip-command"] },
   rsync: { short: "e", long: ["rsh", "rsync-path"] },
   scp: { short: "S", long: [] },
-}
+})
 
 // Options may follow operands (`rg TODO --pre x`), so every word is looked at.
 export function programOptions(part: Part, ex: Expander, spec: { short?: string; long: string[] }): boolean {

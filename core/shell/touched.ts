@@ -2,18 +2,21 @@
 // commands (read or write by what the command does), and path-looking arguments of others. Pure.
 import type { TouchedPath } from "./types.ts"
 import type { Part } from "./part.ts"
+import type { RawRedirect } from "./raw.ts"
+import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
+import { byName } from "./options.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
-const ROLES: Record<string, Role> = {
+const ROLES = byName<Role>({
   rm: "write", rmdir: "write", unlink: "write", shred: "write", touch: "write", mkdir: "write", truncate: "write", tee: "write", mv: "write",
   cp: "last-write", install: "last-write", ln: "last-write",
   chmod: "first-skipped", chown: "first-skipped", chgrp: "first-skipped",
   grep: "first-skipped", egrep: "first-skipped", fgrep: "first-skipped", rg: "first-skipped", ag: "first-skipped", ack: "first-skipped",
   echo: "none", printf: "none", git: "none", cd: "none", pushd: "none", export: "none", ssh: "none", curl: "none", wget: "none",
-}
+})
 
 const READERS = new Set([
   "cat", "head", "tail", "less", "more", "bat", "wc", "sort", "uniq", "cut", "nl", "tac", "od", "xxd", "hexdump", "strings", "file",
@@ -22,13 +25,9 @@ const READERS = new Set([
 ])
 
 export function touchedPaths(part: Part, home: string): TouchedPath[] {
-  const out: TouchedPath[] = []
-  const add = (w: Word, access: TouchedPath["access"]) => {
-    if (w.value === undefined || w.value === "" || w.placeholder) return
-    for (const path of resolveWord(w, part.cwd, home) ?? []) out.push({ path, access })
-  }
-  for (const r of part.redirects) add(r.target, r.access === "read" ? "read" : "write")
-  const role = ROLES[part.program] ?? (READERS.has(part.program) ? "read" : undefined)
+  const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home) : []
+  const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home)
+  const role = ROLES.get(part.program) ?? (READERS.has(part.program) ? "read" : undefined)
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")
@@ -38,6 +37,18 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
   else for (const w of ops) if (looksLikePath(w)) add(w, "read")
   if (part.program === "dd") for (const w of part.words) if (w.value?.startsWith("of=")) add({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write")
   return out
+}
+
+/** Redirect targets: `<` reads, everything else writes. */
+export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home: string): TouchedPath[] {
+  const out: TouchedPath[] = []
+  for (const r of redirects) addPath(out, r.target, r.access === "read" ? "read" : "write", cwd, home)
+  return out
+}
+
+function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
+  if (w.value === undefined || w.value === "" || w.placeholder) return
+  for (const path of resolveWord(w, cwd, home) ?? []) out.push({ path, access })
 }
 
 function operands(words: Word[]): Word[] {

@@ -298,7 +298,7 @@ export function decodeAnsiC(s: string): string {
     if (k === "x" || k === "u" || k === "U") return String.fromCodePoint(parseInt(e.slice(1), 16))
     if (k >= "0" && k <= "7") return String.fromCharCode(parseInt(e, 8))
     if (k === "c") return String.fromCharCode(e.charCodeAt(1) & 31)
-    return ANSI_C[k] ?? `\\${e}`
+    return Object.hasOwn(ANSI_C, k) ? ANSI_C[k]! : `\\${e}`
   })
 }
 

@@ -37,6 +37,15 @@ describe("simple commands", () => {
       expect(analyze(cmd).commands.map((c) => [c.program, c.args])).toEqual([["rm", ["x"]]])
     }
   })
+
+  test("program names that are also JavaScript object members are ordinary unknown programs", () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const a = analyze(`./${name} --force x && ${name} -rf /`)
+      expect(a.commands.map((c) => c.program)).toEqual([name, name])
+      expect(a.risk).toBe("medium")
+    }
+    expect(analyze("rm -rf $constructor/x", { env: {} }).paths).toEqual([{ path: "/x", access: "write" }])
+  })
 })
 
 describe("every construct is seen through", () => {
