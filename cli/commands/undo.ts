@@ -41,13 +41,14 @@ export default command({
 })
 
 function describe(r: UndoResult): string {
-  const verb = r.dryRun ? "would" : ""
   const lines = [`${r.dryRun ? "dry run: " : ""}${r.workspace} ${r.dryRun ? "would be restored" : "restored"} to ${r.target} of run ${r.runId}`]
-  const list = (label: string, paths: string[]) => paths.length && lines.push(`${verb ? `${verb} ` : ""}${label} (${paths.length}):`, ...paths.map((p) => `  ${p}`))
-  list(verb ? "bring back" : "brought back", r.restored)
-  list(verb ? "remove" : "removed", r.removed)
-  list(verb ? "put back" : "put back", r.modified)
-  if (!r.restored.length && !r.removed.length && !r.modified.length) lines.push("nothing differs; the workspace already is as it was")
+  const list = (done: string, planned: string, paths: string[]) => {
+    if (paths.length) lines.push(`${r.dryRun ? planned : done} (${paths.length}):`, ...paths.map((p) => `  ${p}`))
+  }
+  list("brought back", "would bring back", r.restored)
+  list("removed", "would remove", r.removed)
+  list("put back", "would put back", r.modified)
+  if (!r.restored.length && !r.removed.length && !r.modified.length) lines.push("nothing differs: the workspace already is as it was")
   return `${lines.join("\n")}\n`
 }
 
