@@ -1,7 +1,9 @@
-// Redaction throughput on 50 MB of mixed logs with secrets sprinkled in (budget: >= 100 MB/s, DESIGN 11).
-// Run alone: `bun run bench/redact.bench.ts`. Prints one JSON object per line: {name, value, unit, budget}.
+// Redaction throughput on 50 MB of mixed logs with secrets sprinkled in (budget: >= 100 MB/s, DESIGN 11),
+// in-process (the engine does no I/O, so the binary adds nothing). Run alone: `bun run bench/redact.bench.ts`;
+// prints one JSON object per line in the shared format (bench/lib.ts).
 import { createRedactor } from "../core/redact/index.ts"
 import { CORPUS } from "../tests/redact/corpus.ts"
+import { report } from "./lib.ts"
 
 const TARGET_BYTES = 50 * 1024 * 1024
 /** One secret every this many lines. */
@@ -39,8 +41,12 @@ function mixedLog(): string {
   return parts.join("\n")
 }
 
-function report(name: string, value: number, unit: string, budget: number): void {
-  console.log(JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, budget }))
+/** `min`: a throughput floor; `max`: a cost ceiling; neither: informational. */
+function result(name: string, value: number, unit: string, limit: { min?: number; max?: number } = {}): void {
+  const rounded = Math.round(value * 10) / 10
+  if (limit.min !== undefined) report({ name, value: rounded, unit, budget: `>= ${limit.min}`, ok: value >= limit.min })
+  else if (limit.max !== undefined) report({ name, value: rounded, unit, budget: `<= ${limit.max}`, ok: value <= limit.max })
+  else report({ name, value: rounded, unit })
 }
 
 function best(runs: number, f: () => void): number {
@@ -70,7 +76,7 @@ const leaks = CORPUS.filter((c) => out.includes(c.secret)).map((c) => c.kind)
 if (leaks.length > 0) throw new Error(`secrets survived redaction: ${leaks.join(", ")}`)
 
 const textMs = best(3, () => redactor.text(log))
-report("redact.text", mb / (textMs / 1000), "MB/s", 100)
+result(`redaction: text() on ${Math.round(mb)} MB of mixed logs`, mb / (textMs / 1000), "MB/s", { min: 100 })
 
 const CHUNK = 64 * 1024
 const streamMs = best(3, () => {
@@ -78,11 +84,11 @@ const streamMs = best(3, () => {
   for (let i = 0; i < log.length; i += CHUNK) s.push(log.slice(i, i + CHUNK))
   s.flush()
 })
-report("redact.stream", mb / (streamMs / 1000), "MB/s", 100)
+result("redaction: the same log streamed in 64 KB chunks", mb / (streamMs / 1000), "MB/s", { min: 100 })
 
 const blob = "data:image/png;base64," + btoa("\x89PNG".repeat(1_000_000))
 const blobMs = best(3, () => redactor.text(blob))
-report("redact.text.base64-blob", blob.length / (1024 * 1024) / (blobMs / 1000), "MB/s", 100)
+result("redaction: one 5 MB base64 line", blob.length / (1024 * 1024) / (blobMs / 1000), "MB/s", { min: 100 })
 
 const args = {
   command: "curl -H 'Authorization: Bearer abc123def456' https://api.example.com/v1/items?page=2",
@@ -95,10 +101,10 @@ const calls = 20_000
 const valueMs = best(3, () => {
   for (let i = 0; i < calls; i++) redactor.value(args)
 })
-report("redact.value", (valueMs * 1000) / calls, "µs/call", 50)
+result("redaction: value() of a typical tool call's args", (valueMs * 1000) / calls, "µs/call")
 
 const creates = 2_000
 const createMs = best(3, () => {
   for (let i = 0; i < creates; i++) createRedactor({ env, envNames: ["DEPLOY_KEY"], home: "/home/runner" })
 })
-report("redact.create", (createMs * 1000) / creates, "µs", 1000)
+result("redaction: createRedactor() with env, policy names and home", (createMs * 1000) / creates, "µs")

@@ -51,10 +51,11 @@ export const CONTEXT_RULES: readonly Rule[] = [
     re: new RegExp(
       "authorization" + KEY_END + String.raw`[ \t]{0,16}[:=][ \t]{0,16}(?:\\{0,3}["'])?` +
         String.raw`(?:(?:basic|bearer|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hmac-sha256)[ \t]+)?` +
-        String.raw`([^\s"'\\,;]{1,2048})`,
+        String.raw`([^\s"'\x60\\,;]{1,2048})`,
       "gi",
     ),
-    accept: (_m, secret) => !isPlaceholder(secret),
+    // "`Authorization: Bearer` authentication": a scheme with no credential after it
+    accept: (_m, secret) => !isPlaceholder(secret) && !/^(?:basic|bearer|token|digest|negotiate|ntlm)$/i.test(secret),
   },
   {
     id: "bearer-token",
@@ -76,7 +77,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
         String.raw`[ \t]{0,16}:[ \t]{0,16}(?:\\{0,3}["'])?([^\r\n"'\\]{1,4096})`,
       "gi",
     ),
-    accept: (_m, secret) => /[=\d]/.test(secret) && !isPlaceholder(secret),
+    // `name=value; ...`, not `cookie: string` in source code
+    accept: (_m, secret) => /^[^\s=;,]+=[^\s;,]/.test(secret),
   },
   ...KEYWORDS.map(
     ([anchor, k, rest]): Rule => ({
@@ -131,10 +133,23 @@ function acceptAssignment(m: RegExpExecArray, secret: string, text: string): boo
   // `https://x-access-token:TOKEN@host` is a URL's user and password (url-password), not `key: value`
   if (/:\/\/[^\s/@]*$/.test(text.slice(Math.max(0, m.index - 256), m.index))) return false
   if (m[4] === undefined) return true
-  // an unquoted word followed by more words is prose or code ("password: must be 8 characters",
-  // "token = await fetchToken()"), not a value
   const end = m.index + m[0].length
-  return !(/^[A-Za-z]+$/.test(secret) && /^[ \t]+[A-Za-z(]/.test(text.slice(end, end + 20)))
+  return !looksLikeCodeOrProse(secret, text.slice(end, end + 20))
+}
+
+const IDENTIFIERS = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/
+
+/** An unquoted value that is really prose or source code an agent read: "password: must be 8
+ *  characters", `token = await fetchToken()`, `apiKey: process.env.API_KEY`, `privateKey: CryptoKey;`,
+ *  `(token: string)`. Anything with a digit in an identifier-like value still counts as a secret. */
+function looksLikeCodeOrProse(value: string, after: string): boolean {
+  if (/^[A-Za-z]+$/.test(value) && /^[ \t]+[A-Za-z(]/.test(after)) return true
+  if (/^[A-Za-z_$][\w$.]*\(|^\(\w*[:?,)]/.test(value)) return true // a call, a parameter list
+  if (/^(?:string|number|boolean|any|unknown|never|object|void|bigint|symbol)\b/.test(value)) return true // a type
+  if (/^0x[0-9a-fA-F]{1,8}$/.test(value)) return true // a small constant, not a 256-bit key
+  if (!IDENTIFIERS.test(value) || /\d/.test(value)) return false
+  // a member chain, or a name followed by code punctuation (`;`, `|`, `<`, `)`...)
+  return value.includes(".") || /^[ \t]*[;,|)<(&[\]=]/.test(after)
 }
 
 /** "Bearer tokens are..." is prose; a token has a digit or symbol, or mixed case and some length. */

@@ -62,7 +62,9 @@ function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): u
     const out: Record<string, unknown> = {}
     for (const [k, x] of Object.entries(src)) {
       const sensitive = isSensitiveKey(k) || (namedSecret && k === "value")
-      out[text(k)] = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
+      const redacted = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
+      // an own "__proto__" key (JSON.parse makes them) must stay data, not become the prototype
+      Object.defineProperty(out, text(k), { value: redacted, enumerable: true, writable: true, configurable: true })
     }
     return out
   } finally {

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test"
+import { CONTEXT_RULES } from "../../core/redact/contexts.ts"
+import { homeRules } from "../../core/redact/home.ts"
 import { checkRegexSafety, createRedactor, RedactionPatternError } from "../../core/redact/index.ts"
+import { TOKEN_RULES } from "../../core/redact/tokens.ts"
 
 describe("user patterns (redaction.patterns)", () => {
   test("hide what they match, marked with their id", () => {
@@ -49,6 +52,10 @@ describe("user patterns (redaction.patterns)", () => {
 })
 
 describe("checkRegexSafety", () => {
+  test("every built-in rule passes the check user patterns must pass", () => {
+    for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()]) expect([rule.id, checkRegexSafety(rule.re.source)]).toEqual([rule.id, undefined])
+  })
+
   test.each([
     ["(a+)+", "nested quantifier"],
     ["(\\w+\\s?)+$", "nested quantifier"],

@@ -68,6 +68,13 @@ describe("structured data (tool args, events)", () => {
     expect(out).not.toBe(input)
   })
 
+  test('a "__proto__" key from parsed JSON stays an ordinary key', () => {
+    const out = redactor.value(JSON.parse('{"__proto__": {"token": "t"}, "a": 1}')) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.keys(out)).toEqual(["__proto__", "a"])
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"***"},"a":1}')
+  })
+
   test("an Error keeps its shape with the message redacted", () => {
     const out = redactor.value({ error: new Error("auth failed for postgres://u:pw-999999@h/db") }) as { error: { message: string } }
     expect(out.error.message).toBe("auth failed for postgres://u:[REDACTED:url-password]@h/db")

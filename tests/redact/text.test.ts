@@ -129,6 +129,21 @@ describe("prose and code near secrets", () => {
     }
   })
 
+  test("source code an agent reads keeps its shape", () => {
+    const code = [
+      "  apiKey: process.env.OPENAI_API_KEY,",
+      "  privateKey: CryptoKey;",
+      "const token = getToken(scope);",
+      "  password: z.string().min(8),",
+      "verifyAccessToken: (token: string) => Promise<AuthInfo>",
+      "  readonly STENCIL_PASS: 0x0B96;",
+    ]
+    for (const line of code) expect(redactor.text(line)).toBe(line)
+    // but a value with digits, or a config line's lone value, is still a secret
+    expect(redactor.text("  api_key: abc123def;")).toBe("  api_key: [REDACTED:secret-assignment];")
+    expect(redactor.text("password: correcthorse")).toBe("password: [REDACTED:secret-assignment]")
+  })
+
   test("placeholders and empty values are not secrets", () => {
     const line = `password: \${DB_PASSWORD} token="<your-token>" secret=*** api_key: null`
     expect(redactor.text(line)).toBe(line)
