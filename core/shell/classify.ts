@@ -42,7 +42,11 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   }
   const assess = ASSESSORS.get(base)
   if (assess) {
+    const before = findings.length
     assess(view, findings)
+    // the assessed programs without a table entry change files: with no operand to judge (`xargs touch`)
+    // they still change some
+    if (!known && findings.length === before) findings.push({ name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
     known = true
   }
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })

@@ -1,5 +1,6 @@
 // The bash parser: web-tree-sitter with the tree-sitter-bash grammar, both WASM files embedded in the
-// compiled binary. Loaded lazily, once per process; never on the plain fast path. No other I/O.
+// compiled binary. Loaded lazily, once per process, never on the plain fast path; reading those two
+// embedded files is the only I/O in core/shell.
 import { Language, Parser, type Node, type TreeCursor } from "web-tree-sitter"
 import coreWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" }
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" }

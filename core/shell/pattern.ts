@@ -51,13 +51,17 @@ function split(pattern: string): PatternToken[] {
   return out
 }
 
+// reserved words and group braces that start a piece: the command is what follows them
+const SYNTAX = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time", "case", "esac", "for", "function", "select", "coproc"])
+
 /** Words of an unparseable command, split on whitespace and shell operators, quotes removed where they pair. */
 export function splitBestEffort(command: string): { text: string; words: string[] }[] {
   const out: { text: string; words: string[] }[] = []
   for (const piece of command.split(/&&|\|\||[;&|\n`()]|\$\(/)) {
     const text = piece.trim()
     if (!text) continue
-    const words = text.split(/\s+/).map((w) => w.replace(/^(['"])(.*)\1$/s, "$2").replace(/['"\\]/g, "")).filter((w) => w && !/^[<>]/.test(w))
+    const words = text.split(/\s+/).map((w) => w.replace(/^(['"])(.*)\1$/s, "$2").replace(/['"\\]/g, "")).filter((w) => w && !/^\d*[<>]/.test(w))
+    while (words.length && SYNTAX.has(words[0]!)) words.shift()
     if (words.length) out.push({ text, words })
   }
   return out

@@ -34,7 +34,7 @@ const flag = (v: View, ...names: string[]) => names.some((n) => v.canon.flags.ha
 const anyArg = (v: View, re: RegExp) => v.values.some((a) => re.test(a))
 const second = (v: View) => v.canon.operands[1]
 
-const READ_ONLY = [
+const READ_ONLY = [...new Set([
   "ls", "ll", "la", "dir", "pwd", "echo", "printf", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack",
   "which", "whereis", "type", "file", "stat", "du", "df", "tree", "less", "more", "bat", "diff", "cmp", "comm", "sort", "uniq",
   "cut", "tr", "nl", "tac", "rev", "fold", "fmt", "column", "paste", "join", "od", "xxd", "hexdump", "strings", "md5sum",
@@ -42,9 +42,9 @@ const READ_ONLY = [
   "true", "false", "test", "[", ":", "id", "whoami", "groups", "uname", "hostname", "date", "cal", "uptime", "ps", "pgrep",
   "free", "env", "printenv", "locale", "tty", "nproc", "arch", "sleep", "seq", "jq", "yq", "help", "dirs", "jobs", "wait",
   "cd", "pushd", "popd", "set", "shopt", "exit", "return", "break", "continue", "shift", "getconf", "lscpu", "lsblk", "lsof",
-  "man", "info", "tldr", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
+  "man", "info", "tldr", "top", "htop", "btop", "vmstat", "iostat", "w", "who", "last", "id", "getent", "nslookup", "dig", "host", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
   "exa", "eza", "tokei", "cloc", "wait", "git-lfs", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
-]
+])]
 
 const BUILD_TOOLS = [
   "make", "tsc", "jest", "vitest", "pytest", "mocha", "eslint", "ruff", "mypy", "black", "gradle", "gradlew", "mvn",
@@ -74,6 +74,7 @@ export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
+  { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
   { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: (v) => flag(v, "-s", "--set") },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },

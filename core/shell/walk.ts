@@ -17,6 +17,9 @@ interface Walker {
   src: string
   shell: ShellEnv
   out: Walked
+  /** stdin a whole compound statement reads (`{ ..; } <<EOF`, a list tree-sitter hung a heredoc on):
+   *  every command inside without its own gets it, so a shell among them is seen reading it */
+  inherited?: Stdin
 }
 
 export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
@@ -159,7 +162,7 @@ function pipeline(w: Walker, stages: SNode[], scope: Scope, cwd: Cwd, ctx: Const
     const stdin: Stdin | undefined = from.length ? { kind: "pipe", from: [...from], ...(script ? { script } : {}) } : undefined
     if (stage.type === "command") command(w, stage, childScope(scope), cwd, inner, redirects, stdin, [])
     else if (stage.type === "redirected_statement") redirected(w, stage, childScope(scope), cwd, inner, redirects, stdin)
-    else statement(w, stage, childScope(scope), cwd, inner, redirects)
+    else withStdin(w, stdin, () => statement(w, stage, childScope(scope), cwd, inner, redirects))
     const added = w.out.commands.slice(before).filter((c) => c.context.length === inner.length)
     for (const c of added) from.push(programText(c))
     script = added.length === 1 ? printed(added[0]!) : undefined
@@ -222,7 +225,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
       return { ok: cwdIn, fail: cwdIn }
     }
     if (body.type === "command") return command(w, body, sc, cwdIn, cx, [...outer, ...own], stdinIn, extraArgs)
-    return statement(w, body, sc, cwdIn, cx, [...outer, ...own])
+    return withStdin(w, stdinIn, () => statement(w, body, sc, cwdIn, cx, [...outer, ...own]))
   }
   let outcome: Outcome
   if (pipeTail) {
@@ -279,6 +282,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     cwd,
     loader: loaderIn(scope),
   }
+  stdin ??= w.inherited
   if (stdin) raw.stdin = stdin
   const exported = exportedVars(scope)
   if (exported.size) raw.exported = exported
@@ -350,6 +354,17 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
 }
 
 /** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
+function withStdin<T>(w: Walker, stdin: Stdin | undefined, walk: () => T): T {
+  if (!stdin) return walk()
+  const before = w.inherited
+  w.inherited = stdin
+  try {
+    return walk()
+  } finally {
+    w.inherited = before
+  }
+}
+
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)

@@ -186,6 +186,8 @@ const bypasses: CorpusEntry[] = [
   ask("{rm,-rf,/}", "critical", "brace expansion as a command: unresolvable"),
   deny("alias ls='rm -rf /'; ls", "an alias body is a command", ["alias", "rm", "ls"]), deny("at now <<< 'rm -rf /'", "at runs its stdin later", ["at", "rm"]),
   deny("script -qc 'rm -rf /' /dev/null", "script -c", ["script", "rm"]), deny("bash -s < <(echo x) <<< 'rm -rf /'", "the last stdin redirect wins", ["bash", "rm"]),
+  deny("echo ok && bash <<EOF && ls\nrm -rf /\nEOF", "tree-sitter hangs this heredoc on the whole list", ["echo", "bash", "rm", "ls"]),
+  deny("{ bash; } <<< 'rm -rf /'", "a parse error: the best-effort split still sees rm -rf /"),
   ask("git log --output=/etc/motd", "critical", "git --output writes a file"), ask("tar -czf /dev/sda src", "critical", "a tar archive written over a disk"),
   ask("tar xzf release.tgz -C /", "high", "extracting over the root"), ask("sort -o ~/.profile names.txt", "critical"),
   ask("echo {a,b}; rm -rf x", "high"), ask("git status\n\nrm -rf node_modules", "high", undefined, ["git", "rm"]),
