@@ -17,7 +17,9 @@ export async function resolveAsk(
   const { decision, proposal, callId } = ask
   const action = decision.on_ask === "prompt" && !ctx.human.interactive ? "pause" : decision.on_ask
   if (action === "deny") {
-    return { kind: "decided", decision: { ...decision, decision: "deny", reason: `${decision.reason} (approval.on_ask: deny, nobody to ask)` } }
+    const reason = `${decision.reason} (approval.on_ask: deny, nobody to ask)`
+    ctx.recorder.audit({ type: "permission", actor: "policy", callId, tool: proposal.tool, action: "on_ask:deny", result: "denied", risk: decision.risk, reason })
+    return { kind: "decided", decision: { ...decision, decision: "deny", reason } }
   }
   if (action === "prompt") {
     const grant = ctx.governor.grantFor(ask.call, decision)

@@ -7,7 +7,9 @@ import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { toolTimeoutFor, type Trip } from "../guards/index.ts"
+import { afterHooks } from "../plugins/hooks.ts"
 import { resolveAsk } from "./approve.ts"
+import { decideCall } from "./decide-call.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
@@ -52,15 +54,10 @@ export async function runCall(
     commit(ctx)
     return outcome
   }
-  const call = await ctx.governor.prepare(proposal.tool, proposal.args, ctx.cwd, staticRisk(registered?.tool.risk, proposal.args, ctx))
-  let decision = ctx.governor.decide(call, { tripped: trip, grants: ctx.state.grants })
-  if (pending?.approved && decision.decision === "ask") {
-    decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
-    if (pending.forRun) {
-      const grant = ctx.governor.grantFor(call, decision)
-      if (grant && decision.risk !== "critical") ctx.state.grants.push(grant)
-    }
-  }
+  const decided = await decideCall(ctx, proposal, callId, trip, pending)
+  proposal = decided.proposal
+  const call = decided.call
+  let decision = decided.decision
   const row = {
     id: callId,
     runId: ctx.runId,
@@ -127,6 +124,7 @@ export async function runCall(
     ? await execute(ctx, proposal, callId)
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   ctx.state.counters.calls++
+  if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
@@ -151,6 +149,14 @@ export async function runCall(
     }),
   )
   return outcome
+}
+
+async function reportHookProblems(ctx: RunContext, callId: string, proposal: Proposal, result: ToolResult): Promise<void> {
+  const problems = await afterHooks(ctx.hooks, { tool: proposal.tool, args: proposal.args, cwd: ctx.cwd, workspace: ctx.workspace, runId: ctx.runId, callId }, result)
+  for (const problem of problems) {
+    ctx.recorder.event("tool.warning", { call: callId, tool: proposal.tool, message: problem })
+    ctx.recorder.audit({ type: "error", actor: "system", callId, tool: proposal.tool, action: "afterCall", result: "error", reason: problem })
+  }
 }
 
 /** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
@@ -198,17 +204,6 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
   return result
-}
-
-function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: RunContext) {
-  if (typeof risk === "function") {
-    try {
-      return risk(args, { cwd: ctx.cwd, workspace: ctx.workspace })
-    } catch {
-      return "high" as const // a risk function that throws is not trusted to say "low"
-    }
-  }
-  return risk as Parameters<RunContext["governor"]["prepare"]>[3]
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {

@@ -1,6 +1,7 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
 import type { Fingerprint } from "../guards/index.ts"
 import type { SnapshotHook } from "../snapshot/hook.ts"
+import type { PluginHooks } from "../plugins/validate.ts"
 import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
 import type { Risk } from "../policy/risk.ts"
@@ -94,6 +95,8 @@ export interface RunContext {
   fingerprintAt: number
   /** ccode's own files (CCODE_HOME), never counted as workspace changes */
   ownPaths: string[]
+  /** plugin beforeCall/afterCall hooks, in load order */
+  hooks: PluginHooks[]
   /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */
   snapshots?: SnapshotHook
 }

@@ -134,7 +134,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: new Map(), active: 0, fingerprintAt: 0,
-    ownPaths: [env.home], snapshots,
+    ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
   }
 }
 

@@ -1,6 +1,6 @@
 // On resume: bring the checkpoint up to date with what happened since — calls that were in
 // flight when the process died, and requests a person settled with `ccode approve/deny/answer`.
-import { getCall, inFlightCalls, updateCall } from "../store/calls.ts"
+import { getCall, inFlightCalls, lastCallSeq, updateCall } from "../store/calls.ts"
 import { getRequest, insertRequest } from "../store/requests.ts"
 import { commit } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
@@ -9,6 +9,8 @@ import { transition, type PlanEvent } from "./plan.ts"
 
 export async function reconcile(ctx: RunContext): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
+  // intents are committed without a checkpoint: new calls number on from the last one stored
+  ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
   await settleInFlight(ctx, apply)
   for (const [id, waiting] of Object.entries(ctx.state.waiting)) {
     const request = getRequest(ctx.store, waiting.requestId)

@@ -45,6 +45,11 @@ export function callsOf(store: Store, runId: string): CallRow[] {
   return store.db.select().from(calls).where(eq(calls.runId, runId)).orderBy(asc(calls.seq)).all()
 }
 
+export function lastCallSeq(store: Store, runId: string): number {
+  const row = store.sqlite.query("SELECT max(seq) AS seq FROM calls WHERE run_id = ?").get(runId) as { seq: number | null }
+  return row.seq ?? 0
+}
+
 /** Calls whose intent was committed but whose result never was: in flight when the process died. */
 export function inFlightCalls(store: Store, runId: string): CallRow[] {
   return store.db.select().from(calls).where(and(eq(calls.runId, runId), eq(calls.status, "running"))).all()
