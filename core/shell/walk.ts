@@ -4,8 +4,9 @@ import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
 import { childScope, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
-import { evalWord, literalWord, type Word } from "./word.ts"
-import { changeDir, joinCwd } from "./cwd.ts"
+import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
+import { joinCwd } from "./cwd.ts"
+import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 
 interface Outcome {
@@ -251,7 +252,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   for (const c of node.children) {
     if (c.type === "variable_assignment") {
       substitutions(w, c, scope, cwd, ctx)
-      const a = assignmentOf(w, c, lookup)
+      const a = assignmentOf(w.src, c, lookup)
       if (a) assignments.push({ name: a.name, value: a.value })
     } else if (c.type === "command_name") {
       substitutions(w, c, scope, cwd, ctx)
@@ -289,53 +290,12 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const name = words[0]?.value
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
-  return afterCommand(w, words, scope, cwd)
-}
-
-/** Nodes with nothing between them (or only a line continuation) are one word to bash. */
-function groupWords(src: string, nodes: SNode[]): SNode[][] {
-  const groups: SNode[][] = []
-  let prev: SNode | undefined
-  for (const n of nodes) {
-    const joined = prev && (prev.end === n.start || /^(\\\n)+$/.test(src.slice(prev.end, n.start)))
-    if (joined) groups[groups.length - 1]!.push(n)
-    else groups.push([n])
-    prev = n
-  }
-  return groups
-}
-
-/** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
-function afterCommand(w: Walker, words: Word[], scope: Scope, cwd: Cwd): Outcome {
-  let i = 0
-  while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
-  const name = words[i]?.value
-  if (name === "cd" || name === "pushd") return { ok: changeDir(cwd, words.slice(i + 1), w.shell.home), fail: cwd }
-  if (name === "popd") return { ok: null, fail: cwd }
-  if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
-    for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)
-  }
-  if (name === "printf") {
-    const v = words.findIndex((x) => x.value === "-v")
-    const target = v > 0 ? words[v + 1]?.value : undefined
-    if (target) scope.vars.set(target, undefined)
-  }
-  return { ok: cwd, fail: cwd }
-}
-
-function assignmentOf(w: Walker, node: SNode, lookup: ReturnType<typeof makeLookup>): { name: string; value: Word; append: boolean } | undefined {
-  const nameNode = node.children.find((c) => c.field === "name")
-  if (!nameNode) return undefined
-  const name = w.src.slice(nameNode.start, nameNode.end)
-  const append = node.children.some((c) => c.type === "+=")
-  const valueNodes = node.children.filter((c) => c.field === "value")
-  const value = valueNodes.length ? evalWord(valueNodes, w.src, lookup)[0] ?? literalWord("") : literalWord("")
-  return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
+  return afterCommand(words, scope, cwd, w.shell.home)
 }
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
   substitutions(w, node, scope, cwd, ctx)
-  const a = assignmentOf(w, node, makeLookup(scope, w.shell))
+  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
   scope.vars.set(a.name, a.append ? undefined : a.value.value)
   if (exported) scope.exported.add(a.name)

@@ -59,6 +59,19 @@ export function evalWord(nodes: SNode[], src: string, lookup: Lookup): Word[] {
   return finish(pieces)
 }
 
+/** Nodes with nothing between them (or only a line continuation) are one word to bash. */
+export function groupWords(src: string, nodes: SNode[]): SNode[][] {
+  const groups: SNode[][] = []
+  let prev: SNode | undefined
+  for (const n of nodes) {
+    const joined = prev && (prev.end === n.start || /^(\\\n)+$/.test(src.slice(prev.end, n.start)))
+    if (joined) groups[groups.length - 1]!.push(n)
+    else groups.push([n])
+    prev = n
+  }
+  return groups
+}
+
 function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuotes: boolean): void {
   const raw = src.slice(node.start, node.end)
   switch (node.type) {

@@ -1,0 +1,34 @@
+// What a statement changes for the ones after it: the directory (`cd`), variables it sets (`X=..`,
+// `read X`, `printf -v X`) and whether their values can be known. Pure.
+import type { SNode } from "./parser.ts"
+import type { Cwd, Scope } from "./scope.ts"
+import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
+import { changeDir } from "./cwd.ts"
+
+/** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
+export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string): { ok: Cwd; fail: Cwd } {
+  let i = 0
+  while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
+  const name = words[i]?.value
+  if (name === "cd" || name === "pushd") return { ok: changeDir(cwd, words.slice(i + 1), home), fail: cwd }
+  if (name === "popd") return { ok: null, fail: cwd }
+  if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
+    for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)
+  }
+  if (name === "printf") {
+    const v = words.findIndex((x) => x.value === "-v")
+    const target = v > 0 ? words[v + 1]?.value : undefined
+    if (target) scope.vars.set(target, undefined)
+  }
+  return { ok: cwd, fail: cwd }
+}
+
+export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: string; value: Word; append: boolean } | undefined {
+  const nameNode = node.children.find((c) => c.field === "name")
+  if (!nameNode) return undefined
+  const name = src.slice(nameNode.start, nameNode.end)
+  const append = node.children.some((c) => c.type === "+=")
+  const valueNodes = node.children.filter((c) => c.field === "value")
+  const value = valueNodes.length ? evalWord(valueNodes, src, lookup)[0] ?? literalWord("") : literalWord("")
+  return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
+}
