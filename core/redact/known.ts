@@ -44,8 +44,11 @@ export function knownValueRule(src: KnownSources): Rule | undefined {
   }
 }
 
-/** The value as written, as it appears inside a JSON string, and URL-encoded. */
+/** The value as written, as it appears inside a JSON string, and URL-encoded; also without the
+ *  surrounding whitespace a value read from a file often carries (`token\n`). */
 export function encodings(value: string): string[] {
-  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])
+  const trimmed = value.trim()
+  const bases = trimmed !== value && trimmed.length >= MIN_KNOWN_LENGTH ? [value, trimmed] : [value]
+  const forms = new Set(bases.flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]))
   return [...forms]
 }

@@ -186,6 +186,14 @@ export const CORPUS: readonly CorpusEntry[] = [
     const secret = `xoxp-${g(DIGITS, 12)}-${g(DIGITS, 12)}-${g(DIGITS, 13)}-${g(HEX, 32)}`
     return { secret, line: `SLACK_USER=${secret}` }
   }),
+  entry("slack-workspace-token", (g) => {
+    const secret = `xoxa-2-${g(DIGITS, 12)}-${g(DIGITS, 12)}-${g(DIGITS, 13)}-${g(HEX, 64)}`
+    return { secret, line: `installing app for workspace, token=${secret}` }
+  }),
+  entry("slack-legacy-token", (g) => {
+    const secret = `xoxs-${g(DIGITS, 11)}-${g(DIGITS, 11)}-${g(DIGITS, 12)}-${g(HEX, 64)}`
+    return { secret, line: `[legacy] slack client ${secret} deprecated` }
+  }),
   entry("slack-app-token", (g) => {
     const secret = `xapp-1-A${g(UPPER + DIGITS, 10)}-${g(DIGITS, 13)}-${g(HEX, 64)}`
     return { secret, line: `socket mode connecting with ${secret}` }

@@ -82,6 +82,11 @@ describe("known secret values", () => {
     expect(r.text(`https://x.test/?q=${encodeURIComponent(value)}`)).toBe("https://x.test/?q=[REDACTED:secret]")
   })
 
+  test("a value read from a file with a trailing newline is still found without it", () => {
+    const r = createRedactor({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef\n" } })
+    expect(r.text("using dt-0123456789abcdef now")).toBe("using [REDACTED:env:DEPLOY_TOKEN] now")
+  })
+
   test("shorter than 8 characters are ignored so common words stay", () => {
     const r = createRedactor({ env: { API_KEY: "abc123", DB_PASSWORD: "yes" }, secrets: ["main"] })
     expect(r.text("abc123 yes main")).toBe("abc123 yes main")
