@@ -13,7 +13,7 @@ import { askModel, createProvider } from "./model.ts"
 import { toolSpec } from "./prompt.ts"
 import { prepareAgent, type AgentSetup } from "./setup.ts"
 import type { AgentState, Message, Provider } from "./types.ts"
-import { countUsage } from "./usage.ts"
+import { countUsage, saveUsage } from "./usage.ts"
 import { settleWaiting } from "./waiting.ts"
 
 /** Tools whose success says nothing about the workspace changing (for the stall guard without a fingerprint). */
@@ -30,7 +30,7 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
   let provider: Provider | undefined
   let mark: { turn: number; fingerprint?: Fingerprint } | undefined
   while (!ctx.stop && !agent.outcome) {
-    if (agent.waiting && (await settleWaiting(ctx, agent))) return
+    if (agent.waiting && (await settleWaiting(ctx, agent))) break
     if (ctx.stop || agent.outcome) break
     const open = openCalls(agent)
     if (open.length) {
@@ -57,14 +57,16 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
     append(ctx, agent, message)
     const stored = agent.messages[agent.messages.length - 1] as Extract<Message, { role: "assistant" }>
     ctx.recorder.event("agent.message", { turn, text: stored.text, calls: stored.calls.map((c) => ({ id: c.id, key: c.key, tool: c.tool, args: c.args })) })
-    const writeUsage = countUsage(ctx, agent, turn, provider.model, answer.usage)
+    countUsage(ctx, agent, turn, provider.model, answer.usage)
     if (!stored.calls.length) {
       stored.closed = true
       agent.outcome = { status: "completed", message: firstLine(stored.text) || "the agent answered without calling a tool" }
     }
-    commit(ctx, writeUsage)
+    // checkpointed before any of its calls runs: a call in flight at a crash is found in its turn
+    commit(ctx, saveUsage(ctx, agent))
   }
-  if (agent.outcome) commit(ctx)
+  // whatever ended this segment, its usage rows are in the table before summary.md is written
+  commit(ctx, saveUsage(ctx, agent))
 }
 
 /** All of a turn's calls have results: count the turn for max_steps and the stall guard. */
@@ -74,8 +76,11 @@ async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Messa
   const next = afterTurn(ctx.state.guards, { workspaceChanged }, Date.now(), ctx.governor.policy)
   ctx.state.guards = next.state
   turn.closed = true
-  if (next.trip) await haltOrContinue(ctx, next.trip)
-  commit(ctx)
+  // without a trip this rides along with the next commit: a crash before it just closes the turn again
+  if (next.trip) {
+    await haltOrContinue(ctx, next.trip)
+    commit(ctx)
+  }
 }
 
 /** Limits before asking the model again: the policy's (turns, tokens, cost, wall time) and the task's max_turns. */

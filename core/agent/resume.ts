@@ -4,12 +4,14 @@
 import { commit } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
-import { inFlightCalls, updateCall } from "../store/calls.ts"
+import { inFlightCalls, lastCallSeq, updateCall } from "../store/calls.ts"
 import { openCalls } from "./conversation.ts"
 import type { AgentState } from "./types.ts"
 import { applyInFlight, requestInFlight } from "./waiting.ts"
 
 export async function reconcileAgent(ctx: RunContext): Promise<void> {
+  // intents are committed without a checkpoint: new calls number on from the last one stored
+  ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
   const agent = ctx.state.agent as AgentState | undefined
   const open = new Map((agent ? openCalls(agent) : []).map((c) => [c.key, c]))
   for (const row of inFlightCalls(ctx.store, ctx.runId)) {

@@ -1,45 +1,57 @@
-// Models behind the Vercel AI SDK (OpenAI chat completions, Anthropic messages, any OpenAI-compatible
-// server). Loaded only when an agent task runs. Tools have no `execute`: the SDK returns the model's
-// calls and ccode runs them itself; the SDK never retries (ccode retries, classified).
-import type { LanguageModel, ModelMessage, ToolSet } from "ai"
+// Models behind the Vercel AI SDK's provider packages (OpenAI chat completions, Anthropic messages,
+// any OpenAI-compatible server), loaded only when an agent task runs. ccode talks to the provider's
+// language model directly (doGenerate / doStream): the model's tool calls come back as data, ccode
+// runs them itself, never retried by the SDK (ccode retries, classified), and the conversation is
+// not re-validated by the SDK on every turn (that cost grows with the conversation).
+import type { createOpenAI } from "@ai-sdk/openai"
 import { completeResults } from "./conversation.ts"
 import type { AgentSetup } from "./setup.ts"
 import type { Message, ModelTurn, Provider, ToolSpec } from "./types.ts"
 
+type LanguageModel = ReturnType<ReturnType<typeof createOpenAI>["chat"]>
+type CallOptions = Parameters<LanguageModel["doGenerate"]>[0]
+type Prompt = CallOptions["prompt"]
+type Usage = Awaited<ReturnType<LanguageModel["doGenerate"]>>["usage"]
+type ToolPart = Extract<Prompt[number], { role: "tool" }>["content"][number]
+
 export async function sdkProvider(setup: AgentSetup, apiKey: string | undefined): Promise<Provider> {
-  // the SDK's console warnings would land in the middle of ccode's progress and --json runs
-  ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
-  const ai = await import("ai")
   const model = await languageModel(setup, apiKey)
-  let tools: { specs: ToolSpec[]; set: ToolSet } | undefined
+  let tools: { specs: ToolSpec[]; list: NonNullable<CallOptions["tools"]> } | undefined
   return {
     name: setup.provider,
     model: setup.model,
     async turn(request) {
-      // the tool list rarely changes between turns: build the SDK's view of it once
-      if (!tools || tools.specs !== request.tools) {
-        const set: ToolSet = {}
-        for (const spec of request.tools) set[spec.name] = ai.tool({ description: spec.description, inputSchema: ai.jsonSchema(spec.schema) })
-        tools = { specs: request.tools, set }
+      // the tool list rarely changes between turns: build the provider's view of it once
+      if (tools?.specs !== request.tools) {
+        tools = { specs: request.tools, list: request.tools.map((t) => ({ type: "function", name: t.name, description: t.description, inputSchema: t.schema })) }
       }
-      const options = {
-        model,
-        system: request.system,
-        messages: toModelMessages(request.messages, setup.provider === "anthropic"),
-        tools: tools.set,
-        maxRetries: 0,
+      const options: CallOptions = {
+        prompt: toPrompt(request.system, request.messages, setup.provider === "anthropic"),
+        tools: tools.list,
         abortSignal: request.signal,
         ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
       }
       if (!setup.stream) {
-        const result = await ai.generateText(options)
-        return answer(result.text, result.toolCalls, result.usage)
+        const result = await model.doGenerate(options)
+        let text = ""
+        const calls: ModelTurn["calls"] = []
+        for (const part of result.content) {
+          if (part.type === "text") text += part.text
+          else if (part.type === "tool-call" && !part.providerExecuted) calls.push({ id: part.toolCallId, tool: part.toolName, args: parseInput(part.input) })
+        }
+        return { text, calls, usage: tokens(result.usage) }
       }
-      const result = ai.streamText({ ...options, onError: () => {} })
-      for await (const part of result.fullStream) {
-        if (part.type === "error") throw part.error
+      const { stream } = await model.doStream(options)
+      let text = ""
+      let usage: Usage | undefined
+      const calls: ModelTurn["calls"] = []
+      for await (const part of stream) {
+        if (part.type === "text-delta") text += part.delta
+        else if (part.type === "tool-call" && !part.providerExecuted) calls.push({ id: part.toolCallId, tool: part.toolName, args: parseInput(part.input) })
+        else if (part.type === "finish") usage = part.usage
+        else if (part.type === "error") throw part.error
       }
-      return answer(await result.text, await result.toolCalls, await result.usage)
+      return { text, calls, usage: usage ? tokens(usage) : { input: 0, output: 0 } }
     },
   }
 }
@@ -53,52 +65,55 @@ async function languageModel(setup: AgentSetup, apiKey: string | undefined): Pro
     }
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic")
-      return createAnthropic({ apiKey, baseURL }).messages(setup.model)
+      return createAnthropic({ apiKey, baseURL }).messages(setup.model) as LanguageModel
     }
     default: {
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible")
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL!, apiKey, includeUsage: true }).chatModel(setup.model)
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL!, apiKey, includeUsage: true }).chatModel(setup.model) as LanguageModel
     }
-  }
-}
-
-function answer(
-  text: string,
-  calls: readonly { toolCallId: string; toolName: string; input: unknown }[],
-  usage: { inputTokens: number | undefined; outputTokens: number | undefined },
-): ModelTurn {
-  return {
-    text,
-    calls: calls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: c.input })),
-    usage: { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0 },
   }
 }
 
 /**
- * The conversation in the SDK's message shape; consecutive tool results become one tool message.
+ * The conversation as the provider's prompt; consecutive tool results become one tool message.
  * Failed results are marked as errors only where the protocol has a flag for it (Anthropic's
- * is_error); elsewhere the SDK would wrap them in JSON, and our text already says "error"/"refused".
+ * is_error); elsewhere the provider would wrap them in JSON, and our text already says "error"/"refused".
  */
-export function toModelMessages(messages: Message[], errorFlag = false): ModelMessage[] {
-  const out: ModelMessage[] = []
+export function toPrompt(system: string, messages: Message[], errorFlag = false): Prompt {
+  const out: Prompt = [{ role: "system", content: system }]
   for (const m of completeResults(messages)) {
-    if (m.role === "user") out.push({ role: "user", content: m.text })
+    if (m.role === "user") out.push({ role: "user", content: [{ type: "text", text: m.text }] })
     else if (m.role === "assistant") {
-      const content: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = []
+      const content: Extract<Prompt[number], { role: "assistant" }>["content"] = []
       if (m.text) content.push({ type: "text", text: m.text })
       for (const c of m.calls) content.push({ type: "tool-call", toolCallId: c.id, toolName: c.tool, input: c.args ?? {} })
       out.push({ role: "assistant", content })
     } else {
-      const part = {
-        type: "tool-result" as const,
+      const part: ToolPart = {
+        type: "tool-result",
         toolCallId: m.id,
         toolName: m.tool,
-        output: m.error && errorFlag ? { type: "error-text" as const, value: m.text } : { type: "text" as const, value: m.text },
+        output: m.error && errorFlag ? { type: "error-text", value: m.text } : { type: "text", value: m.text },
       }
-      const last = out[out.length - 1]
-      if (last?.role === "tool") last.content.push(part)
+      const last = out[out.length - 1]!
+      if (last.role === "tool") last.content.push(part)
       else out.push({ role: "tool", content: [part] })
     }
   }
   return out
+}
+
+// Tool input arrives as JSON text; what does not parse is handed on as text, and the call then
+// fails ccode's argument check with a message the model can act on.
+function parseInput(input: string): unknown {
+  if (!input.trim()) return {}
+  try {
+    return JSON.parse(input)
+  } catch {
+    return input
+  }
+}
+
+function tokens(usage: Usage): ModelTurn["usage"] {
+  return { input: usage.inputTokens.total ?? 0, output: usage.outputTokens.total ?? 0 }
 }

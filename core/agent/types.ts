@@ -29,6 +29,8 @@ export interface AgentState {
   /** model turns taken so far */
   turns: number
   usage: { input: number; output: number; cost: number }
+  /** usage rows of turns not yet in the usage table (written with the driver's next own commit) */
+  unsaved?: UsageRow[]
   waiting?: AgentWaiting
   /** a call that already has its row: approved by a person, or in flight at a crash and to run again */
   pending?: { key: string; call: PendingCall }
@@ -36,6 +38,15 @@ export interface AgentState {
   outcome?: { status: "completed" | "failed"; message: string }
   /** warnings already given once (missing price, ...) */
   warned: string[]
+}
+
+export interface UsageRow {
+  turn: number
+  model: string
+  input: number
+  output: number
+  cost: number
+  at: number
 }
 
 /** What the model answered in one turn. */

@@ -14,10 +14,11 @@ export function turnCost(prices: Policy["prices"], model: string, used: ModelTur
 }
 
 /**
- * Count a turn's usage into the agent state and the guards, and buffer its event; returns the write
- * that stores the usage row (committed with the turn's checkpoint).
+ * Count a turn's usage into the agent state and the guards and buffer its event. Its usage row waits
+ * in the state (so every checkpoint carries it) until the driver's next own commit writes it with
+ * `saveUsage`: one transaction less per turn.
  */
-export function countUsage(ctx: RunContext, agent: AgentState, turn: number, model: string, used: ModelTurn["usage"]): () => void {
+export function countUsage(ctx: RunContext, agent: AgentState, turn: number, model: string, used: ModelTurn["usage"]): void {
   const policy = ctx.governor.policy
   const priced = turnCost(policy.prices, model, used)
   if (priced === undefined && policy.limits.max_cost !== undefined && model !== "replay" && !agent.warned.includes(`price:${model}`)) {
@@ -33,6 +34,19 @@ export function countUsage(ctx: RunContext, agent: AgentState, turn: number, mod
     turn, model, input_tokens: used.input, output_tokens: used.output, cost,
     total_tokens: agent.usage.input + agent.usage.output, total_cost: agent.usage.cost,
   })
-  return () =>
-    ctx.store.db.insert(usageTable).values({ runId: ctx.runId, turn, model, inputTokens: used.input, outputTokens: used.output, cost, createdAt: Date.now() }).run()
+  ;(agent.unsaved ??= []).push({ turn, model, input: used.input, output: used.output, cost, at: Date.now() })
+}
+
+/** The write (inside a commit) that moves buffered usage rows into the usage table. */
+export function saveUsage(ctx: RunContext, agent: AgentState): () => void {
+  return () => {
+    const rows = agent.unsaved
+    if (!rows?.length) return
+    ctx.store.db
+      .insert(usageTable)
+      .values(rows.map((r) => ({ runId: ctx.runId, turn: r.turn, model: r.model, inputTokens: r.input, outputTokens: r.output, cost: r.cost, createdAt: r.at })))
+      .run()
+    // cleared inside the transaction, before the checkpoint written with it is serialised
+    delete agent.unsaved
+  }
 }

@@ -1,7 +1,7 @@
 // The conversation as data: open calls, unique call ids, one result per call, the SDK's message shape.
 import { describe, expect, test } from "bun:test"
 import { assistantMessage, completeResults, newAgentState, openCalls, refusalMessage, resultMessage, RESULT_CAP } from "../../core/agent/conversation.ts"
-import { toModelMessages } from "../../core/agent/sdk.ts"
+import { toPrompt } from "../../core/agent/sdk.ts"
 import { replayTurns } from "../../core/agent/export.ts"
 import { errorResult, okResult } from "../../core/tools/envelope.ts"
 
@@ -55,14 +55,21 @@ describe("conversation", () => {
     expect(sent[1]).toMatchObject({ text: "not run: the run ended before this call", error: true })
   })
 
-  test("the SDK view: tool calls on the assistant message, consecutive results in one tool message", () => {
+  test("the provider's prompt: system first, tool calls on the assistant message, consecutive results in one tool message", () => {
     const { state, turn } = stateWithTurn()
     state.messages.push(resultMessage(turn.calls[0]!, okResult({ text: "A" }, 1)), refusalMessage(turn.calls[1]!, "no"))
-    const messages = toModelMessages(state.messages)
-    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"])
-    const tool = messages[2] as { content: { toolCallId: string; output: { type: string } }[] }
+    const prompt = toPrompt("be careful", state.messages)
+    expect(prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"])
+    expect(prompt[0]).toEqual({ role: "system", content: "be careful" })
+    const assistant = prompt[2] as { content: { type: string; toolCallId?: string; input?: unknown }[] }
+    expect(assistant.content).toEqual([
+      { type: "text", text: "looking" },
+      { type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "a" } },
+      { type: "tool-call", toolCallId: "c2", toolName: "shell", input: { command: "make" } },
+    ] as never)
+    const tool = prompt[3] as { content: { toolCallId: string; output: { type: string } }[] }
     expect(tool.content.map((p) => [p.toolCallId, p.output.type])).toEqual([["c1", "text"], ["c2", "text"]])
-    const anthropic = toModelMessages(state.messages, true)[2] as { content: { output: { type: string } }[] }
+    const anthropic = toPrompt("s", state.messages, true)[3] as { content: { output: { type: string } }[] }
     expect(anthropic.content.map((p) => p.output.type)).toEqual(["text", "error-text"])
   })
 
