@@ -163,3 +163,12 @@ describe("prose and code near secrets", () => {
     expect(out).toBe('{"key": "[REDACTED:private-key]')
   })
 })
+
+describe("the leak check used by these tests", () => {
+  test("finds any 12-character piece of a secret, but not pieces ordinary text shares", () => {
+    const pem = CORPUS.find((c) => c.kind === "gcp-service-account-key")!.secret
+    expect(leaked(`x ${pem.slice(200, 212)} y`, pem)).toBe(true)
+    expect(leaked(NEAR_MISSES.join("\n"), pem)).toBe(false)
+    expect(leaked("nothing here", "short-secret-value")).toBe(false)
+  })
+})
