@@ -41,7 +41,7 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
         let hit: RegExpExecArray | null
         while ((hit = re.exec(text)) !== null) {
           const at = hit.index
-          for (const k of p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0])!) {
+          for (const k of p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? []) {
             const st = state.get(k)
             if (st && at < st.next) continue
             const a = anchored[k]!

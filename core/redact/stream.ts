@@ -18,7 +18,6 @@ export interface Stream {
 }
 
 /** `find` gives the merged spans of a text; `values` are the known secrets (those spanning lines matter). */
-/** `find` gives the merged spans of a text; `values` are the known secrets (those spanning lines matter). */
 export function createStream(find: (text: string) => Span[], values: readonly string[]): Stream {
   const multiline = values.filter((v) => v.includes("\n"))
   let held = ""
