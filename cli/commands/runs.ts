@@ -3,8 +3,7 @@ import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
-import type { AgentState } from "../../core/agent/types.ts"
-import { latestCheckpoint } from "../../core/store/calls.ts"
+import { agentOf } from "../../core/agent/history.ts"
 import { deleteRun, findRun, listRuns, pruneRuns } from "../../core/store/runs.ts"
 import { parseDuration } from "../../core/task/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
@@ -138,7 +137,7 @@ const exportRun = command({
     try {
       const run = findRun(store, args.id)
       if (!args.replay) return void out(JSON.stringify({ ...runDetail(store, run), events: runEvents(store, run.id) }))
-      const agent = run.driver === "agent" ? latestCheckpoint<{ agent?: AgentState }>(store, run.id)?.state.agent : undefined
+      const agent = run.driver === "agent" ? agentOf(store, run.id) : undefined
       if (!agent) throw new UsageError(`run ${run.id} is not an agent run (or has no conversation yet); --replay exports the model turns of agent runs`)
       out(replayScriptText(agent, { runId: run.id, task: run.task }))
     } finally {

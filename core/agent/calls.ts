@@ -2,12 +2,13 @@
 // execute, commit). Its outcome lands in the conversation inside `settle`, so the checkpoint written
 // with the call's result already holds the tool message: a crash never loses or repeats it.
 import type { Redactor } from "../redact/index.ts"
-import { runCall, commit, type CallOutcome } from "../runner/call.ts"
+import { runCall, type CallOutcome } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
 import { PLAN_STATUSES } from "../tools/builtin/agent.ts"
 import { applyPlanUpdate, type PlanUpdate } from "./plan.ts"
 import { refusalMessage, resultMessage } from "./conversation.ts"
+import { saveAgent } from "./save.ts"
 import type { AgentState, Message, ToolCall } from "./types.ts"
 
 export async function runModelCall(ctx: RunContext, agent: AgentState, call: ToolCall, offered: ReadonlySet<string>): Promise<void> {
@@ -15,7 +16,7 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
   if (!offered.has(call.tool)) return refuseUnoffered(ctx, agent, call, offered)
   if (!call.args || typeof call.args !== "object" || Array.isArray(call.args)) {
     append(ctx, agent, { role: "tool", id: call.id, tool: call.tool, error: true, text: `error INVALID_PARAM: the arguments must be a JSON object, got ${JSON.stringify(call.args)}` })
-    return commit(ctx)
+    return saveAgent(ctx, agent)
   }
   const args = call.args as Record<string, unknown>
   const settle = (outcome: CallOutcome) => {
@@ -63,7 +64,7 @@ function refuseUnoffered(ctx: RunContext, agent: AgentState, call: ToolCall, off
   ctx.recorder.audit({ type: "decision", actor: "policy", tool: call.tool, action: "decide", result: "denied", reason, data: { args: call.args, call: call.key } })
   ctx.state.counters.denied++
   append(ctx, agent, refusalMessage(call, reason))
-  commit(ctx)
+  saveAgent(ctx, agent)
 }
 
 /** Add a message to the conversation, redacted: the conversation is stored in the checkpoint. */

@@ -3,7 +3,6 @@
 // guard or limit stops it. Everything it knows lives in ctx.state.agent, checkpointed with each call.
 import { afterTurn, checkBeforeTurn, diffFingerprints, type Fingerprint } from "../guards/index.ts"
 import { trip, type Trip } from "../guards/trip.ts"
-import { commit } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
 import { haltOrContinue } from "../runner/guarding.ts"
 import { scratchpadTool } from "../tools/builtin/agent.ts"
@@ -13,7 +12,9 @@ import { askModel, createProvider } from "./model.ts"
 import { toolSpec } from "./prompt.ts"
 import { prepareAgent, type AgentSetup } from "./setup.ts"
 import type { AgentState, Message, Provider } from "./types.ts"
-import { countUsage, saveUsage } from "./usage.ts"
+import { countUsage } from "./usage.ts"
+import { attachHistory } from "./history.ts"
+import { saveAgent } from "./save.ts"
 import { settleWaiting } from "./waiting.ts"
 
 /** Tools whose success says nothing about the workspace changing (for the stall guard without a fingerprint). */
@@ -22,7 +23,7 @@ const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep", "scratchpad"
 export async function driveAgent(ctx: RunContext): Promise<void> {
   // checked when the run was prepared; read again here so a resume uses the task file as it is now
   const setup = prepareAgent(ctx.task, ctx.registry, ctx.env)
-  const agent = (ctx.state.agent ??= newAgentState(ctx.redactor.text(setup.goal))) as AgentState
+  const agent = attachHistory(ctx.store, ctx.runId, (ctx.state.agent ??= newAgentState(ctx.redactor.text(setup.goal))) as AgentState)
   // the scratchpad reads and writes this run's own notes
   ctx.registry.set("scratchpad", { tool: scratchpadTool(() => agent.scratchpad), source: "builtin" })
   const offered = new Set(setup.tools)
@@ -63,10 +64,10 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
       agent.outcome = { status: "completed", message: firstLine(stored.text) || "the agent answered without calling a tool" }
     }
     // checkpointed before any of its calls runs: a call in flight at a crash is found in its turn
-    commit(ctx, saveUsage(ctx, agent))
+    saveAgent(ctx, agent)
   }
   // whatever ended this segment, its usage rows are in the table before summary.md is written
-  commit(ctx, saveUsage(ctx, agent))
+  saveAgent(ctx, agent)
 }
 
 /** All of a turn's calls have results: count the turn for max_steps and the stall guard. */
@@ -79,7 +80,7 @@ async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Messa
   // without a trip this rides along with the next commit: a crash before it just closes the turn again
   if (next.trip) {
     await haltOrContinue(ctx, next.trip)
-    commit(ctx)
+    saveAgent(ctx, agent)
   }
 }
 
@@ -87,7 +88,7 @@ async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Messa
 async function mayTakeTurn(ctx: RunContext, agent: AgentState, setup: AgentSetup): Promise<boolean> {
   const found = checkBeforeTurn(ctx.state.guards, Date.now(), ctx.governor.policy) ?? maxTurns(agent, setup)
   if (!found || (await haltOrContinue(ctx, found))) return true
-  commit(ctx)
+  saveAgent(ctx, agent)
   return false
 }
 

@@ -1,7 +1,7 @@
 // Asking the model for one turn: the provider's errors classified, transient ones retried with
 // backoff (the server's Retry-After first), the rest turned into a failed or stopped run.
 import { backoffDelay, disabledTools } from "../guards/index.ts"
-import { commit } from "../runner/call.ts"
+import { saveAgent } from "./save.ts"
 import type { RunContext } from "../runner/context.ts"
 import { systemPrompt } from "./prompt.ts"
 import { classifyProviderError, failureMessage, isTransientFailure } from "./provider-errors.ts"
@@ -37,7 +37,7 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
       if (retry) {
         const delay = Math.min(MAX_RETRY_DELAY_MS, failure.retryAfterMs ?? backoffDelay(attempt, policy.limits.retry_backoff, Math.random))
         ctx.recorder.event("agent.retry", { kind: failure.kind, status: failure.status ?? null, attempt, delay_ms: delay, message })
-        commit(ctx)
+        saveAgent(ctx, agent)
         if (!(await sleep(delay, ctx.cancel.signal))) return undefined
         continue
       }
@@ -47,7 +47,7 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
         ctx.stop = { status: "stopped", reason: `${message} (gave up after ${attempt} attempts); \`ccode resume ${ctx.runId}\` tries again` }
         ctx.state.stoppedBy = "provider"
       } else agent.outcome = { status: "failed", message }
-      commit(ctx)
+      saveAgent(ctx, agent)
       return undefined
     }
   }

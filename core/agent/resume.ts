@@ -1,18 +1,19 @@
 // Resuming an agent run: calls that were in flight when the process died are matched to the open
 // turn by their key; idempotent ones run again, others wait for a person. Replaces the scripted
 // driver's reconcile, whose waiting/pending maps are keyed by plan item.
-import { commit } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
 import { inFlightCalls, lastCallSeq, updateCall } from "../store/calls.ts"
 import { openCalls } from "./conversation.ts"
+import { attachHistory } from "./history.ts"
+import { saveAgent } from "./save.ts"
 import type { AgentState } from "./types.ts"
 import { applyInFlight, requestInFlight } from "./waiting.ts"
 
 export async function reconcileAgent(ctx: RunContext): Promise<void> {
   // intents are committed without a checkpoint: new calls number on from the last one stored
   ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
-  const agent = ctx.state.agent as AgentState | undefined
+  const agent = ctx.state.agent ? attachHistory(ctx.store, ctx.runId, ctx.state.agent as AgentState) : undefined
   const open = new Map((agent ? openCalls(agent) : []).map((c) => [c.key, c]))
   for (const row of inFlightCalls(ctx.store, ctx.runId)) {
     const call = row.itemId ? open.get(row.itemId) : undefined
@@ -31,5 +32,5 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
     } else requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
   }
   ctx.state.stoppedBy = undefined
-  commit(ctx)
+  saveAgent(ctx, agent)
 }

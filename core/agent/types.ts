@@ -26,6 +26,8 @@ export interface AgentState {
   v: 1
   messages: Message[]
   scratchpad: Scratchpad
+  /** how many messages are in agent_messages (the checkpoint holds the rest) */
+  stored?: number
   /** model turns taken so far */
   turns: number
   usage: { input: number; output: number; cost: number }

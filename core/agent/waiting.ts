@@ -1,7 +1,7 @@
 // What the agent waits for a person about: a question (ask_user), an approval, or a call that was in
 // flight at a crash. With a person at the terminal it asks now; without, it writes a request and the
 // run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
-import { commit } from "../runner/call.ts"
+import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
 import { updateCall } from "../store/calls.ts"
 import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
@@ -20,10 +20,10 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   } else if (ctx.human.interactive) {
     await askNow(ctx, agent, waiting, request)
   } else {
-    if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, waiting)
+    if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, agent, waiting)
     return true
   }
-  commit(ctx)
+  saveAgent(ctx, agent)
   return false
 }
 
@@ -97,7 +97,7 @@ export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCa
   agent.waiting = { kind: "in_flight", requestId, call, ...row }
   ctx.recorder.event("request.created", { req: requestId, kind: "in_flight", call: row.callId, step: call.key, tool: call.tool, args: call.args })
   ctx.recorder.audit({ type: "permission", actor: "system", callId: row.callId, tool: call.tool, action: "request:in_flight", result: "asked", reason: "call was in flight when the process died" })
-  commit(ctx, () =>
+  saveAgent(ctx, agent, () =>
     insertRequest(ctx.store, {
       id: requestId, runId: ctx.runId, callId: row.callId, itemId: call.key, kind: "in_flight", status: "pending",
       title: ctx.redactor.text(`call ${call.key} (${call.tool}) was running when ccode stopped: run it again?`),
@@ -106,12 +106,12 @@ export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCa
   )
 }
 
-function createQuestion(ctx: RunContext, waiting: Extract<AgentWaiting, { kind: "question" }>): void {
+function createQuestion(ctx: RunContext, agent: AgentState, waiting: Extract<AgentWaiting, { kind: "question" }>): void {
   waiting.created = true
   const title = ctx.redactor.text(waiting.questions.join(" / "))
   ctx.recorder.event("request.created", { req: waiting.requestId, kind: "question", step: waiting.call.key, tool: "ask_user", questions: waiting.questions, options: waiting.options })
   ctx.recorder.audit({ type: "permission", actor: "agent", tool: "ask_user", action: "request:question", result: "asked", reason: title })
-  commit(ctx, () =>
+  saveAgent(ctx, agent, () =>
     insertRequest(ctx.store, {
       id: waiting.requestId, runId: ctx.runId, itemId: waiting.call.key, kind: "question", status: "pending", title,
       detail: JSON.stringify(ctx.redactor.value({ questions: waiting.questions, options: waiting.options })), createdAt: Date.now(),

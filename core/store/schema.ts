@@ -174,6 +174,18 @@ export const snapshots = sqliteTable(
   (t) => [index("snapshots_run_idx").on(t.runId, t.step)],
 )
 
+// An agent run's conversation, append-only and redacted. The checkpoint holds only the messages
+// after the last row stored here, so checkpoints stay small however long the conversation grows.
+export const agentMessages = sqliteTable(
+  "agent_messages",
+  {
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    message: text("message").notNull(), // JSON of one message
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+)
+
 export const usage = sqliteTable(
   "usage",
   {

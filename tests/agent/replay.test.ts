@@ -2,8 +2,8 @@
 // decisions under the same policy and showing what another policy would have done.
 import { afterEach, describe, expect, test } from "bun:test"
 import { replayScriptText } from "../../core/agent/export.ts"
-import type { AgentState } from "../../core/agent/types.ts"
-import { callsOf, latestCheckpoint } from "../../core/store/calls.ts"
+import { agentOf } from "../../core/agent/history.ts"
+import { callsOf } from "../../core/store/calls.ts"
 import { scriptedServer, type ScriptedServer } from "../fixtures/llm/server.ts"
 import { QUIET_POLICY, workspace, type Workspace } from "./helpers.ts"
 
@@ -33,7 +33,7 @@ async function recordedRun() {
   spaces.push(ws)
   ws.task({ agent: { provider: "openai", model: "m", base_url: server.url, api_key_env: "K", goal: "write notes and push" }, policy: NO_PUSH })
   const result = await ws.run()
-  const agent = latestCheckpoint<{ agent: AgentState }>(ws.store, result.runId)!.state.agent
+  const agent = agentOf(ws.store, result.runId)!
   return { ws, result, script: replayScriptText(agent, { runId: result.runId, task: "agent-test" }) }
 }
 

@@ -1,0 +1,42 @@
+// The conversation's storage: stored messages live in agent_messages, the checkpoint keeps only
+// the ones after them, and a resumed or exported run sees the whole conversation again.
+import { afterEach, describe, expect, test } from "bun:test"
+import { agentOf } from "../../core/agent/history.ts"
+import { latestCheckpoint } from "../../core/store/calls.ts"
+import { agentMessages } from "../../core/store/schema.ts"
+import { scriptedServer, type ScriptedServer } from "../fixtures/llm/server.ts"
+import { QUIET_POLICY, workspace, type Workspace } from "./helpers.ts"
+
+let server: ScriptedServer | undefined
+let ws: Workspace | undefined
+afterEach(() => {
+  server?.close()
+  ws?.close()
+  server = ws = undefined
+})
+
+describe("conversation storage", () => {
+  test("checkpoints stay small while the stored conversation grows; the whole of it comes back", async () => {
+    const read = (path: string) => ({ calls: [{ tool: "read_file", args: { path } }] })
+    server = scriptedServer({ protocol: "openai", turns: [read("a.txt"), read("b.txt"), read("c.txt"), { text: "read them all" }] })
+    ws = workspace({ env: { K: "k" } })
+    for (const name of ["a", "b", "c"]) ws.file(`${name}.txt`, `${name.repeat(2000)}\n`)
+    ws.task({ agent: { provider: "openai", model: "m", base_url: server.url, api_key_env: "K", goal: "read the files" }, policy: QUIET_POLICY })
+    const result = await ws.run()
+    expect(result.exitCode).toBe(0)
+
+    const rows = ws.store.db.select().from(agentMessages).all()
+    const checkpoint = latestCheckpoint<{ agent: { messages: unknown[]; stored: number } }>(ws.store, result.runId)!.state.agent
+    // goal + 4 answers + 3 results: all stored, none left for the checkpoint to carry
+    expect(rows.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+    expect(checkpoint.stored).toBe(8)
+    expect(checkpoint.messages).toEqual([])
+
+    const whole = agentOf(ws.store, result.runId)!
+    expect(whole.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"])
+    expect(whole.messages[6]).toMatchObject({ role: "tool", text: `${"c".repeat(2000)}\n` })
+    // the last request the model saw carried every earlier result exactly once
+    const last = server.requests.at(-1)!.body.messages as { role: string; content: string }[]
+    expect(last.filter((m) => m.role === "tool").map((m) => m.content[0])).toEqual(["a", "b", "c"])
+  })
+})
