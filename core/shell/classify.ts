@@ -25,7 +25,8 @@ const NO_ARGS: Canonical = { flags: new Set(), operands: [] }
 const SYSTEM_BINS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|^\/bin\/[^/]+$/
 
 export function classify(part: Part, place: PlaceContext, overrides?: Record<string, Risk>): Classified {
-  const findings: Finding[] = part.findings.length ? part.findings.map((f) => ({ ...f })) : []
+  // copies: overrides below change levels, and the part's own findings must stay as found
+  const findings: Finding[] = !part.findings.length ? [] : overrides ? part.findings.map((f) => ({ ...f })) : [...part.findings]
   const program = part.program
   const args = part.words.slice(1)
   const base = baseProgram(program)
@@ -62,9 +63,11 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   }
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
-  for (const f of findings) {
-    const level = overrides?.[f.name]
-    if (level) f.level = level
+  if (overrides) {
+    for (const f of findings) {
+      const level = Object.hasOwn(overrides, f.name) ? overrides[f.name] : undefined
+      if (level) f.level = level
+    }
   }
   if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })
   return summarise(findings)
