@@ -1,6 +1,6 @@
 // What happens when a call needs a person: prompt when someone is there, otherwise follow
 // approval.on_ask — pause with a request (exit 3 later) or deny. Grants never cover critical.
-import type { Call, Decision } from "../policy/types.ts"
+import type { Call, Decision, Grant } from "../policy/types.ts"
 import { insertGrant, insertRequest } from "../store/requests.ts"
 import type { RunContext } from "./context.ts"
 import type { Proposal } from "./call.ts"
@@ -62,7 +62,7 @@ function applyAnswer(
     reason: approved ? "approved at the prompt" : "denied at the prompt",
   })
   if (answer === "run" && grant && decision.risk !== "critical") {
-    ctx.state.grants.push(grant)
+    ctx.state.grants.push(redactGrant(ctx, grant))
     ctx.recorder.audit({ type: "permission", actor: "user", tool: grant.tool, action: "grant", result: "approved", reason: `allow for this run: ${grant.pattern ?? grant.tool}` })
     insertGrant(ctx.store, { runId: ctx.runId, tool: grant.tool, pattern: grant.pattern ?? null, source: grant.source, createdAt: Date.now() })
   }
@@ -73,6 +73,13 @@ function applyAnswer(
     by: "user",
     reason: approved ? `approved by a person${answer === "run" ? " for this run" : ""}` : "denied by a person",
   }
+}
+
+/** Grants are kept in checkpoints: a secret in a pattern is masked (the grant then matches less, never more). */
+export function redactGrant(ctx: RunContext, grant: Grant): Grant {
+  const pattern = grant.pattern === undefined ? undefined : ctx.redactor.text(grant.pattern)
+  const patterns = grant.patterns?.map((p) => ctx.redactor.text(p))
+  return { ...grant, ...(pattern !== undefined && { pattern }), ...(patterns && { patterns }) }
 }
 
 export function summarizeArgs(args: Record<string, unknown>): string {

@@ -98,7 +98,7 @@ export async function runCall(
     // refused by a guard (an open circuit): a failed call, not a policy denial
     const result = errorResult("CIRCUIT_OPEN", "circuit_open", trip.reason)
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
-    await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), false)
+    await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, proposal.args, result), false)
     settle(outcome)
     rec.event("step.finished", finishedFields(callId, result))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
@@ -125,7 +125,8 @@ export async function runCall(
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
-  await guardAfter(ctx, resultSummary(callId, proposal.tool, proposal.args, result), true, seq)
+  const output = ctx.redactor.text(result.text)
+  await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, proposal.args, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
   rec.event("step.finished", finishedFields(callId, result))
@@ -141,7 +142,7 @@ export async function runCall(
       finishedAt: Date.now(),
       durationMs: result.stats.duration_ms,
       exitCode: exitCode(result),
-      output: ctx.redactor.text(result.text),
+      output,
       bytes: result.stats.bytes,
       errorCode: result.error?.code ?? null,
       errorType: result.error?.type ?? null,
@@ -161,6 +162,7 @@ async function reportHookProblems(ctx: RunContext, callId: string, proposal: Pro
 
 /** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
 export function commit(ctx: RunContext, write?: () => void): void {
+  ctx.recorder.audit({ type: "checkpoint", actor: "system", action: `checkpoint ${ctx.checkpointSeq + 1}`, result: "success" })
   ctx.recorder.commit(() => {
     write?.()
     checkpoint(ctx)

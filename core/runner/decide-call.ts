@@ -4,6 +4,7 @@ import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../policy/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
+import { redactGrant } from "./approve.ts"
 import type { RunContext } from "./context.ts"
 import type { PendingCall } from "./state.ts"
 
@@ -46,7 +47,7 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
       const grant = ctx.governor.grantFor(call, decision)
-      if (grant && decision.risk !== "critical") ctx.state.grants.push(grant)
+      if (grant && decision.risk !== "critical") ctx.state.grants.push(redactGrant(ctx, grant))
     }
   }
   return { proposal: effective, call, decision }

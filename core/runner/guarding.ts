@@ -105,6 +105,8 @@ function recordTransitions(ctx: RunContext, transitions: Transition[]): void {
   }
 }
 
-export function resultSummary(callId: string, tool: string, args: Record<string, unknown>, result: ToolResult): CallSummary {
-  return { id: callId, tool, args, result: { status: result.status, text: result.text, error: result.error } }
+/** What the guards remember of a call: redacted, since guard state is stored in checkpoints. */
+export function resultSummary(ctx: RunContext, callId: string, tool: string, args: Record<string, unknown>, result: ToolResult, text?: string): CallSummary {
+  const error = result.error ? { ...result.error, message: ctx.redactor.text(result.error.message) } : undefined
+  return { id: callId, tool, args: ctx.redactor.value(args), result: { status: result.status, text: text ?? ctx.redactor.text(result.text), error } }
 }

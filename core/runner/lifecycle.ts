@@ -38,10 +38,14 @@ export interface RunEnv {
   interrupt: AbortSignal
 }
 
-/** What is stored with a run so resume continues the same plan with the same options. */
+/**
+ * What is stored with a run so resume continues it with the same options. The steps themselves are
+ * read again from the task file (their arguments may hold secrets, which are never stored); the hash
+ * proves the plan is the one the run started with.
+ */
 interface StoredSpec {
   options: RunOptions
-  steps: Record<string, StepConfig>
+  steps_hash: string
 }
 
 export class ResumeError extends Error {
@@ -75,11 +79,16 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  if (!prepared.redactor.enabled) {
+    const why = env.env.CCODE_REDACT === "0" ? "CCODE_REDACT=0" : "redaction.enabled: false in the policy"
+    ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
+    ctx.recorder.event("policy.warning", { message: `secret redaction is off (${why}): outputs are stored as they are` })
+  }
   commit(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
       driver: task.spec.agent ? "agent" : "steps", policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
-      batch: batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps } satisfies StoredSpec),
+      batch: batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps_hash: prepared.stepsHash } satisfies StoredSpec),
     }),
   )
   return drive(ctx, env, new Map(Object.entries(steps))).finally(() => prepared.extras.close())
@@ -91,6 +100,11 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   const task = loadTask(run.taskFile)
   task.workdir = run.workdir
   const prepared = await prepareRun(env, task, spec.options)
+  if (spec.steps_hash && spec.steps_hash !== prepared.stepsHash) {
+    await prepared.extras.close()
+    throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started; resume continues the plan it started with — restore the file, or start a new run`)
+  }
+  const steps = new Map(prepared.steps.map((s) => [s.id, s.config]))
   const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   const ctx = context(env, prepared, task, run.id, spec.options, checkpoint.state, checkpoint.seq)
@@ -101,7 +115,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   reportExtras(ctx.recorder, prepared.extras)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
-  return drive(ctx, env, new Map(Object.entries(spec.steps ?? {}))).finally(() => prepared.extras.close())
+  return drive(ctx, env, steps).finally(() => prepared.extras.close())
 }
 
 async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig>): Promise<RunResult> {
@@ -116,6 +130,11 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
     const changed = await watchStart(ctx)
     if (changed) await haltOrContinue(ctx, changed)
     await (ctx.task.spec.agent ? driveAgent(ctx) : driveSteps(ctx, steps))
+  } catch (error) {
+    // a crash of ccode itself: recorded, and the run stays resumable (its status is still `running`)
+    ctx.recorder.audit({ type: "error", actor: "system", action: "internal_error", result: "error", reason: (error as Error).message ?? String(error) })
+    ctx.recorder.commit()
+    throw error
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
   }

@@ -37,6 +37,8 @@ export interface Prepared {
   governor: Governor
   redactor: Redactor
   policyHash: string
+  /** changes when the task file's plan changes */
+  stepsHash: string
   steps: PreparedStep[]
   /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
   extras: Extras
@@ -92,10 +94,18 @@ function finishPrepare(
   if (task.spec.agent) prepareAgent(task, registry, toolEnv)
   const governor = createGovernor(policy, workspace, toolEnv)
   const policyHash = createHash("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
+  // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
+  for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras,
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps),
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
+}
+
+/** A fingerprint of the plan (ids, tools, arguments, needs): resume refuses a task file whose plan changed. */
+function stepsHash(steps: PreparedStep[]): string {
+  const shape = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
+  return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
 }
 
 function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv: Record<string, string>): Record<string, string> {

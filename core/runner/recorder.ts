@@ -1,6 +1,6 @@
 // Buffers a run's events and audit rows and commits them in one transaction with the state
 // they describe; only committed events reach the reporter (stdout never shows what a crash could lose).
-import { appendAudit, type AuditInput } from "../audit/write.ts"
+import { appendAuditRows, type AuditInput } from "../audit/write.ts"
 import type { Redactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import type { Reporter, RunEvent, RunEventType } from "./events.ts"
@@ -25,18 +25,14 @@ export class Recorder {
 
   audit(input: Omit<AuditInput, "runId" | "data"> & { data?: unknown }): void {
     const data = input.data === undefined || input.data === null ? null : JSON.stringify(this.redactor.value(input.data))
-    this.audits.push({
-      ...input,
-      runId: this.runId,
-      reason: input.reason ? this.redactor.text(input.reason) : input.reason,
-      data,
-    })
+    this.audits.push({ ...input, runId: this.runId, reason: input.reason ? this.redactor.text(input.reason) : input.reason, data })
   }
 
   /** Commit buffered events and audit rows, together with `write` (state rows), in one transaction. */
   commit(write?: () => void): void {
     const events = this.events
-    const audits = this.audits
+    // a session's end is the last thing it records, whatever was buffered after it
+    const audits = [...this.audits.filter((a) => a.type !== "session_end"), ...this.audits.filter((a) => a.type === "session_end")]
     this.events = []
     this.audits = []
     try {
@@ -44,7 +40,7 @@ export class Recorder {
         write?.()
         const insert = this.store.sqlite.query("INSERT INTO events (run_id, ts, type, data) VALUES (?, ?, ?, ?)")
         for (const event of events) insert.run(this.runId, Date.parse(event.ts), event.type, JSON.stringify(event))
-        for (const row of audits) appendAudit(this.store, row)
+        appendAuditRows(this.store, audits)
       })
     } catch (error) {
       // keep them for the next attempt rather than dropping audit rows

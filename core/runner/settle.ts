@@ -1,6 +1,8 @@
 // Settling a paused run's requests from outside the run (`ccode approve|deny|answer`): each
 // settlement is checked, stored and audited in one transaction. `ccode resume` then acts on it.
+import { homedir } from "node:os"
 import { appendAudit } from "../audit/write.ts"
+import { createRedactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import { getRequest, requestsOf, settleRequest, type RequestRow } from "../store/requests.ts"
 import { findRun } from "../store/runs.ts"
@@ -22,15 +24,19 @@ export function settle(store: Store, runIdOrPrefix: string, requestId: string | 
   const targets = requestId === "all" ? requestsOf(store, run.id, "pending").filter((r) => fits(r, how)) : [one(store, run.id, requestId)]
   if (!targets.length) throw new RequestError(`run ${run.id} has no pending requests${how.action === "answer" ? "" : " to " + how.action}`)
   for (const request of targets) check(request, how)
+  // what a person types is stored and shown: never with a secret in it (the run's own policy
+  // patterns are not known here; the environment's secrets and the built-in rules are)
+  const redactor = createRedactor({ env: process.env, home: homedir() })
   store.tx(() => {
     for (const request of targets) {
       const status = how.action === "approve" ? "approved" : how.action === "deny" ? "denied" : "answered"
-      const answer = how.action === "deny" ? how.reason ?? null : how.action === "answer" ? how.text : null
+      const typed = how.action === "deny" ? how.reason ?? null : how.action === "answer" ? how.text : null
+      const answer = typed === null ? null : redactor.text(typed)
       settleRequest(store, request.id, { status, answer, forRun: how.action === "approve" && Boolean(how.forRun), settledBy: by })
       appendAudit(store, {
         runId: run.id, callId: request.callId, type: "permission", actor: "user", action: `${how.action}:${request.kind}`,
         result: how.action === "deny" ? "denied" : "approved", autoApproved: false,
-        reason: `${request.title}${answer ? ` — ${how.action === "answer" ? "answered" : "reason"}: ${answer}` : ""}`,
+        reason: redactor.text(`${request.title}${answer ? ` — ${how.action === "answer" ? "answered" : "reason"}: ${answer}` : ""}`),
         data: JSON.stringify({ request: request.id, kind: request.kind, for_run: how.action === "approve" && Boolean(how.forRun) }),
       })
     }

@@ -97,10 +97,7 @@ describe(`redaction end to end: ${CORPUS.length} fake secrets in output, argumen
     expect(leaksOf(t, [...t.texts.keys()].filter((w) => !RUNNER_STORED.includes(w)))).toEqual([])
   }, 180_000)
 
-  // Known failure, owned by the runner: plan item titles (in plan_items, checkpoints, summary.md and
-  // `runs show`) and the stored spec in runs.options keep each step's command unredacted. When they
-  // are redacted this test starts passing; turn `test.failing` back into `test` then.
-  test.failing("none reaches the database file (or its -wal), summary.md or runs show", async () => {
+  test("none reaches the database file (or its -wal), summary.md or runs show", async () => {
     const t = await corpusRun()
     expect(leaksOf(t, RUNNER_STORED)).toEqual([])
   }, 180_000)
