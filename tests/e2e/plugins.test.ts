@@ -85,6 +85,7 @@ describe("plugins (compiled binary)", () => {
       { type: "tool_call", action: "run", result: "success", risk: "low" },
       { type: "decision", action: "decide", result: "denied", risk: "high" },
       { type: "decision", action: "decide", result: "asked", risk: "low" },
+      { type: "permission", action: "on_ask:deny", result: "denied", risk: "low" }, // nobody to ask: on_ask denies, and says so
       { type: "decision", action: "decide", result: "approved", risk: "low" },
       { type: "tool_call", action: "run", result: "failed", risk: "low" },
     ])
