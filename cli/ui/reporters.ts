@@ -20,6 +20,8 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
   const err = (text: string) => process.stderr.write(text)
   const calls = new Map<string, { step?: string; tool: string; started: number; title: string }>()
   const labels = new Map<string, string>()
+  // agent runs show every call with its decision: the model's choices are what a person follows
+  const agentRuns = new Set<string>()
   let status = ""
   let timer: ReturnType<typeof setInterval> | undefined
   const clear = () => {
@@ -45,7 +47,8 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     event(e: RunEvent) {
       if (opts.quiet && e.type !== "run.finished") return
       if (e.type === "run.started") labels.set(e.run, String((e as Record<string, unknown>).task))
-      describe(e, calls, line)
+      if ((e.type === "run.started" && (e as Record<string, unknown>).driver === "agent") || e.type === "agent.message") agentRuns.add(e.run)
+      describe(e, calls, line, agentRuns.has(e.run))
     },
     output(runId, _callId, chunk) {
       if (opts.quiet) return
@@ -62,11 +65,12 @@ function describe(
   e: RunEvent,
   calls: Map<string, { step?: string; tool: string; started: number; title: string }>,
   line: (runId: string, text: string) => void,
+  agent = false,
 ): void {
   const f = e as Record<string, unknown>
   switch (e.type) {
     case "run.started":
-      line(e.run, `${style.bold("ccode")} run ${style.cyan(e.run)} ${String(f.task)} ${style.gray(`(${f.steps} steps, ${f.workdir})`)}`)
+      line(e.run, `${style.bold("ccode")} run ${style.cyan(e.run)} ${String(f.task)} ${style.gray(`(${agent ? "agent" : `${f.steps} steps`}, ${f.workdir})`)}`)
       return
     case "run.resumed":
       line(e.run, `${style.bold("ccode")} resuming ${style.cyan(e.run)} ${style.gray(`(was ${f.from_status})`)}`)
@@ -78,10 +82,15 @@ function describe(
       return
     }
     case "decision": {
-      if (f.decision === "allow" && f.by !== "user") return
+      if (f.decision === "allow" && f.by !== "user" && !agent) return
       const c = calls.get(String(f.call))
       const risk = String(f.risk)
       const paint = f.decision === "deny" ? style.red : f.decision === "ask" ? style.yellow : style.green
+      if (agent) {
+        const why = f.decision === "allow" && f.by !== "user" ? "" : ` ${style.gray(String(f.reason))}`
+        line(e.run, `  ${paint(String(f.decision))} ${c?.tool ?? ""} ${style.dim(c?.title.slice(0, 120) ?? "")} ${(RISK_STYLE[risk] ?? String)(risk)}${why}`)
+        return
+      }
       line(e.run, `  ${paint(String(f.decision))} ${c?.step ?? ""} ${style.gray(c?.tool ?? "")} ${(RISK_STYLE[risk] ?? String)(risk)} ${style.gray(String(f.reason))}`)
       return
     }
@@ -91,7 +100,7 @@ function describe(
       const ok = f.status === "ok"
       const error = f.error as { message?: string } | null
       const mark = ok ? style.green("✓") : style.red("✗")
-      line(e.run, `${mark} ${c?.step ?? c?.tool ?? ""} ${style.gray(formatDuration(Number(f.duration_ms ?? 0)))}${ok ? "" : ` ${style.red(error?.message ?? "failed")}`}`)
+      line(e.run, `${mark} ${(agent ? c?.tool : c?.step) ?? c?.tool ?? ""} ${style.gray(formatDuration(Number(f.duration_ms ?? 0)))}${ok ? "" : ` ${style.red(error?.message ?? "failed")}`}`)
       return
     }
     case "request.created":
@@ -104,13 +113,19 @@ function describe(
     case "tool.warning":
       line(e.run, `${style.yellow("!")} ${String(f.message)}`)
       return
-    case "agent.message":
-      line(e.run, `${style.cyan("◆")} ${String(f.text ?? "").split("\n")[0]?.slice(0, 200) ?? ""}`)
+    case "agent.message": {
+      const text = String(f.text ?? "").trim().split("\n")[0]?.slice(0, 200) ?? ""
+      const calls = (f.calls as unknown[] | undefined)?.length ?? 0
+      line(e.run, `${style.cyan("◆")} ${style.bold(`turn ${f.turn}`)} ${text || style.gray(calls ? `${calls} tool call${calls > 1 ? "s" : ""}` : "(no text)")}`)
+      return
+    }
+    case "agent.retry":
+      line(e.run, `${style.yellow("↻")} model request failed (${String(f.kind)}${f.status ? ` ${f.status}` : ""}): retrying in ${formatDuration(Number(f.delay_ms ?? 0))} ${style.gray(String(f.message ?? ""))}`)
       return
     case "run.finished": {
       const statusText = String(f.status)
       const paint = statusText === "completed" ? style.green : statusText === "paused" ? style.yellow : style.red
-      line(e.run, `${paint(statusText)} ${style.gray(`exit ${f.exit_code} · ${f.steps} steps done · ${f.denied} denied`)}${f.message ? ` — ${String(f.message)}` : ""}`)
+      line(e.run, `${paint(statusText)} ${style.gray(`exit ${f.exit_code} · ${f.steps} ${agent ? "turns" : "steps done"} · ${f.denied} denied`)}${f.message ? ` — ${String(f.message)}` : ""}`)
       line(e.run, style.gray(`summary: ${String(f.summary_path)}`))
       return
     }

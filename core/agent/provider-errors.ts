@@ -51,21 +51,23 @@ export function isTransientFailure(kind: ProviderErrorKind): boolean {
 /** The line a user reads: what failed and what to do about it. */
 export function failureMessage(failure: ProviderFailure, provider: string, keyEnv: string | undefined): string {
   const http = failure.status ? ` (HTTP ${failure.status})` : ""
+  const said = failure.message.replace(/[\s.]+$/, "") // the server's sentence, without a full stop of its own
+  const end = /[?!]$/.test(said) ? "" : "."
   switch (failure.kind) {
     case "auth":
       return keyEnv
-        ? `the ${provider} provider refused the API key${http}: ${failure.message}. Set ${keyEnv} to a valid key (agent.api_key_env names it), then run the task again`
-        : `the ${provider} provider wants an API key${http}: ${failure.message}. Put the key in an environment variable and name it in the task's agent.api_key_env`
+        ? `the ${provider} provider refused the API key${http}: ${said}${end} Set ${keyEnv} to a valid key (agent.api_key_env names it), then run the task again`
+        : `the ${provider} provider wants an API key${http}: ${said}${end} Put the key in an environment variable and name it in the task's agent.api_key_env`
     case "rate_limit":
-      return `the ${provider} provider kept rate-limiting the requests${http}: ${failure.message}`
+      return `the ${provider} provider kept rate-limiting the requests${http}: ${said}`
     case "network":
-      return `cannot reach the ${provider} provider: ${failure.message}. Check agent.base_url and that the server is running`
+      return `cannot reach the ${provider} provider: ${said}${end} Check agent.base_url and that the server is running`
     case "timeout":
-      return `the ${provider} provider did not answer in time${http}: ${failure.message}`
+      return `the ${provider} provider did not answer in time${http}: ${said}`
     case "server":
-      return `the ${provider} provider kept failing${http}: ${failure.message}`
+      return `the ${provider} provider kept failing${http}: ${said}`
     case "bad_request":
-      return `the ${provider} provider rejected the request${http}: ${failure.message}. Check agent.model and agent.base_url`
+      return `the ${provider} provider rejected the request${http}: ${said}${end} Check agent.model and agent.base_url`
     case "cancelled":
       return "the model request was cancelled"
   }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# sum.sh A B: prints A + B
+echo $(( $1 - $2 ))
