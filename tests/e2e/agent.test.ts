@@ -121,6 +121,22 @@ describe("agent tasks (compiled binary)", () => {
     expect(calls).toEqual(["t1.1", "t2.1", "t3.1", "t4.1"].map((item_id) => ({ item_id, status: "ok" })))
   }, 90_000)
 
+  test("SIGINT while the model thinks: exit 130, and resume asks the model again and finishes", async () => {
+    const sb = sandbox()
+    const server = serve("openai", [{ calls: [{ tool: "shell", args: { command: "echo one >> log.txt" } }] }, { text: "done" }], { holdTurn: 1 })
+    agentTask(sb, server, "openai")
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--json", "--trust"], { env: KEY })
+    await server.held
+    proc.kill("SIGINT")
+    expect(await proc.exited).toBe(130)
+    const stopped = events(await new Response(proc.stdout).text()).at(-1)!
+    expect(stopped).toMatchObject({ type: "run.finished", status: "interrupted", exit_code: 130 })
+    const resumed = await ccode(sb, ["resume", String(stopped.run), "--json"], { env: KEY })
+    expect(resumed.code).toBe(0)
+    expect(lines(sb, "log.txt")).toEqual(["one"])
+    expect(server.requests.map((r) => r.turn)).toEqual([0, 1, 1])
+  }, 60_000)
+
   test("kill -9 while a shell call runs: resume asks a person; deny + resume tells the model and goes on", async () => {
     const sb = sandbox()
     const server = serve("openai", [
