@@ -1,5 +1,5 @@
 // What went wrong talking to the model, in the user's terms: auth, rate limit, network, timeout,
-// server, bad request. Pure and duck-typed (no SDK import), so it costs nothing at startup.
+// server, bad request. No I/O, duck-typed (no SDK import), so it costs nothing at startup.
 
 export type ProviderErrorKind = "auth" | "rate_limit" | "network" | "timeout" | "server" | "bad_request" | "cancelled"
 

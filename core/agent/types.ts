@@ -1,5 +1,5 @@
-// The agent driver's plain data: the conversation kept in the checkpoint, the model's turns,
-// and the provider contract. No behaviour here.
+// The agent driver's plain data: its state (conversation, notes, waits) as checkpointed, the
+// model's turns, and the provider contract. No behaviour here.
 import type { PendingCall } from "../runner/state.ts"
 import type { Scratchpad } from "../tools/builtin/agent.ts"
 
@@ -11,7 +11,7 @@ export interface ToolCall {
   key: string
 }
 
-/** The conversation, provider-neutral and redacted (it lives in the checkpoint). */
+/** The conversation, provider-neutral and redacted (stored: agent_messages + the checkpoint, see history.ts). */
 export type Message =
   | { role: "user"; text: string }
   | { role: "assistant"; turn: number; text: string; calls: ToolCall[]; closed?: boolean }
