@@ -12,16 +12,18 @@ const attached = new WeakSet<AgentState>()
 
 /**
  * Make a checkpointed agent state whole again (stored messages first) and cut its checkpoints at
- * `stored` from now on. Idempotent. A state from before the table existed has stored = undefined: all
- * of its messages are still in the checkpoint.
+ * `stored` from now on. Idempotent. A checkpoint says where its messages start (`messagesFrom`); one
+ * without it (written before the table existed, or by a serialiser that skipped toJSON) holds them all.
  */
 export function attachHistory(store: Store, runId: string, agent: AgentState): AgentState {
   if (attached.has(agent)) return agent
-  agent.stored ??= 0
-  if (agent.stored > 0) agent.messages = [...storedMessages(store, runId, agent.stored), ...agent.messages]
+  const from = agent.messagesFrom ?? 0
+  delete agent.messagesFrom
+  if (from > 0) agent.messages = [...storedMessages(store, runId, from), ...agent.messages]
+  agent.stored ??= from
   Object.defineProperty(agent, "toJSON", {
     enumerable: false,
-    value: () => ({ ...agent, messages: agent.messages.slice(agent.stored) }),
+    value: () => ({ ...agent, messages: agent.messages.slice(agent.stored), messagesFrom: agent.stored }),
   })
   attached.add(agent)
   return agent

@@ -28,6 +28,8 @@ export interface AgentState {
   scratchpad: Scratchpad
   /** how many messages are in agent_messages (the checkpoint holds the rest) */
   stored?: number
+  /** in a checkpoint only: the index of its first message (see history.ts) */
+  messagesFrom?: number
   /** model turns taken so far */
   turns: number
   usage: { input: number; output: number; cost: number }

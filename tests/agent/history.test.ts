@@ -1,7 +1,9 @@
 // The conversation's storage: stored messages live in agent_messages, the checkpoint keeps only
 // the ones after them, and a resumed or exported run sees the whole conversation again.
 import { afterEach, describe, expect, test } from "bun:test"
-import { agentOf } from "../../core/agent/history.ts"
+import { newAgentState } from "../../core/agent/conversation.ts"
+import { agentOf, attachHistory } from "../../core/agent/history.ts"
+import { insertRun } from "../../core/store/runs.ts"
 import { latestCheckpoint } from "../../core/store/calls.ts"
 import { agentMessages } from "../../core/store/schema.ts"
 import { scriptedServer, type ScriptedServer } from "../fixtures/llm/server.ts"
@@ -26,10 +28,11 @@ describe("conversation storage", () => {
     expect(result.exitCode).toBe(0)
 
     const rows = ws.store.db.select().from(agentMessages).all()
-    const checkpoint = latestCheckpoint<{ agent: { messages: unknown[]; stored: number } }>(ws.store, result.runId)!.state.agent
+    const checkpoint = latestCheckpoint<{ agent: { messages: unknown[]; stored: number; messagesFrom: number } }>(ws.store, result.runId)!.state.agent
     // goal + 4 answers + 3 results: all stored, none left for the checkpoint to carry
     expect(rows.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
     expect(checkpoint.stored).toBe(8)
+    expect(checkpoint.messagesFrom).toBe(8)
     expect(checkpoint.messages).toEqual([])
 
     const whole = agentOf(ws.store, result.runId)!
@@ -38,5 +41,18 @@ describe("conversation storage", () => {
     // the last request the model saw carried every earlier result exactly once
     const last = server.requests.at(-1)!.body.messages as { role: string; content: string }[]
     expect(last.filter((m) => m.role === "tool").map((m) => m.content[0])).toEqual(["a", "b", "c"])
+  })
+
+  test("a checkpoint says where its messages start; one that holds them all is taken as it is", () => {
+    ws = workspace()
+    insertRun(ws.store, { id: "r1", task: "t", taskFile: "t.yaml", workdir: ws.dir, status: "running", driver: "agent", createdAt: 1, updatedAt: 1 })
+    const rows = ["goal", "first", "second"].map((text, seq) => ({ runId: "r1", seq, message: JSON.stringify({ role: "user", text }) }))
+    ws.store.db.insert(agentMessages).values(rows).run()
+    const tail = { ...newAgentState("goal"), messages: [{ role: "user" as const, text: "third" }], stored: 3, messagesFrom: 3 }
+    const whole = attachHistory(ws.store, "r1", JSON.parse(JSON.stringify(tail)))
+    expect(whole.messages.map((m) => (m as { text: string }).text)).toEqual(["goal", "first", "second", "third"])
+    expect(JSON.parse(JSON.stringify(whole))).toMatchObject({ stored: 3, messagesFrom: 3, messages: [{ text: "third" }] })
+    const full = { ...newAgentState("goal"), messages: ["goal", "first", "second", "third"].map((text) => ({ role: "user" as const, text })), stored: 3 }
+    expect(attachHistory(ws.store, "r1", full).messages).toHaveLength(4)
   })
 })
