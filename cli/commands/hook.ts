@@ -58,8 +58,8 @@ function hookCwd(hook: HookCall): string {
 }
 
 async function openStore(db: string | undefined): Promise<Store> {
-  const { openDbLite } = await import("../paths.ts")
-  return openDbLite(db)
+  const [{ openSqlite }, { dbPath }] = await Promise.all([import("../../core/store/sqlite.ts"), import("../home.ts")])
+  return openSqlite(dbPath(db))
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.

@@ -144,8 +144,8 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   let store = opts.store
   const opened = !store && repoFiles && !opts.trust
   if (opened) {
-    const { openDbLite } = await import("../paths.ts")
-    store = openDbLite(opts.db)
+    const [{ openSqlite }, { dbPath }] = await Promise.all([import("../../core/store/sqlite.ts"), import("../home.ts")])
+    store = openSqlite(dbPath(opts.db))
   }
   try {
     let isTrusted: IsTrusted = () => false

@@ -1,5 +1,4 @@
 // The audit hash chain: each row's hash covers its own fields and the previous row's hash. Pure.
-import { createHash } from "node:crypto"
 
 export const GENESIS = "0".repeat(64)
 
@@ -41,5 +40,5 @@ export function rowHash(id: number, entry: AuditEntry, prevHash: string): string
     id, entry.ts, entry.runId, entry.callId, entry.type, entry.actor, entry.tool, entry.action,
     entry.result, entry.risk, entry.autoApproved, entry.reason, entry.data, prevHash,
   ]
-  return createHash("sha256").update(JSON.stringify(fields)).digest("hex")
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify(fields)).digest("hex")
 }

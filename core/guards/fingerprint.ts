@@ -1,7 +1,6 @@
 // Takes a workspace fingerprint (I/O): in a git work tree, `git status` (run through safeGit, so
 // nothing the repository configures runs) plus content hashes of the files it lists; elsewhere a
 // walk of every file. Never writes to the workspace or the repository's index.
-import { createHash } from "node:crypto"
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { configuredFilters, safeGit } from "../git/safe-git.ts"
@@ -129,7 +128,7 @@ function contentHash(absolute: string, stats: Stats): string {
     if (stats.isSymbolicLink()) return `link:${readlinkSync(absolute)}`
     if (stats.isDirectory()) return "dir" // an untracked nested repository, reported by git as "dir/"
     if (!stats.isFile()) return "special"
-    return createHash("sha1").update(readFileSync(absolute)).digest("hex").slice(0, 16)
+    return new Bun.CryptoHasher("sha1").update(readFileSync(absolute)).digest("hex").slice(0, 16)
   } catch {
     return "unreadable"
   }

@@ -1,6 +1,5 @@
 // How the loop detector tells calls and errors apart: canonical args, short content hashes,
 // normalised error text and word-set similarity. Pure: no fs, no clock.
-import { createHash } from "node:crypto"
 
 /** The same call written differently (key order, whitespace, args as a JSON string) gives the same text. */
 export function canonicalArgs(args: unknown): string {
@@ -9,7 +8,7 @@ export function canonicalArgs(args: unknown): string {
 
 /** 16 hex chars of SHA-256: stable across versions, so hashes stored in a checkpoint still compare after an upgrade. */
 export function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 16)
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16)
 }
 
 /** Hash of a tool's output with numbers masked: a new timing or pid does not make an answer new. */

@@ -41,6 +41,7 @@ export interface Redactor {
 
 /** A user pattern that is invalid, matches nothing but the empty string, or could backtrack catastrophically. */
 export class RedactionPatternError extends Error {
+  readonly exitCode = 2
   constructor(
     readonly id: string,
     readonly regex: string,

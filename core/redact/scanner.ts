@@ -85,16 +85,21 @@ function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefi
   // a follow is written for the end of its own anchor; rules reached through a shorter anchor get none
   const follow = new Map(keys.map((key) => [key, followOf(rules.get(key)!.map((k) => anchored[k]!.rule))]))
   // the scan reports the longest anchor at a spot; the rules of shorter ones found there run too
+  // (prefixes are looked up by length, not by comparing every pair: this runs at every start)
+  const hasShorter = new Set<string>()
   for (const key of keys) {
-    for (const shorter of keys) {
-      if (shorter === key || !key.startsWith(shorter)) continue
-      for (const k of rules.get(shorter)!) if (!rules.get(key)!.includes(k)) rules.get(key)!.push(k)
+    const own = rules.get(key)!
+    for (let len = 1; len < key.length; len++) {
+      const shorter = rules.get(key.slice(0, len))
+      if (!shorter) continue
+      hasShorter.add(key)
+      for (const k of shorter) if (!own.includes(k)) own.push(k)
     }
-    rules.get(key)!.sort((x, y) => x - y)
+    own.sort((x, y) => x - y)
   }
   const alternation = keys
     .sort((x, y) => y.length - x.length)
-    .map((key) => escapeRegex(key) + (keys.some((k) => k !== key && key.startsWith(k)) ? "" : follow.get(key)!))
+    .map((key) => escapeRegex(key) + (hasShorter.has(key) ? "" : follow.get(key)!))
     .join("|")
   return { re: new RegExp(alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
 }

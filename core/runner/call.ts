@@ -1,6 +1,5 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
-import { createHash } from "node:crypto"
 import type { Decision } from "../policy/types.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
@@ -228,7 +227,7 @@ export function exitCode(result: ToolResult): number | null {
 }
 
 export function hashArgs(tool: string, args: unknown): string {
-  return createHash("sha256").update(tool).update("\0").update(canonicalJson(args)).digest("hex").slice(0, 32)
+  return new Bun.CryptoHasher("sha256").update(tool).update("\0").update(canonicalJson(args)).digest("hex").slice(0, 32)
 }
 
 function canonicalJson(value: unknown): string {

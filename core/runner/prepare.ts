@@ -1,6 +1,5 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import { homedir } from "node:os"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
@@ -93,7 +92,7 @@ function finishPrepare(
   // the agent section is checked now, so a bad one is exit 2 before anything is stored
   if (task.spec.agent) prepareAgent(task, registry, toolEnv)
   const governor = createGovernor(policy, workspace, toolEnv)
-  const policyHash = createHash("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
+  const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   for (const step of steps) step.title = redactor.text(step.title)
   return {
@@ -105,7 +104,7 @@ function finishPrepare(
 /** A fingerprint of the plan (ids, tools, arguments, needs): resume refuses a task file whose plan changed. */
 function stepsHash(steps: PreparedStep[]): string {
   const shape = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
-  return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
 }
 
 function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv: Record<string, string>): Record<string, string> {

@@ -1,7 +1,7 @@
 // The bash parser: web-tree-sitter with the tree-sitter-bash grammar, both WASM files embedded in the
 // compiled binary. Loaded lazily, once per process, never on the plain fast path; reading those two
 // embedded files is the only I/O in core/shell.
-import { Language, Parser, type Node, type TreeCursor } from "web-tree-sitter"
+import type { Language, Node, Parser, TreeCursor } from "web-tree-sitter"
 import coreWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" }
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" }
 
@@ -31,6 +31,8 @@ export function parserReady(): boolean {
 /** Initialise tree-sitter once (about 40 ms); later calls return at once. */
 export function loadParser(): Promise<void> {
   loading ??= (async () => {
+    // the JS glue is imported here too: evaluating it costs milliseconds a plain command never pays
+    const { Language, Parser } = await import("web-tree-sitter")
     await Parser.init({ wasmBinary: await Bun.file(coreWasm).bytes() })
     const bash = await Language.load(await Bun.file(bashWasm).bytes())
     const p = new Parser()

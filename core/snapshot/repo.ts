@@ -1,7 +1,6 @@
 // The shadow repository of one workspace: a separate GIT_DIR under $CCODE_HOME/snapshots with the
 // workspace as its work tree. Never touches the user's .git; every git call goes through safeGit,
 // with no global or system config, so nothing the user or the repository configures is run.
-import { createHash } from "node:crypto"
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { safeGit, type GitResult } from "../git/safe-git.ts"
@@ -40,7 +39,7 @@ const IDENTITY = {
 
 /** Where the shadow repository of a workspace lives. */
 export function shadowDir(home: string, workspace: string): string {
-  return join(home, "snapshots", createHash("sha256").update(workspace).digest("hex").slice(0, 16))
+  return join(home, "snapshots", new Bun.CryptoHasher("sha256").update(workspace).digest("hex").slice(0, 16))
 }
 
 /** The workspace root whose shadow repository holds `ref`: the run's workdir or a folder above it. */
