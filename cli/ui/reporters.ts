@@ -47,7 +47,8 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     event(e: RunEvent) {
       if (opts.quiet && e.type !== "run.finished") return
       if (e.type === "run.started") labels.set(e.run, String((e as Record<string, unknown>).task))
-      if ((e.type === "run.started" && (e as Record<string, unknown>).driver === "agent") || e.type === "agent.message") agentRuns.add(e.run)
+      const driver = (e as Record<string, unknown>).driver
+      if (((e.type === "run.started" || e.type === "run.resumed") && driver === "agent") || e.type === "agent.message") agentRuns.add(e.run)
       describe(e, calls, line, agentRuns.has(e.run))
     },
     output(runId, _callId, chunk) {

@@ -26,8 +26,9 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
       updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; run again (idempotent)" })
       continue
     }
-    if (ctx.human.interactive) {
-      const answer = await ctx.human.inFlight(ctx.runId, call.key, `${call.tool} ${JSON.stringify(call.args)}`)
+    if (ctx.human.interactive || ctx.approveAll) {
+      // `resume --approve-all` settles a call found in flight now like any pending request: run it again
+      const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, call.key, `${call.tool} ${JSON.stringify(call.args)}`)
       applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
     } else requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
   }

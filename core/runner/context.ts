@@ -95,6 +95,8 @@ export interface RunContext {
   fingerprintAt: number
   /** ccode's own files (CCODE_HOME), never counted as workspace changes */
   ownPaths: string[]
+  /** `resume --approve-all`: calls found in flight are run again without asking */
+  approveAll?: boolean
   /** plugin beforeCall/afterCall hooks, in load order */
   hooks: PluginHooks[]
   /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */

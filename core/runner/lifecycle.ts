@@ -109,9 +109,12 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   const ctx = context(env, prepared, task, run.id, spec.options, checkpoint.state, checkpoint.seq)
   ctx.state.guards = resumeGuards(ctx.state.guards, Date.now())
-  if (approveAll) approvePending(ctx)
+  if (approveAll) {
+    approvePending(ctx)
+    ctx.approveAll = true
+  }
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
-  ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq })
+  ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   reportExtras(ctx.recorder, prepared.extras)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))

@@ -77,8 +77,9 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void): P
       apply({ type: "reset", id, note: "in flight at a crash; running again" })
       continue
     }
-    if (ctx.human.interactive) {
-      const answer = await ctx.human.inFlight(ctx.runId, id, item.title)
+    if (ctx.human.interactive || ctx.approveAll) {
+      // `resume --approve-all` settles a call found in flight now like any pending request: run it again
+      const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, id, item.title)
       apply({ type: "wait", id, note: "in flight at a crash" })
       applyInFlight(ctx, id, call.id, answer, apply)
       continue
