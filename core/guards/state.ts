@@ -109,7 +109,8 @@ export function recordCall(state: GuardState, summary: CallSummary, now: number,
   // a scripted plan is bounded by itself and repeats steps on purpose (retries, `true` x 500):
   // the loop detector watches agents only
   const history = state.driver === "agent" ? remember(state.history, loopEntry(summary, now), policy.loop_detection) : state.history
-  const turnOutputs = summary.result.status === "ok" ? [...state.turnOutputs, outputHash(summary.result.text ?? "")] : state.turnOutputs
+  // the stall detector counts agent turns: a scripted plan has none, so nothing piles up here
+  const turnOutputs = summary.result.status === "ok" && state.driver === "agent" ? [...state.turnOutputs, outputHash(summary.result.text ?? "")] : state.turnOutputs
   const next: GuardState = { ...state, breakers, history, turnOutputs, clock: touch(state.clock, now) }
   // when these failures just opened the tool's breaker, that is the answer: the agent is told the
   // tool is disabled; only if it keeps calling it do the refusals add up to a loop

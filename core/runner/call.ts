@@ -7,6 +7,7 @@ import { executeTool } from "../tools/execute.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { toolTimeoutFor, type Trip } from "../guards/index.ts"
 import { afterHooks } from "../plugins/hooks.ts"
+import { planIndex } from "./plan.ts"
 import { resolveAsk } from "./approve.ts"
 import { decideCall } from "./decide-call.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
@@ -169,13 +170,15 @@ export function commit(ctx: RunContext, write?: () => void): void {
 }
 
 export function checkpoint(ctx: RunContext): void {
-  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, ctx.state)
-  // plan rows are a projection of the checkpoint for `runs show`: write only the items that changed
-  // (transition() replaces exactly the items it changes, so identity tells)
-  const changed = ctx.state.plan.items.filter((item) => ctx.savedPlan.get(item.id) !== item)
-  if (!changed.length) return
-  savePlan(ctx.store, ctx.runId, changed, ctx.state.plan.items)
-  for (const item of changed) ctx.savedPlan.set(item.id, item)
+  // the plan's durable form is its rows (written below, only what changed): a checkpoint of a
+  // 10,000-step plan stays small instead of repeating every item after every call
+  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, { ...ctx.state, plan: undefined })
+  // write only the items that changed (transition() replaces exactly the items it changes, so identity tells)
+  const items = ctx.state.plan.items
+  if (items === ctx.savedPlan) return
+  const changed = items.filter((item, i) => ctx.savedPlan[i] !== item)
+  if (changed.length) savePlan(ctx.store, ctx.runId, changed, (item) => planIndex(ctx.state.plan, item.id))
+  ctx.savedPlan = items
 }
 
 

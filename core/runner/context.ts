@@ -86,8 +86,8 @@ export interface RunContext {
   /** number of the last checkpoint written (continues from the stored one on resume) */
   checkpointSeq: number
   stop?: RunStop
-  /** plan items as last written to plan rows, to write only what changed */
-  savedPlan: Map<string, PlanItem>
+  /** the plan items as last written to plan rows (same positions), to write only what changed */
+  savedPlan: PlanItem[]
   /** calls of this run executing right now */
   active: number
   /** the workspace as ccode last saw it, and when */

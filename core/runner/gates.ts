@@ -4,12 +4,12 @@ import { insertRequest } from "../store/requests.ts"
 import { commit } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
-import { transition } from "./plan.ts"
+import { transition, itemOf } from "./plan.ts"
 
 export type GateResult = "continue" | "skip" | "waiting"
 
 export async function breakpointGate(ctx: RunContext, id: string): Promise<GateResult> {
-  const item = ctx.state.plan.items.find((i) => i.id === id)!
+  const item = itemOf(ctx.state.plan, id)!
   if (ctx.human.interactive) {
     const answer = await ctx.human.breakpoint(ctx.runId, id, item.title)
     ctx.recorder.audit({ type: "permission", actor: "user", action: `breakpoint:${answer}`, result: answer === "continue" ? "approved" : "denied", reason: `breakpoint before ${id}` })

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { hostname } from "node:os"
 import { createRedactor } from "../redact/index.ts"
-import { latestCheckpoint } from "../store/calls.ts"
+import { latestCheckpoint, loadPlan } from "../store/calls.ts"
 import type { Store } from "../store/open.ts"
 import { requestsOf, settleRequest } from "../store/requests.ts"
 import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
@@ -18,7 +18,7 @@ import { resumeGuards } from "../guards/index.ts"
 import { createSnapshotHook } from "../snapshot/hook.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchStart } from "./guarding.ts"
-import { createPlan } from "./plan.ts"
+import { createPlan, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
@@ -97,7 +97,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
   const run = resumable(env.store, idOrPrefix)
   const spec = JSON.parse(run.options ?? "{}") as StoredSpec
-  const task = loadTask(run.taskFile)
+  const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
   const prepared = await prepareRun(env, task, spec.options)
   if (spec.steps_hash && spec.steps_hash !== prepared.stepsHash) {
@@ -107,7 +107,10 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   const steps = new Map(prepared.steps.map((s) => [s.id, s.config]))
   const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
-  const ctx = context(env, prepared, task, run.id, spec.options, checkpoint.state, checkpoint.seq)
+  // the plan comes from its rows (checkpoints written before they held it whole still carry it)
+  const plan = checkpoint.state.plan ?? { items: loadPlan(env.store, run.id) as PlanItem[] }
+  const ctx = context(env, prepared, task, run.id, spec.options, { ...checkpoint.state, plan }, checkpoint.seq)
+  ctx.savedPlan = plan.items // as stored: nothing to write again
   ctx.state.guards = resumeGuards(ctx.state.guards, Date.now())
   if (approveAll) {
     approvePending(ctx)
@@ -155,7 +158,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
   return {
     store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
-    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: new Map(), active: 0, fingerprintAt: 0,
+    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
   }
 }

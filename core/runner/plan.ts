@@ -1,5 +1,7 @@
 // Plan items and their state machine: pending -> ready -> active -> done | failed | skipped, plus blocked.
-// Pure: transition() returns a new plan and touches nothing.
+// Pure: transition() returns a new plan and touches nothing. A plan's shape (ids, needs, order) never
+// changes, so its index is built once and shared by every version: a transition costs the items it
+// touches, not the size of the plan (a 10,000-step plan stays as fast as a 10-step one).
 
 export type ItemState = "pending" | "ready" | "active" | "done" | "failed" | "skipped" | "blocked"
 
@@ -45,16 +47,53 @@ const ALLOWED: Record<PlanEvent["type"], ItemState[]> = {
   reset: ["active", "blocked"],
 }
 
+/** The unchanging shape of a plan: position of each id and who needs whom. */
+interface Shape {
+  index: Map<string, number>
+  dependents: Map<string, string[]>
+}
+
+const shapes = new WeakMap<Plan, Shape>()
+
+function shapeOf(plan: Plan): Shape {
+  const known = shapes.get(plan)
+  if (known) return known
+  const index = new Map(plan.items.map((item, i) => [item.id, i]))
+  const dependents = new Map<string, string[]>()
+  for (const item of plan.items) for (const need of item.needs) (dependents.get(need) ?? dependents.set(need, []).get(need)!).push(item.id)
+  const shape = { index, dependents }
+  shapes.set(plan, shape)
+  return shape
+}
+
+function withShape(items: PlanItem[], shape: Shape): Plan {
+  const plan = { items }
+  shapes.set(plan, shape)
+  return plan
+}
+
 export function createPlan(items: { id: string; title: string; needs: string[]; continueOnError?: boolean }[]): Plan {
   const plan: Plan = {
     items: items.map((i) => ({ id: i.id, title: i.title, needs: i.needs, state: "pending", attempts: 0, continueOnError: i.continueOnError ?? false })),
   }
   const depth = depths(plan) // needs never change: computed once, carried by every item
-  return settle({ items: plan.items.map((i) => ({ ...i, depth: depth.get(i.id) ?? 0 })) })
+  const shaped = withShape(plan.items.map((i) => ({ ...i, depth: depth.get(i.id) ?? 0 })), shapeOf(plan))
+  return settle(shaped, shaped.items.map((i) => i.id))
+}
+
+/** The position of an item in the plan. */
+export function planIndex(plan: Plan, id: string): number {
+  return shapeOf(plan).index.get(id) ?? -1
+}
+
+/** The item with this id (by index, not by search). */
+export function itemOf(plan: Plan, id: string): PlanItem | undefined {
+  const i = shapeOf(plan).index.get(id)
+  return i === undefined ? undefined : plan.items[i]
 }
 
 export function transition(plan: Plan, event: PlanEvent): Plan {
-  const item = plan.items.find((i) => i.id === event.id)
+  const item = itemOf(plan, event.id)
   if (!item) throw new PlanError(`no plan item "${event.id}"`)
   if (!ALLOWED[event.type].includes(item.state)) {
     throw new PlanError(`cannot ${event.type} item "${item.id}" while it is ${item.state}`)
@@ -80,30 +119,42 @@ export function transition(plan: Plan, event: PlanEvent): Plan {
         return { ...item, state: "ready", note: event.note, waiting: false, attempts: Math.max(0, item.attempts - 1) }
     }
   })()
-  return settle({ items: plan.items.map((i) => (i.id === item.id ? next : i)) })
+  const shape = shapeOf(plan)
+  const items = plan.items.slice()
+  items[shape.index.get(item.id)!] = next
+  return settle(withShape(items, shape), shape.dependents.get(item.id) ?? [])
 }
 
-/** Recompute readiness: pending items whose needs are satisfied become ready; those behind a failure are blocked. */
-function settle(plan: Plan): Plan {
-  const byId = new Map(plan.items.map((i) => [i.id, i]))
-  let changed = false
-  const items = plan.items.map((item) => {
-    if (item.state !== "pending" && !(item.state === "blocked" && !item.waiting)) return item
-    const deps = item.needs.map((id) => byId.get(id)!)
-    const broken = deps.find((d) => (d.state === "failed" && !d.continueOnError) || (d.state === "blocked" && !d.waiting))
-    if (broken) {
-      if (item.state === "blocked" && item.note?.includes(broken.id)) return item
-      changed = true
-      return { ...item, state: "blocked" as const, note: `needs ${broken.id}, which ${broken.state === "failed" ? "failed" : "is blocked"}` }
-    }
-    if (deps.every(satisfied)) {
-      changed = true
-      return { ...item, state: "ready" as const, note: undefined }
-    }
-    return item
-  })
-  const next = { items }
-  return changed ? settle(next) : next
+/**
+ * Recompute readiness where it can have changed — the given items, then the dependents of every
+ * item that changed: pending items whose needs are satisfied become ready; those behind a failure
+ * are blocked. Mutates only the fresh `plan.items` array it was given.
+ */
+function settle(plan: Plan, start: string[]): Plan {
+  const { index, dependents } = shapeOf(plan)
+  const queue = [...start]
+  while (queue.length) {
+    const id = queue.shift()!
+    const i = index.get(id)!
+    const item = plan.items[i]!
+    const next = recheck(item, plan.items, index)
+    if (next === item) continue
+    plan.items[i] = next
+    queue.push(...(dependents.get(id) ?? []))
+  }
+  return plan
+}
+
+function recheck(item: PlanItem, items: PlanItem[], index: Map<string, number>): PlanItem {
+  if (item.state !== "pending" && !(item.state === "blocked" && !item.waiting)) return item
+  const deps = item.needs.map((id) => items[index.get(id)!]!)
+  const broken = deps.find((d) => (d.state === "failed" && !d.continueOnError) || (d.state === "blocked" && !d.waiting))
+  if (broken) {
+    if (item.state === "blocked" && item.note?.includes(broken.id)) return item
+    return { ...item, state: "blocked", note: `needs ${broken.id}, which ${broken.state === "failed" ? "failed" : "is blocked"}` }
+  }
+  if (deps.every(satisfied)) return { ...item, state: "ready", note: undefined }
+  return item
 }
 
 function satisfied(dep: PlanItem): boolean {

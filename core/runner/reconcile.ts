@@ -5,7 +5,7 @@ import { getRequest, insertRequest } from "../store/requests.ts"
 import { commit } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
-import { transition, type PlanEvent } from "./plan.ts"
+import { transition, type PlanEvent, itemOf } from "./plan.ts"
 
 export async function reconcile(ctx: RunContext): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
@@ -14,7 +14,7 @@ export async function reconcile(ctx: RunContext): Promise<void> {
   await settleInFlight(ctx, apply)
   for (const [id, waiting] of Object.entries(ctx.state.waiting)) {
     const request = getRequest(ctx.store, waiting.requestId)
-    const item = ctx.state.plan.items.find((i) => i.id === id)
+    const item = itemOf(ctx.state.plan, id)
     if (!item || item.state !== "blocked") {
       delete ctx.state.waiting[id]
       continue
@@ -63,7 +63,7 @@ export async function reconcile(ctx: RunContext): Promise<void> {
 async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void): Promise<void> {
   for (const call of inFlightCalls(ctx.store, ctx.runId)) {
     const id = call.itemId
-    const item = id ? ctx.state.plan.items.find((i) => i.id === id) : undefined
+    const item = id ? itemOf(ctx.state.plan, id) : undefined
     const tool = ctx.registry.get(call.tool)?.tool
     // the intent is committed without a checkpoint, so the item may still read `ready`
     if (item?.state === "ready") ctx.state.plan = transition(ctx.state.plan, { type: "start", id: id! })

@@ -4,7 +4,7 @@ import type { ToolResult } from "../tools/types.ts"
 import { commit, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
-import { readyItems, transition, type PlanEvent } from "./plan.ts"
+import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
 
 const MAX_BACKOFF_MS = 30_000
@@ -53,9 +53,9 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
         apply(eventFor(ctx, id, outcome.result, retries))
     }
   }
-  const attempt = ctx.state.plan.items.find((i) => i.id === id)!.attempts
+  const attempt = itemOf(ctx.state.plan, id)!.attempts
   const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt }, settle, pending)
-  const item = ctx.state.plan.items.find((i) => i.id === id)!
+  const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++
 }
@@ -63,7 +63,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
 function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {
   if (result.status === "ok") return { type: "succeed", id }
   if (result.error?.code === "INTERRUPTED") return { type: "reset", id, note: "interrupted; runs again on resume" }
-  const item = ctx.state.plan.items.find((i) => i.id === id)!
+  const item = itemOf(ctx.state.plan, id)!
   const retryable = !["param", "denied"].includes(result.error?.type ?? "")
   const retry = retryable && item.attempts <= retries && !ctx.stop
   const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`

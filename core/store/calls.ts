@@ -76,23 +76,48 @@ export function latestCheckpoint<T>(store: Store, runId: string): { seq: number;
   return row ? { seq: row.seq, state: JSON.parse(row.state) as T } : undefined
 }
 
+/** A plan item as stored: the rows are the plan's durable form (the checkpoint does not repeat it). */
 export interface PlanRow {
   id: string
   title: string
   state: string
   attempts: number
+  needs?: string[]
+  continueOnError?: boolean
+  depth?: number
+  note?: string
+  waiting?: boolean
+  denied?: string
 }
 
-/** Upsert plan rows; `all` gives each item its position. */
-export function savePlan(store: Store, runId: string, items: PlanRow[], all: PlanRow[] = items): void {
+/** Upsert plan rows; `position` gives an item's place in the plan (default: its place in `items`). */
+export function savePlan(store: Store, runId: string, items: PlanRow[], position: (item: PlanRow) => number = (item) => items.indexOf(item)): void {
   const now = Date.now()
-  const position = new Map(all.map((item, i) => [item.id, i]))
   const upsert = store.sqlite.query(
-    `INSERT INTO plan_items (run_id, id, seq, title, state, attempts, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO plan_items (run_id, id, seq, title, state, attempts, updated_at, needs, continue_on_error, depth, note, waiting, denied)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(run_id, id) DO UPDATE SET seq = excluded.seq, title = excluded.title, state = excluded.state,
-       attempts = excluded.attempts, updated_at = excluded.updated_at`,
+       attempts = excluded.attempts, updated_at = excluded.updated_at, needs = excluded.needs,
+       continue_on_error = excluded.continue_on_error, depth = excluded.depth, note = excluded.note,
+       waiting = excluded.waiting, denied = excluded.denied`,
   )
-  for (const item of items) upsert.run(runId, item.id, position.get(item.id) ?? 0, item.title, item.state, item.attempts, now)
+  for (const item of items) {
+    upsert.run(
+      runId, item.id, position(item), item.title, item.state, item.attempts, now, JSON.stringify(item.needs ?? []),
+      item.continueOnError ? 1 : 0, item.depth ?? 0, item.note ?? null, item.waiting ? 1 : 0, item.denied ?? null,
+    )
+  }
+}
+
+/** The stored plan, in order. */
+export function loadPlan(store: Store, runId: string): PlanRow[] {
+  const rows = store.sqlite
+    .query("SELECT id, title, state, attempts, needs, continue_on_error, depth, note, waiting, denied FROM plan_items WHERE run_id = ? ORDER BY seq")
+    .all(runId) as { id: string; title: string; state: string; attempts: number; needs: string; continue_on_error: number; depth: number; note: string | null; waiting: number; denied: string | null }[]
+  return rows.map((r) => ({
+    id: r.id, title: r.title, state: r.state, attempts: r.attempts, needs: JSON.parse(r.needs) as string[],
+    continueOnError: r.continue_on_error === 1, depth: r.depth, note: r.note ?? undefined, waiting: r.waiting === 1, denied: r.denied ?? undefined,
+  }))
 }
 
 export function planOf(store: Store, runId: string): (typeof planItems.$inferSelect)[] {

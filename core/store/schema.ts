@@ -36,6 +36,13 @@ export const planItems = sqliteTable(
     state: text("state").notNull(), // pending | ready | active | done | failed | skipped | blocked
     attempts: integer("attempts").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
+    // the rest of a plan item, so the rows are the plan's durable form (checkpoints do not repeat it)
+    needs: text("needs").notNull().default("[]"), // JSON array of item ids
+    continueOnError: integer("continue_on_error", { mode: "boolean" }).notNull().default(false),
+    depth: integer("depth").notNull().default(0),
+    note: text("note"),
+    waiting: integer("waiting", { mode: "boolean" }).notNull().default(false),
+    denied: text("denied"), // policy | person
   },
   (t) => [primaryKey({ columns: [t.runId, t.id] })],
 )

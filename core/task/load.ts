@@ -29,23 +29,47 @@ export interface LoadedTask {
   source: YamlSource
 }
 
-export function loadTask(path: string): LoadedTask {
+/**
+ * Load a task file. `fast` (for resume, whose plan is proven by its hash) reads the YAML with Bun's
+ * native parser — 30x faster on a 10,000-step file — and builds the positioned document only when
+ * a position is asked for; any problem falls back to the full, strict load for its file:line:col.
+ */
+export function loadTask(path: string, opts: { fast?: boolean } = {}): LoadedTask {
   const file = resolve(path)
   if (!existsSync(file)) throw new ConfigError(path, 1, 1, "task file not found")
   if (statSync(file).isDirectory()) throw new ConfigError(path, 1, 1, "is a directory; give the path of a task .yaml file")
-  const source = parseYaml(readFileSync(file, "utf8"), file)
-  const spec = validateYaml(source, TaskFile)
+  const text = readFileSync(file, "utf8")
+  let source: YamlSource | undefined
+  const sourceOf = () => (source ??= parseYaml(text, file))
+  const quick = opts.fast ? fastParse(text) : undefined
+  return build(file, quick ?? validateYaml(sourceOf(), TaskFile), sourceOf)
+}
+
+// Bun's parser and the schema; undefined on any problem, so the full load reports it with its position.
+function fastParse(text: string): TaskFile | undefined {
+  try {
+    const parsed = TaskFile.safeParse(Bun.YAML.parse(text))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function build(file: string, spec: TaskFile, sourceOf: () => YamlSource): LoadedTask {
   const dir = dirname(file)
   const workdir = resolve(dir, spec.workdir ?? ".")
   if (!existsSync(workdir) || !statSync(workdir).isDirectory()) {
-    const at = positionOf(source, ["workdir"])
+    const at = positionOf(sourceOf(), ["workdir"])
     throw new ConfigError(file, at.line, at.col, `workdir ${workdir} does not exist or is not a directory`)
   }
-  const steps = spec.steps ? planSteps(spec.steps, source) : []
-  return { file, dir, name: spec.name ?? basename(file, extname(file)), workdir, spec, steps, source }
+  const steps = spec.steps ? planSteps(spec.steps, sourceOf) : []
+  const task = { file, dir, name: spec.name ?? basename(file, extname(file)), workdir, spec, steps } as LoadedTask
+  // the positioned document is built on first use (errors, an inline policy's rule sources)
+  Object.defineProperty(task, "source", { get: sourceOf, enumerable: false })
+  return task
 }
 
-function planSteps(steps: Step[], source: YamlSource): PlannedStep[] {
+function planSteps(steps: Step[], sourceOf: () => YamlSource): PlannedStep[] {
   const planned = steps.map((step, index): PlannedStep => {
     const id = step.id ?? `step-${index + 1}`
     const args = step.run ? { ...step.with, command: step.run } : { ...step.with }
@@ -63,6 +87,7 @@ function planSteps(steps: Step[], source: YamlSource): PlannedStep[] {
     }
   })
   const fail = (path: PropertyKey[], problem: string): never => {
+    const source = sourceOf()
     const at = positionOf(source, path)
     throw new ConfigError(source.file, at.line, at.col, problem)
   }
