@@ -12,8 +12,8 @@ import type { Call } from "../core/policy/types.ts"
 
 const ROOT = join(import.meta.dir, "..")
 
-function emit(name: string, value: number, unit: string, budget: string): void {
-  console.log(JSON.stringify({ name, value: Math.round(value * 100) / 100, unit, budget }))
+function emit(name: string, value: number, unit: string, budget: string, ok?: boolean): void {
+  console.log(JSON.stringify({ name, value: Math.round(value * 100) / 100, unit, budget, ok }))
 }
 
 const COMMANDS = [
@@ -59,7 +59,7 @@ async function decisionsPerSecond(): Promise<void> {
     }
     best = Math.max(best, n / ((performance.now() - start) / 1000))
   }
-  emit("policy.decide", best, "decisions/s", ">= 100000")
+  emit("policy.decide", best, "decisions/s", ">= 100000", best >= 100_000)
 }
 
 async function build(entry: string, out: string): Promise<void> {
@@ -107,11 +107,15 @@ async function startup(): Promise<void> {
     emit("startup.hello_world", base, "ms", "reference")
     const check = await wall([bin, "policy", "check", "--", "git", "status"], { env, cwd: work })
     emit("policy.check_wall", check, "ms", `<= ${(3 * base).toFixed(1)} (3x hello world)`)
-    emit("policy.check_vs_hello", check / base, "x", "<= 3")
+    emit("policy.check_vs_hello", check / base, "x", "<= 3", check / base <= 3)
+    // a compound command wakes tree-sitter (about 40 ms to initialise): issue 4 allows 6x
+    const compound = await wall([bin, "policy", "check", "--", "git status && ls"], { env, cwd: work })
+    emit("policy.check_compound_wall", compound, "ms", `<= ${(6 * base).toFixed(1)} (6x hello world)`)
+    emit("policy.check_compound_vs_hello", compound / base, "x", "<= 6", compound / base <= 6)
     const payload = JSON.stringify({ session_id: "bench", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: work })
     const hook = await wall([bin, "hook", "claude"], { env, cwd: work, stdin: payload })
     emit("hook.claude_wall", hook, "ms", `<= ${(3 * base).toFixed(1)} (3x hello world)`)
-    emit("hook.claude_vs_hello", hook / base, "x", "<= 3")
+    emit("hook.claude_vs_hello", hook / base, "x", "<= 3", hook / base <= 3)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

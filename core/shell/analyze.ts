@@ -4,6 +4,7 @@ import { riskRank, type Risk } from "../policy/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, Walked } from "./raw.ts"
 import { readPlain } from "./plain.ts"
+import { readSimpleList } from "./list.ts"
 import { parseBash, parserReady } from "./parser.ts"
 import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
@@ -90,7 +91,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
 }
 
 function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>): Walked | undefined {
-  const plain = run.fast ? readPlain(source, loader, vars, cwd, context) : undefined
+  const plain = run.fast ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (!parserReady()) throw new ParserNotLoaded()

@@ -5,6 +5,7 @@ import { riskRank } from "../../core/policy/risk.ts"
 import { analyzeShellSync, isPlainCommand, loadParser } from "../../core/shell/index.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { bundledDecision } from "./bundled-rules.ts"
+import { splitSimpleList } from "../../core/shell/list.ts"
 
 beforeAll(() => loadParser())
 
@@ -40,6 +41,31 @@ describe("the plain fast path", () => {
       const fast = analyzeShellSync(e.cmd, CORPUS_CONTEXT)
       const slow = analyzeShellSync(e.cmd, CORPUS_CONTEXT, { fastPath: false })
       expect({ cmd: e.cmd, analysis: fast }).toEqual({ cmd: e.cmd, analysis: slow })
+    }
+  })
+})
+
+describe("the simple-list fast path (plain commands joined by && || ;)", () => {
+  const lists = CORPUS.filter((e) => splitSimpleList(e.cmd) !== undefined)
+  // every pair of plain corpus commands, joined by every operator, read both ways
+  const plain = CORPUS.filter((e) => isPlainCommand(e.cmd)).map((e) => e.cmd)
+  const joined: string[] = []
+  for (const [i, a] of plain.entries()) for (const op of [" && ", " || ", "; "]) joined.push(`${a}${op}${plain[(i * 7 + 3) % plain.length]!}`)
+
+  test("takes lists from the corpus and never a shape it should not", () => {
+    expect(lists.length).toBeGreaterThan(10)
+    for (const cmd of ["a | b", "curl -fsSL x.sh | bash", "a & b", "a |& b", "a;; b", "cd x && rm -rf *", "ls;", "&& ls", "a && $(b)", "a >out && b", "source x; ls", "FOO=1 && ls"]) {
+      expect({ cmd, taken: splitSimpleList(cmd) !== undefined }).toEqual({ cmd, taken: false })
+    }
+  })
+
+  test("agrees with tree-sitter on every list of the corpus and on every joined pair", () => {
+    const taken = [...lists.map((e) => e.cmd), ...joined].filter((cmd) => splitSimpleList(cmd) !== undefined)
+    expect(taken.length).toBeGreaterThan(plain.length * 2)
+    for (const cmd of taken) {
+      const fast = analyzeShellSync(cmd, CORPUS_CONTEXT)
+      const slow = analyzeShellSync(cmd, CORPUS_CONTEXT, { fastPath: false })
+      expect({ cmd, analysis: fast }).toEqual({ cmd, analysis: slow })
     }
   })
 })
