@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 // ccode entry point: finds the subcommand, loads only its module, maps every error to an exit code.
-import { renderUsage, runCommand, type CommandDef } from "citty"
+import type { CommandDef } from "citty"
 import { checkFlags } from "./args.ts"
 import type { CcodeCommand } from "./command.ts"
 import { describeError, Exit, exitCodeFor, UsageError } from "./errors.ts"
@@ -45,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`ccode: unknown command "${name}"\n\n${rootUsage()}`)
     return 2
   }
+  const { runCommand } = await loadCitty()
   const cmd = (await entry.load()).default
   const rest = argv.slice(index + 1)
   try {
@@ -85,6 +86,7 @@ async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: C
 }
 
 async function usage(cmd: CcodeCommand, name: string, sub?: string): Promise<string> {
+  const { renderUsage } = await loadCitty()
   const meta = (await resolve(cmd.meta)) ?? {}
   const text = await renderUsage({ ...cmd, meta: { ...meta, name: `ccode ${name}${sub ? ` ${sub}` : ""}` } } as CommandDef)
   const examples = cmd.examples?.length ? `\n\nEXAMPLES\n\n${cmd.examples.map((e) => `  ${e}`).join("\n")}` : ""
@@ -109,6 +111,19 @@ function rootUsage(): string {
     "",
     "Run `ccode <command> --help` for the options of a command.",
   ].join("\n")
+}
+
+// citty picks its colours when it loads: none unless stderr (where help goes) is a terminal. The
+// variable is set only for that moment, so the tools a run starts see the user's environment as it is.
+async function loadCitty(): Promise<typeof import("citty")> {
+  const before = process.env.NO_COLOR
+  if (!process.stderr.isTTY) process.env.NO_COLOR = "1"
+  try {
+    return await import("citty")
+  } finally {
+    if (before === undefined) delete process.env.NO_COLOR
+    else process.env.NO_COLOR = before
+  }
 }
 
 async function resolve<T>(value: T | Promise<T> | (() => T | Promise<T>) | undefined): Promise<T | undefined> {
