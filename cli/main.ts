@@ -63,7 +63,8 @@ export async function main(argv: string[]): Promise<number> {
     // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
     const code = name === "hook" ? 2 : exitCodeFor(error)
     if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
-    if ((error as { name?: string }).name === "CLIError" || error instanceof UsageError) console.error(`see \`ccode ${name} --help\``)
+    const hinted = error instanceof Error && error.message.includes("--help")
+    if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
     return code
   }
 }
