@@ -4,16 +4,7 @@ import { consola } from "consola"
 import type { ApprovalAnswer, Human } from "../../core/runner/context.ts"
 import { RISK_STYLE, style } from "./style.ts"
 
-export const nobody: Human = {
-  interactive: false,
-  approve: async () => "timeout",
-  breakpoint: async () => "stop",
-  inFlight: async () => "fail",
-  question: async () => {
-    throw new Error("nobody to ask")
-  },
-  guard: async () => "stop",
-}
+export { nobody } from "../../core/runner/context.ts"
 
 export function terminalHuman(): Human {
   let queue: Promise<unknown> = Promise.resolve()

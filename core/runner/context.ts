@@ -59,6 +59,18 @@ export interface Human {
   guard(runId: string, guard: string, reason: string): Promise<"continue" | "stop">
 }
 
+/** Nobody at the terminal: every question goes unanswered, so runs pause (or follow on_ask) instead. */
+export const nobody: Human = {
+  interactive: false,
+  approve: async () => "timeout",
+  breakpoint: async () => "stop",
+  inFlight: async () => "fail",
+  question: async () => {
+    throw new Error("nobody to ask")
+  },
+  guard: async () => "stop",
+}
+
 export interface RunStop {
   status: "denied" | "stopped" | "interrupted"
   reason: string

@@ -4,22 +4,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { stringify } from "yaml"
-import type { Human, RunOptions } from "../../core/runner/context.ts"
+import { nobody, type RunOptions } from "../../core/runner/context.ts"
 import type { RunEvent } from "../../core/runner/events.ts"
 import { planRun, resumeRun, startRun, type RunEnv } from "../../core/runner/lifecycle.ts"
 import { openStore, type Store } from "../../core/store/open.ts"
 import type { RunResult } from "../../core/runner/finish.ts"
 
-export const nobody: Human = {
-  interactive: false,
-  approve: async () => "timeout",
-  breakpoint: async () => "stop",
-  inFlight: async () => "fail",
-  question: async () => {
-    throw new Error("nobody to ask")
-  },
-  guard: async () => "stop",
-}
+export { nobody }
 
 export const OPTIONS: RunOptions = { nonInteractive: true, jobs: 1, dryRun: false, trust: true, policy: [], yes: false }
 
