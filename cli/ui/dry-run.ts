@@ -5,6 +5,13 @@ import { renderTable } from "./table.ts"
 export async function dryRun(planned: PlannedRun[], json: boolean): Promise<number> {
   const rows: string[][] = []
   for (const { task, prepared } of planned) {
+    if (task.spec.agent) {
+      // an agent's calls exist only once a model proposes them: say so rather than show nothing
+      const note = "agent task: calls are decided as the model proposes them (replay a recorded run to see a policy's decisions)"
+      if (json) process.stdout.write(`${JSON.stringify({ type: "dry_run.note", task: task.name, note })}\n`)
+      rows.push([task.name, "-", "agent", "-", "-", note])
+      continue
+    }
     for (const step of prepared.steps) {
       const call = await prepared.governor.prepare(step.config.tool, step.config.args, prepared.cwd)
       const d = prepared.governor.decide(call, { grants: [] })

@@ -18,8 +18,10 @@ export interface HumanReporterOptions {
 
 export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): void } {
   const err = (text: string) => process.stderr.write(text)
-  const calls = new Map<string, { step?: string; tool: string; started: number; title: string }>()
+  const calls = new Map<string, { run: string; step?: string; tool: string; started: number; title: string }>()
   const labels = new Map<string, string>()
+  // step i/n in the status line: steps of the run, and steps finished ok so far (this segment)
+  const progress = new Map<string, { total: number; done: Set<string> }>()
   // agent runs show every call with its decision: the model's choices are what a person follows
   const agentRuns = new Set<string>()
   let status = ""
@@ -32,7 +34,9 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     const active = [...calls.values()]
     if (!active.length) return clear()
     const c = active[active.length - 1]!
-    status = `${style.cyan("▶")} ${c.step ?? c.tool} ${style.gray(`${c.tool} · ${formatDuration(Date.now() - c.started)}`)} ${style.dim(c.title)}`
+    const p = progress.get(c.run)
+    const count = p && p.total > 0 && !agentRuns.has(c.run) ? `${Math.min(p.done.size + 1, p.total)}/${p.total} ` : ""
+    status = `${style.cyan("▶")} ${count}${c.step ?? c.tool} ${style.gray(`${c.tool} · ${formatDuration(Date.now() - c.started)}`)} ${style.dim(c.title)}`
     err(`\r\x1b[2K${status.slice(0, (process.stderr.columns ?? 100) + 40)}`)
   }
   const line = (runId: string, text: string) => {
@@ -46,7 +50,15 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
   return {
     event(e: RunEvent) {
       if (opts.quiet && e.type !== "run.finished") return
-      if (e.type === "run.started") labels.set(e.run, String((e as Record<string, unknown>).task))
+      const f = e as Record<string, unknown>
+      if (e.type === "run.started") {
+        labels.set(e.run, String(f.task))
+        progress.set(e.run, { total: Number(f.steps ?? 0), done: new Set() })
+      }
+      if (e.type === "step.finished" && f.status === "ok") {
+        const step = calls.get(String(f.call))?.step
+        if (step) progress.get(e.run)?.done.add(step)
+      }
       const driver = (e as Record<string, unknown>).driver
       if (((e.type === "run.started" || e.type === "run.resumed") && driver === "agent") || e.type === "agent.message") agentRuns.add(e.run)
       describe(e, calls, line, agentRuns.has(e.run))
@@ -64,7 +76,7 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
 
 function describe(
   e: RunEvent,
-  calls: Map<string, { step?: string; tool: string; started: number; title: string }>,
+  calls: Map<string, { run: string; step?: string; tool: string; started: number; title: string }>,
   line: (runId: string, text: string) => void,
   agent = false,
 ): void {
@@ -79,7 +91,7 @@ function describe(
     case "step.started": {
       const args = f.args as Record<string, unknown> | undefined
       const title = String(args?.command ?? args?.path ?? args?.pattern ?? "")
-      calls.set(String(f.call), { step: f.step as string | undefined, tool: String(f.tool), started: Date.now(), title })
+      calls.set(String(f.call), { run: e.run, step: f.step as string | undefined, tool: String(f.tool), started: Date.now(), title })
       return
     }
     case "decision": {
