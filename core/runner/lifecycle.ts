@@ -99,7 +99,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   const spec = JSON.parse(run.options ?? "{}") as StoredSpec
   const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
-  const prepared = await prepareRun(env, task, spec.options)
+  const prepared = await prepareRun(env, task, spec.options, true)
   if (spec.steps_hash && spec.steps_hash !== prepared.stepsHash) {
     await prepared.extras.close()
     throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started; resume continues the plan it started with — restore the file, or start a new run`)

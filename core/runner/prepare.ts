@@ -44,7 +44,12 @@ export interface Prepared {
   recorder(runId: string): Recorder
 }
 
-export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions): Promise<Prepared> {
+/**
+ * `resume`: the plan was checked when the run started and its hash proves it unchanged, so its
+ * arguments are not validated again (each call still is, when it runs) and its titles, which
+ * come from the stored plan rows, are not redacted again — a 10,000-step plan resumes at once.
+ */
+export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
@@ -54,7 +59,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
     isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras })
+    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras }, resume)
   } catch (error) {
     await extras.close()
     throw error
@@ -64,6 +69,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
   { cwd, toolEnv, policy, workspace, registry, extras }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras"> & { policy: Prepared["governor"]["policy"] },
+  resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
     const registered = registry.get(step.tool)
@@ -72,8 +78,8 @@ function finishPrepare(
       const why = extras.problems.length ? `\n${extras.problems.map((p) => `  ${p}`).join("\n")}` : ""
       throw new ConfigError(task.file, at.line, at.col, `step "${step.id}" uses unknown tool "${step.tool}"; known tools: ${[...registry.keys()].join(", ")}${why}`)
     }
-    const parsed = registered.tool.args.safeParse(step.args)
-    if (!parsed.success) {
+    const parsed = resume ? undefined : registered.tool.args.safeParse(step.args)
+    if (parsed && !parsed.success) {
       const at = positionOf(task.source, ["steps", step.index, step.tool === "shell" && "run" in (task.spec.steps?.[step.index] ?? {}) ? "run" : "with"])
       throw new ConfigError(task.file, at.line, at.col, `step "${step.id}": invalid arguments for ${step.tool}: ${describeZod(parsed.error)}`)
     }
@@ -94,7 +100,7 @@ function finishPrepare(
   const governor = createGovernor(policy, workspace, toolEnv)
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
-  for (const step of steps) step.title = redactor.text(step.title)
+  if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
     workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps),
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
