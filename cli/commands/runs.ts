@@ -2,6 +2,7 @@
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
+import { runIsLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
 import { deleteRun, findRun, listRuns, pruneRuns } from "../../core/store/runs.ts"
@@ -93,7 +94,7 @@ const rm = command({
     const store = openDb(args.db)
     try {
       const run = findRun(store, args.id)
-      if (run.status === "running" && run.pid && run.pid !== process.pid && isAlive(run.pid)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
+      if (runIsLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
       deleteRun(store, run.id)
       removeSummary(run.id)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
@@ -113,7 +114,7 @@ const prune = command({
     if (age === undefined) throw new UsageError(`--older-than takes a duration like 7d or 12h, got "${args["older-than"]}"`)
     const store = openDb(args.db)
     try {
-      const removed = pruneRuns(store, Date.now() - age)
+      const removed = pruneRuns(store, Date.now() - age, runIsLive)
       removed.forEach(removeSummary)
       if (args.json) out(JSON.stringify({ removed }))
       else process.stderr.write(`removed ${removed.length} run(s)\n`)
@@ -162,13 +163,4 @@ function detailOf(e: Record<string, unknown>): string {
 function removeSummary(runId: string): void {
   const dir = join(ccodeHome(), "runs", runId)
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }

@@ -1,6 +1,6 @@
 // Starting and resuming runs: load everything, create or reload the run, drive it, finish it.
 // Every configuration problem surfaces before a run row exists.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { createRedactor } from "../redact/index.ts"
 import { latestCheckpoint, loadPlan } from "../store/calls.ts"
@@ -13,6 +13,7 @@ import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
+import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
 import { createSnapshotHook } from "../snapshot/hook.ts"
@@ -170,24 +171,11 @@ function resumable(store: Store, idOrPrefix: string | undefined): RunRow {
   if (TERMINAL.includes(run.status as never)) {
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
   }
-  if (run.status === "running" && run.pid && run.pid !== process.pid && alive(run.pid)) {
+  if (runIsLive(run)) {
     throw new ResumeError(`run ${run.id} is still running (pid ${run.pid}); stop it first or wait`)
   }
   if (!existsSync(run.workdir)) throw new ResumeError(`run ${run.id} cannot resume: its workdir ${run.workdir} is gone`)
   return run
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8")) // a zombie is dead
-  } catch {
-    return true
-  }
 }
 
 function approvePending(ctx: RunContext): void {

@@ -1,5 +1,5 @@
 // Run rows: create, update, find (by id or unique prefix), list, delete.
-import { and, desc, eq, inArray, like, lt } from "drizzle-orm"
+import { desc, eq, inArray, like, lt } from "drizzle-orm"
 import type { Store } from "./open.ts"
 import { runs } from "./schema.ts"
 
@@ -50,14 +50,10 @@ export function deleteRun(store: Store, id: string): void {
   store.db.delete(runs).where(eq(runs.id, id)).run()
 }
 
-/** Delete finished-or-abandoned runs created before `before` (ms); returns their ids. */
-export function pruneRuns(store: Store, before: number): string[] {
-  const old = store.db
-    .select({ id: runs.id, status: runs.status })
-    .from(runs)
-    .where(and(lt(runs.createdAt, before)))
-    .all()
-  const ids = old.map((r) => r.id)
+/** Delete runs created before `before` (ms), except those `keep` says are still at work; returns their ids. */
+export function pruneRuns(store: Store, before: number, keep: (run: { status: string; pid: number | null }) => boolean = () => false): string[] {
+  const old = store.db.select({ id: runs.id, status: runs.status, pid: runs.pid }).from(runs).where(lt(runs.createdAt, before)).all()
+  const ids = old.filter((r) => !keep(r)).map((r) => r.id)
   if (ids.length) store.tx(() => store.db.delete(runs).where(inArray(runs.id, ids)).run())
   return ids
 }
