@@ -58,13 +58,14 @@ export async function runCall(
   proposal = decided.proposal
   const call = decided.call
   let decision = decided.decision
+  const safeArgs = ctx.redactor.value(proposal.args) // redacted once: the call row and the guards' memory
   const row = {
     id: callId,
     runId: ctx.runId,
     seq,
     itemId: proposal.itemId ?? null,
     tool: proposal.tool,
-    args: JSON.stringify(ctx.redactor.value(proposal.args)),
+    args: JSON.stringify(safeArgs),
     argsHash: hashArgs(proposal.tool, proposal.args),
     startedAt: Date.now(),
   }
@@ -98,7 +99,7 @@ export async function runCall(
     // refused by a guard (an open circuit): a failed call, not a policy denial
     const result = errorResult("CIRCUIT_OPEN", "circuit_open", trip.reason)
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
-    await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, proposal.args, result), false)
+    await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
     settle(outcome)
     rec.event("step.finished", finishedFields(callId, result))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
@@ -126,7 +127,7 @@ export async function runCall(
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
-  await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, proposal.args, result, output), true, seq)
+  await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
   rec.event("step.finished", finishedFields(callId, result))

@@ -105,8 +105,8 @@ function recordTransitions(ctx: RunContext, transitions: Transition[]): void {
   }
 }
 
-/** What the guards remember of a call: redacted, since guard state is stored in checkpoints. */
-export function resultSummary(ctx: RunContext, callId: string, tool: string, args: Record<string, unknown>, result: ToolResult, text?: string): CallSummary {
+/** What the guards remember of a call: redacted (`safeArgs`, `safeText` already are), since guard state is stored in checkpoints. */
+export function resultSummary(ctx: RunContext, callId: string, tool: string, safeArgs: Record<string, unknown>, result: ToolResult, safeText?: string): CallSummary {
   const error = result.error ? { ...result.error, message: ctx.redactor.text(result.error.message) } : undefined
-  return { id: callId, tool, args: ctx.redactor.value(args), result: { status: result.status, text: text ?? ctx.redactor.text(result.text), error } }
+  return { id: callId, tool, args: safeArgs, result: { status: result.status, text: safeText ?? ctx.redactor.text(result.text), error } }
 }
