@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(rootUsage())
     return wantsHelp ? 0 : 2
   }
+  // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
+  if (name === "hook" && !wantsHelp) return (await import("./hook.ts")).hookMain(argv.slice(index + 1))
   const entry = COMMANDS[name]
   if (!entry) {
     console.error(`ccode: unknown command "${name}"\n\n${rootUsage()}`)
