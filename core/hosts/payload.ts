@@ -37,7 +37,8 @@ export function parseHookPayload(host: HookHost, text: string): HookCall {
   // not in the table: decided under its own name, as a tool ccode does not know (medium: ask)
   if (!entry) return { ...base, tool: name, args: input, reads: [], extra: hostExtra(host, payload) }
   const args = entry.args ? mapArgs(name, input, entry.args) : input
-  const reads = entry.reads ? (args[entry.reads] as unknown[]).map((p, i) => pathItem(name, entry.reads!, p, i)) : []
+  const readsFrom = entry.reads && entry.args?.[entry.reads]?.from.find((f) => input[f] !== undefined && input[f] !== null)
+  const reads = entry.reads && readsFrom ? (args[entry.reads] as unknown[]).map((p, i) => pathItem(name, readsFrom, p, i)) : []
   return { ...base, tool: entry.tool, args, risk: entry.risk, reads, extra: hostExtra(host, payload) }
 }
 
@@ -48,6 +49,8 @@ function mcpTool(host: HookHost, name: string, payload: Record<string, unknown>)
   }
   const context = payload.mcp_context
   if (context !== undefined) {
+    // a built-in's name with MCP context: which one runs is the host's guess, so decide neither
+    if (Object.hasOwn(GEMINI.tools, name)) throw new HookInputError(`${name} is a built-in tool, but the input carries mcp_context`)
     if (!isObject(context) || typeof context.server_name !== "string" || !context.server_name || typeof context.tool_name !== "string" || !context.tool_name) {
       throw new HookInputError(`mcp_context of ${name} needs server_name and tool_name (non-empty strings)`)
     }
@@ -77,7 +80,7 @@ function mapArgs(tool: string, input: Record<string, unknown>, spec: Record<stri
 }
 
 function pathItem(tool: string, field: string, value: unknown, index: number): string {
-  if (typeof value !== "string" || !value) throw new HookInputError(`${tool}'s ${field}[${index}] is ${describe(value)}, expected a path`)
+  if (typeof value !== "string" || !value) throw new HookInputError(`${tool}'s tool_input.${field}[${index}] is ${describe(value)}, expected a path`)
   return value
 }
 
