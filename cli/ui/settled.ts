@@ -1,10 +1,19 @@
+import type { Store } from "../../core/store/open.ts"
 import type { RequestRow } from "../../core/store/requests.ts"
+import { findRun } from "../../core/store/runs.ts"
 
-export function printSettled(rows: RequestRow[], json: boolean): void {
+export function printSettled(store: Store, rows: RequestRow[], json: boolean): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(rows.map((r) => ({ id: r.id, run: r.runId, kind: r.kind, status: r.status, answer: r.answer })))}\n`)
     return
   }
   for (const r of rows) process.stderr.write(`${r.status} ${r.id} (${r.kind}): ${r.title}\n`)
-  if (rows[0]) process.stderr.write(`next: ccode resume ${rows[0].runId}\n`)
+  if (!rows[0]) return
+  // a `ccode mcp` session is still serving: its client makes the call again, nothing is resumed
+  const served = findRun(store, rows[0].runId).driver === "mcp"
+  process.stderr.write(
+    served
+      ? `next: the MCP client makes the same call again (run ${rows[0].runId} is a \`ccode mcp\` session; no resume needed)\n`
+      : `next: ccode resume ${rows[0].runId}\n`,
+  )
 }

@@ -15,13 +15,16 @@ const INSTRUCTIONS =
 export async function serveMcp(session: McpSession, opts: { version: string; stop?: AbortSignal }): Promise<void> {
   const { Server } = await import("@modelcontextprotocol/sdk/server/index.js")
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js")
-  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js")
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = await import("@modelcontextprotocol/sdk/types.js")
   const server = new Server({ name: "ccode", version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
   const listed = session.tools.map(describeTool)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // the spec's answer to a tool that does not exist is a protocol error, not a tool result
+    if (!session.serves(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name} (tools/list shows the tools ccode serves)`)
     const args = (request.params.arguments ?? {}) as Record<string, unknown>
-    return callResult(await session.call(request.params.name, args), session)
+    // extra.signal fires on the client's notifications/cancelled for this request
+    return callResult(await session.call(request.params.name, args, extra.signal), session)
   })
   const ended = new Promise<void>((resolve) => {
     server.onclose = resolve
