@@ -2,13 +2,12 @@
 // with the source of every value, prove policy examples, print JSON Schema. Heavy modules load lazily.
 import { existsSync, statSync } from "node:fs"
 import { homedir } from "node:os"
-import { join, resolve } from "node:path"
-import { decide, loadPolicy, prepareCall, findWorkspaceRoot, workspacePolicyFiles, userPolicyFile } from "../../core/policy/index.ts"
-import type { LoadedPolicy, PolicyFlags, IsTrusted } from "../../core/policy/index.ts"
+import { resolve } from "node:path"
+import { decide, findWorkspaceRoot, prepareCall, userPolicyFile, workspacePolicyFiles } from "../../core/policy/index.ts"
+import { loadForCli } from "../policy-load.ts"
 import type { Decision } from "../../core/policy/types.ts"
 import type { Risk } from "../../core/policy/risk.ts"
 import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
-import { ccodeHome } from "../home.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
@@ -122,43 +121,8 @@ export default command({
   subCommands: { check, show, test, schema },
 })
 
-export interface CliLoad {
-  cwd: string
-  flags?: PolicyFlags
-  trust?: boolean
-  db?: string
-  /** an already open store to check trust with (the hook writes its audit row to it too) */
-  store?: Store
-}
-
-/**
- * The effective policy of `cwd` for the CLI (check, show, hook). The trust database is opened only
- * when there are workspace policy files to check, so a plain directory never loads the store.
- */
-export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
-  const workspace = findWorkspaceRoot(opts.cwd)
-  const env = process.env
-  const home = homedir()
-  const repoFiles = workspacePolicyFiles(workspace).length > 0
-  const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(ccodeHome(env), "cache") : undefined
-  let store = opts.store
-  const opened = !store && repoFiles && !opts.trust
-  if (opened) {
-    const [{ openSqlite }, { dbPath }] = await Promise.all([import("../../core/store/sqlite.ts"), import("../home.ts")])
-    store = openSqlite(dbPath(opts.db))
-  }
-  try {
-    let isTrusted: IsTrusted = () => false
-    if (store && repoFiles) {
-      const { isTrustedFile } = await import("../../core/store/trust.ts")
-      const db = store
-      isTrusted = (file, hash) => isTrustedFile(db, file, hash)
-    }
-    return await loadPolicy({ cwd: opts.cwd, home, env, isTrusted, trustAll: opts.trust, flags: opts.flags, cacheDir, workspace })
-  } finally {
-    if (opened) store?.close()
-  }
-}
+// loadForCli lives in cli/policy-load.ts so the hooks can use it without loading citty
+export { loadForCli, type CliLoad } from "../policy-load.ts"
 
 function directory(given: unknown): string {
   const dir = resolve(typeof given === "string" && given ? given : process.cwd())
