@@ -1,5 +1,6 @@
 // `ccode hook claude|gemini` without citty: every tool call of the host agent pays this process's
-// start-up, so main.ts dispatches here first and this file imports only what a decision needs.
+// start-up, so main.ts dispatches here first and this file imports only what a decision needs, all of
+// it up front: the modules load while the host is still writing stdin.
 // Fails closed: any problem is exit 2 with the reason on stderr, which both hosts treat as "block".
 import { readSync, statSync } from "node:fs"
 import { homedir } from "node:os"
@@ -7,7 +8,10 @@ import { isAbsolute, join, resolve } from "node:path"
 import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HookCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
 import { decide, prepareCall, realpathExisting } from "../core/policy/index.ts"
 import type { Decision } from "../core/policy/types.ts"
-import type { SqliteStore as Store } from "../core/store/sqlite.ts"
+import { appendAudit } from "../core/audit/write.ts"
+import { createRedactor } from "../core/redact/index.ts"
+import { openSqlite, type SqliteStore as Store } from "../core/store/sqlite.ts"
+import { dbPath } from "./home.ts"
 import { loadForCli } from "./policy-load.ts"
 import type { Verdict } from "../core/hosts/verdict.ts"
 
@@ -46,7 +50,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     mark("stdin")
     const hook = parseHookPayload(host, text)
     const cwd = hookCwd(hook)
-    const store = await openStore(opts.db)
+    const store = openStore(opts.db)
     mark("open store")
     const loaded = await loadForCli({ cwd, store })
     mark("policy load")
@@ -58,7 +62,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const decision = decide(loaded.policy, call, { grants: [] })
     mark("decide")
     const verdict = verdictFor(decision, opts.onAsk ?? loaded.policy.approval.on_ask)
-    await audit(store, hook, cwd, decision, verdict, loaded.policy.redaction)
+    audit(store, hook, cwd, decision, verdict, loaded.policy.redaction)
     mark("audit row")
     const answer = hostAnswer(host, verdict)
     if (answer) process.stdout.write(`${answer}\n`)
@@ -114,8 +118,7 @@ function expandHome(path: string): string {
   return path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path
 }
 
-async function openStore(db: string | undefined): Promise<Store> {
-  const [{ openSqlite }, { dbPath }] = await Promise.all([import("../core/store/sqlite.ts"), import("./home.ts")])
+function openStore(db: string | undefined): Store {
   const store = openSqlite(dbPath(db))
   // One row per process, then exit, which closes the database and checkpoints the WAL: with NORMAL that
   // is 4 fsyncs (2-8 ms) on every tool call of the host. OFF writes the same bytes without waiting for
@@ -126,9 +129,7 @@ async function openStore(db: string | undefined): Promise<Store> {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-async function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redaction: { enabled: boolean; env: string[]; patterns: { id: string; regex: string }[] }): Promise<void> {
-  const [{ createRedactor }, { appendAudit }] = await Promise.all([import("../core/redact/index.ts"), import("../core/audit/write.ts")])
-  mark("import redact")
+function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redaction: { enabled: boolean; env: string[]; patterns: { id: string; regex: string }[] }): void {
   const redactor = createRedactor({
     enabled: redaction.enabled && process.env.CCODE_REDACT !== "0", env: process.env, envNames: redaction.env,
     patterns: redaction.patterns, home: homedir(),
