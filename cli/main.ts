@@ -42,6 +42,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
   if (name === "hook" && !wantsHelp) return (await import("./hook.ts")).hookMain(argv.slice(index + 1))
+  // `policy check` too: it is what scripts and other tools call per command
+  if (name === "policy" && argv[index + 1] === "check" && !wantsHelp) {
+    try {
+      return await (await import("./policy-check.ts")).policyCheckMain(argv.slice(index + 2))
+    } catch (error) {
+      return failed("policy", error)
+    }
+  }
   const entry = COMMANDS[name]
   if (!entry) {
     console.error(`ccode: unknown command "${name}"\n\n${rootUsage()}`)
@@ -62,13 +70,17 @@ export async function main(argv: string[]): Promise<number> {
     const { result } = await runCommand(sub.cmd as CommandDef, { rawArgs: sub.rest })
     return typeof result === "number" ? result : 0
   } catch (error) {
-    // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
-    const code = name === "hook" ? 2 : exitCodeFor(error)
-    if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
-    const hinted = error instanceof Error && error.message.includes("--help")
-    if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
-    return code
+    return failed(name, error)
   }
+}
+
+function failed(name: string, error: unknown): number {
+  // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
+  const code = name === "hook" ? 2 : exitCodeFor(error)
+  if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
+  const hinted = error instanceof Error && error.message.includes("--help")
+  if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
+  return code
 }
 
 // --help / -h count only before `--` (after it they belong to the command being checked)
