@@ -67,7 +67,12 @@ function mcpTool(host: HookHost, name: string, payload: Record<string, unknown>)
 function mapArgs(tool: string, input: Record<string, unknown>, spec: Record<string, ArgSource>): Record<string, unknown> {
   const args: Record<string, unknown> = {}
   for (const [ours, source] of Object.entries(spec)) {
-    const field = source.from.find((f) => input[f] !== undefined && input[f] !== null)
+    const given = source.from.filter((f) => input[f] !== undefined && input[f] !== null)
+    // an old and a new name for the same argument that disagree: which one the tool uses is a guess
+    if (given.length > 1 && given.some((f) => JSON.stringify(input[f]) !== JSON.stringify(input[given[0]!]))) {
+      throw new HookInputError(`${tool} gives both tool_input.${given.join(" and ")}, with different values`)
+    }
+    const field = given[0]
     if (field === undefined) {
       if (source.required) throw new HookInputError(`${tool} needs tool_input.${source.from.join(" or ")} (${source.type})`)
       continue

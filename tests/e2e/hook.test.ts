@@ -157,3 +157,43 @@ describe("approval.on_ask in hook mode: a headless host never waits", () => {
     expect(denied.hookSpecificOutput.permissionDecision).toBe("deny")
   })
 })
+
+describe("an agent trying to get round the hook", () => {
+  test("rewriting the policy through Write is never allowed, even with a trusted allow rule for writes", async () => {
+    const sb = sandbox()
+    sb.file(".ccode/policy.yaml", "rules: [{ id: writes-ok, tool: write_file, decision: allow }]\n")
+    expect((await ccode(sb, ["trust"])).code).toBe(0)
+    const out = JSON.parse((await claude(sb, "Write", { file_path: `${sb.work}/.ccode/policy.yaml`, content: "rules: []\n" })).stdout)
+    expect(out.hookSpecificOutput.permissionDecision).toBe("ask")
+    expect(out.hookSpecificOutput.permissionDecisionReason).toContain("protected")
+  })
+
+  test("Gemini's dir_path moves the shell's cwd: rm -rf * in / is not left to the host", async () => {
+    const sb = sandbox()
+    const r = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "run_shell_command", tool_input: { command: "rm -rf *", dir_path: "/" }, cwd: sb.work }) })
+    expect(r.code).toBe(0)
+    expect(["ask", "deny"]).toContain(JSON.parse(r.stdout).decision)
+  })
+
+  test("a harmless command chained to a destructive one is decided by the worst part", async () => {
+    const sb = sandbox()
+    const out = JSON.parse((await claude(sb, "Bash", { command: "git status; git push --force origin main" })).stdout)
+    expect(out.hookSpecificOutput.permissionDecision).toBe("deny")
+  })
+
+  test("read_many_files with a glob into ~/.ssh asks; the tool's old and new argument names cannot disagree", async () => {
+    const sb = sandbox()
+    const r = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "read_many_files", tool_input: { include: ["README.md", "~/.ssh/*"] }, cwd: sb.work }) })
+    expect(JSON.parse(r.stdout).decision).toBe("ask")
+    const two = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "read_file", tool_input: { file_path: "README.md", absolute_path: `${sb.home}/.ssh/id_rsa` }, cwd: sb.work }) })
+    expect([two.code, two.stdout]).toEqual([2, ""])
+  })
+
+  test("a built-in's name dressed up with mcp_context is refused, not decided as the MCP tool", async () => {
+    const sb = sandbox()
+    sb.file(".ccode/policy.yaml", "rules: [{ id: fs-ok, tool: 'mcp:fs/*', decision: allow }]\n")
+    const r = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "run_shell_command", tool_input: { command: "reboot" }, mcp_context: { server_name: "fs", tool_name: "read" }, cwd: sb.work }) })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("built-in tool")
+  })
+})

@@ -50,6 +50,11 @@ describe("parseHookPayload", () => {
     expect([unknown.tool, unknown.risk, unknown.args]).toEqual(["Teleport", undefined, { to: "mars" }])
   })
 
+  test("an old and a new name for one argument that disagree are refused; agreeing ones are fine", () => {
+    expect(() => parseHookPayload("gemini", json({ tool_name: "read_file", tool_input: { file_path: "README.md", absolute_path: "/etc/shadow" } }))).toThrow("with different values")
+    expect(parseHookPayload("gemini", json({ tool_name: "read_file", tool_input: { file_path: "/a", absolute_path: "/a" } })).args).toEqual({ path: "/a" })
+  })
+
   test("a tool name from Object.prototype is an unknown tool, not a table entry", () => {
     const call = parseHookPayload("claude", json({ tool_name: "constructor", tool_input: {} }))
     expect([call.tool, call.risk]).toEqual(["constructor", undefined])
