@@ -2,7 +2,7 @@
 // start-up, so main.ts dispatches here first and this file imports only what a decision needs, all of
 // it up front: the modules load while the host is still writing stdin.
 // Fails closed: any problem is exit 2 with the reason on stderr, which both hosts treat as "block".
-import { readSync, statSync } from "node:fs"
+import { readSync, statSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HookCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
@@ -65,10 +65,11 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     audit(store, hook, cwd, decision, verdict, loaded.policy.redaction)
     mark("audit row")
     const answer = hostAnswer(host, verdict)
-    if (answer) process.stdout.write(`${answer}\n`)
+    // writeSync: process.stdout is a stream whose set-up alone costs milliseconds
+    if (answer) writeSync(1, `${answer}\n`)
     return 0
   } catch (error) {
-    process.stderr.write(`ccode hook ${host}: ${(error as Error).message ?? String(error)} (call blocked)\n`)
+    writeSync(2, `ccode hook ${host}: ${(error as Error).message ?? String(error)} (call blocked)\n`)
     return 2
   }
 }
@@ -79,12 +80,12 @@ let last = 0
 function mark(stage: string): void {
   if (!TRACE) return
   const now = performance.now()
-  process.stderr.write(`startup ${stage.padEnd(12)} +${(now - last).toFixed(2)} ms (at ${now.toFixed(2)})\n`)
-  last = now
+  writeSync(2, `startup ${stage.padEnd(12)} +${(now - last).toFixed(2)} ms (at ${now.toFixed(2)})\n`)
+  last = performance.now() // the trace's own writing is not counted
 }
 
 function usage(problem: string): number {
-  process.stderr.write(`ccode hook: ${problem}\nsee \`ccode hook --help\`\n`)
+  writeSync(2, `ccode hook: ${problem}\nsee \`ccode hook --help\`\n`)
   return 2
 }
 
