@@ -33,7 +33,8 @@ export const CLAUDE: HostTable = {
     // a URL can carry data out of the machine: medium, so auto mode asks unless a rule allows the site
     WebFetch: { tool: "web_fetch", risk: "medium", args: { url: required("url"), prompt: optional("prompt") } },
     WebSearch: { tool: "web_search", risk: "low", args: { query: required("query") } },
-    Skill: { tool: "skill", risk: "low", args: { skill: required("skill") } },
+    // its argument was renamed between releases (command, then skill): passed through, not checked
+    Skill: { tool: "skill", risk: "low" },
     // a scheduled prompt runs later without anyone looking: medium
     CronCreate: { tool: "schedule", risk: "medium" },
     CronDelete: { tool: "schedule", risk: "low" },
