@@ -11,9 +11,7 @@ export function printSettled(store: Store, rows: RequestRow[], json: boolean): v
   if (!rows[0]) return
   // a `ccode mcp` session is still serving: its client makes the call again, nothing is resumed
   const served = findRun(store, rows[0].runId).driver === "mcp"
-  process.stderr.write(
-    served
-      ? `next: the MCP client makes the same call again (run ${rows[0].runId} is a \`ccode mcp\` session; no resume needed)\n`
-      : `next: ccode resume ${rows[0].runId}\n`,
-  )
+  if (!served) return void process.stderr.write(`next: ccode resume ${rows[0].runId}\n`)
+  const outcome = rows[0].status === "denied" ? "it is refused with your answer" : "it runs"
+  process.stderr.write(`next: the MCP client makes the same call again and ${outcome} (run ${rows[0].runId} is a \`ccode mcp\` session; no resume needed)\n`)
 }
