@@ -1,6 +1,6 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
-import type { Decision } from "../policy/types.ts"
+import type { Call, Decision } from "../policy/types.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
@@ -73,12 +73,13 @@ export async function runCall(
   if (!pending) rec.event("step.started", { step: proposal.itemId, call: callId, tool: proposal.tool, args: proposal.args })
   rec.event("decision", {
     call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by,
+    sandboxed: decision.sandboxed === true,
   })
   rec.audit({
     type: "decision", actor: decision.by === "user" ? "user" : decision.by === "guard" ? "guard" : "policy", callId,
     tool: proposal.tool, action: "decide", result: decision.decision === "allow" ? "approved" : decision.decision === "deny" ? "denied" : "asked",
     risk: decision.risk, autoApproved: decision.decision === "allow" && decision.by !== "user", reason: decision.reason,
-    data: { args: proposal.args, rules: decision.rules, by: decision.by },
+    data: { args: proposal.args, rules: decision.rules, by: decision.by, sandboxed: decision.sandboxed === true },
   })
 
   if (decision.decision === "ask") {
@@ -122,7 +123,7 @@ export async function runCall(
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   const result = registered
-    ? await execute(ctx, proposal, callId)
+    ? await execute(ctx, proposal, callId, call)
     : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
@@ -183,7 +184,7 @@ export function checkpoint(ctx: RunContext): void {
 }
 
 
-async function execute(ctx: RunContext, proposal: Proposal, callId: string): Promise<ToolResult> {
+async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
@@ -201,6 +202,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
     timeoutMs,
     idleTimeoutMs: limits.idle_timeout,
     signal: ctx.cancel.signal,
+    sandbox: call.sandboxed ? ctx.sandbox : undefined,
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)
@@ -208,7 +210,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
   })
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
-  return result
+  return call.sandboxed && ctx.sandbox ? ctx.sandbox.explain(result, ctx.cwd) : result
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {

@@ -1,0 +1,77 @@
+// The sandbox of one call, resolved against the file system as it is now: the policy's paths
+// expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
+import { lstatSync, realpathSync } from "node:fs"
+import { isAbsolute, join, sep } from "node:path"
+import type { SandboxPolicy } from "../policy/types.ts"
+import { HIDDEN_PATHS, READ_ONLY_PATHS } from "./defaults.ts"
+import type { SandboxLayout } from "./types.ts"
+
+export interface LayoutInput {
+  bwrap: string
+  policy: SandboxPolicy
+  /** the policy's workspace.protected globs: the plain ones (`dir/**`, `a/b`) are read-only inside */
+  protectedGlobs: readonly string[]
+  workspace: string
+  /** the run's own temp dir (TMPDIR inside) */
+  tmpDir: string
+  cwd: string
+  home: string
+}
+
+export function sandboxLayout(input: LayoutInput): SandboxLayout {
+  const expand = (p: string) => expandPath(p, input.home, input.workspace)
+  const granted = existing(input.policy.writable.map(expand))
+  const writable = unique([input.workspace, input.tmpDir, ...granted])
+  // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
+  const protectedPaths = existing(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
+    .filter((p) => !granted.some((w) => inside(p, w)))
+  const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths])
+    .filter((p) => writable.some((w) => inside(p, w)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...input.policy.hidden].map(expand)))
+    .map((path) => ({ path, dir: isDir(path) }))
+  const network = input.policy.network === "allow" ? "allow" : "none"
+  return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, hidden, network }
+}
+
+export function expandPath(path: string, home: string, workspace: string): string {
+  if (path === "~") return home
+  if (path.startsWith("~/")) return join(home, path.slice(2))
+  return isAbsolute(path) ? path : join(workspace, path)
+}
+
+export function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+// `dir/**` and `a/b` name one path; a pattern with wildcards elsewhere, or a bare name (which
+// matches at any depth), cannot be mounted without walking the tree, so the policy's risk rules cover it alone
+function plainPath(glob: string): string | undefined {
+  const path = glob.replace(/\/\*\*$/, "")
+  if (/[*?[\]{}]/.test(path) || (!path.includes("/") && !glob.endsWith("/**"))) return undefined
+  return path
+}
+
+function existing(paths: string[]): string[] {
+  const out: string[] = []
+  for (const path of paths) {
+    try {
+      lstatSync(path)
+      out.push(realpathSync(path))
+    } catch {
+      // nothing there: nothing to protect or to open
+    }
+  }
+  return out
+}
+
+function isDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)]
+}
