@@ -21,6 +21,7 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
   ]
   if (layout.network === "none") argv.push("--unshare-net")
   for (const path of layout.writable) argv.push("--bind", path, path)
+  for (const path of layout.pinned) argv.push("--bind", path, path)
   for (const path of layout.readOnly) argv.push("--ro-bind", path, path)
   for (const { path, dir } of layout.hidden) {
     if (dir) argv.push("--tmpfs", path, "--remount-ro", path)

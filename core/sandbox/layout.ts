@@ -1,7 +1,7 @@
 // The sandbox of one call, resolved against the file system as it is now: the policy's paths
 // expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
 import { lstatSync, realpathSync } from "node:fs"
-import { isAbsolute, join, sep } from "node:path"
+import { dirname, isAbsolute, join, sep } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { HIDDEN_PATHS, READ_ONLY_PATHS } from "./defaults.ts"
 import type { SandboxLayout } from "./types.ts"
@@ -30,7 +30,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const hidden = unique(existing([...HIDDEN_PATHS, ...input.policy.hidden].map(expand)))
     .map((path) => ({ path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : "none"
-  return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, hidden, network }
+  return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
 }
 
 export function expandPath(path: string, home: string, workspace: string): string {
@@ -49,6 +49,18 @@ function plainPath(glob: string): string | undefined {
   const path = glob.replace(/\/\*\*$/, "")
   if (/[*?[\]{}]/.test(path) || (!path.includes("/") && !glob.endsWith("/**"))) return undefined
   return path
+}
+
+// every folder strictly between the innermost writable root holding a read-only path and that path
+function pinnedFolders(readOnly: string[], writable: string[]): string[] {
+  const out = new Set<string>()
+  for (const path of readOnly) {
+    const root = writable.filter((w) => inside(path, w) && w !== path).sort((a, b) => b.length - a.length)[0]
+    if (!root) continue
+    for (let dir = dirname(path); dir !== root && inside(dir, root); dir = dirname(dir)) out.add(dir)
+  }
+  // outer folders first: a mount over an inner folder must come after the one over its parent
+  return [...out].filter((d) => !writable.includes(d) && !readOnly.includes(d)).sort((a, b) => a.length - b.length)
 }
 
 function existing(paths: string[]): string[] {

@@ -10,6 +10,11 @@ export interface SandboxLayout {
   writable: string[]
   /** existing paths inside writable roots that stay read-only */
   readOnly: string[]
+  /**
+   * the folders between a writable root and a read-only path, bound onto themselves: a mount point
+   * cannot be renamed or removed, so `mv .git .git2 && mkdir -p .git/hooks` cannot step around it
+   */
+  pinned: string[]
   /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
   hidden: { path: string; dir: boolean }[]
   /** none: a network namespace of its own with only loopback */
