@@ -12,7 +12,6 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
     // its own pid namespace: when bwrap dies, every process inside dies with it (background ones too)
     "--unshare-pid",
     "--unshare-ipc",
-    "--unshare-uts",
     // as root bwrap would keep its capabilities, enough to remount / read-write
     "--cap-drop", "ALL",
     "--ro-bind", "/", "/",

@@ -22,7 +22,7 @@ async function runProbe(path: string | undefined): Promise<SandboxProbe> {
   const bwrap = Bun.which("bwrap", { PATH: path ?? "" })
   if (!bwrap) return { ok: false, reason: `bwrap (bubblewrap) is not on PATH; ${INSTALL_HINT}` }
   // the same namespaces and mounts every sandboxed call uses
-  const argv = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+  const argv = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-net",
     "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"]
   try {
     const child = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL" })
