@@ -56,8 +56,9 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
-  // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs
-  const sandbox = await sandboxStatus(policy.sandbox, toolEnv.PATH)
+  // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
+  // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
+  const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,

@@ -10,6 +10,22 @@ export const HIDDEN_PATHS = [
 ]
 
 /**
+ * Unix sockets that hand out the host's power: a read-only mount does not stop connect(), so they are
+ * hidden (docker or podman = root on the host, an X server = keystrokes, the session bus = the desktop).
+ * The ssh and gpg agents' sockets and the user's runtime dir are added from the environment.
+ */
+export const HIDDEN_SOCKETS = [
+  "/var/run/docker.sock", "/run/docker.sock", "/run/containerd", "/run/podman", "/var/run/podman",
+  "/run/dbus", "/var/run/dbus", "/tmp/.X11-unix", "/run/user", "/var/run/user",
+]
+
+/** Sockets named by the environment the command would inherit. */
+export function socketsFromEnv(env: Record<string, string | undefined>): string[] {
+  return [env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.GPG_AGENT_INFO?.split(":")[0], env.DBUS_SESSION_BUS_ADDRESS?.match(/^unix:path=([^,;]+)/)?.[1]]
+    .filter((p): p is string => Boolean(p) && p!.startsWith("/"))
+}
+
+/**
  * Paths kept read-only even inside a writable root: what would make the next git command, the next
  * ccode run, another agent or the next login shell run code of the command's choosing.
  */

@@ -3,7 +3,7 @@
 import { lstatSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, sep } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { HIDDEN_PATHS, READ_ONLY_PATHS } from "./defaults.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout } from "./types.ts"
 
 export interface LayoutInput {
@@ -16,6 +16,8 @@ export interface LayoutInput {
   tmpDir: string
   cwd: string
   home: string
+  /** the environment the command gets: agent sockets it names are hidden */
+  env?: Record<string, string | undefined>
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
@@ -27,7 +29,9 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     .filter((p) => !granted.some((w) => inside(p, w)))
   const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths])
     .filter((p) => writable.some((w) => inside(p, w)))
-  const hidden = unique(existing([...HIDDEN_PATHS, ...input.policy.hidden].map(expand)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden].map(expand)))
+    // the workspace and the temp dir stay what they are, even when a socket path names them
+    .filter((p) => !writable.some((w) => inside(w, p)))
     .map((path) => ({ path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : "none"
   return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }

@@ -1,14 +1,14 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
-import { mkdirSync } from "node:fs"
+import { mkdirSync, realpathSync } from "node:fs"
 import { join } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
-import { sandboxLayout } from "./layout.ts"
+import { inside, sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
-import type { SandboxLayout } from "./types.ts"
+import type { SandboxLayout, SandboxProbe } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
 export interface SandboxStatus {
@@ -27,9 +27,13 @@ export class SandboxUnavailable extends Error {
 }
 
 /** Decide the run's sandbox; `required` on a machine without a working sandbox throws (exit 2, nothing ran). */
-export async function sandboxStatus(policy: SandboxPolicy, path: string | undefined): Promise<SandboxStatus> {
+export async function sandboxStatus(policy: SandboxPolicy, path: string | undefined, workspace: string): Promise<SandboxStatus> {
   if (policy.mode === "off") return { mode: "off", reason: "sandbox.mode is off", notes: [] }
-  const probe = await probeSandbox(path)
+  const found = await probeSandbox(path)
+  // a "bwrap" the workspace itself provides could be anything: a sandbox cannot come from what it confines
+  const probe: SandboxProbe = found.ok && inside(realpathSync(found.bwrap), workspace)
+    ? { ok: false, reason: `the bwrap found on PATH (${found.bwrap}) is inside the workspace; install bubblewrap system-wide` }
+    : found
   if (!probe.ok) {
     if (policy.mode === "required") throw new SandboxUnavailable(`sandbox.mode is required but the OS sandbox is unavailable: ${probe.reason}`)
     return { mode: policy.mode, reason: probe.reason, notes: [] }
@@ -63,12 +67,12 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
   if (!bwrap) return undefined
   const tmpDir = join(input.runDir, "tmp")
   // resolved per call: a path a step created (.claude/) is protected from the next step on
-  const layout = (cwd: string): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home })
+  const layout = (cwd: string, env?: Record<string, string>): SandboxLayout =>
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env })
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
-      return { argv: bwrapArgv(layout(spawn.cwd), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
+      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
     },
     explain(result, cwd) {
       if (result.status === "ok" || result.error?.type === "timeout") return result

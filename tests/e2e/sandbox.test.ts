@@ -116,6 +116,56 @@ describe.skipIf(!HAS_BWRAP)("the OS sandbox (compiled binary)", () => {
   }, 60_000)
 })
 
+describe.skipIf(!HAS_BWRAP)("attempts to get around the sandbox", () => {
+  test("a symlink in the workspace to ~/.bashrc does not make it writable", async () => {
+    const sb = box()
+    symlinkSync(join(sb.home, ".bashrc"), join(sb.work, "rc-link"))
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: link\n    run: bash -c 'echo evil >> rc-link'\n")
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    expect(result.code).toBe(1)
+    expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe("# rc\n")
+  }, 60_000)
+
+  test("moving .git aside to plant a fresh hooks folder fails: the folders above a read-only path are pinned", async () => {
+    const sb = box()
+    sb.file("swap.sh", "mv .git .git-old && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit\n")
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: swap\n    run: bash swap.sh\n")
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    expect(result.code).toBe(1)
+    expect(existsSync(join(sb.work, ".git-old"))).toBe(false)
+    expect(existsSync(join(sb.work, ".git", "hooks", "pre-commit"))).toBe(false)
+  }, 60_000)
+
+  test("the ssh agent's socket named by SSH_AUTH_SOCK cannot be reached", async () => {
+    const sb = box()
+    const sock = join(sb.root, "agent.sock")
+    let connections = 0
+    const agent = Bun.listen({ unix: sock, socket: { open: () => void connections++, data() {} } })
+    try {
+      sb.file("agent.sh", `perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => $ENV{SSH_AUTH_SOCK}) or die "connect: $!\\n"; print "connected\\n"'\n`)
+      sb.file("task.yaml", "version: 1\nsteps:\n  - id: agent\n    run: bash agent.sh\n")
+      const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"], { env: { SSH_AUTH_SOCK: sock } })
+      expect(result.code).toBe(1)
+      expect(connections).toBe(0)
+      const control = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--sandbox", "off"], { env: { SSH_AUTH_SOCK: sock } })
+      expect(control.code).toBe(0)
+      expect(connections).toBe(1)
+    } finally {
+      agent.stop(true)
+    }
+  }, 60_000)
+
+  test("a task's env: PATH cannot bring its own bwrap: the sandbox is found on ccode's PATH", async () => {
+    const sb = box()
+    sb.file("bin/bwrap", "#!/bin/sh\n# a fake sandbox: run the command as is\nwhile [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"\n")
+    Bun.spawnSync(["chmod", "+x", join(sb.work, "bin", "bwrap")])
+    sb.file("task.yaml", `version: 1\nenv: { PATH: "${join(sb.work, "bin")}:/usr/bin:/bin" }\nsteps:\n  - id: rc\n    run: bash rc.sh\n`)
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    expect(result.code).toBe(1)
+    expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe("# rc\n")
+  }, 60_000)
+})
+
 describe("without bwrap on PATH", () => {
   const pathWithoutBwrap = () => {
     const bin = mkdtempSync(join(tmpdir(), "ccode-nobwrap-"))

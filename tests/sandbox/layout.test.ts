@@ -68,3 +68,19 @@ test("the folders between the workspace and a read-only path are pinned, so it c
   const deep = sandboxLayout({ bwrap: "/usr/bin/bwrap", policy: policy(), protectedGlobs: [], workspace: ws, tmpDir: tmp, cwd: ws, home })
   expect(deep.pinned).toEqual([join(ws, ".git")])
 })
+
+test("agent and daemon sockets the command could connect to are hidden (a read-only mount does not stop connect)", () => {
+  const agent = join(root, "agent.sock")
+  const server = Bun.listen({ unix: agent, socket: { data() {} } })
+  try {
+    const l = sandboxLayout({ bwrap: "/usr/bin/bwrap", policy: policy(), protectedGlobs: [], workspace: ws, tmpDir: tmp, cwd: ws, home, env: { SSH_AUTH_SOCK: agent } })
+    expect(l.hidden).toContainEqual({ path: agent, dir: false })
+  } finally {
+    server.stop(true)
+  }
+})
+
+test("a hidden path never covers the workspace or the temp dir", () => {
+  const l = build(policy({ hidden: [root] }))
+  expect(l.hidden.map((h) => h.path)).not.toContain(root)
+})
