@@ -39,7 +39,7 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
   section(line, policy, "redaction", { enabled: policy.redaction.enabled, env: `[${policy.redaction.env.join(", ")}]` })
   for (const p of policy.redaction.patterns) line(2, `- pattern ${p.id}: /${p.regex}/`, `redaction.patterns.${p.id}`)
   const box = policy.sandbox
-  section(line, policy, "sandbox", { mode: box.mode, network: Array.isArray(box.network) ? `[${box.network.join(", ")}]` : box.network })
+  section(line, policy, "sandbox", { mode: box.mode, network: Array.isArray(box.network) ? `[${box.network.join(", ")}]` : box.network, preview: box.preview })
   for (const key of ["writable", "hidden", "read_only"] as const) {
     out.push(`  ${key}:${box[key].length ? "" : " []  # besides the built-in ones (docs/sandbox.md)"}`)
     box[key].forEach((p, i) => line(4, `- ${p}`, `sandbox.${key}.${i}`))

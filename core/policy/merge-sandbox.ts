@@ -12,6 +12,8 @@ export function mergeSandbox(m: MergeStep): void {
   const cur = m.policy.sandbox
   cur.mode = m.take("sandbox.mode", cur.mode, s.mode, (c, n) => MODE_RANK[n] >= MODE_RANK[c])
   cur.network = m.take("sandbox.network", cur.network, s.network, lessNetwork)
+  // more confirming only restricts: any layer may turn previews on, only a trusted one off
+  cur.preview = m.take("sandbox.preview", cur.preview, s.preview, (c, n) => n || n === c)
   addPaths(m, cur, "hidden", s.hidden, true)
   addPaths(m, cur, "read_only", s.read_only, true)
   addPaths(m, cur, "writable", s.writable, m.layer.trusted)

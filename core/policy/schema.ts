@@ -118,6 +118,7 @@ export const Sandbox = z
     writable: z.array(z.string().min(1)).optional().describe("paths writable besides the workspace and the run's temp dir"),
     hidden: z.array(z.string().min(1)).optional().describe("paths that look empty inside (added to ~/.ssh, ~/.aws, ~/.gnupg, ...)"),
     read_only: z.array(z.string().min(1)).optional().describe("paths kept read-only inside writable roots (added to .git/hooks, .git/config, .ccode, ...)"),
+    preview: z.boolean().optional().describe("run every shell call against a copy of the workspace, show the diff, apply it only when approved"),
   })
   .describe("the OS sandbox (bubblewrap) shell calls run in")
 

@@ -77,6 +77,8 @@ export interface SandboxPolicy {
   writable: string[]
   hidden: string[]
   read_only: string[]
+  /** preview, confirm, commit for every sandboxed shell call */
+  preview: boolean
 }
 
 /** A proposed tool call, prepared with everything decide() needs (I/O done beforehand). */

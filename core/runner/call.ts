@@ -14,6 +14,8 @@ import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } fr
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import type { PendingCall } from "./state.ts"
+import { previewCall, wantsPreview } from "./preview.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 export interface Proposal {
   tool: string
@@ -23,6 +25,8 @@ export interface Proposal {
   timeoutMs?: number
   /** which attempt of its plan item this is (1-based) */
   attempt?: number
+  /** the step asks for preview, confirm, commit */
+  preview?: boolean
 }
 
 export type CallOutcome =
@@ -122,9 +126,25 @@ export async function runCall(
   await ctx.snapshots?.before({ callId, seq, tool: proposal.tool })
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
-  const result = registered
-    ? await execute(ctx, proposal, callId, call)
-    : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  let result: ToolResult
+  if (registered && wantsPreview(ctx, proposal, call)) {
+    const previewed = await previewCall(ctx, proposal, callId, decision, pending, (cwd, sandbox) => execute(ctx, proposal, callId, call, { cwd, sandbox }))
+    if (previewed.kind === "waiting") {
+      ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
+      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
+      settle(outcome)
+      commit(ctx, () => {
+        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
+        previewed.write()
+      })
+      return outcome
+    }
+    result = previewed.result
+  } else {
+    result = registered
+      ? await execute(ctx, proposal, callId, call)
+      : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  }
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
@@ -184,15 +204,17 @@ export function checkpoint(ctx: RunContext): void {
 }
 
 
-async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call): Promise<ToolResult> {
+/** `view`: a preview runs in a scratch copy of the workspace, with a sandbox that writes only there. */
+async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call, view?: { cwd: string; sandbox: Sandbox }): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
   const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
   const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout)
   const stream = ctx.redactor.stream()
+  const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {
-    cwd: ctx.cwd,
+    cwd: view?.cwd ?? ctx.cwd,
     workspace: ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
     env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
@@ -202,7 +224,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     timeoutMs,
     idleTimeoutMs: limits.idle_timeout,
     signal: ctx.cancel.signal,
-    sandbox: call.sandboxed ? ctx.sandbox : undefined,
+    sandbox,
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)
@@ -210,7 +232,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   })
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
-  return call.sandboxed && ctx.sandbox ? ctx.sandbox.explain(result, ctx.cwd) : result
+  return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd) : result
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {

@@ -91,7 +91,7 @@ function finishPrepare(
     }
     return {
       id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
-      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint },
+      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}) },
     }
   })
   const redactor = createRedactor({

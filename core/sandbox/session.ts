@@ -50,6 +50,10 @@ export interface Sandbox {
   wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): { argv: string[]; env: Record<string, string> }
   /** a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped again) */
   explain(result: ToolResult, cwd: string): ToolResult
+  /** the same sandbox with another folder (a preview's scratch copy) as the only writable workspace */
+  within(workspace: string): Sandbox
+  /** the run's folder under CCODE_HOME (previews keep their scratch copies there) */
+  runDir: string
 }
 
 export interface RunSandboxInput {
@@ -64,7 +68,10 @@ export interface RunSandboxInput {
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
   const bwrap = input.status.bwrap
-  if (!bwrap) return undefined
+  return bwrap ? sandboxAt(input, bwrap) : undefined
+}
+
+function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
   const tmpDir = join(input.runDir, "tmp")
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>): SandboxLayout =>
@@ -81,6 +88,8 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); widen the policy's sandbox section if it is meant to`
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
+    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap),
+    runDir: input.runDir,
   }
 }
 

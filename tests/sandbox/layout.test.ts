@@ -15,7 +15,7 @@ writeFileSync(join(ws, ".git", "config"), "")
 writeFileSync(join(home, ".netrc"), "machine x password y")
 symlinkSync(join(root, "secrets"), join(home, ".aws"))
 
-const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({ mode: "auto", network: "none", writable: [], hidden: [], read_only: [], ...over })
+const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({ mode: "auto", network: "none", writable: [], hidden: [], read_only: [], preview: false, ...over })
 const build = (p = policy(), protectedGlobs = [".git/**", ".ccode/**"]) =>
   sandboxLayout({ bwrap: "/usr/bin/bwrap", policy: p, protectedGlobs, workspace: ws, tmpDir: tmp, cwd: ws, home })
 
