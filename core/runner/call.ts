@@ -156,7 +156,7 @@ export async function runCall(
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
     result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
     risk: decision.risk, reason: result.error?.message ?? null,
-    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error },
+    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
   commit(ctx, () =>
     updateCall(ctx.store, callId, {

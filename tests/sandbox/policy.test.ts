@@ -76,3 +76,13 @@ describe("a decision knows whether the call is sandboxed", () => {
     expect(down.approval.sandboxed_threshold).toBe("safe")
   })
 })
+
+test("`policy show` lists the sandbox section with where each value came from", async () => {
+  const { describePolicy } = await import("../../core/policy/describe.ts")
+  const policy = await policyOf("sandbox:\n  mode: required\n  hidden: [~/.secrets]\n")
+  const text = describePolicy(policy, { workspace: "/work/repo", layers: [] })
+  expect(text).toMatch(/sandbox:\n  mode: required +# .*policy\.yaml:2/)
+  expect(text).toContain("network: none")
+  expect(text).toMatch(/hidden:\n    - ~\/\.secrets +# .*policy\.yaml:3/)
+  expect(text).toMatch(/sandboxed_threshold: medium +# builtin:default\.yaml/)
+})
