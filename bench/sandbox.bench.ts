@@ -33,6 +33,9 @@ const inside = median(durations.required)
 const outside = median(durations.off)
 const overhead = inside - outside
 report({ name: "sandbox overhead per shell step (`true`, median sandboxed - unsandboxed)", value: round(overhead), unit: "ms/step", budget: "<= 10", ok: overhead <= 10 })
+// the fastest steps show the cost without the machine's load (namespace setup and teardown wait on the kernel)
+const fastest = Math.min(...durations.required) - Math.min(...durations.off)
+report({ name: "sandbox overhead per shell step (fastest sandboxed - fastest unsandboxed)", value: round(fastest), unit: "ms/step" })
 report({ name: "shell step `true`, sandboxed (median)", value: round(inside), unit: "ms" })
 report({ name: "shell step `true`, unsandboxed (median)", value: round(outside), unit: "ms" })
 
