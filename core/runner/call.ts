@@ -128,7 +128,7 @@ export async function runCall(
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   let result: ToolResult
   if (registered && wantsPreview(ctx, proposal, call)) {
-    const previewed = await previewCall(ctx, proposal, callId, decision, pending, (cwd, sandbox) => execute(ctx, proposal, callId, call, { cwd, sandbox }))
+    const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
       const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
@@ -205,7 +205,7 @@ export function checkpoint(ctx: RunContext): void {
 
 
 /** `view`: a preview runs in a scratch copy of the workspace, with a sandbox that writes only there. */
-async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call, view?: { cwd: string; sandbox: Sandbox }): Promise<ToolResult> {
+async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call, view?: { cwd: string; workspace: string; sandbox: Sandbox }): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
@@ -215,7 +215,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {
     cwd: view?.cwd ?? ctx.cwd,
-    workspace: ctx.workspace,
+    workspace: view?.workspace ?? ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
     env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
     runId: ctx.runId,

@@ -23,7 +23,7 @@ export function wantsPreview(ctx: RunContext, proposal: Proposal, call: Call): b
 /** Run `execute` in a scratch copy and settle its change; `pending.approved` with a stored preview applies it. */
 export async function previewCall(
   ctx: RunContext, proposal: Proposal, callId: string, decision: Decision, pending: PendingCall | undefined,
-  execute: (cwd: string, sandbox: NonNullable<RunContext["sandbox"]>) => Promise<ToolResult>,
+  execute: (view: { cwd: string; workspace: string; sandbox: NonNullable<RunContext["sandbox"]> }) => Promise<ToolResult>,
 ): Promise<Previewed> {
   const sandbox = ctx.sandbox!
   const dir = join(sandbox.runDir, "preview", callId)
@@ -38,7 +38,7 @@ export async function previewCall(
     return { kind: "result", result: errorResult("PREVIEW_FAILED", "execution", (error as Error).message) }
   }
   const cwd = join(scratch, relative(ctx.workspace, ctx.cwd))
-  const result = await execute(cwd, sandbox.within(scratch))
+  const result = await execute({ cwd, workspace: scratch, sandbox: sandbox.within(scratch) })
   const preview = previewOf(ctx.workspace, scratch)
   // a failed command's half-made change is not offered; nothing to apply is nothing to ask
   if (result.status !== "ok" || preview.changes.length === 0) {

@@ -88,6 +88,17 @@ describe.skipIf(!HAS_BWRAP)("preview, confirm, commit", () => {
     expect(events(first.stdout).some((e) => e.type === "request.created" && e.preview)).toBe(true)
   }, 120_000)
 
+  test("a step with its own cwd previews inside the copy of that folder", async () => {
+    const sb = box()
+    sb.file("sub/f.txt", "a\n")
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: sub\n    tool: shell\n    with: { command: \"sed -i s/a/b/ f.txt\", cwd: sub }\n    preview: true\n")
+    const first = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    expect(first.code).toBe(3)
+    const request = events(first.stdout).find((e) => e.type === "request.created")!
+    expect((request.preview as { changes: unknown[] }).changes).toEqual([{ path: "sub/f.txt", kind: "changed" }])
+    expect(readFileSync(join(sb.work, "sub", "f.txt"), "utf8")).toBe("a\n")
+  }, 120_000)
+
   test("at a terminal: the diff is shown, Enter approves, and exactly that change is applied", async () => {
     const sb = box()
     const bin = await binary()
