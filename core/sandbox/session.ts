@@ -82,7 +82,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
       return { argv: bwrapArgv(layout(spawn.cwd, spawn.env), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
     },
     explain(result, cwd) {
-      if (result.status === "ok" || result.error?.type === "timeout") return result
+      // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
+      if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
       const blocked = blockedBySandbox(result.text, layout(cwd), input.home)
       if (!blocked) return result
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); widen the policy's sandbox section if it is meant to`
