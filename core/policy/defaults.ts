@@ -5,7 +5,7 @@ import type { Policy } from "./types.ts"
 export function fallbackPolicy(): Policy {
   return {
     extends: "none",
-    approval: { mode: "manual", threshold: "safe", tools: [], on_ask: "prompt", timeout: 600_000, sandboxed_threshold: "safe" },
+    approval: { mode: "manual", threshold: "safe", tools: [], on_ask: "prompt", timeout: 600_000, sandboxed_threshold: "medium" },
     rules: [],
     risk: { tools: {}, commands: [], paths: [], overrides: {} },
     limits: {
