@@ -14,7 +14,7 @@ import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } fr
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import type { PendingCall } from "./state.ts"
-import { previewCall, wantsPreview } from "./preview.ts"
+import { previewCall, previewUnavailable, wantsPreview } from "./preview.ts"
 import type { Sandbox } from "../sandbox/session.ts"
 
 export interface Proposal {
@@ -127,7 +127,9 @@ export async function runCall(
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
   let result: ToolResult
-  if (registered && wantsPreview(ctx, proposal, call)) {
+  const preview = registered ? wantsPreview(ctx, proposal, call) : false
+  if (preview === "unavailable") result = previewUnavailable()
+  else if (preview) {
     const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved

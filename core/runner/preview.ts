@@ -16,8 +16,15 @@ import type { PendingCall } from "./state.ts"
 
 export type Previewed = { kind: "result"; result: ToolResult } | { kind: "waiting"; requestId: string; write: () => void }
 
-export function wantsPreview(ctx: RunContext, proposal: Proposal, call: Call): boolean {
-  return Boolean(ctx.sandbox && call.sandboxed && (proposal.preview || ctx.governor.policy.sandbox.preview))
+/** "unavailable": a preview was asked for a shell call but the run has no sandbox to run it in. */
+export function wantsPreview(ctx: RunContext, proposal: Proposal, call: Call): boolean | "unavailable" {
+  if (proposal.tool !== "shell" || !(proposal.preview || ctx.governor.policy.sandbox.preview)) return false
+  return ctx.sandbox && call.sandboxed ? true : "unavailable"
+}
+
+/** Never run a call that asked to be previewed straight on the workspace. */
+export function previewUnavailable(): ToolResult {
+  return errorResult("PREVIEW_UNAVAILABLE", "denied", "this call asks for a preview, which needs the OS sandbox, and the sandbox is not available in this run (see the sandbox warning); nothing was run")
 }
 
 /** Run `execute` in a scratch copy and settle its change; `pending.approved` with a stored preview applies it. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { binary, ccode, events, sandbox, type Sandbox } from "./harness.ts"
+import { pathWithoutBwrap } from "./no-bwrap.ts"
 
 const HAS_BWRAP = Bun.which("bwrap") !== null
 const made: string[] = []
@@ -121,5 +122,18 @@ describe.skipIf(!HAS_BWRAP)("preview, confirm, commit", () => {
     expect(code).toBe(0)
     expect(readFileSync(join(sb.work, "notes.txt"), "utf8")).toBe(EDITED)
     expect(existsSync(join(sb.work, "old.txt"))).toBe(false)
+  }, 60_000)
+})
+
+describe("a preview without a sandbox", () => {
+  test("is never run straight on the workspace: the step fails and nothing changes", async () => {
+    const sb = box()
+    const bin = pathWithoutBwrap()
+    made.push(bin)
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"], { env: { PATH: bin } })
+    expect(result.code).toBe(1)
+    const finished = events(result.stdout).filter((e) => e.type === "step.finished")
+    expect((finished[0]!.error as { code: string }).code).toBe("PREVIEW_UNAVAILABLE")
+    untouched(sb)
   }, 60_000)
 })

@@ -1,10 +1,10 @@
 // The OS sandbox through the compiled binary: commands the policy allowed still cannot write outside
 // the workspace, read hidden credentials, write git hooks or reach the network; work inside goes on.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
+import { pathWithoutBwrap as noBwrap } from "./no-bwrap.ts"
 
 const HAS_BWRAP = Bun.which("bwrap") !== null
 const made: string[] = []
@@ -168,12 +168,8 @@ describe.skipIf(!HAS_BWRAP)("attempts to get around the sandbox", () => {
 
 describe("without bwrap on PATH", () => {
   const pathWithoutBwrap = () => {
-    const bin = mkdtempSync(join(tmpdir(), "ccode-nobwrap-"))
+    const bin = noBwrap()
     made.push(bin)
-    for (const tool of ["bash", "sh", "cat", "touch", "git", "sleep", "env"]) {
-      const found = Bun.which(tool)
-      if (found) symlinkSync(found, join(bin, tool))
-    }
     return bin
   }
 
