@@ -33,4 +33,7 @@ export const READ_ONLY_PATHS = [
   ".git/hooks", ".git/config", ".ccode", ".claude", ".gemini", ".vscode", ".idea",
   "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.zprofile",
   "~/.config/fish", "~/.gitconfig", "~/.config/git", "~/.config/ccode", "~/.claude", "~/.gemini",
+  // what runs at the next login or command lookup, when the home folder is itself a writable root
+  "~/.config/systemd", "~/.config/autostart", "~/.config/environment.d", "~/.local/bin", "~/bin", "~/.pam_environment",
+  "~/.xprofile", "~/.xsessionrc",
 ]
