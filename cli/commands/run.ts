@@ -31,6 +31,7 @@ export default command({
     yes: { type: "boolean", description: "auto-approve up to high (critical still asks)" },
     trust: { type: "boolean", description: "trust this workspace's policy and plugins for this run" },
     "dry-run": { type: "boolean", description: "decide every step, run nothing" },
+    sandbox: { type: "string", description: "OS sandbox for shell calls: off | auto | required (policy sandbox.mode)", valueHint: "MODE" },
     ...globalArgs,
   },
   async run({ args, rawArgs }) {
@@ -66,6 +67,7 @@ function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOption
     autoApprove: auto as Risk | undefined,
     yes: Boolean(args.yes),
     maxSteps: positiveInt(args["max-steps"], "--max-steps"),
+    ...(args.sandbox === undefined ? {} : { sandbox: String(args.sandbox) }),
   }
 }
 

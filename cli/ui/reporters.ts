@@ -122,6 +122,9 @@ function describe(
     case "guard":
       line(e.run, `${style.red("■")} guard ${style.bold(String(f.guard))}: ${String(f.reason)}`)
       return
+    case "sandbox":
+      if (f.message) line(e.run, `${style.yellow("!")} ${String(f.message)}`)
+      return
     case "policy.warning":
     case "tool.warning":
       line(e.run, `${style.yellow("!")} ${String(f.message)}`)

@@ -10,6 +10,7 @@ import { newId } from "../runner/ids.ts"
 import { context, type RunEnv } from "../runner/lifecycle.ts"
 import { createPlan } from "../runner/plan.ts"
 import { prepareRun } from "../runner/prepare.ts"
+import { reportSandbox } from "../runner/sandbox.ts"
 import { initialState, type PendingCall } from "../runner/state.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { getRequest } from "../store/requests.ts"
@@ -59,6 +60,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
   commit(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running", driver: "mcp",

@@ -22,6 +22,7 @@ export function decide(policy: Policy, call: Call, state: GuardState): Decision 
     rules: outcome.matched,
     commands: commandVerdicts(call, assessed, outcome),
     on_ask: policy.approval.on_ask,
+    sandboxed: call.sandboxed === true,
   }
 }
 
@@ -49,10 +50,17 @@ function resolve(
       return allowlisted(call.tool)
         ? { decision: "allow", by: "mode", reason: `${call.tool} is in approval.tools; risk ${assessed.risk}${why}` }
         : { decision: "ask", by: "mode", reason: `${call.tool} is not in approval.tools; risk ${assessed.risk}${why}` }
-    case "auto":
-      return atMost(assessed.risk, threshold)
-        ? { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the auto-approve threshold ${threshold}${why}` }
-        : { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${threshold}${why}` }
+    case "auto": {
+      if (atMost(assessed.risk, threshold)) {
+        return { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the auto-approve threshold ${threshold}${why}` }
+      }
+      // the OS sandbox bounds what a misjudged command can do, so it may run with less asking
+      const boxed = policy.approval.sandboxed_threshold
+      if (call.sandboxed && atMost(assessed.risk, boxed)) {
+        return { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the sandboxed auto-approve threshold ${boxed} (the call runs in the OS sandbox)${why}` }
+      }
+      return { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${call.sandboxed ? `${threshold} (sandboxed: ${boxed})` : threshold}${why}` }
+    }
   }
 }
 
@@ -77,6 +85,7 @@ function fromGuard(trip: GuardTrip, policy: Policy, call: Call, assessed: RiskAs
     commands: commandVerdicts(call, assessed, undefined),
     // a guard that pauses wants a person; nobody there means a pause, never a silent deny
     on_ask: trip.action === "pause" ? "pause" : policy.approval.on_ask,
+    sandboxed: call.sandboxed === true,
   }
 }
 

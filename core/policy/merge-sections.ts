@@ -4,6 +4,7 @@ import { basename } from "node:path"
 import { riskRank, type Risk } from "./risk.ts"
 import type { MergeStep } from "./merge.ts"
 import { sourceAt } from "./layer.ts"
+import { mergeSandbox } from "./merge-sandbox.ts"
 
 export function mergeRest(m: MergeStep): void {
   mergeRisk(m)
@@ -11,6 +12,7 @@ export function mergeRest(m: MergeStep): void {
   mergeGuards(m)
   mergeWorkspace(m)
   mergeRedaction(m)
+  mergeSandbox(m)
   mergeMcpAndPrices(m)
 }
 

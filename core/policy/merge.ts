@@ -76,6 +76,7 @@ function mergeApproval(m: MergeStep): void {
   cur.threshold = m.take("approval.threshold", cur.threshold, a.threshold, riskNotAbove)
   cur.on_ask = m.take("approval.on_ask", cur.on_ask, a.on_ask, (c, n) => ON_ASK_RANK[n] >= ON_ASK_RANK[c])
   cur.timeout = m.take("approval.timeout", cur.timeout, a.timeout, (c, n) => n <= c)
+  cur.sandboxed_threshold = m.take("approval.sandboxed_threshold", cur.sandboxed_threshold, a.sandboxed_threshold, riskNotAbove)
   if (a.tools) {
     // an untrusted layer may narrow the allowlist, never add to it
     const kept = m.layer.trusted ? a.tools : a.tools.filter((t) => cur.tools.includes(t))

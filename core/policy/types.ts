@@ -23,6 +23,8 @@ export interface Policy {
     tools: string[]
     on_ask: "prompt" | "pause" | "deny"
     timeout: number
+    /** auto mode: calls that run inside the OS sandbox are auto-approved up to this risk */
+    sandboxed_threshold: Risk
   }
   rules: PolicyRule[]
   risk: {
@@ -59,12 +61,24 @@ export interface Policy {
   circuit_breaker: { failure_threshold: number; recovery_timeout: number }
   workspace: { confine: boolean; protected: string[]; detect_external_changes: boolean }
   redaction: { enabled: boolean; patterns: { id: string; regex: string }[]; env: string[] }
+  sandbox: SandboxPolicy
   mcp: { servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string; timeout?: number }> }
   prices: Record<string, { input_per_mtok: number; output_per_mtok: number }>
   /** dotted key -> where its value came from ("approval.threshold" -> ".ccode/policy.yaml:4") */
   sources: Record<string, string>
   /** grants of untrusted layers that were ignored, one line each */
   ignored: string[]
+}
+
+export interface SandboxPolicy {
+  mode: "off" | "auto" | "required"
+  /** a host list is not supported yet and is enforced as none */
+  network: "none" | "allow" | string[]
+  writable: string[]
+  hidden: string[]
+  read_only: string[]
+  /** preview, confirm, commit for every sandboxed shell call */
+  preview: boolean
 }
 
 /** A proposed tool call, prepared with everything decide() needs (I/O done beforehand). */
@@ -83,6 +97,8 @@ export interface Call {
   shell?: ShellAnalysis
   /** paths the call touches (file tools: their path; shell: from analysis) */
   paths: TouchedPath[]
+  /** the call will run inside the OS sandbox */
+  sandboxed?: boolean
 }
 
 export interface Grant {
@@ -132,4 +148,6 @@ export interface Decision {
   /** what an `ask` turns into when nobody can answer (policy approval.on_ask) */
   on_ask: "prompt" | "pause" | "deny"
   guard?: string
+  /** the call runs inside the OS sandbox (decide() always says; other producers may leave it out = false) */
+  sandboxed?: boolean
 }

@@ -1,6 +1,6 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
-import type { Decision } from "../policy/types.ts"
+import type { Call, Decision } from "../policy/types.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
@@ -14,6 +14,8 @@ import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } fr
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import type { PendingCall } from "./state.ts"
+import { previewCall, previewUnavailable, wantsPreview } from "./preview.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 export interface Proposal {
   tool: string
@@ -23,6 +25,8 @@ export interface Proposal {
   timeoutMs?: number
   /** which attempt of its plan item this is (1-based) */
   attempt?: number
+  /** the step asks for preview, confirm, commit */
+  preview?: boolean
 }
 
 export type CallOutcome =
@@ -73,12 +77,13 @@ export async function runCall(
   if (!pending) rec.event("step.started", { step: proposal.itemId, call: callId, tool: proposal.tool, args: proposal.args })
   rec.event("decision", {
     call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by,
+    sandboxed: decision.sandboxed === true,
   })
   rec.audit({
     type: "decision", actor: decision.by === "user" ? "user" : decision.by === "guard" ? "guard" : "policy", callId,
     tool: proposal.tool, action: "decide", result: decision.decision === "allow" ? "approved" : decision.decision === "deny" ? "denied" : "asked",
     risk: decision.risk, autoApproved: decision.decision === "allow" && decision.by !== "user", reason: decision.reason,
-    data: { args: proposal.args, rules: decision.rules, by: decision.by },
+    data: { args: proposal.args, rules: decision.rules, by: decision.by, sandboxed: decision.sandboxed === true },
   })
 
   if (decision.decision === "ask") {
@@ -121,9 +126,27 @@ export async function runCall(
   await ctx.snapshots?.before({ callId, seq, tool: proposal.tool })
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
-  const result = registered
-    ? await execute(ctx, proposal, callId)
-    : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  let result: ToolResult
+  const preview = registered ? wantsPreview(ctx, proposal, call) : false
+  if (preview === "unavailable") result = previewUnavailable()
+  else if (preview) {
+    const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
+    if (previewed.kind === "waiting") {
+      ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
+      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
+      settle(outcome)
+      commit(ctx, () => {
+        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
+        previewed.write()
+      })
+      return outcome
+    }
+    result = previewed.result
+  } else {
+    result = registered
+      ? await execute(ctx, proposal, callId, call)
+      : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  }
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
@@ -135,7 +158,7 @@ export async function runCall(
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
     result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
     risk: decision.risk, reason: result.error?.message ?? null,
-    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error },
+    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
   commit(ctx, () =>
     updateCall(ctx.store, callId, {
@@ -183,16 +206,18 @@ export function checkpoint(ctx: RunContext): void {
 }
 
 
-async function execute(ctx: RunContext, proposal: Proposal, callId: string): Promise<ToolResult> {
+/** `view`: a preview runs in a scratch copy of the workspace, with a sandbox that writes only there. */
+async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call, view?: { cwd: string; workspace: string; sandbox: Sandbox }): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
   const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
   const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout)
   const stream = ctx.redactor.stream()
+  const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {
-    cwd: ctx.cwd,
-    workspace: ctx.workspace,
+    cwd: view?.cwd ?? ctx.cwd,
+    workspace: view?.workspace ?? ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
     env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
     runId: ctx.runId,
@@ -201,6 +226,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
     timeoutMs,
     idleTimeoutMs: limits.idle_timeout,
     signal: ctx.cancel.signal,
+    sandbox,
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)
@@ -208,7 +234,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
   })
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
-  return result
+  return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd) : result
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {

@@ -1,6 +1,7 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
 import type { Fingerprint } from "../guards/index.ts"
 import type { SnapshotHook } from "../snapshot/hook.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 import type { PluginHooks } from "../plugins/validate.ts"
 import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
@@ -24,6 +25,8 @@ export interface RunOptions {
   autoApprove?: Risk
   yes: boolean
   maxSteps?: number
+  /** --sandbox off|auto|required */
+  sandbox?: string
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
@@ -113,6 +116,8 @@ export interface RunContext {
   hooks: PluginHooks[]
   /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */
   snapshots?: SnapshotHook
+  /** the OS sandbox shell calls run in (undefined: none) */
+  sandbox?: Sandbox
 }
 
 /** Wall time used by the whole run, across resumes. */

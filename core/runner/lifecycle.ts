@@ -24,6 +24,7 @@ import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
 import { driveSteps } from "./steps.ts"
+import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
 import { driveAgent } from "../agent/driver.ts"
 import { reconcileAgent } from "../agent/resume.ts"
 
@@ -80,6 +81,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
   if (!prepared.redactor.enabled) {
     const why = env.env.CCODE_REDACT === "0" ? "CCODE_REDACT=0" : "redaction.enabled: false in the policy"
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
@@ -121,6 +123,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
   return drive(ctx, env, steps).finally(() => prepared.extras.close())
 }
@@ -161,6 +164,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
+    sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
   }
 }
 

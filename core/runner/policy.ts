@@ -22,7 +22,7 @@ export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunO
     cwd: workdir,
     home: homedir(),
     env: env.env,
-    flags: { policy: options.policy, yes: options.yes, autoApprove: options.autoApprove, maxSteps: options.maxSteps },
+    flags: { policy: options.policy, yes: options.yes, autoApprove: options.autoApprove, maxSteps: options.maxSteps, sandbox: options.sandbox },
     task: taskLayers,
     cacheDir,
   })

@@ -17,6 +17,7 @@ import type { RunEnv } from "./lifecycle.ts"
 import { loadRunPolicy } from "./policy.ts"
 import { Recorder } from "./recorder.ts"
 import type { StepConfig } from "./state.ts"
+import { sandboxStatus, type SandboxStatus } from "../sandbox/session.ts"
 
 export interface PreparedStep {
   id: string
@@ -41,6 +42,8 @@ export interface Prepared {
   steps: PreparedStep[]
   /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
   extras: Extras
+  /** whether shell calls run inside the OS sandbox, and why not */
+  sandbox: SandboxStatus
   recorder(runId: string): Recorder
 }
 
@@ -53,13 +56,16 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
+  // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
+  // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
+  const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
     isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras }, resume)
+    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox }, resume)
   } catch (error) {
     await extras.close()
     throw error
@@ -68,7 +74,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
-  { cwd, toolEnv, policy, workspace, registry, extras }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras"> & { policy: Prepared["governor"]["policy"] },
+  { cwd, toolEnv, policy, workspace, registry, extras, sandbox }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox"> & { policy: Prepared["governor"]["policy"] },
   resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
@@ -85,7 +91,7 @@ function finishPrepare(
     }
     return {
       id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
-      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint },
+      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}) },
     }
   })
   const redactor = createRedactor({
@@ -97,12 +103,12 @@ function finishPrepare(
   })
   // the agent section is checked now, so a bad one is exit 2 before anything is stored
   if (task.spec.agent) prepareAgent(task, registry, toolEnv)
-  const governor = createGovernor(policy, workspace, toolEnv)
+  const governor = createGovernor(policy, workspace, toolEnv, sandbox.bwrap !== undefined)
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps),
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, stepsHash: stepsHash(steps),
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }

@@ -4,6 +4,7 @@ import { formatDuration } from "../task/duration.ts"
 import { errorResult, okResult, thrownResult, describeZod } from "./envelope.ts"
 import { resolveToolPath } from "./paths.ts"
 import { ToolFailure, type Tool, type ToolResult } from "./types.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 /** How long a tool may keep running after its signal fired before it is abandoned. */
 const ABANDON_AFTER_MS = 1500
@@ -21,6 +22,7 @@ export interface ExecuteOptions {
   signal?: AbortSignal
   onOutput?(chunk: string): void
   ask?(question: string): Promise<string>
+  sandbox?: Sandbox
 }
 
 export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOptions): Promise<ToolResult> {
@@ -63,6 +65,7 @@ export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOpt
       opts.onOutput?.(chunk)
     },
     paths: { resolve: (path: string) => resolveToolPath(path, opts.cwd, opts.workspace, opts.confine) },
+    sandbox: opts.sandbox,
     ask: (question: string) => (opts.ask ? opts.ask(question) : Promise.reject(new ToolFailure("NO_HUMAN", "denied", "nobody can answer questions here"))),
   }
   try {

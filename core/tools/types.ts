@@ -1,6 +1,7 @@
 // The Tool contract and the one result envelope every tool call produces (DESIGN section 6).
 import type { z } from "zod"
 import type { Risk } from "../policy/risk.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 export type ErrorType = "param" | "parse" | "execution" | "network" | "timeout" | "not_found" | "denied" | "circuit_open"
 
@@ -45,6 +46,8 @@ export interface ToolContext {
   paths: { resolve(path: string, access: "read" | "write"): string }
   /** ask the person running ccode (or pause the run when nobody is there) */
   ask(question: string): Promise<string>
+  /** the run's OS sandbox: a tool that starts processes spawns them through `sandboxed()` (core/sandbox) */
+  sandbox?: Sandbox
 }
 
 export interface Tool<A = any> {
