@@ -81,8 +81,13 @@ export interface Call {
   toolRisk?: Risk
   /** shell tool: the analysed command */
   shell?: ShellAnalysis
-  /** paths the call touches (file tools: their path; shell: from analysis) */
-  paths: TouchedPath[]
+  /** paths the call touches (the tool's declaration; shell: from analysis) */
+  paths: CallPath[]
+}
+
+/** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */
+export interface CallPath extends TouchedPath {
+  dir?: boolean
 }
 
 export interface Grant {

@@ -11,8 +11,8 @@ export function createGovernor(policy: Policy, workspace: string, env: Record<st
   const home = homedir()
   return {
     policy,
-    prepare: (tool, args, cwd, toolRisk) =>
-      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, overrides: policy.risk.overrides }),
+    prepare: (tool, args, cwd, toolRisk, declaration) =>
+      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, overrides: policy.risk.overrides }),
     decide: (call, state) => decide(policy, call, state),
     grantFor: (call, decision) => grantFor(call, decision),
   }

@@ -30,6 +30,9 @@ export function scratchpadTool(pad: () => Scratchpad = () => ({ task: "", todo: 
     args: ScratchpadArgs,
     risk: "safe",
     idempotent: true,
+    // its notes live in the run's checkpoint, not on the machine
+    effects: [],
+    paths: [],
     async run(args) {
       const current = pad()
       if (args.action === "read") return { text: renderScratchpad(current) }
@@ -54,6 +57,8 @@ export const askUserTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  effects: [],
+  paths: [],
   async run(args) {
     return { text: `asking: ${args.questions.join(" / ")}` }
   },
@@ -72,6 +77,8 @@ export const updatePlanTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  effects: [],
+  paths: [],
   async run(args) {
     const ids = new Set<string>()
     for (const item of args.items) {
@@ -89,6 +96,8 @@ export const finishTool = defineTool({
   args: z.strictObject({ success: z.boolean(), summary: z.string().min(1) }),
   risk: "safe",
   idempotent: true,
+  effects: [],
+  paths: [],
   async run(args) {
     return { text: `finished: ${args.success ? "success" : "failure"}` }
   },

@@ -14,6 +14,8 @@ export const readFileTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  effects: ["read"],
+  paths: [{ arg: "path", access: "read" }],
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "read")
     const info = await stat(path).catch(() => undefined)
@@ -35,6 +37,8 @@ export const writeFileTool = defineTool({
   args: z.strictObject({ path: z.string().min(1), content: z.string() }),
   risk: "medium",
   idempotent: true, // writing the same content twice leaves the same file
+  effects: ["write"],
+  paths: [{ arg: "path", access: "write" }],
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "write")
     const existed = await stat(path).then((s) => {
@@ -60,6 +64,8 @@ export const editFileTool = defineTool({
   }),
   risk: "medium",
   idempotent: false,
+  effects: ["read", "write"],
+  paths: [{ arg: "path", access: "write" }],
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "write")
     const content = await readFile(path, "utf8").catch(() => {

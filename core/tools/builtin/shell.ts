@@ -16,6 +16,9 @@ export const shell = defineTool({
   }),
   risk: "safe", // the command's own analysis decides; see core/shell
   idempotent: false,
+  effects: ["read", "write", "execute", "network"],
+  // what the command touches comes from its analysis (core/shell), not from a declaration
+  paths: [],
   async run(args, ctx) {
     const cwd = args.cwd ? ctx.paths.resolve(args.cwd, "read") : ctx.cwd
     return runBash(args.command, cwd, ctx)
