@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
 import { resolve } from "node:path"
-import { isTrustedFile } from "../../core/store/trust.ts"
+import { trustIn } from "../../core/store/trust.ts"
 import { allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
@@ -33,7 +33,7 @@ const ls = command({
       const found = await inventory({
         workspace: loaded.workspace, cwd, env: process.env, home: homedir(), policy: loaded.policy,
         servers: args.mcp === false ? {} : loaded.policy.mcp.servers,
-        isTrusted: (file, hash) => trust || isTrustedFile(store, file, hash),
+        isTrusted: trust ? () => true : trustIn(store, loaded.workspace),
       })
       for (const line of [...found.problems, ...found.clashes]) process.stderr.write(`! ${line}\n`)
       if (args.json) console.log(JSON.stringify(found.tools, null, 2))

@@ -150,9 +150,8 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   try {
     let isTrusted: IsTrusted = () => false
     if (store && repoFiles) {
-      const { isTrustedFile } = await import("../../core/store/trust.ts")
-      const db = store
-      isTrusted = (file, hash) => isTrustedFile(db, file, hash)
+      const { trustIn } = await import("../../core/store/trust.ts")
+      isTrusted = trustIn(store, workspace)
     }
     return await loadPolicy({ cwd: opts.cwd, home, env, isTrusted, trustAll: opts.trust, flags: opts.flags, cacheDir, workspace })
   } finally {

@@ -43,13 +43,12 @@ export interface Extras {
 
 export async function addExtraTools(opts: ExtrasOptions): Promise<Extras> {
   const task = opts.task
-  const taskTrusted = task ? opts.isTrusted(task.file, taskHash(task.file)) : false
   const found = discoverPlugins({
     workspace: opts.workspace,
     env: opts.env,
     home: opts.home,
     isTrusted: opts.isTrusted,
-    task: task?.spec.plugins?.length ? { file: task.file, dir: task.dir, entries: task.spec.plugins, trusted: taskTrusted } : undefined,
+    task: task?.spec.plugins?.length ? { file: task.file, dir: task.dir, entries: task.spec.plugins } : undefined,
   })
   const missing = found.missing[0]
   if (missing && task) {
@@ -67,7 +66,8 @@ export async function addExtraTools(opts: ExtrasOptions): Promise<Extras> {
 
   const servers = { ...opts.servers }
   const taskServers = task?.spec.mcp?.servers ?? {}
-  if (Object.keys(taskServers).length && !taskTrusted) {
+  // a server command sits in the task file itself: trusted with the task file's content
+  if (Object.keys(taskServers).length && !opts.isTrusted(task!.file, taskHash(task!.file))) {
     problems.push(`MCP servers of ${task!.file} (${Object.keys(taskServers).join(", ")}) not started: the task file is not trusted (\`ccode trust ${task!.file}\` or --trust)`)
   } else Object.assign(servers, taskServers)
   let close = async () => {}

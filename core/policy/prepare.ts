@@ -22,6 +22,8 @@ export interface PrepareContext {
   /** policy risk.overrides, for the shell classifier */
   overrides?: Record<string, Risk>
   tmpDirs?: string[]
+  /** loader/config variables (PATH, BASH_ENV, LD_*, ...) the task's env: sets: every call sees them */
+  loaderEnv?: readonly string[]
   /** what the tool declares it touches (effects, paths); default: the built-in of that name, else guessed from argument names */
   declaration?: Declaration
   /** symlink resolution; default: realpath of the longest existing prefix */
@@ -29,6 +31,15 @@ export interface PrepareContext {
 }
 
 export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
+  const call = await prepareBare(tool, args, ctx)
+  if (!ctx.loaderEnv?.length) return call
+  // as for a `PATH=./bin cmd` prefix: at least high, and no allow rule covers a shell command
+  const raised = [{ risk: "high" as const, reason: `the task's env sets ${ctx.loaderEnv.join(", ")}, which change what programs load` }]
+  if (!call.shell) return { ...call, raised }
+  return { ...call, shell: { ...call.shell, commands: call.shell.commands.map((c) => ({ ...c, loaderEnv: true })) }, raised }
+}
+
+async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
   const real = ctx.realpath ?? realpathExisting
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,

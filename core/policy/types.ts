@@ -81,6 +81,8 @@ export interface Call {
   toolRisk?: Risk
   /** shell tool: the analysed command */
   shell?: ShellAnalysis
+  /** risk raised by the run's setting rather than the call (a trusted task's env: sets loader variables) */
+  raised?: { risk: Risk; reason: string }[]
   /** paths the call touches (the tool's declaration; shell: from analysis) */
   paths: CallPath[]
 }

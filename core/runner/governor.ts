@@ -7,12 +7,13 @@ import { prepareCall } from "../policy/prepare.ts"
 import type { Policy } from "../policy/types.ts"
 import type { Governor } from "./context.ts"
 
-export function createGovernor(policy: Policy, workspace: string, env: Record<string, string | undefined>): Governor {
+/** `loaderEnv`: loader/config variables a trusted task's env: sets (every call is then at least high). */
+export function createGovernor(policy: Policy, workspace: string, env: Record<string, string | undefined>, loaderEnv: string[] = []): Governor {
   const home = homedir()
   return {
     policy,
     prepare: (tool, args, cwd, toolRisk, declaration) =>
-      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, overrides: policy.risk.overrides }),
+      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, loaderEnv, overrides: policy.risk.overrides }),
     decide: (call, state) => decide(policy, call, state),
     grantFor: (call, decision) => grantFor(call, decision),
   }
