@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { decide, loadPolicy, prepareCall, findWorkspaceRoot, workspacePolicyFiles, userPolicyFile } from "../../core/policy/index.ts"
+import { workspaceLayerRoots } from "../../core/policy/workspace.ts"
 import type { LoadedPolicy, PolicyFlags, IsTrusted } from "../../core/policy/index.ts"
 import type { Decision } from "../../core/policy/types.ts"
 import type { Risk } from "../../core/policy/risk.ts"
@@ -139,7 +140,8 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   const workspace = findWorkspaceRoot(opts.cwd)
   const env = process.env
   const home = homedir()
-  const repoFiles = workspacePolicyFiles(workspace).length > 0
+  // a nested .ccode/ does not hide the repository's policy files (they are layers too)
+  const repoFiles = [workspace, ...workspaceLayerRoots(opts.cwd)].some((root) => workspacePolicyFiles(root).length > 0)
   const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(ccodeHome(env), "cache") : undefined
   let store = opts.store
   const opened = !store && repoFiles && !opts.trust

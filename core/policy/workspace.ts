@@ -14,6 +14,29 @@ export function findWorkspaceRoot(cwd: string): string {
   return gitRoot ?? start
 }
 
+/**
+ * Every folder holding `.ccode/` from the repository root down to `cwd`, outermost first: the walk up
+ * stops at the git root once a `.ccode/` was found at or below it (else at the first one above it);
+ * outside git it goes to `/`. Loading a layer from each means a nested `.ccode/` (or an agent's
+ * `cd sub`) adds to the repository's policy and never hides it.
+ */
+export function workspaceLayerRoots(cwd: string): string[] {
+  const roots: string[] = []
+  let sawGit = false
+  for (let dir = realpathOr(cwd); ; dir = dirname(dir)) {
+    if (isDir(join(dir, ".ccode"))) {
+      roots.push(dir)
+      if (sawGit) break
+    }
+    if (existsSync(join(dir, ".git"))) {
+      sawGit = true
+      if (roots.length) break
+    }
+    if (dir === dirname(dir)) break
+  }
+  return roots.reverse()
+}
+
 /** `.ccode/policy.yaml` then `.ccode/policies/*.yaml` (sorted), those that exist. */
 export function workspacePolicyFiles(root: string): string[] {
   const files: string[] = []
