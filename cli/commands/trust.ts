@@ -12,6 +12,7 @@ import { appendAudit } from "../../core/audit/write.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
+import { ccodeHome } from "../home.ts"
 import { openDb } from "../paths.ts"
 
 export default command({
@@ -30,7 +31,7 @@ export default command({
   },
   async run({ args }) {
     const given = (args._ as string[]).length ? (args._ as string[]) : ["."]
-    const files = given.flatMap((p) => filesOf(resolve(p)))
+    const files = await withPluginInputs(given.flatMap((p) => filesOf(resolve(p))))
     if (!files.length) {
       const root = findWorkspaceRoot(resolve(given[0]!))
       console.error(`nothing to trust in ${root}: no .ccode/policy.yaml, .ccode/policies/*.yaml or .ccode/plugins/*.ts`)
@@ -92,6 +93,29 @@ function filesOf(path: string): TrustTarget[] {
   const workspace = findWorkspaceRoot(dirname(file))
   if (!/\.ya?ml$/.test(file) || file.startsWith(join(workspace, ".ccode") + sep)) return [{ file, workspace }]
   return taskFiles(file)
+}
+
+// A plugin runs with everything its bundle is built from (relative imports, packages beside it):
+// each of those files is trusted as it is now, so editing any of them makes the plugin untrusted.
+async function withPluginInputs(targets: TrustTarget[]): Promise<TrustTarget[]> {
+  const out: TrustTarget[] = []
+  const seen = new Set<string>()
+  const add = (t: TrustTarget) => {
+    const key = `${t.workspace}\0${t.file}`
+    if (!seen.has(key)) (seen.add(key), out.push(t))
+  }
+  for (const target of targets) {
+    add(target)
+    if (!/\.[mc]?[jt]sx?$/.test(target.file)) continue
+    const { bundlePlugin } = await import("../../core/plugins/bundle.ts")
+    try {
+      const bundle = await bundlePlugin(target.file, join(ccodeHome(), "cache"))
+      for (const input of bundle.inputs) add({ file: input.path, workspace: target.workspace })
+    } catch (error) {
+      console.error(`warning: ${target.file} cannot be bundled (${(error as Error).message}); only the file itself is trusted`)
+    }
+  }
+  return out
 }
 
 function taskFiles(file: string): TrustTarget[] {

@@ -2,6 +2,7 @@
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
 import { readFileSync, realpathSync } from "node:fs"
 import { homedir } from "node:os"
+import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
 import { sha256 } from "../policy/cache.ts"
 import { isLoaderVar } from "../shell/scope.ts"
@@ -60,6 +61,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
     isTrusted: options.trust ? () => true : trustIn(env.store, workspace),
+    cacheDir: join(env.home, "cache"),
   })
   try {
     return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, loaderEnv }, resume)

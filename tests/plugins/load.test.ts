@@ -106,7 +106,7 @@ describe("loading", () => {
     const file = join(dir, "stuck.ts")
     writeFileSync(file, "await new Promise(() => {})\nexport default 1\n")
     const started = Date.now()
-    const loaded = await loadPluginFile({ path: file, origin: "task" }, 200)
+    const loaded = await loadPluginFile({ path: file, origin: "task" }, { timeoutMs: 200 })
     expect(loaded.error).toBe("failed to load: did not finish loading within 0.2s (a top-level await that never ends?)")
     expect(Date.now() - started).toBeLessThan(3000)
   })
