@@ -3,7 +3,7 @@
 // every input is read once, hashed and handed to the bundler as read — so the hashes trust checks are
 // exactly the code that runs. Bundles are cached by input hashes. Bundling runs none of the plugin's
 // code: imports marked as macros (code run at bundle time) are refused.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { extname, join } from "node:path"
 import { sha256 } from "../policy/cache.ts"
@@ -40,7 +40,7 @@ const MACRO = /\btype\s*:\s*["'`]macro["'`]/
 
 /** The plugin's bundle: from the cache when no input changed, else built now (and cached). */
 export async function bundlePlugin(entry: string, cacheDir: string | undefined): Promise<Bundle> {
-  const dir = join(cacheDir ?? join(tmpdir(), `ccode-plugins-${process.getuid?.() ?? "user"}`), "plugins")
+  const dir = join(cacheDir ?? processCache(), "plugins")
   const index = join(dir, `${sha256(entry).slice(0, 32)}.json`)
   const cached = readIndex(index, entry)
   if (cached) return cached
@@ -106,6 +106,19 @@ async function build(entry: string): Promise<{ code: string; inputs: BundleInput
   }
   const ordered = [...inputs.values()].sort((a, b) => (a.path === entry ? -1 : b.path === entry ? 1 : a.path < b.path ? -1 : 1))
   return { code: await result.outputs[0].text(), inputs: ordered }
+}
+
+let ownTemp: string | undefined
+
+// without a cache folder (tests, embedding): a fresh one for this process only — a shared folder in
+// the temp dir could be planted by another user with a bundle that would then be imported
+function processCache(): string {
+  if (!ownTemp) {
+    const dir = mkdtempSync(join(tmpdir(), "ccode-plugins-"))
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+    ownTemp = dir
+  }
+  return ownTemp
 }
 
 function hashOf(path: string): string {
