@@ -15,26 +15,26 @@ export function findWorkspaceRoot(cwd: string): string {
 }
 
 /**
- * Every folder holding `.ccode/` from the repository root down to `cwd`, outermost first: the walk up
- * stops at the git root once a `.ccode/` was found at or below it (else at the first one above it);
- * outside git it goes to `/`. Loading a layer from each means a nested `.ccode/` (or an agent's
- * `cd sub`) adds to the repository's policy and never hides it.
+ * Every folder holding `.ccode/` from the repository root down to `cwd`, outermost first. The
+ * repository root is the outermost git root above `cwd` (a `.git` planted in a subfolder does not cut
+ * the walk short); a repository without `.ccode/` uses the first one above it; outside git, every one
+ * up to `/`. Loading a layer from each means a nested `.ccode/` (or an agent's `cd sub`) adds to the
+ * repository's policy and never hides it.
  */
 export function workspaceLayerRoots(cwd: string): string[] {
-  const roots: string[] = []
-  let sawGit = false
+  const chain: string[] = []
+  let outerGit = -1
   for (let dir = realpathOr(cwd); ; dir = dirname(dir)) {
-    if (isDir(join(dir, ".ccode"))) {
-      roots.push(dir)
-      if (sawGit) break
-    }
-    if (existsSync(join(dir, ".git"))) {
-      sawGit = true
-      if (roots.length) break
-    }
+    chain.push(dir)
+    if (existsSync(join(dir, ".git"))) outerGit = chain.length - 1
     if (dir === dirname(dir)) break
   }
-  return roots.reverse()
+  const withCcode = chain.map((dir, i) => (isDir(join(dir, ".ccode")) ? i : -1)).filter((i) => i >= 0)
+  if (outerGit < 0) return withCcode.map((i) => chain[i]!).reverse()
+  const inside = withCcode.filter((i) => i <= outerGit)
+  if (inside.length) return inside.map((i) => chain[i]!).reverse()
+  const above = withCcode.find((i) => i > outerGit)
+  return above === undefined ? [] : [chain[above]!]
 }
 
 /** `.ccode/policy.yaml` then `.ccode/policies/*.yaml` (sorted), those that exist. */

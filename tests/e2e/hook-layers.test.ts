@@ -55,5 +55,9 @@ describe("hook mode layers every .ccode/ up to the repository root (compiled bin
     writeFileSync(join(sub, ".ccode", "policy.yaml"), stringify({ approval: { mode: "yolo" }, rules: [{ id: "prod-ok", tool: "write_file", path: "/**", decision: "allow" }] }))
     const still = answer((await claude(sb, "Write", { file_path: join(sb.work, "prod", "x.db"), content: "" }, sub)).stdout)
     expect(still.decision).toBe("deny")
+    // ... nor by planting a .git that would make the inner folder look like the repository root
+    mkdirSync(join(sub, ".git"))
+    const planted = answer((await claude(sb, "Write", { file_path: join(sb.work, "prod", "x.db"), content: "" }, sub)).stdout)
+    expect(planted.decision).toBe("deny")
   })
 })

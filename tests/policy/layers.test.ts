@@ -15,6 +15,9 @@ describe("workspace layer roots", () => {
     for (const dir of [join(root, "outer", ".ccode"), join(repo, ".git"), join(repo, ".ccode"), join(repo, "a", ".ccode"), join(repo, "a", "b", "c")]) mkdirSync(dir, { recursive: true })
     expect(workspaceLayerRoots(join(repo, "a", "b", "c"))).toEqual([repo, join(repo, "a")])
     expect(workspaceLayerRoots(repo)).toEqual([repo])
+    // a .git planted in a subfolder (or a submodule) does not hide the repository's layer
+    mkdirSync(join(repo, "a", ".git"), { recursive: true })
+    expect(workspaceLayerRoots(join(repo, "a", "b", "c"))).toEqual([repo, join(repo, "a")])
   })
 
   test("a repository without .ccode/ uses the first one above it; outside git, every one up to /", () => {
