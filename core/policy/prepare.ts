@@ -5,7 +5,7 @@ import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { realpathLoose } from "../tools/paths.ts"
-import { BUILTIN_TOOLS } from "../tools/registry.ts"
+import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "./risk.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -65,12 +65,9 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   return { ...base, cwd: ctx.cwd, paths }
 }
 
-let builtins: Map<string, Declaration> | undefined
-
 // Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.
 function builtinDeclaration(tool: string): Declaration | undefined {
-  builtins ??= new Map(BUILTIN_TOOLS.map((t) => [t.name, t]))
-  return builtins.get(tool)
+  return Object.hasOwn(BUILTIN_DECLARATIONS, tool) ? BUILTIN_DECLARATIONS[tool] : undefined
 }
 
 function expandHome(path: string, home: string): string {

@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises"
 import { join, relative } from "node:path"
 import { z } from "zod"
 import { defineTool, ToolFailure, type ToolContext } from "../types.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 const MAX_ENTRIES = 1000
 const MAX_MATCHES = 500
@@ -14,8 +15,7 @@ export const listDirTool = defineTool({
   args: z.strictObject({ path: z.string().optional() }),
   risk: "safe",
   idempotent: true,
-  effects: ["read"],
-  paths: [{ arg: "path", access: "read", default: ".", dir: true }],
+  ...BUILTIN_DECLARATIONS.list_dir,
   async run(args, ctx) {
     const dir = ctx.paths.resolve(args.path ?? ".", "read")
     const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
@@ -36,8 +36,7 @@ export const globTool = defineTool({
   args: z.strictObject({ pattern: z.string().min(1), path: z.string().optional() }),
   risk: "safe",
   idempotent: true,
-  effects: ["read"],
-  paths: [{ arg: "path", access: "read", default: ".", dir: true }],
+  ...BUILTIN_DECLARATIONS.glob,
   async run(args, ctx) {
     const root = ctx.paths.resolve(args.path ?? ".", "read")
     const found = await scan(root, checkPattern(args.pattern, "pattern"), ctx)
@@ -54,8 +53,7 @@ export const grepTool = defineTool({
   args: z.strictObject({ pattern: z.string().min(1), path: z.string().optional(), glob: z.string().optional() }),
   risk: "safe",
   idempotent: true,
-  effects: ["read"],
-  paths: [{ arg: "path", access: "read", default: ".", dir: true }],
+  ...BUILTIN_DECLARATIONS.grep,
   async run(args, ctx) {
     let regex: RegExp
     try {

@@ -1,6 +1,7 @@
 // shell: `bash -c` in the workspace. Streams output; on abort the whole process group dies.
 import { z } from "zod"
 import { defineTool, ToolFailure, type ToolContext } from "../types.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 const KILL_GRACE_MS = 300
 const PIPE_GRACE_MS = 200
@@ -16,9 +17,7 @@ export const shell = defineTool({
   }),
   risk: "safe", // the command's own analysis decides; see core/shell
   idempotent: false,
-  effects: ["read", "write", "execute", "network"],
-  // what the command touches comes from its analysis (core/shell), not from a declaration
-  paths: [],
+  ...BUILTIN_DECLARATIONS.shell,
   async run(args, ctx) {
     const cwd = args.cwd ? ctx.paths.resolve(args.cwd, "read") : ctx.cwd
     return runBash(args.command, cwd, ctx)
