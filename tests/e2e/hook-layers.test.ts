@@ -1,10 +1,13 @@
 // Hook mode in a folder with its own `.ccode/` inside a repository: the repository's trusted policy
 // still applies (its deny stays a deny, its allow stays an allow), the inner folder can only add.
-import { afterEach, describe, expect, test } from "bun:test"
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { stringify } from "yaml"
 import { ccode, sandbox, type Sandbox } from "./harness.ts"
+
+// several runs of the binary each (bundling, MCP servers) on a shared machine
+setDefaultTimeout(60_000)
 
 const made: Sandbox[] = []
 afterEach(() => {

@@ -2,11 +2,14 @@
 // plugin resolves, and trust covers every input of the bundle — an edited relative import makes a
 // trusted plugin untrusted again, reported by name.
 import { Database } from "bun:sqlite"
-import { afterEach, describe, expect, test } from "bun:test"
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test"
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { stringify } from "yaml"
 import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
+
+// several runs of the binary each (bundling, MCP servers) on a shared machine
+setDefaultTimeout(60_000)
 
 const ROOT = join(import.meta.dir, "..", "..")
 const made: Sandbox[] = []
@@ -17,6 +20,7 @@ afterEach(() => {
 const PLUGIN = `import { parse } from "yaml"
 import { defineTool, z } from "ccode/plugin"
 import { prefix } from "./lib/msg.ts"
+
 
 export default defineTool({
   name: "yaml_keys",

@@ -2,11 +2,14 @@
 // through dangling symlinks are judged by their target, and path rules govern plugin and MCP tools
 // by the paths they declare, not only the built-in file tools.
 import { Database } from "bun:sqlite"
-import { afterEach, describe, expect, test } from "bun:test"
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test"
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { stringify } from "yaml"
 import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
+
+// several runs of the binary each (bundling, MCP servers) on a shared machine
+setDefaultTimeout(60_000)
 
 const ROOT = join(import.meta.dir, "..", "..")
 const MCP_SERVER = join(ROOT, "tests", "fixtures", "mcp", "server.ts")

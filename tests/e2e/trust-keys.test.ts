@@ -1,10 +1,13 @@
 // Trust through the compiled binary: a task's plugins and policy files are trusted by their own
 // content, trust is per workspace, and an untrusted task cannot set loader variables in its env.
-import { afterEach, describe, expect, test } from "bun:test"
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test"
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { stringify } from "yaml"
 import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
+
+// several runs of the binary each (bundling, MCP servers) on a shared machine
+setDefaultTimeout(60_000)
 
 const ROOT = join(import.meta.dir, "..", "..")
 const made: Sandbox[] = []
