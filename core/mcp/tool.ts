@@ -3,7 +3,7 @@
 // classified into the MCP error codes. Holds no connection itself: calls go through `McpCaller`.
 import { z } from "zod"
 import { formatDuration } from "../task/duration.ts"
-import { guessedPaths, isPathName } from "../tools/declare.ts"
+import { declaredPaths, guessedPaths } from "../tools/declare.ts"
 import { ToolFailure, type Effect, type PathAccess, type PathArg, type Tool, type ToolOutput } from "../tools/types.ts"
 import { classifyMcpError, errorResultFailure, mcpFailure } from "./errors.ts"
 
@@ -85,31 +85,17 @@ export function mcpDeclaration(info: McpToolInfo): Pick<Tool, "effects" | "paths
   if (info.annotations?.openWorldHint !== false) effects.push("network")
   const access: PathAccess = readOnly ? "read" : "write"
   const properties = info.inputSchema?.properties
-  if (!properties || typeof properties !== "object") {
-    return { effects, paths: (args: Record<string, unknown>) => guessedPaths(args, access) }
+  const declared: PathArg[] = []
+  const skip = new Set<string>()
+  if (properties && typeof properties === "object") {
+    for (const [arg, raw] of Object.entries(properties as Record<string, unknown>)) {
+      const said = raw && typeof raw === "object" ? (raw as Record<string, unknown>)["x-ccode-path"] : undefined
+      if (said === false) skip.add(arg)
+      if (said === "read" || said === "write") (declared.push({ arg, access: said }), skip.add(arg))
+    }
   }
-  const paths: PathArg[] = []
-  for (const [arg, raw] of Object.entries(properties as Record<string, unknown>)) {
-    const schema = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>
-    const said = schema["x-ccode-path"]
-    if (said === false) continue
-    if (said === "read" || said === "write") paths.push({ arg, access: said })
-    else if (isPathName(arg) && holdsText(schema)) paths.push({ arg, access })
-  }
-  return { effects, paths }
-}
-
-// A string, a list of strings, or a schema that does not say (a path could be in it).
-function holdsText(schema: Record<string, unknown>): boolean {
-  const type = schema.type
-  if (type === undefined) return true
-  const types = Array.isArray(type) ? type : [type]
-  if (types.includes("string")) return true
-  if (types.includes("array")) {
-    const items = schema.items as Record<string, unknown> | undefined
-    return !items || typeof items !== "object" || holdsText(items)
-  }
-  return false
+  // what the server names, then every argument named like a path, nested ones included
+  return { effects, paths: (args: Record<string, unknown>) => [...declaredPaths({ paths: declared }, args), ...guessedPaths(args, access, skip)] }
 }
 
 /** The server's JSON Schema as zod (so bad arguments are refused before the server sees them). */

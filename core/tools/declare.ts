@@ -35,16 +35,27 @@ export function declaredPaths(tool: Declaration | undefined, args: Record<string
 
 /**
  * Arguments named like paths (path, file, dir, target_path, outputFile, ...), for tools that do not
- * declare theirs: taken as paths so path rules apply to them too (fail closed).
+ * declare theirs: taken as paths so path rules apply to them too (fail closed). Nested objects are
+ * searched too (`{options: {output_file: ...}}`); `skip` names top-level arguments that are not paths.
  */
-export function guessedPaths(args: Record<string, unknown>, access: DeclaredPath["access"]): DeclaredPath[] {
+export function guessedPaths(args: Record<string, unknown>, access: DeclaredPath["access"], skip: ReadonlySet<string> = NONE): DeclaredPath[] {
   const out: DeclaredPath[] = []
-  for (const [name, value] of Object.entries(args)) {
-    if (!isPathName(name)) continue
-    for (const path of pathValues(value)) out.push({ path, access })
+  const walk = (value: Record<string, unknown>, depth: number) => {
+    for (const [name, inner] of Object.entries(value)) {
+      if (depth === 0 && skip.has(name)) continue
+      if (isPathName(name)) for (const path of pathValues(inner)) out.push({ path, access })
+      if (depth >= MAX_DEPTH) continue
+      for (const item of Array.isArray(inner) ? inner : [inner]) {
+        if (item && typeof item === "object" && !Array.isArray(item)) walk(item as Record<string, unknown>, depth + 1)
+      }
+    }
   }
+  walk(args, 0)
   return out
 }
+
+const NONE: ReadonlySet<string> = new Set()
+const MAX_DEPTH = 4
 
 const PATH_WORDS = new Set(["path", "paths", "file", "files", "filename", "filenames", "filepath", "dir", "dirs", "directory", "folder", "cwd"])
 const PATH_NAMES = new Set(["dest", "destination", "target", "source", "src", "output", "out", "root", "location"])

@@ -40,7 +40,11 @@ describe("declarations", () => {
       inputSchema: { type: "object", properties: { file_path: { type: "string" }, count: { type: "number" }, dir: { type: "string", "x-ccode-path": false }, db: { type: "string", "x-ccode-path": "write" } } },
     })
     expect(isReadOnly(decl)).toBe(false)
-    expect(declaredPaths(decl, { file_path: "a", dir: "b", db: "c", count: 1 })).toEqual([{ path: "a", access: "write" }, { path: "c", access: "write" }])
+    expect(declaredPaths(decl, { file_path: "a", dir: "b", db: "c", count: 1 })).toEqual([{ path: "c", access: "write" }, { path: "a", access: "write" }])
+    // a path nested in an object argument is found too
+    expect(declaredPaths(decl, { options: { output_file: "prod/x.db", list: [{ path: "q" }] } })).toEqual([
+      { path: "prod/x.db", access: "write" }, { path: "q", access: "write" },
+    ])
     const ro = mcpDeclaration({ name: "r", annotations: { readOnlyHint: true, openWorldHint: false }, inputSchema: { type: "object", properties: { path: { type: "string" } } } })
     expect(ro.effects).toEqual(["read"])
     expect(isReadOnly(ro)).toBe(true)
