@@ -12,7 +12,6 @@ import { appendAudit } from "../../core/audit/write.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome } from "../home.ts"
 import { openDb } from "../paths.ts"
 
 export default command({
@@ -107,10 +106,10 @@ async function withPluginInputs(targets: TrustTarget[]): Promise<TrustTarget[]> 
   for (const target of targets) {
     add(target)
     if (!/\.[mc]?[jt]sx?$/.test(target.file)) continue
-    const { bundlePlugin } = await import("../../core/plugins/bundle.ts")
+    const { pluginInputs } = await import("../../core/plugins/bundle.ts")
     try {
-      const bundle = await bundlePlugin(target.file, join(ccodeHome(), "cache"))
-      for (const input of bundle.inputs) add({ file: input.path, workspace: target.workspace })
+      // the import graph only: trusting runs none of the plugin's code
+      for (const input of await pluginInputs(target.file)) add({ file: input.path, workspace: target.workspace })
     } catch (error) {
       console.error(`warning: ${target.file} cannot be bundled (${(error as Error).message}); only the file itself is trusted`)
     }

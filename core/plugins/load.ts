@@ -41,15 +41,16 @@ export async function loadPluginFiles(files: readonly PluginFile[], opts: Plugin
 
 export async function loadPluginFile(file: PluginFile, opts: PluginLoadOptions = {}): Promise<LoadedPlugin> {
   registerPluginModule()
+  // the user's own plugins need no trust; the others are neither built nor imported until trusted
+  const isTrusted = file.origin === "user" ? undefined : opts.isTrusted
   let bundle
   try {
-    bundle = await bundlePlugin(realpathSync(file.path), opts.cacheDir)
+    bundle = await bundlePlugin(realpathSync(file.path), opts.cacheDir, isTrusted)
   } catch (error) {
     return { ...file, tools: [], problems: [], error: describeImportError(error) }
   }
-  const isTrusted = opts.isTrusted
-  const untrusted = file.origin === "user" || !isTrusted ? [] : bundle.inputs.filter((i) => !isTrusted(i.path, i.hash)).map((i) => i.path)
-  if (untrusted.length) return { ...file, tools: [], problems: [], inputs: bundle.inputs, untrusted }
+  const untrusted = bundle.untrusted ?? (isTrusted ? bundle.inputs.filter((i) => !isTrusted(i.path, i.hash)).map((i) => i.path) : [])
+  if (untrusted.length || !bundle.file) return { ...file, tools: [], problems: [], inputs: bundle.inputs, untrusted }
   let module: Record<string, unknown>
   try {
     module = await importWithin(bundle.file, opts.timeoutMs ?? IMPORT_TIMEOUT_MS)
