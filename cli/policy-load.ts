@@ -4,6 +4,7 @@ import { existsSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { findWorkspaceRoot, loadPolicy, userPolicyFile, workspacePolicyFiles } from "../core/policy/index.ts"
+import { workspaceLayerRoots } from "../core/policy/workspace.ts"
 import type { IsTrusted, LoadedPolicy, PolicyFlags } from "../core/policy/index.ts"
 import type { SqliteStore as Store } from "../core/store/sqlite.ts"
 import { ccodeHome } from "./home.ts"
@@ -25,7 +26,8 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   const workspace = findWorkspaceRoot(opts.cwd)
   const env = process.env
   const home = homedir()
-  const repoFiles = workspacePolicyFiles(workspace).length > 0
+  // a nested .ccode/ does not hide the repository's policy files (they are layers too)
+  const repoFiles = [workspace, ...workspaceLayerRoots(opts.cwd)].some((root) => workspacePolicyFiles(root).length > 0)
   const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(ccodeHome(env), "cache") : undefined
   let store = opts.store
   const opened = !store && repoFiles && !opts.trust
@@ -36,9 +38,8 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   try {
     let isTrusted: IsTrusted = () => false
     if (store && repoFiles) {
-      const { isTrustedFile } = await import("../core/store/trust.ts")
-      const db = store
-      isTrusted = (file, hash) => isTrustedFile(db, file, hash)
+      const { trustIn } = await import("../core/store/trust.ts")
+      isTrusted = trustIn(store, workspace)
     }
     return await loadPolicy({ cwd: opts.cwd, home, env, isTrusted, trustAll: opts.trust, flags: opts.flags, cacheDir, workspace })
   } finally {

@@ -13,7 +13,8 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
       continue
     }
     for (const step of prepared.steps) {
-      const call = await prepared.governor.prepare(step.config.tool, step.config.args, prepared.cwd)
+      const tool = prepared.registry.get(step.config.tool)?.tool
+      const call = await prepared.governor.prepare(step.config.tool, step.config.args, prepared.cwd, undefined, tool)
       const d = prepared.governor.decide(call, { grants: [] })
       const args = prepared.redactor.value(step.config.args)
       if (json) {

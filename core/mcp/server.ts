@@ -1,10 +1,9 @@
 // `ccode mcp`: serves a session's tools over MCP stdio with the official SDK (imported lazily).
 // stdout carries the protocol only; every call goes through the session, so through the policy.
 import { z } from "zod"
+import { isReadOnly } from "../tools/declare.ts"
 import type { Tool, ToolResult } from "../tools/types.ts"
 import type { McpSession } from "./session.ts"
-
-const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep"])
 
 const INSTRUCTIONS =
   "Tools served by ccode: every call is decided by the workspace's ccode policy, run, checkpointed and audited. " +
@@ -43,7 +42,7 @@ export function describeTool(tool: Tool) {
     name: tool.name,
     description: tool.description,
     inputSchema: { ...inputSchema, type: "object" as const },
-    annotations: { readOnlyHint: READ_ONLY.has(tool.name), idempotentHint: tool.idempotent === true },
+    annotations: { readOnlyHint: isReadOnly(tool), idempotentHint: tool.idempotent === true },
   }
 }
 

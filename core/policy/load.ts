@@ -3,16 +3,17 @@
 import { readFileSync } from "node:fs"
 import { dirname, isAbsolute, resolve } from "node:path"
 import type { Policy, LayerName } from "./types.ts"
-import type { Layer } from "./layer.ts"
 import type { PolicyFile } from "./schema.ts"
 import type { YamlSource } from "../task/yaml.ts"
 import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
 import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
-import { findWorkspaceRoot, isFile, userPolicyFile, workspacePolicyFiles } from "./workspace.ts"
+import { findWorkspaceRoot, isFile, userPolicyFile, workspaceLayerRoots, workspacePolicyFiles } from "./workspace.ts"
+import { anchorLayer, type Layer } from "./layer.ts"
 
-export type IsTrusted = (file: string, sha256: string) => boolean
+/** `workspace`: the root the file is trusted for, when not the workspace being loaded (an outer layer) */
+export type IsTrusted = (file: string, sha256: string, workspace?: string) => boolean
 
 export interface Trust {
   isTrusted: IsTrusted
@@ -49,8 +50,15 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   const layers: Layer[] = []
   const user = userPolicyFile(opts.env, opts.home)
   if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
-  for (const file of workspacePolicyFiles(workspace)) {
-    layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
+  // the repository's layers too, when the workspace is a folder inside it with its own .ccode/
+  const roots = workspaceLayerRoots(opts.cwd)
+  if (!roots.includes(workspace)) roots.push(workspace)
+  for (const root of roots) {
+    const trusted = (file: string, hash: string) => opts.trustAll === true || opts.isTrusted(file, hash, root)
+    for (const file of workspacePolicyFiles(root)) {
+      const layer = await loadPolicyFile(file, "workspace", trusted, opts.cacheDir)
+      layers.push(root === workspace ? layer : anchorLayer(layer, root))
+    }
   }
   layers.push(...(opts.task ?? []))
   const env = await envLayer(opts.env)

@@ -95,10 +95,17 @@ export interface Call {
   toolRisk?: Risk
   /** shell tool: the analysed command */
   shell?: ShellAnalysis
-  /** paths the call touches (file tools: their path; shell: from analysis) */
-  paths: TouchedPath[]
+  /** risk raised by the run's setting rather than the call (a trusted task's env: sets loader variables) */
+  raised?: { risk: Risk; reason: string }[]
+  /** paths the call touches (the tool's declaration; shell: from analysis) */
+  paths: CallPath[]
   /** the call will run inside the OS sandbox */
   sandboxed?: boolean
+}
+
+/** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */
+export interface CallPath extends TouchedPath {
+  dir?: boolean
 }
 
 export interface Grant {

@@ -10,6 +10,7 @@ import type { Redactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import type { LoadedTask } from "../task/load.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
+import type { Declaration } from "../tools/declare.ts"
 import type { Reporter } from "./events.ts"
 import type { Recorder } from "./recorder.ts"
 import type { PlanItem } from "./plan.ts"
@@ -32,7 +33,8 @@ export interface RunOptions {
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
 export interface Governor {
   policy: Policy
-  prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk): Promise<Call>
+  /** `declaration`: what the tool says it touches (its effects and paths) */
+  prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk, declaration?: Declaration): Promise<Call>
   decide(call: Call, state: GuardState): Decision
   /** the "allow for this run" grant for a call, never for critical */
   grantFor(call: Call, decision: Decision): Grant | undefined

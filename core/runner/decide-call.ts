@@ -24,7 +24,7 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
   const parsed = tool?.args.safeParse(proposal.args)
   const given = parsed?.success && isRecord(parsed.data) ? { ...proposal, args: parsed.data } : proposal
   const decideArgs = async (args: Record<string, unknown>) => {
-    const call = await ctx.governor.prepare(proposal.tool, args, ctx.cwd, staticRisk(tool?.risk, args, ctx))
+    const call = await ctx.governor.prepare(proposal.tool, args, ctx.cwd, staticRisk(tool?.risk, args, ctx), tool)
     return { call, decision: ctx.governor.decide(call, { tripped: trip, grants: ctx.state.grants }) }
   }
   let { call, decision } = await decideArgs(given.args)

@@ -17,6 +17,7 @@ import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
 import { createSnapshotHook } from "../snapshot/hook.ts"
+import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan, type PlanItem } from "./plan.ts"
@@ -157,6 +158,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
   const snapshots = createSnapshotHook({
     store: env.store, runId, snapshotter,
+    readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
   })
   return {

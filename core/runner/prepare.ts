@@ -1,10 +1,13 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { realpathSync } from "node:fs"
+import { readFileSync, realpathSync } from "node:fs"
 import { homedir } from "node:os"
+import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
+import { sha256 } from "../policy/cache.ts"
+import { isLoaderVar } from "../shell/scope.ts"
 import { createRedactor, type Redactor } from "../redact/index.ts"
-import { isTrustedFile } from "../store/trust.ts"
+import { trustIn } from "../store/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
 import { AGENT_TOOLS } from "../tools/builtin/agent.ts"
@@ -56,16 +59,18 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
+  const loaderEnv = checkTaskEnv(env, task, options, workspace)
   // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
   // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
   const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
-    isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
+    isTrusted: options.trust ? () => true : trustIn(env.store, workspace),
+    cacheDir: join(env.home, "cache"),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox }, resume)
+    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }, resume)
   } catch (error) {
     await extras.close()
     throw error
@@ -74,7 +79,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
-  { cwd, toolEnv, policy, workspace, registry, extras, sandbox }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox"> & { policy: Prepared["governor"]["policy"] },
+  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
   resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
@@ -103,7 +108,7 @@ function finishPrepare(
   })
   // the agent section is checked now, so a bad one is exit 2 before anything is stored
   if (task.spec.agent) prepareAgent(task, registry, toolEnv)
-  const governor = createGovernor(policy, workspace, toolEnv, sandbox.bwrap !== undefined)
+  const governor = createGovernor(policy, workspace, toolEnv, { sandboxed: sandbox.bwrap !== undefined, loaderEnv })
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
@@ -117,6 +122,20 @@ function finishPrepare(
 function stepsHash(steps: PreparedStep[]): string {
   const shape = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
+}
+
+/**
+ * A task's env: may set loader/config variables (PATH, BASH_ENV, LD_*, GIT_*, ...) only when the task
+ * file is trusted: otherwise the repository picks what `ls` runs. Returns the ones a trusted task sets.
+ */
+function checkTaskEnv(env: RunEnv, task: LoadedTask, options: RunOptions, workspace: string): string[] {
+  const loader = Object.keys(task.spec.env ?? {}).filter(isLoaderVar)
+  if (!loader.length || options.trust) return loader
+  if (trustIn(env.store, workspace)(task.file, sha256(readFileSync(task.file, "utf8")))) return loader
+  const at = positionOf(task.source, ["env", loader[0]!])
+  throw new ConfigError(task.file, at.line, at.col,
+    `env: ${loader.join(", ")} ${loader.length > 1 ? "are loader/config variables" : "is a loader/config variable"} (they change what every command loads and runs); ` +
+    `an untrusted task may not set them. Review the task, then \`ccode trust ${task.file}\` (or --trust for one run)`)
 }
 
 function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv: Record<string, string>): Record<string, string> {

@@ -2,6 +2,7 @@
 import { z } from "zod"
 import { defineTool, ToolFailure, type ToolContext } from "../types.ts"
 import { sandboxed } from "../../sandbox/session.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 const KILL_GRACE_MS = 300
 const PIPE_GRACE_MS = 200
@@ -17,6 +18,7 @@ export const shell = defineTool({
   }),
   risk: "safe", // the command's own analysis decides; see core/shell
   idempotent: false,
+  ...BUILTIN_DECLARATIONS.shell,
   async run(args, ctx) {
     const cwd = args.cwd ? ctx.paths.resolve(args.cwd, "read") : ctx.cwd
     return runBash(args.command, cwd, ctx)
