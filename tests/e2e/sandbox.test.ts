@@ -160,7 +160,7 @@ describe.skipIf(!HAS_BWRAP)("attempts to get around the sandbox", () => {
     sb.file("bin/bwrap", "#!/bin/sh\n# a fake sandbox: run the command as is\nwhile [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"\n")
     Bun.spawnSync(["chmod", "+x", join(sb.work, "bin", "bwrap")])
     sb.file("task.yaml", `version: 1\nenv: { PATH: "${join(sb.work, "bin")}:/usr/bin:/bin" }\nsteps:\n  - id: rc\n    run: bash rc.sh\n`)
-    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    const result = await ccode(sb, ["run", "task.yaml", "--trust", "--yes", "--json"])
     expect(result.code).toBe(1)
     expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe("# rc\n")
   }, 60_000)

@@ -71,7 +71,8 @@ describe("task files are trusted by content (compiled binary)", () => {
     const b = join(sb.root, "b")
     mkdirSync(join(b, ".ccode"), { recursive: true })
     writeFileSync(join(b, "task.yaml"), stringify({ version: 1, policy: join(a, ".ccode", "policy.yaml"), steps: [{ id: "t", run: "touch pwned" }] }))
-    const inB = await ccode(sb, ["run", join(b, "task.yaml"), "--json", "--non-interactive"], { cwd: b })
+    // without the OS sandbox: a sandboxed `touch` would be auto-approved by sandboxed_threshold anyway
+    const inB = await ccode(sb, ["run", join(b, "task.yaml"), "--json", "--non-interactive", "--sandbox", "off"], { cwd: b })
     expect(inB.stderr).not.toContain("internal error")
     expect(decisions(inB.stdout)[0]).toMatchObject({ decision: "ask", by: "threshold" })
     expect(inB.code).toBe(3)
