@@ -13,8 +13,8 @@ import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
+import { out } from "../out.ts"
 
-const out = (text: string) => process.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`)
 
 const filterArgs = {
   run: { type: "string", description: "only this run (id or unique prefix; comma-separated for several)", valueHint: "ID" },

@@ -12,8 +12,9 @@ import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
+import { out } from "../out.ts"
+import { logs } from "./runs-logs.ts"
 
-const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`)
 
 const ls = command({
   meta: { name: "ls", description: "List runs, newest first" },
@@ -27,7 +28,9 @@ const ls = command({
   run({ args }) {
     const store = openDb(args.db)
     try {
-      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, args.status).map(runView)
+      // `crashed` is a running row whose process is gone: stored as running
+      const stored = args.status === "crashed" ? "running" : args.status
+      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, stored).map(runView).filter((r) => !args.status || r.status === args.status)
       if (args.json) out(JSON.stringify(rows))
       else if (!rows.length) process.stderr.write("no runs yet; try `ccode run examples/quickstart/task.yaml`\n")
       else out(renderTable(["id", "task", "status", "exit", "created", "workdir"], rows.map((r) => [r.id, r.task, r.status, String(r.exit_code ?? "-"), r.created_at.replace("T", " ").slice(0, 19), r.workdir])))
@@ -150,7 +153,7 @@ const exportRun = command({
 export default command({
   meta: { name: "runs", description: "List and inspect runs" },
   examples: ["ccode runs", "ccode runs show r1a2b3", "ccode runs events r1a2b3 --format jsonl", "ccode runs prune --older-than 7d", "ccode runs export r1a2b3 --replay > turns.yaml"],
-  subCommands: { ls, show, events, export: exportRun, rm, prune },
+  subCommands: { ls, show, events, logs, export: exportRun, rm, prune },
   default: "ls",
 })
 

@@ -7,6 +7,7 @@ import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { ccodeHome, dbPath, openDb } from "../paths.ts"
+import { out } from "../out.ts"
 
 export default command({
   meta: { name: "undo", description: "Restore the workspace to how it was before a run (or before step N)" },
@@ -31,7 +32,7 @@ export default command({
         home: ccodeHome(), toStep, dryRun: Boolean(args["dry-run"]), exclude: [db],
         redactor: createRedactor({ enabled: process.env.CCODE_REDACT !== "0", env: process.env, home: homedir() }),
       })
-      if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`)
+      if (args.json) out(`${JSON.stringify(result)}\n`)
       else process.stderr.write(describe(result))
       return 0
     } finally {

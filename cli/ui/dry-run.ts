@@ -1,6 +1,7 @@
 // --dry-run: decide every step of every task with the real policy, run nothing, store nothing.
 import type { PlannedRun } from "../../core/runner/lifecycle.ts"
 import { renderTable } from "./table.ts"
+import { out } from "../out.ts"
 
 export async function dryRun(planned: PlannedRun[], json: boolean): Promise<number> {
   const rows: string[][] = []
@@ -8,7 +9,7 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
     if (task.spec.agent) {
       // an agent's calls exist only once a model proposes them: say so rather than show nothing
       const note = "agent task: calls are decided as the model proposes them (replay a recorded run to see a policy's decisions)"
-      if (json) process.stdout.write(`${JSON.stringify({ type: "dry_run.note", task: task.name, note })}\n`)
+      if (json) out(`${JSON.stringify({ type: "dry_run.note", task: task.name, note })}\n`)
       rows.push([task.name, "-", "agent", "-", "-", note])
       continue
     }
@@ -17,7 +18,7 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
       const d = prepared.governor.decide(call, { grants: [] })
       const args = prepared.redactor.value(step.config.args)
       if (json) {
-        process.stdout.write(`${JSON.stringify({ type: "decision", task: task.name, step: step.id, tool: step.config.tool, args, decision: d.decision, risk: d.risk, reason: d.reason, by: d.by, rules: d.rules })}\n`)
+        out(`${JSON.stringify({ type: "decision", task: task.name, step: step.id, tool: step.config.tool, args, decision: d.decision, risk: d.risk, reason: d.reason, by: d.by, rules: d.rules })}\n`)
       }
       rows.push([task.name, step.id, step.config.tool, d.decision, d.risk, prepared.redactor.text(d.reason)])
     }

@@ -1,8 +1,9 @@
 import type { RequestRow } from "../../core/store/requests.ts"
+import { out } from "../out.ts"
 
 export function printSettled(rows: RequestRow[], json: boolean): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(rows.map((r) => ({ id: r.id, run: r.runId, kind: r.kind, status: r.status, answer: r.answer })))}\n`)
+    out(`${JSON.stringify(rows.map((r) => ({ id: r.id, run: r.runId, kind: r.kind, status: r.status, answer: r.answer })))}\n`)
     return
   }
   for (const r of rows) process.stderr.write(`${r.status} ${r.id} (${r.kind}): ${r.title}\n`)

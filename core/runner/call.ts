@@ -13,6 +13,7 @@ import { decideCall } from "./decide-call.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
+import { excerpt } from "./output.ts"
 import type { PendingCall } from "./state.ts"
 
 export interface Proposal {
@@ -101,7 +102,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
     return outcome
   }
@@ -111,7 +112,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
     ctx.state.counters.denied++
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
     return outcome
   }
@@ -130,7 +131,7 @@ export async function runCall(
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
-  rec.event("step.finished", finishedFields(callId, result))
+  rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
     result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
@@ -215,13 +216,16 @@ function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decis
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 
-function finishedFields(callId: string, result: ToolResult) {
+// `output` is redacted; the event carries its head and tail with the full byte count (output.ts)
+function finishedFields(callId: string, step: string | undefined, result: ToolResult, output: string) {
   return {
     call: callId,
+    step: step ?? null,
     status: result.status,
     exit_code: exitCode(result),
     duration_ms: result.stats.duration_ms,
     error: result.error ?? null,
+    ...excerpt(output, output ? result.stats.bytes : 0),
   }
 }
 
