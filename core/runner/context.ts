@@ -24,6 +24,8 @@ export interface RunOptions {
   autoApprove?: Risk
   yes: boolean
   maxSteps?: number
+  /** --max-wall-time, in ms */
+  maxWallTime?: number
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
