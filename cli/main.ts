@@ -4,6 +4,7 @@ import type { CommandDef } from "citty"
 import { checkFlags } from "./args.ts"
 import type { CcodeCommand } from "./command.ts"
 import { describeError, Exit, exitCodeFor, UsageError } from "./errors.ts"
+import { groupUsage } from "./help.ts"
 
 declare const CCODE_VERSION: string | undefined
 const VERSION = typeof CCODE_VERSION === "string" ? CCODE_VERSION : "0.1.0-dev"
@@ -37,7 +38,8 @@ export async function main(argv: string[]): Promise<number> {
       console.log(VERSION)
       return 0
     }
-    console.error(rootUsage())
+    if (wantsHelp) console.log(rootUsage())
+    else console.error(rootUsage())
     return wantsHelp ? 0 : 2
   }
   const entry = COMMANDS[name]
@@ -51,8 +53,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const sub = await subcommandOf(cmd, rest)
     if (wantsHelp) {
-      console.error(await usage(sub.cmd, name, sub.name))
+      // help asked for is a result (stdout); a group without a named subcommand lists its subcommands
+      console.log(sub.implicit || (cmd.subCommands && !sub.name) ? await groupUsage(cmd, name) : await usage(sub.cmd, name, sub.name))
       return 0
+    }
+    if (cmd.subCommands && !sub.name) {
+      console.error(await groupUsage(cmd, name))
+      return 2
     }
     checkFlags(sub.rest, ((await resolve(sub.cmd.args)) ?? {}) as never, sub.name ? `${name} ${sub.name}` : name)
     // run the (sub)command itself with its own arguments: citty drops a subcommand's return value
@@ -63,6 +70,8 @@ export async function main(argv: string[]): Promise<number> {
     // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
     const code = name === "hook" ? 2 : exitCodeFor(error)
     if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
+    // under --json, a script reads stdout: the error is an event there too
+    if (code === 2 && jsonRequested(argv) && !(error instanceof Exit)) console.log(JSON.stringify({ type: "error", ts: new Date().toISOString(), exit_code: 2, message: describeError(error) }))
     const hinted = error instanceof Error && error.message.includes("--help")
     if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
     return code
@@ -82,8 +91,28 @@ async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: C
   const subName = i >= 0 ? rest[i]! : undefined
   if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: rest.slice(i + 1) }
   const fallback = await resolve(cmd.default)
+  const word = await firstPositional(fallback && fallback in subs ? ((await resolve(subs[fallback])) as CcodeCommand) : cmd, rest)
+  if (word !== undefined) throw new UsageError(`unknown subcommand "${word}"; one of: ${Object.keys(subs).join(", ")}`)
   if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest, implicit: true }
   return { cmd, rest }
+}
+
+/** A word that is neither a flag nor a flag's value, when the command takes no positional arguments. */
+async function firstPositional(cmd: CcodeCommand, rest: string[]): Promise<string | undefined> {
+  const args = ((await resolve(cmd.args)) ?? {}) as Record<string, { type?: string }>
+  if (Object.values(args).some((a) => a.type === "positional")) return undefined
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!
+    if (a === "--") return undefined
+    if (!a.startsWith("-")) return a
+    if (!a.includes("=") && args[a.replace(/^--?/, "")]?.type === "string") i++
+  }
+  return undefined
+}
+
+function jsonRequested(argv: string[]): boolean {
+  const end = argv.indexOf("--")
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json")
 }
 
 async function usage(cmd: CcodeCommand, name: string, sub?: string): Promise<string> {

@@ -101,7 +101,7 @@ const rm = command({
       deleteRun(store, run.id)
       removeSummary(run.id)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
-      else process.stderr.write(`removed ${run.id}\n`)
+      else out(`removed ${run.id}`)
     } finally {
       store.close()
     }
@@ -120,7 +120,7 @@ const prune = command({
       const removed = pruneRuns(store, Date.now() - age, runIsLive)
       removed.forEach(removeSummary)
       if (args.json) out(JSON.stringify({ removed }))
-      else process.stderr.write(`removed ${removed.length} run(s)\n`)
+      else out(`removed ${removed.length} run(s)`)
     } finally {
       store.close()
     }

@@ -32,8 +32,8 @@ export default command({
         home: ccodeHome(), toStep, dryRun: Boolean(args["dry-run"]), exclude: [db],
         redactor: createRedactor({ enabled: process.env.CCODE_REDACT !== "0", env: process.env, home: homedir() }),
       })
-      if (args.json) out(`${JSON.stringify(result)}\n`)
-      else process.stderr.write(describe(result))
+      if (args.json) out(JSON.stringify(snakeCase(result)))
+      else out(describe(result))
       return 0
     } finally {
       store.close()
@@ -60,4 +60,11 @@ function alive(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+/** JSON keys as every other --json output spells them. */
+function snakeCase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCase)
+  if (!value || typeof value !== "object") return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]))
 }

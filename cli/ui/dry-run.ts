@@ -23,6 +23,9 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
       rows.push([task.name, step.id, step.config.tool, d.decision, d.risk, prepared.redactor.text(d.reason)])
     }
   }
-  if (!json) process.stderr.write(`${renderTable(["task", "step", "tool", "decision", "risk", "why"], rows)}\n(dry run: nothing was run)\n`)
+  if (!json) {
+    out(renderTable(["task", "step", "tool", "decision", "risk", "why"], rows))
+    process.stderr.write("(dry run: nothing was run)\n")
+  }
   return 0
 }
