@@ -81,6 +81,10 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  for (const warning of prepared.warnings) {
+    ctx.recorder.event("policy.warning", { message: warning })
+    ctx.recorder.audit({ type: "policy", actor: "policy", action: "load_warning", result: null, reason: warning })
+  }
   if (!prepared.redactor.enabled) {
     const why = env.env.CCODE_REDACT === "0" ? "CCODE_REDACT=0" : "redaction.enabled: false in the policy"
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })

@@ -1,6 +1,8 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { realpathSync } from "node:fs"
+import { readFileSync, realpathSync } from "node:fs"
+import { sha256 } from "../policy/cache.ts"
+import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
 import { createRedactor, type Redactor } from "../redact/index.ts"
@@ -39,6 +41,8 @@ export interface Prepared {
   /** changes when the task file's plan changes */
   stepsHash: string
   steps: PreparedStep[]
+  /** found at load: settings that would be capped or ignored (shown before the run, and audited) */
+  warnings: string[]
   /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
   extras: Extras
   recorder(runId: string): Recorder
@@ -52,14 +56,23 @@ export interface Prepared {
 export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
-  const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
+  const loaded = await loadRunPolicy(env, task, options, cwd)
+  const { workspace } = loaded
+  // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
+  const trusted = options.trust || isTrustedFile(env.store, task.file, sha256(readFileSync(task.file, "utf8")))
+  const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
     isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras }, resume)
+    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras }, resume)
+    prepared.warnings = loadWarnings(policy, prepared.steps.map((s) => ({
+      id: s.id, tool: s.config.tool, toolTimeout: registry.get(s.config.tool)?.tool.timeout,
+      timeout: s.config.timeout ?? (s.config.args.timeout as string | number | undefined),
+    })), { scripted: !task.spec.agent, trusted, explicit: (source) => source.startsWith("flag:") || source.startsWith(task.file) })
+    return prepared
   } catch (error) {
     await extras.close()
     throw error
@@ -102,7 +115,7 @@ function finishPrepare(
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps),
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps), warnings: [],
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }
