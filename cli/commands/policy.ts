@@ -36,8 +36,10 @@ const check = command({
     const callArgs = await callArguments(tool, args.args as string | undefined, afterDashes(rawArgs))
     const loaded = await loadForCli({ cwd, flags: { policy: allValues(rawArgs, "policy") }, trust: Boolean(args.trust), db: args.db as string | undefined })
     warn(loaded.warnings)
-    const { toolRisk } = await knownTool(tool, callArgs, Boolean(args.args))
-    const call = await prepareCall(tool, callArgs, {
+    const known = await knownTool(tool, callArgs, Boolean(args.args))
+    const resolved = known.plugin ? await pluginTool(tool, callArgs, { cwd, workspace: loaded.workspace, trust: Boolean(args.trust), db: args.db as string | undefined }) : known
+    const { toolRisk } = resolved
+    const call = await prepareCall(tool, resolved.args ?? callArgs, {
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk, overrides: loaded.policy.risk.overrides,
     })
     const decision = decide(loaded.policy, call, { grants: [] })
@@ -198,17 +200,48 @@ function joinCommand(words: string[]): string {
 
 // A built-in tool's arguments are validated against its schema and its own risk used, as in a run;
 // plain `check -- CMD` skips the tool registry (and zod) entirely.
-async function knownTool(tool: string, args: Record<string, unknown>, given: boolean): Promise<{ toolRisk?: Risk }> {
+async function knownTool(tool: string, args: Record<string, unknown>, given: boolean): Promise<{ toolRisk?: Risk; plugin?: boolean; args?: Record<string, unknown> }> {
   if (!given && tool === "shell") return {}
   const { createRegistry } = await import("../../core/tools/registry.ts")
   const registered = createRegistry().get(tool)
-  if (!registered) return {}
+  if (!registered) return { plugin: true }
   const parsed = registered.tool.args.safeParse(args)
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")
     throw new UsageError(`--args do not fit ${tool}: ${problems}`)
   }
   return { toolRisk: typeof registered.tool.risk === "string" ? registered.tool.risk : undefined }
+}
+
+/**
+ * A tool that is not built in: the workspace's (trusted) plugins are loaded as a run would load them,
+ * and the tool's own risk (its risk function, with its argument defaults) counts, as in a run.
+ */
+async function pluginTool(tool: string, args: Record<string, unknown>, at: { cwd: string; workspace: string; trust: boolean; db?: string }): Promise<{ toolRisk?: Risk; args?: Record<string, unknown> }> {
+  const [{ createRegistry }, { addExtraTools }, { toolRiskOf }, { openSqlite }, { dbPath }, { isTrustedFile }] = await Promise.all([
+    import("../../core/tools/registry.ts"), import("../../core/plugins/extras.ts"), import("../../core/runner/decide-call.ts"),
+    import("../../core/store/sqlite.ts"), import("../home.ts"), import("../../core/store/trust.ts"),
+  ])
+  const store = openSqlite(dbPath(at.db))
+  try {
+    const registry = createRegistry()
+    const extras = await addExtraTools({
+      registry, workspace: at.workspace, cwd: at.cwd, env: process.env, home: homedir(), servers: {}, onClash: () => {},
+      isTrusted: (file, hash) => at.trust || isTrustedFile(store, file, hash),
+    })
+    await extras.close()
+    const found = registry.get(tool)?.tool
+    if (!found) {
+      for (const problem of extras.problems) console.error(`warning: ${problem}`)
+      return {}
+    }
+    const parsed = found.args.safeParse(args)
+    if (!parsed.success) throw new UsageError(`--args do not fit ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")}`)
+    const given = parsed.data as Record<string, unknown>
+    return { toolRisk: toolRiskOf(found, given, at), args: given }
+  } finally {
+    store.close()
+  }
 }
 
 function defaultTestTargets(cwd: string): string[] {

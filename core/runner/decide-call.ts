@@ -76,6 +76,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 // A tool's declared risk: static, or computed from the arguments (a risk function that throws is not trusted to say "low").
+/** A tool's own risk for these arguments (static, or its risk function's answer). */
+export function toolRiskOf(tool: { risk?: unknown }, args: Record<string, unknown>, at: { cwd: string; workspace: string }): Risk | undefined {
+  return staticRisk(tool.risk, args, at)
+}
+
 function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: { cwd: string; workspace: string }): Risk | undefined {
   if (typeof risk !== "function") return risk as Risk | undefined
   try {

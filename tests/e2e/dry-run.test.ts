@@ -47,4 +47,21 @@ describe("ccode run --dry-run", () => {
       rmSync(sb.root, { recursive: true, force: true })
     }
   }, 60_000)
+
+  test("policy check of a trusted plugin tool uses its risk function and defaults; untrusted, it says why", async () => {
+    const sb = sandbox()
+    try {
+      sb.file(".ccode/plugins/deploy.ts", PLUGIN)
+      const untrusted = await ccode(sb, ["policy", "check", "--json", "--tool", "deploy", "--args", "{}"])
+      expect([untrusted.code, JSON.parse(untrusted.stdout).risk]).toEqual([0, "medium"])
+      expect(untrusted.stderr).toContain("the workspace plugin is not trusted")
+      expect((await ccode(sb, ["trust", "."])).code).toBe(0)
+      const staging = JSON.parse((await ccode(sb, ["policy", "check", "--json", "--tool", "deploy", "--args", "{}"])).stdout)
+      expect([staging.decision, staging.risk]).toEqual(["allow", "low"])
+      const prod = JSON.parse((await ccode(sb, ["policy", "check", "--json", "--tool", "deploy", "--args", '{"target":"prod"}'])).stdout)
+      expect([prod.decision, prod.risk]).toEqual(["ask", "high"])
+    } finally {
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
