@@ -5,6 +5,7 @@ import { formatDuration } from "../../core/task/duration.ts"
 import { RISK_STYLE, style } from "./style.ts"
 import { out } from "../out.ts"
 import { lastLines } from "../../core/runner/output.ts"
+import { fitLine } from "./status-line.ts"
 
 const FAILED_TAIL_LINES = 10
 
@@ -40,8 +41,11 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     const c = active[active.length - 1]!
     const p = progress.get(c.run)
     const count = p && p.total > 0 && !agentRuns.has(c.run) ? `${Math.min(p.done.size + 1, p.total)}/${p.total} ` : ""
-    status = `${style.cyan("▶")} ${count}${c.step ?? c.tool} ${style.gray(`${c.tool} · ${formatDuration(Date.now() - c.started)}`)} ${style.dim(c.title)}`
-    err(`\r\x1b[2K${status.slice(0, (process.stderr.columns ?? 100) + 40)}`)
+    status = fitLine([
+      { text: "▶ ", paint: style.cyan }, { text: `${count}${c.step ?? c.tool} ` },
+      { text: `${c.tool} · ${formatDuration(Date.now() - c.started)} `, paint: style.gray }, { text: c.title, paint: style.dim },
+    ], process.stderr.columns || 80)
+    err(`\r\x1b[2K${status}`)
   }
   const line = (runId: string, text: string) => {
     clear()
