@@ -4,7 +4,7 @@ import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../policy/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
-import { redactGrant } from "./approve.ts"
+import { recordGrant } from "./approve.ts"
 import type { GuardState } from "../policy/types.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Governor, RunContext } from "./context.ts"
@@ -43,7 +43,7 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
       const grant = ctx.governor.grantFor(call, decision)
-      if (grant && decision.risk !== "critical") ctx.state.grants.push(redactGrant(ctx, grant))
+      if (grant && decision.risk !== "critical") recordGrant(ctx, grant)
     }
   }
   return { proposal: effective, call, decision }
