@@ -1,6 +1,6 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { readFileSync, realpathSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
 import { sha256 } from "../policy/cache.ts"
 import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
@@ -59,7 +59,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const loaded = await loadRunPolicy(env, task, options, cwd)
   const { workspace } = loaded
   // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
-  const trusted = options.trust || isTrustedFile(env.store, task.file, sha256(readFileSync(task.file, "utf8")))
+  const trusted = options.trust || (existsSync(task.file) && isTrustedFile(env.store, task.file, sha256(readFileSync(task.file, "utf8"))))
   const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
