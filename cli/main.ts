@@ -87,27 +87,28 @@ function helpRequested(argv: string[]): boolean {
 async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: CcodeCommand; name?: string; rest: string[]; implicit?: boolean }> {
   const subs = await resolve(cmd.subCommands)
   if (!subs) return { cmd, rest }
-  const i = rest.findIndex((a) => !a.startsWith("-"))
-  const subName = i >= 0 ? rest[i]! : undefined
-  if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: rest.slice(i + 1) }
   const fallback = await resolve(cmd.default)
-  const word = await firstPositional(fallback && fallback in subs ? ((await resolve(subs[fallback])) as CcodeCommand) : cmd, rest)
-  if (word !== undefined) throw new UsageError(`unknown subcommand "${word}"; one of: ${Object.keys(subs).join(", ")}`)
-  if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest, implicit: true }
+  const fallbackCmd = fallback && fallback in subs ? ((await resolve(subs[fallback])) as CcodeCommand) : undefined
+  // the first word that is not a flag's value (`ccode runs --db x show ID`, `ccode audit --run ID`)
+  const args = ((await resolve((fallbackCmd ?? cmd).args)) ?? {}) as Record<string, { type?: string }>
+  const i = wordIndex(args, rest)
+  const subName = i >= 0 ? rest[i]! : undefined
+  if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: [...rest.slice(0, i), ...rest.slice(i + 1)] }
+  const takesWords = Object.values(args).some((a) => a.type === "positional")
+  if (subName !== undefined && !takesWords) throw new UsageError(`unknown subcommand "${subName}"; one of: ${Object.keys(subs).join(", ")}`)
+  if (fallbackCmd) return { cmd: fallbackCmd, name: fallback, rest, implicit: true }
   return { cmd, rest }
 }
 
-/** A word that is neither a flag nor a flag's value, when the command takes no positional arguments. */
-async function firstPositional(cmd: CcodeCommand, rest: string[]): Promise<string | undefined> {
-  const args = ((await resolve(cmd.args)) ?? {}) as Record<string, { type?: string }>
-  if (Object.values(args).some((a) => a.type === "positional")) return undefined
+/** Index of the first argument that is neither a flag nor a string flag's value; -1 when none (or after `--`). */
+function wordIndex(args: Record<string, { type?: string }>, rest: string[]): number {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!
-    if (a === "--") return undefined
-    if (!a.startsWith("-")) return a
+    if (a === "--") return -1
+    if (!a.startsWith("-")) return i
     if (!a.includes("=") && args[a.replace(/^--?/, "")]?.type === "string") i++
   }
-  return undefined
+  return -1
 }
 
 function jsonRequested(argv: string[]): boolean {

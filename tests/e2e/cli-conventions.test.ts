@@ -42,6 +42,11 @@ describe("CLI conventions", () => {
       expect([none.code, none.stderr.includes("SUBCOMMANDS")]).toEqual([2, true])
       sb.file("t.yaml", "version: 1\nsteps:\n  - run: echo x\n")
       const run = events((await ccode(sb, ["run", "t.yaml", "--json"])).stdout)[0]!.run as string
+      // a global flag's value before the subcommand is not taken for it
+      const shown = await ccode(sb, ["runs", "--db", sb.db, "show", run, "--json"])
+      expect([shown.code, JSON.parse(shown.stdout).id]).toEqual([0, run])
+      const listed = await ccode(sb, ["runs", "--db", sb.db, "--json"])
+      expect([listed.code, JSON.parse(listed.stdout)[0].id]).toEqual([0, run])
       const query = await ccode(sb, ["audit", "--run", run, "--format", "jsonl"])
       expect(query.code).toBe(0)
       expect(query.stdout.trim().split("\n").every((l) => JSON.parse(l).run === run)).toBe(true)
