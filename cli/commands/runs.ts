@@ -14,6 +14,7 @@ import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { out } from "../out.ts"
 import { logs } from "./runs-logs.ts"
+import { lastLines } from "../../core/runner/output.ts"
 
 
 const ls = command({
@@ -59,6 +60,10 @@ const show = command({
         renderTable(["#", "step", "tool", "decision", "risk", "status", "ms"], detail.calls.map((c) => [String(c.seq), c.step ?? "", c.tool, `${c.decision ?? "-"}/${c.by ?? "-"}`, c.risk ?? "-", c.error ? `${c.status} ${c.error.code}` : c.status, String(c.duration_ms ?? "")])),
       ]
       if (detail.requests.length) lines.push("", renderTable(["request", "kind", "status", "title"], detail.requests.map((r) => [r.id, r.kind, r.status, r.title])))
+      // what a failure said, without a second command (all of it: ccode runs logs)
+      for (const c of detail.calls.filter((c) => c.status === "error" && c.output.trim())) {
+        lines.push("", `── ${c.step ?? `call ${c.seq}`} failed; last lines (ccode runs logs ${detail.id} ${c.step ?? c.id}):`, ...lastLines(c.output, 5).map((l) => `  ${l}`))
+      }
       out(lines.join("\n"))
     } finally {
       store.close()

@@ -41,6 +41,8 @@ describe("outputs after the run", () => {
       expect(logs.stdout.trimEnd().endsWith("20000\nboom")).toBe(true)
       const one = (await ccode(sb, ["runs", "logs", runId, "big", "--json"])).stdout.trim().split("\n").map((l) => JSON.parse(l))
       expect(one.map((e) => [e.step, e.status, e.exit_code])).toEqual([["big", "error", 3]])
+      const human = await ccode(sb, ["runs", "show", runId])
+      expect(human.stdout).toContain(`── big failed; last lines (ccode runs logs ${runId} big):\n  19997\n  19998\n  19999\n  20000\n  boom`)
       const missing = await ccode(sb, ["runs", "logs", runId, "nope"])
       expect([missing.code, missing.stderr.includes('no step or call "nope"')]).toEqual([2, true])
 
