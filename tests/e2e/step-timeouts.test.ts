@@ -67,4 +67,21 @@ describe("step timeouts", () => {
       rmSync(sb.root, { recursive: true, force: true })
     }
   }, 60_000)
+
+  test("an untrusted workspace policy cannot open limits.max_tool_timeout for a trusted task", async () => {
+    const sb = sandbox()
+    try {
+      sb.file(".ccode/policy.yaml", "version: 1\nlimits: { max_tool_timeout: 1h }\n")
+      sb.file("t.yaml", "version: 1\nname: slow\npolicy:\n  limits: { tool_timeouts: { shell: 1s } }\nsteps:\n  - id: suite\n    run: sleep 2\n    timeout: 5s\n    retries: 0\n")
+      expect((await ccode(sb, ["trust", "t.yaml"])).code).toBe(0)
+      const r = await ccode(sb, ["run", "t.yaml", "--json"])
+      expect(r.code).toBe(1)
+      const w = warnings(r.stdout)
+      expect(w.some((m) => m.includes("limits.max_tool_timeout") && m.includes("ignored"))).toBe(true)
+      expect(w.some((m) => m.startsWith('step "suite": timeout 5.0s is above limits.tool_timeouts.shell (1.0s); it runs with 1.0s'))).toBe(true)
+      expect((events(r.stdout).find((e) => e.type === "step.finished")!.error as { code: string }).code).toBe("TIMEOUT")
+    } finally {
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

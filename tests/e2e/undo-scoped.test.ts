@@ -2,7 +2,7 @@
 // (unless --force), commits the run made are listed with the command that reverts them, --dry-run
 // says exactly what would change, and `undo --redo` brings the run's changes back.
 import { describe, expect, test } from "bun:test"
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { ccode, sandbox } from "./harness.ts"
 
@@ -25,6 +25,8 @@ function project() {
   git("init", "-q")
   git("add", "-A")
   git("commit", "-qm", "start")
+  // commits are matched to the run by commit time, to the second: keep the setup's commit out of it
+  Bun.sleepSync(1100)
   return sb
 }
 
@@ -78,6 +80,31 @@ describe("ccode undo restores only what the run changed", () => {
       expect([readFileSync(join(sb.work, "app.txt"), "utf8"), readFileSync(join(sb.work, "made.txt"), "utf8")]).toEqual(["v2\n", "new\n"])
       const none = await ccode(sb, ["undo", "--redo", "nope"])
       expect(none.code).toBe(2)
+    } finally {
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test("attacks: a deleted file recreated by hand stays; a symlink put in place of a run's file is removed, never followed", async () => {
+    const sb = sandbox()
+    try {
+      sb.file("gone.txt", "old\n")
+      sb.file("t.yaml", "version: 1\nsteps:\n  - run: rm gone.txt && echo x > made.txt\n")
+      expect((await ccode(sb, ["run", "t.yaml", "--yes"])).code).toBe(0)
+      const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)[0].id as string
+      writeFileSync(join(sb.work, "gone.txt"), "mine now\n")
+      const outside = join(sb.root, "outside.txt")
+      writeFileSync(outside, "precious\n")
+      rmSync(join(sb.work, "made.txt"))
+      symlinkSync(outside, join(sb.work, "made.txt"))
+      const undo = JSON.parse((await ccode(sb, ["undo", id, "--json"])).stdout)
+      expect(undo.changed_since.sort()).toEqual(["gone.txt", "made.txt"])
+      expect(readFileSync(join(sb.work, "gone.txt"), "utf8")).toBe("mine now\n")
+      const forced = JSON.parse((await ccode(sb, ["undo", id, "--force", "--json"])).stdout)
+      expect([forced.modified, forced.removed]).toEqual([["gone.txt"], ["made.txt"]]) // it exists again, so it is put back, not brought back
+      expect(readFileSync(outside, "utf8")).toBe("precious\n")
+      expect(existsSync(join(sb.work, "made.txt"))).toBe(false)
+      expect(readFileSync(join(sb.work, "gone.txt"), "utf8")).toBe("old\n")
     } finally {
       rmSync(sb.root, { recursive: true, force: true })
     }
