@@ -32,15 +32,19 @@ export async function resolveAsk(
   }
   const requestId = newId("q")
   const title = `${proposal.tool}: ${summarizeArgs(proposal.args)}`
+  // what `ccode approve --for-run` would grant, so the person sees it before approving
+  const offered = ctx.governor.grantFor(ask.call, decision)
+  const grant = offered && decision.risk !== "critical" ? redactGrant(ctx, offered) : undefined
+  const grantPatterns = grant ? (grant.patterns ?? (grant.pattern === undefined ? [`any ${grant.tool} call`] : [grant.pattern])) : null
   ctx.recorder.event("request.created", {
     req: requestId, kind: "approval", call: callId, step: proposal.itemId, tool: proposal.tool, args: proposal.args,
-    risk: decision.risk, reason: decision.reason, rules: decision.rules,
+    risk: decision.risk, reason: decision.reason, rules: decision.rules, grant: grantPatterns,
   })
   ctx.recorder.audit({
     type: "permission", actor: "policy", callId, tool: proposal.tool, action: "request", result: "asked", risk: decision.risk,
     reason: decision.reason, data: { request: requestId, args: proposal.args },
   })
-  const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules }))
+  const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules, grant: grantPatterns }))
   const write = () =>
     insertRequest(ctx.store, {
       id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval", status: "pending",

@@ -20,8 +20,12 @@ test("a for-run approval of `echo && git add && git commit` lists and covers exa
     const first = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive"])
     expect(first.code).toBe(3)
     const runId = String(events(first.stdout)[0]!.run)
-    const req = String(events(first.stdout).find((e) => e.type === "request.created")!.req)
-    expect((await ccode(sb, ["approve", runId, req, "--for-run"])).code).toBe(0)
+    const created = events(first.stdout).find((e) => e.type === "request.created")!
+    const req = String(created.req)
+    expect(created.grant).toEqual(["echo *", "git add *", "git commit *"]) // offered before anyone approves
+    const approved = await ccode(sb, ["approve", runId, req, "--for-run"])
+    expect(approved.code).toBe(0)
+    expect(approved.stdout).toContain("for the rest of the run this also allows: echo *, git add *, git commit *")
     const resumed = await ccode(sb, ["resume", runId, "--json", "--non-interactive"])
     expect(resumed.code).toBe(3)
     const decisions = events(resumed.stdout).filter((e) => e.type === "decision").map((e) => [e.decision, e.by, e.reason])
