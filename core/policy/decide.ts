@@ -5,6 +5,7 @@ import type { Call, CommandVerdict, Decision, GuardState, GuardTrip, Policy } fr
 import { compilePolicy, type CompiledRule } from "./compile.ts"
 import { assessRisk, type RiskAssessment } from "./assess.ts"
 import { matchRules, type RuleOutcome } from "./match.ts"
+import { grantLabel } from "./grants.ts"
 
 type Verdict = Pick<Decision, "decision" | "by" | "reason">
 
@@ -34,7 +35,7 @@ function resolve(
   if (outcome.covered) {
     const ruleIds = [...new Set(outcome.parts.map((p) => p.rule).filter((id) => id !== undefined))]
     if (!ruleIds.length && outcome.grant) {
-      return { decision: "allow", by: "grant", reason: `allowed for this run (${outcome.grant.pattern ?? outcome.grant.tool}, ${outcome.grant.source})` }
+      return { decision: "allow", by: "grant", reason: `allowed for this run (${grantLabel(outcome.grant)}, ${outcome.grant.source})` }
     }
     const sources = outcome.matched.filter((m) => m.decision === "allow" && ruleIds.includes(m.id))
     return { decision: "allow", by: outcome.grant ? "grant" : "rule", reason: `allowed by ${sources.map((m) => `rule ${m.id} (${m.source})`).join(", ")}` }
@@ -105,7 +106,7 @@ function commandVerdicts(call: Call, assessed: RiskAssessment, outcome: RuleOutc
     }
     if (part?.decision) verdict.decision = part.decision
     if (part?.rule) verdict.rule = part.rule
-    else if (part?.grant) verdict.rule = `grant: ${part.grant.pattern ?? part.grant.tool}`
+    else if (part?.grant) verdict.rule = `grant: ${grantLabel(part.grant)}`
     return verdict
   })
 }

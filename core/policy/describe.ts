@@ -2,7 +2,7 @@
 import type { Policy } from "./types.ts"
 import type { Layer } from "./layer.ts"
 
-const DURATIONS = /(^|\.)(timeout|max_wall_time|tool_timeout|idle_timeout|retry_backoff|time_window|recovery_timeout)$|^limits\.tool_timeouts\./
+const DURATIONS = /(^|\.)(timeout|max_wall_time|tool_timeout|idle_timeout|retry_backoff|time_window|recovery_timeout|max_tool_timeout)$|^limits\.tool_timeouts\./
 
 export function describePolicy(policy: Policy, ctx: { workspace: string; layers: Layer[] }): string {
   const out: string[] = [`# effective policy for ${ctx.workspace}`, `# layers: bundled ${policy.extends}${ctx.layers.map((l) => `, ${l.name} ${l.label}${l.trusted ? "" : " (untrusted)"}`).join("")}`]

@@ -29,6 +29,12 @@ export function grantFor(call: Call, decision: Decision, source = "user"): Grant
   return { tool: call.tool, source }
 }
 
+/** Every pattern a grant covers, as a person must see them before approving it (or the tool, for a whole-tool grant). */
+export function grantLabel(grant: Grant): string {
+  const patterns = grant.patterns ?? (grant.pattern === undefined ? [] : [grant.pattern])
+  return patterns.length ? patterns.join(", ") : `any ${grant.tool} call`
+}
+
 /** Does the grant cover this part of the call (a simple command, or the whole call for other tools)? */
 export function grantCovers(grant: Grant, call: Call, part: SimpleCommand | undefined): boolean {
   if (grant.tool !== call.tool && !toolMatcher([grant.tool])(call.tool)) return false

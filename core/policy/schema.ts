@@ -69,6 +69,7 @@ export const Limits = z
     max_wall_time: Dur.optional().describe("the whole run, counted across resumes"),
     tool_timeout: Dur.optional(),
     tool_timeouts: z.record(z.string(), Dur).optional().describe("per tool, e.g. { shell: 2m }"),
+    max_tool_timeout: Dur.optional().describe("how far a trusted task's step `timeout:` may go beyond the tool's timeout"),
     idle_timeout: Dur.optional().describe("a tool producing no output for this long is killed"),
     retries: z.number().int().nonnegative().optional(),
     retry_backoff: Dur.optional().describe("exponential, with jitter"),

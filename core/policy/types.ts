@@ -42,6 +42,8 @@ export interface Policy {
     max_wall_time: number
     tool_timeout: number
     tool_timeouts: Record<string, number>
+    /** a trusted task's step `timeout:` may go up to this, beyond the tool's timeout */
+    max_tool_timeout?: number
     idle_timeout: number
     retries: number
     retry_backoff: number

@@ -13,6 +13,7 @@ import { decideCall } from "./decide-call.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
+import { excerpt } from "./output.ts"
 import type { PendingCall } from "./state.ts"
 import { previewCall, previewUnavailable, wantsPreview } from "./preview.ts"
 import type { Sandbox } from "../sandbox/session.ts"
@@ -106,7 +107,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
     return outcome
   }
@@ -116,7 +117,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
     ctx.state.counters.denied++
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
     return outcome
   }
@@ -153,7 +154,7 @@ export async function runCall(
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
-  rec.event("step.finished", finishedFields(callId, result))
+  rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
     result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
@@ -212,7 +213,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
   const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
-  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout)
+  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout, Boolean(proposal.itemId) && !ctx.task.spec.agent)
   const stream = ctx.redactor.stream()
   const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {
@@ -241,13 +242,16 @@ function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decis
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 
-function finishedFields(callId: string, result: ToolResult) {
+// `output` is redacted; the event carries its head and tail with the full byte count (output.ts)
+function finishedFields(callId: string, step: string | undefined, result: ToolResult, output: string) {
   return {
     call: callId,
+    step: step ?? null,
     status: result.status,
     exit_code: exitCode(result),
     duration_ms: result.stats.duration_ms,
     error: result.error ?? null,
+    ...excerpt(output, output ? result.stats.bytes : 0),
   }
 }
 

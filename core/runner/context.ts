@@ -28,6 +28,8 @@ export interface RunOptions {
   maxSteps?: number
   /** --sandbox off|auto|required */
   sandbox?: string
+  /** --max-wall-time, in ms */
+  maxWallTime?: number
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */

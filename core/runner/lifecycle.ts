@@ -28,6 +28,7 @@ import { driveSteps } from "./steps.ts"
 import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
 import { driveAgent } from "../agent/driver.ts"
 import { reconcileAgent } from "../agent/resume.ts"
+import { changesApproval, describeOverrides, redecideWaiting, withOverrides, type ResumeOverrides } from "./overrides.ts"
 
 export interface RunEnv {
   store: Store
@@ -83,6 +84,10 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
+  for (const warning of prepared.warnings) {
+    ctx.recorder.event("policy.warning", { message: warning })
+    ctx.recorder.audit({ type: "policy", actor: "policy", action: "load_warning", result: null, reason: warning })
+  }
   if (!prepared.redactor.enabled) {
     const why = env.env.CCODE_REDACT === "0" ? "CCODE_REDACT=0" : "redaction.enabled: false in the policy"
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
@@ -98,9 +103,11 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   return drive(ctx, env, new Map(Object.entries(steps))).finally(() => prepared.extras.close())
 }
 
-export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
+export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false, overrides: ResumeOverrides = {}): Promise<RunResult> {
   const run = resumable(env.store, idOrPrefix)
-  const spec = JSON.parse(run.options ?? "{}") as StoredSpec
+  const stored = JSON.parse(run.options ?? "{}") as StoredSpec
+  const { options, changed } = withOverrides(stored.options, overrides)
+  const spec = { ...stored, options }
   const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
   const prepared = await prepareRun(env, task, spec.options, true)
@@ -123,6 +130,13 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
+  if (Object.keys(changed).length) {
+    // the person's change: kept for later resumes, in the audit, and in the resumed event
+    updateRun(env.store, run.id, { options: JSON.stringify(spec) })
+    ctx.recorder.audit({ type: "policy", actor: "user", action: "resume_override", result: "approved", reason: `resumed with ${describeOverrides(changed)}`, data: changed })
+    ctx.recorder.event("policy.warning", { message: `resumed with ${describeOverrides(changed)}` })
+    if (!task.spec.agent && changesApproval(changed)) redecideWaiting(ctx)
+  }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))

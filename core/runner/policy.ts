@@ -30,5 +30,7 @@ export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunO
     cacheDir,
     workspace,
   })
-  return { policy: { ...loaded.policy, ignored: loaded.warnings }, workspace: realpathSync(loaded.workspace) }
+  // --max-wall-time is a command-line value like --max-steps: above every policy layer
+  const limits = options.maxWallTime === undefined ? loaded.policy.limits : { ...loaded.policy.limits, max_wall_time: options.maxWallTime }
+  return { policy: { ...loaded.policy, limits, ignored: loaded.warnings }, workspace: realpathSync(loaded.workspace) }
 }

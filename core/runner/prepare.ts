@@ -1,6 +1,7 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { readFileSync, realpathSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
@@ -43,6 +44,8 @@ export interface Prepared {
   /** changes when the task file's plan changes */
   stepsHash: string
   steps: PreparedStep[]
+  /** found at load: settings that would be capped or ignored (shown before the run, and audited) */
+  warnings: string[]
   /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
   extras: Extras
   /** whether shell calls run inside the OS sandbox, and why not */
@@ -58,8 +61,12 @@ export interface Prepared {
 export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
-  const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
-  const loaderEnv = checkTaskEnv(env, task, options, workspace)
+  const loaded = await loadRunPolicy(env, task, options, cwd)
+  const { workspace } = loaded
+  const trusted = taskTrusted(env, task, options, workspace)
+  const loaderEnv = checkTaskEnv(task, trusted)
+  // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
+  const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
   // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
   // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
   const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
@@ -70,7 +77,12 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
     cacheDir: join(env.home, "cache"),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }, resume)
+    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }, resume)
+    prepared.warnings = loadWarnings(policy, prepared.steps.map((s) => ({
+      id: s.id, tool: s.config.tool, toolTimeout: registry.get(s.config.tool)?.tool.timeout,
+      timeout: s.config.timeout ?? (s.config.args.timeout as string | number | undefined),
+    })), { scripted: !task.spec.agent, trusted, explicit: (source) => source.startsWith("flag:") || source.startsWith(task.file) })
+    return prepared
   } catch (error) {
     await extras.close()
     throw error
@@ -113,7 +125,7 @@ function finishPrepare(
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, stepsHash: stepsHash(steps),
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, stepsHash: stepsHash(steps), warnings: [],
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }
@@ -128,10 +140,15 @@ function stepsHash(steps: PreparedStep[]): string {
  * A task's env: may set loader/config variables (PATH, BASH_ENV, LD_*, GIT_*, ...) only when the task
  * file is trusted: otherwise the repository picks what `ls` runs. Returns the ones a trusted task sets.
  */
-function checkTaskEnv(env: RunEnv, task: LoadedTask, options: RunOptions, workspace: string): string[] {
+/** The task file is trusted as it is now (by --trust or `ccode trust` of its content, for this workspace). */
+function taskTrusted(env: RunEnv, task: LoadedTask, options: RunOptions, workspace: string): boolean {
+  if (options.trust) return true
+  return existsSync(task.file) && trustIn(env.store, workspace)(task.file, sha256(readFileSync(task.file, "utf8")))
+}
+
+function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {
   const loader = Object.keys(task.spec.env ?? {}).filter(isLoaderVar)
-  if (!loader.length || options.trust) return loader
-  if (trustIn(env.store, workspace)(task.file, sha256(readFileSync(task.file, "utf8")))) return loader
+  if (!loader.length || trusted) return loader
   const at = positionOf(task.source, ["env", loader[0]!])
   throw new ConfigError(task.file, at.line, at.col,
     `env: ${loader.join(", ")} ${loader.length > 1 ? "are loader/config variables" : "is a loader/config variable"} (they change what every command loads and runs); ` +
