@@ -8,16 +8,18 @@ test("a for-run approval of `echo && git add && git commit` lists and covers exa
   const sb = sandbox()
   try {
     Bun.spawnSync(["git", "init", "-q"], { cwd: sb.work, env: sb.env })
+    // the identity is the repository's (a task's env: may not set GIT_* unless trusted)
+    Bun.spawnSync(["git", "config", "user.name", "a"], { cwd: sb.work, env: sb.env })
+    Bun.spawnSync(["git", "config", "user.email", "a@example.com"], { cwd: sb.work, env: sb.env })
     sb.file(".gitignore", "t.yaml\n")
     sb.file("t.yaml", [
       "version: 1", "name: commits",
-      "env: { GIT_AUTHOR_NAME: a, GIT_AUTHOR_EMAIL: a@example.com, GIT_COMMITTER_NAME: a, GIT_COMMITTER_EMAIL: a@example.com }",
       "steps:",
       "  - id: first", "    run: echo 1 > one.txt && git add one.txt && git commit -qm first",
       "  - id: second", "    needs: [first]", "    run: git commit --allow-empty -qm second",
       "  - id: push", "    needs: [second]", "    run: git push origin main", "",
     ].join("\n"))
-    const first = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive"])
+    const first = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive", "--sandbox", "off"])
     expect(first.code).toBe(3)
     const runId = String(events(first.stdout)[0]!.run)
     const created = events(first.stdout).find((e) => e.type === "request.created")!

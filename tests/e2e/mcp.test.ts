@@ -184,7 +184,8 @@ describe("ccode mcp (compiled binary, driven by the SDK's client)", () => {
 
   test("a call the client cancels mid-run: its process group is killed, the audit says cancelled, the next call runs", async () => {
     const sb = sandbox()
-    sb.file("policy.yaml", stringify({ approval: { mode: "auto", threshold: "low", on_ask: "deny" }, rules: [{ id: "shell-ok", tool: "shell", decision: "allow" }] }))
+    // unsandboxed: the test reads the sleepers' pids, which inside the sandbox's pid namespace are not the host's
+    sb.file("policy.yaml", stringify({ approval: { mode: "auto", threshold: "low", on_ask: "deny" }, sandbox: { mode: "off" }, rules: [{ id: "shell-ok", tool: "shell", decision: "allow" }] }))
     const client = new Client({ name: "e2e", version: "1" })
     await client.connect(new StdioClientTransport({ command: await binary(), args: ["mcp", "--policy", "policy.yaml"], cwd: sb.work, env: sb.env, stderr: "pipe" }))
     let pids: number[] = []

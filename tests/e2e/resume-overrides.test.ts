@@ -37,7 +37,8 @@ describe("ccode resume with overrides", () => {
     const sb = sandbox()
     try {
       sb.file("t.yaml", "version: 1\nname: ap\nsteps:\n  - id: look\n    run: echo look\n  - id: make\n    needs: [look]\n    run: touch made.txt\n  - id: after\n    needs: [make]\n    run: ls made.txt\n")
-      const first = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive"])
+      // unsandboxed: inside the OS sandbox the medium `touch` would be auto-approved
+      const first = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive", "--sandbox", "off"])
       expect(first.code).toBe(3)
       expect(existsSync(join(sb.work, "made.txt"))).toBe(false)
       const runId = String(finished(first.stdout).run)

@@ -15,7 +15,6 @@ function project() {
   sb.file(".gitignore", "task.yaml\n")
   sb.file("task.yaml", [
     "version: 1", "name: edits",
-    `env: ${JSON.stringify(GIT_ENV)}`,
     "steps:",
     "  - id: edit", "    tool: write_file", "    with: { path: app.txt, content: \"v2\\n\" }",
     "  - id: create", "    needs: [edit]", "    tool: write_file", "    with: { path: made.txt, content: \"new\\n\" }",
@@ -23,6 +22,9 @@ function project() {
   ].join("\n"))
   const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: sb.work, env: { ...sb.env, ...GIT_ENV } })
   git("init", "-q")
+  // the identity is the repository's: a task's env: may not set GIT_* unless the task is trusted
+  git("config", "user.name", "a")
+  git("config", "user.email", "a@example.com")
   git("add", "-A")
   git("commit", "-qm", "start")
   // commits are matched to the run by commit time, to the second: keep the setup's commit out of it
@@ -30,11 +32,12 @@ function project() {
   return sb
 }
 
+// runs here are unsandboxed: the task commits, and .git is read-only inside the OS sandbox
 describe("ccode undo restores only what the run changed", () => {
   test("a file changed after the run is left alone and reported; --force puts it back; commits are listed", async () => {
     const sb = project()
     try {
-      const run = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+      const run = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--sandbox", "off"])
       expect(run.code).toBe(0)
       const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)[0].id as string
       // after the run, by hand: one of the run's files changed again, another file changed, a new file
@@ -70,7 +73,7 @@ describe("ccode undo restores only what the run changed", () => {
   test("undo --redo brings the run's changes back", async () => {
     const sb = project()
     try {
-      expect((await ccode(sb, ["run", "task.yaml", "--yes"])).code).toBe(0)
+      expect((await ccode(sb, ["run", "task.yaml", "--yes", "--sandbox", "off"])).code).toBe(0)
       const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)[0].id as string
       const undo = await ccode(sb, ["undo", id])
       expect(undo.stdout).toContain(`to bring the run's changes back: ccode undo --redo ${id}`)
@@ -90,7 +93,7 @@ describe("ccode undo restores only what the run changed", () => {
     try {
       sb.file("gone.txt", "old\n")
       sb.file("t.yaml", "version: 1\nsteps:\n  - run: rm gone.txt && echo x > made.txt\n")
-      expect((await ccode(sb, ["run", "t.yaml", "--yes"])).code).toBe(0)
+      expect((await ccode(sb, ["run", "t.yaml", "--yes", "--sandbox", "off"])).code).toBe(0)
       const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)[0].id as string
       writeFileSync(join(sb.work, "gone.txt"), "mine now\n")
       const outside = join(sb.root, "outside.txt")
