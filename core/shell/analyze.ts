@@ -14,6 +14,7 @@ import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { redirectPaths, touchedPaths } from "./touched.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
 
 export interface AnalyzeContext {
   cwd: string
@@ -132,6 +133,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" })
     if (part.unresolved) unresolvable = true
   }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })

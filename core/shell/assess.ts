@@ -5,7 +5,7 @@ import type { View } from "./table.ts"
 import { deleteVerdict, writeVerdict, criticalPath, type Verdict } from "./paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
-import { awkIsPlain, sedIsPlain } from "./textprog.ts"
+import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../policy/risk.ts"
 import { byName } from "./options.ts"
 
@@ -36,8 +36,6 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  sort: (v, out) => optionTarget(v, out, ["-o", "--output"]),
-  tree: (v, out) => optionTarget(v, out, ["-o"]),
   curl: (v, out) => optionTarget(v, out, ["-o", "--output"]),
   git: (v, out) => optionTarget(v, out, ["--output"]),
   tar: tarTargets,
@@ -67,6 +65,9 @@ function removal(v: View, out: Finding[]): void {
 const FILTERS = /^-(i?name|i?path|i?wholename|i?regex|newer.*|[acm](time|min)|empty|size|user|group|perm|links|inum|samefile|lname|uid|gid)$/
 
 function findActions(v: View, out: Finding[]): void {
+  const dynamic = v.args.find((a) => a.value === undefined && !a.placeholder)
+  const strange = dynamic ? `${dynamic.text} (not static: it could be an action)` : findUnknown(v.values)
+  if (strange) out.push(unknownOption("find", strange))
   const starts: Word[] = []
   let i = 0
   while (i < v.args.length && /^-[HLPDO]/.test(v.values[i]!) && !/^-(delete|exec|ok)/.test(v.values[i]!)) i++
@@ -118,37 +119,6 @@ function permissions(v: View, out: Finding[]): void {
     if (why && recursive) out.push({ name: "permissions-critical", level: "critical", reason: `changes permissions recursively on ${why}` })
     const write = writeVerdict(t, v.part.cwd, v.place)
     if (write?.level === "critical") out.push({ name: "write-files", level: "critical", reason: write.reason })
-  }
-}
-
-function sed(v: View, out: Finding[]): void {
-  const inPlace = v.canon.flags.has("-i") || v.values.some((a) => a.startsWith("-i") || a.startsWith("--in-place"))
-  const scripts: string[] = []
-  let files: Word[] = []
-  for (let i = 0; i < v.args.length; i++) {
-    const a = v.values[i]!
-    if (a === "-e" || a === "--expression") scripts.push(v.values[++i] ?? "")
-    else if (a.startsWith("--expression=")) scripts.push(a.slice(13))
-    else if (a === "-f" || a === "--file") {
-      i++
-      scripts.push("e")
-    } else if (!a.startsWith("-") || a === "-") files.push(v.args[i]!)
-  }
-  if (!scripts.length && files.length) scripts.push(files.shift()!.value ?? "e")
-  if (scripts.some((s) => !sedIsPlain(s))) out.push({ name: "sed-program", level: "medium", reason: "the sed script may run commands or write files" })
-  if (!inPlace) return
-  if (!files.length) files = []
-  for (const f of files) {
-    const verdict = writeVerdict(f, v.part.cwd, v.place)
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `edits in place: ${verdict.reason}` })
-  }
-}
-
-function awk(v: View, out: Finding[]): void {
-  const program = v.args.find((a, i) => !v.values[i]!.startsWith("-") && !(i > 0 && /^-[vfF]$/.test(v.values[i - 1]!)))
-  const fromFile = v.values.some((a) => a === "-f" || a.startsWith("--file"))
-  if (fromFile || !program || program.value === undefined || !awkIsPlain(program.value)) {
-    out.push({ name: "awk-program", level: "medium", reason: "the awk program may run commands or write files" })
   }
 }
 

@@ -8,11 +8,15 @@ import { canonical, type Canonical } from "./flags.ts"
 import { TABLE, type Entry, type View } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
+import { checkOptions } from "./readonly.ts"
+import type { Word } from "./word.ts"
 
 export interface Classified {
   risk: Risk
   reasons: string[]
   classes: string[]
+  /** files named in options or operands that the command writes */
+  writes?: Word[]
 }
 
 const BY_PROGRAM = new Map<string, Entry[]>()
@@ -32,7 +36,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const base = baseProgram(program)
   const values = args.map((a) => a.value ?? a.text)
   const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
-  const view: View = { part, program, args, values, canon, sub: canon.operands[0], place }
+  const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
   for (const e of BY_PROGRAM.get(base) ?? []) {
@@ -50,6 +54,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     if (!known && findings.length === before) findings.push({ name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
     known = true
   }
+  if (checkOptions(view, findings)) known = true
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
 
   for (const r of part.redirects) {
@@ -70,7 +75,9 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     }
   }
   if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })
-  return summarise(findings)
+  const out = summarise(findings)
+  if (view.writes.length) out.writes = view.writes
+  return out
 }
 
 function baseProgram(program: string): string {

@@ -66,19 +66,40 @@ function config(view: GitView, setting: string | undefined, how: string): void {
   if (how === "-c" && value) view.programs.push(value.startsWith("!") ? value.slice(1) : value)
 }
 
-const PACK_OPTIONS = /^--(upload-pack|receive-pack|exec)(=|$)/
+const PACK_NAMES = ["upload-pack", "receive-pack", "exec"]
+
+// git's parse-options takes any unique prefix (`--upload` = `--upload-pack`): a prefix of one of these
+// counts as it (where it is ambiguous git refuses the command, so counting it costs nothing)
+function packOption(v: string): [string, string, string] | null {
+  if (!v.startsWith("--") || v.length < 3) return null
+  const eq = v.indexOf("=")
+  const given = v.slice(2, eq < 0 ? undefined : eq)
+  const name = PACK_NAMES.find((n) => n.startsWith(given))
+  return name ? [v, name, eq < 0 ? "" : "="] : null
+}
 
 function subcommand(view: GitView, words: Word[]): void {
   const sub = words[view.sub]?.value
   const args = words.slice(view.sub + 1)
   for (let j = 0; j < args.length; j++) {
     const v = args[j]!.value ?? ""
-    const pack = PACK_OPTIONS.exec(v) ?? (sub === "clone" && v === "-u" ? ["-u", "upload-pack", ""] : null)
+    const pack = packOption(v) ?? (sub === "clone" && /^-[a-zA-Z]*u/.test(v) && !v.startsWith("--") ? ["-u", "upload-pack", v.endsWith("u") ? "" : "attached"] : null)
     if (pack) {
-      const value = pack[2] === "=" ? v.slice(v.indexOf("=") + 1) : args[++j]?.value
+      const value = pack[2] === "=" ? v.slice(v.indexOf("=") + 1) : pack[2] === "attached" ? v.slice(v.indexOf("u") + 1) : args[++j]?.value
       view.findings.push({ name: "git-remote-program", level: "critical", reason: `git ${sub} --${pack[1]} runs a program` })
       if (value) view.programs.push(value)
       else view.unresolved = `git --${pack[1]} value is not static`
+    }
+  }
+  // `git clone -c core.sshCommand=.. URL` sets configuration the clone itself uses
+  if (sub === "clone") {
+    for (let j = 0; j < args.length; j++) {
+      const v = args[j]!.value ?? ""
+      const eq = v.indexOf("=")
+      const given = v.startsWith("--") ? v.slice(2, eq < 0 ? undefined : eq) : ""
+      if (given.length >= 2 && "config".startsWith(given)) config(view, eq < 0 ? args[++j]?.value : v.slice(eq + 1), "clone --config")
+      else if (v === "-c") config(view, args[++j]?.value, "clone -c")
+      else if (/^-c./.test(v)) config(view, v.slice(2), "clone -c")
     }
   }
   if (sub === "rebase") {
