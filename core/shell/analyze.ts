@@ -47,6 +47,8 @@ interface Run {
   place: PlaceContext
   fast: boolean
   errors: string[]
+  /** something outside any part cannot be resolved statically (arithmetic on a script variable) */
+  unresolved?: boolean
   bare: { findings: Finding[]; paths: TouchedPath[] }
 }
 
@@ -75,6 +77,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   const out: Part[] = []
   const ex: Expander = {
     home: run.ctx.home,
+    workspace: run.ctx.workspace,
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
@@ -82,6 +85,8 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
+  for (const reason of walked.unresolved ?? []) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
+  if (walked.unresolved?.length) run.unresolved = true
   walked.bare.forEach((r, i) => {
     const at = walked.bareCwd[i] ?? cwd
     const verdict = writeVerdict(r.target, at, run.place)
@@ -107,7 +112,7 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
 /** What an unparseable script most likely runs: whitespace-split, so deny rules still see it. */
 function bestEffort(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], depth: number): Part[] {
   const out: Part[] = []
-  const ex: Expander = { home: run.ctx.home, out, nested: (body, how) => (depth < MAX_DEPTH ? bestEffort(run, body.value ?? "", how.context, how.cwd, how.loader, depth + 1) : []) }
+  const ex: Expander = { home: run.ctx.home, workspace: run.ctx.workspace, out, nested: (body, how) => (depth < MAX_DEPTH ? bestEffort(run, body.value ?? "", how.context, how.cwd, how.loader, depth + 1) : []) }
   for (const piece of splitBestEffort(source)) {
     const words = [...piece.words]
     const assignments: RawCommand["assignments"] = []
@@ -127,7 +132,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const paths: TouchedPath[] = [...run.bare.paths]
   // the strongest reason of each part (and of bare redirects and parse errors): the analysis' own reasons
   const tops: Finding[] = [...run.bare.findings]
-  let unresolvable = run.errors.length > 0
+  let unresolvable = run.errors.length > 0 || run.unresolved === true
   for (const part of parts) {
     const c = classify(part, run.place, run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))

@@ -8,10 +8,12 @@ import { literalWord, type Word } from "./word.ts"
 import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../policy/risk.ts"
 import { byName } from "./options.ts"
+import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
 export const ASSESSORS = byName<Assessor>({
+  ...Object.fromEntries(NAME_PROGRAMS.map((n) => [n, variableNames])),
   rm: removal,
   rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
   unlink: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),

@@ -36,6 +36,8 @@ export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd;
 export interface Expander {
   nested: NestedScript
   home: string
+  /** the workspace root: a script sourced from outside it is not the project's own */
+  workspace?: string
   out: Part[]
 }
 

@@ -6,6 +6,7 @@ import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { callbacks, enable, hash, sourced } from "./hooks.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -53,6 +54,12 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   at: atJob,
   batch: atJob,
   script: scriptCommand,
+  hash: hash,
+  enable: enable,
+  complete: callbacks,
+  compgen: callbacks,
+  mapfile: callbacks,
+  readarray: callbacks,
 })
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -244,13 +251,15 @@ function source(part: Part, ex: Expander): void {
   if (!file) return
   if (file.procsub) part.unresolved = "sources a script a command produces"
   else if (file.value === undefined) part.unresolved = "the sourced file is not static"
-  else part.findings.push({ name: "shell-script", level: "medium", reason: `runs the script ${file.value}` })
+  else sourced(part, file.value, ex.workspace, ex.home)
 }
 
 function trap(part: Part, ex: Expander): void {
   ex.out.push(part)
-  const action = part.words[1]
-  if (!action || part.words.length < 3 || /^-[lp]$/.test(action.value ?? "") || action.value === "-") return
+  // `trap -- ACTION SIGNAL`: the action follows the end of options
+  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
+  const action = words[1]
+  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
   nestedFrom(part, ex, [action], "eval")
 }
 

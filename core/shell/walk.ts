@@ -8,6 +8,7 @@ import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
 import { joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
+import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
 
 interface Outcome {
   ok: Cwd
@@ -69,6 +70,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       return same
     case "compound_statement":
       if (node.children[0]?.type === "((") {
+        arithmetic(w, node, scope, 2, 2)
         substitutions(w, node, scope, cwd, ctx)
         return same
       }
@@ -77,8 +79,12 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "elif_clause":
     case "else_clause":
       return groupOutcome(cwd, sequence(w, node.children, scope, cwd, addCtx(ctx, "condition"), redirects))
-    case "while_statement":
     case "c_style_for_statement":
+    case "while_statement":
+      if (node.type === "c_style_for_statement") {
+        const body = node.children.find((c) => c.field === "body")
+        arithmetic(w, { ...node, end: body?.start ?? node.end }, scope, 0, 0)
+      }
       for (const c of node.children) if (c.field !== "body" && c.named) substitutions(w, c, scope, cwd, ctx)
       return groupOutcome(cwd, sequence(w, node.children.filter((c) => c.field === "condition" || c.field === "body"), scope, cwd, addCtx(ctx, "loop"), redirects))
     case "for_statement":
@@ -113,7 +119,12 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       declaration(w, node, scope, cwd, ctx)
       return same
     case "unset_command":
+      names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
+      return same
+    case "test_command":
+      testCommand(w, node, scope)
+      substitutions(w, node, scope, cwd, ctx)
       return same
     default:
       // test_command, comment, ...: nothing runs but what their substitutions run
@@ -184,10 +195,13 @@ function programText(c: RawCommand): string {
 }
 
 function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
-  for (const c of node.children) {
-    if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
-    if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), undefined)
-  }
+  const lookup = makeLookup(scope, w.shell)
+  const values = node.children.filter((c) => c.field === "value")
+  for (const c of values) substitutions(w, c, scope, cwd, ctx)
+  // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
+  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
+  const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
+  for (const c of node.children) if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), integer)
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
@@ -288,6 +302,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const exported = exportedVars(scope)
   if (exported.size) raw.exported = exported
   const name = words[0]?.value
+  if (name === "let") for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
   return afterCommand(words, scope, cwd, w.shell.home)
@@ -305,6 +320,15 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
 function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
+  names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  for (const c of node.children) {
+    if (c.type !== "variable_assignment") continue
+    const name = c.children.find((x) => x.field === "name")
+    if (name?.type === "subscript") note(w, nameRisk(literalWord(w.src.slice(name.start, name.end)), keyword))
+    // an integer variable evaluates what it is given as arithmetic
+    const value = c.children.find((x) => x.field === "value")
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+  }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
   for (const c of node.children) {
     if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, exported)
@@ -330,9 +354,56 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
     return
   }
+  if (node.type === "arithmetic_expansion") arithmetic(w, node, scope, 3, 2)
   for (const c of node.children) {
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
+  }
+}
+
+/** Record why something in the script cannot be resolved statically. */
+function note(w: Walker, reason: string | undefined): void {
+  if (reason) (w.out.unresolved ??= []).push(reason)
+}
+
+function scriptValue(scope: Scope): ScriptValue {
+  return (name) => {
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    return "unset"
+  }
+}
+
+/** `(( expr ))`, `$(( expr ))`, a C-style for header: the text between the delimiters. */
+function arithmetic(w: Walker, node: SNode, scope: Scope, open: number, close: number): void {
+  note(w, arithmeticRisk(w.src.slice(node.start + open, node.end - close), scriptValue(scope)))
+}
+
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
+/** [[ a -eq b ]] evaluates both sides as arithmetic; [[ -v name ]] evaluates name's subscript. */
+function testCommand(w: Walker, node: SNode, scope: Scope): void {
+  for (const c of node.children) {
+    if (c.type === "binary_expression" && c.children.some((x) => x.field === "operator" && ARITH_TESTS.has(w.src.slice(x.start, x.end)))) {
+      for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
+        const text = w.src.slice(side.start, side.end)
+        note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
+      }
+    } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
+      names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
+    }
+    if (c.children.length) testCommand(w, c, scope)
+  }
+}
+
+/** Variable names a builtin takes (unset, declare, [[ -v ]]): a subscript there is arithmetic. */
+function names(w: Walker, nodes: SNode[], scope: Scope, what: string): void {
+  const lookup = makeLookup(scope, w.shell)
+  for (const group of groupWords(w.src, nodes)) {
+    for (const word of evalWord(group, w.src, lookup)) {
+      if (word.value !== undefined && /^[-+]/.test(word.value)) continue
+      const name = word.value === undefined ? word : { ...word, value: word.value.split("=")[0] }
+      note(w, nameRisk(name, what))
+    }
   }
 }
