@@ -9,6 +9,7 @@ import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../policy/risk.ts"
 import { byName } from "./options.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
+import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -29,7 +30,14 @@ export const ASSESSORS = byName<Assessor>({
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
-  patch: (v, out) => out.push({ name: "write-files", level: "medium", reason: "patches files" }),
+  patch: patch,
+  ed: editorScript,
+  ex: editorScript,
+  ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
+  ...Object.fromEntries(INTERPRETERS.map((n) => [n, interpreter])),
+  go: go,
+  cargo: cargo,
+  make: make,
   chmod: permissions,
   chown: permissions,
   chgrp: permissions,

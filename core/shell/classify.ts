@@ -9,6 +9,7 @@ import { TABLE, type Entry, type View } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
 import { checkOptions } from "./readonly.ts"
+import { INTERPRETERS } from "./outside.ts"
 import type { Word } from "./word.ts"
 
 export interface Classified {
@@ -23,6 +24,8 @@ const BY_PROGRAM = new Map<string, Entry[]>()
 for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
 const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...ASSESSORS.keys()])
+// assessed programs that run code rather than change files: with nothing found they are still medium
+const RUNS_CODE = new Set([...INTERPRETERS, "npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "make"])
 const NO_ARGS: Canonical = { flags: new Set(), operands: [] }
 
 // where a program given with its directory is still the system's own
@@ -51,13 +54,26 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     assess(view, findings)
     // the assessed programs without a table entry change files: with no operand to judge (`xargs touch`)
     // they still change some
-    if (!known && findings.length === before) findings.push({ name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
+    if (!known && findings.length === before) {
+      findings.push(RUNS_CODE.has(base)
+        ? { name: "unknown", level: "medium", reason: `${program} runs code ccode does not inspect` }
+        : { name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
+    }
     known = true
   }
   if (checkOptions(view, findings)) known = true
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
 
+  for (const w of part.writes ?? []) {
+    view.writes.push(w)
+    const verdict = writeVerdict(w, part.cwd, place)
+    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
+  }
   for (const r of part.redirects) {
+    const net = /^\/dev\/(tcp|udp)\//.exec(r.target.value ?? "")
+    if (net) findings.push(r.access === "read"
+      ? { name: "network", level: "medium", reason: `reads from the network through ${r.target.value}` }
+      : { name: "network-upload", level: "high", reason: `sends data over the network through ${r.target.value}` })
     if (r.access === "read") continue
     const verdict = writeVerdict(r.target, part.cwd, place)
     if (verdict) findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })

@@ -28,6 +28,8 @@ export interface Part {
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>
+  /** files a wrapper or runner around the command writes (`time -o F`, `strace -o F`, `script F`) */
+  writes?: Word[]
 }
 
 /** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */

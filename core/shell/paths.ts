@@ -117,6 +117,7 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
 
   function writeOne(p: string): Verdict | undefined {
     if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
+    if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     if (isInside(p, "/etc") || isInside(p, "/boot") || isInside(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInside(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }

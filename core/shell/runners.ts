@@ -285,6 +285,8 @@ function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
     return
   }
   part.wrappers = [...part.wrappers, "flock"]
+  // the lock file is created if missing
+  if (scan.positionals[0]) part.writes = [...(part.writes ?? []), scan.positionals[0]]
   part.words = part.words.slice(scan.command)
   unwrap(part, ex)
 }
@@ -315,6 +317,10 @@ function scriptCommand(part: Part, ex: Expander): void {
   ex.out.push(part)
   const scan = scanOptions(part.words, 1, { valued: "cEIOBTm", long: ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"] })
   const cmd = scan.values.get("c") ?? scan.values.get("command")
+  // the typescript file (default ./typescript) and the -O/-I/-B/-T logs are written
+  const logs = ["O", "I", "B", "T", "log-out", "log-in", "log-io", "log-timing"].map((n) => scan.valueWords.get(n)).filter((w) => w !== undefined)
+  part.writes = [...(part.writes ?? []), part.words[scan.command] ?? literalWord("typescript"), ...logs]
   if (cmd !== undefined) nestedFrom(part, ex, [literalWord(cmd)], "shell_c")
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "script -c command is not static"
+  else part.findings.push({ name: "shell-interactive", level: "medium", reason: "script starts an interactive shell" })
 }
