@@ -43,7 +43,7 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? resolve(ctx.cwd, expandHome(args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""
-    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides })
+    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real })
     return { ...base, cwd, shell, paths: shell.paths.map((p) => ({ path: real(p.path), access: p.access })) }
   }
   const spec = FILE_TOOLS[tool]

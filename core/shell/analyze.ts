@@ -15,6 +15,7 @@ import { redirectPaths, touchedPaths } from "./touched.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
+import { globCandidates } from "./globs.ts"
 
 export interface AnalyzeContext {
   cwd: string
@@ -24,6 +25,9 @@ export interface AnalyzeContext {
   env?: Record<string, string | undefined>
   /** policy risk.overrides: level per built-in classifier entry name */
   overrides?: Record<string, Risk>
+  /** where a path really leads (symlinks followed): the caller does the fs, so a write to a workspace
+   *  file that links to ~/.bashrc is judged as a write to ~/.bashrc */
+  realpath?: (path: string) => string
 }
 
 export interface AnalyzeOptions {
@@ -59,7 +63,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp },
+    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, ...(ctx.realpath ? { realpath: ctx.realpath } : {}) },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
@@ -138,7 +142,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
-    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" })
+    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
     if (part.unresolved) unresolvable = true
   }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })

@@ -46,11 +46,11 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  curl: (v, out) => optionTarget(v, out, ["-o", "--output"]),
+  curl: (v, out) => optionTarget(v, out, ["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
   git: (v, out) => optionTarget(v, out, ["--output"]),
   tar: tarTargets,
   unzip: (v, out) => optionTarget(v, out, ["-d"]),
-  wget: (v, out) => optionTarget(v, out, ["-O", "--output-document"]),
+  wget: (v, out) => optionTarget(v, out, ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
 })
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
@@ -141,12 +141,32 @@ function lastOperand(v: View, out: Finding[]): void {
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
 }
 
+/**
+ * Files named by output options (`-o F`, `-oF`, `-so F`, `--output F`, `--output=F`, `--outp F`): each
+ * is judged as a write and handed on for the path checks. Long names match by prefix (getopt_long
+ * takes unique ones); short letters count inside a bundle of flags.
+ */
 function optionTarget(v: View, out: Finding[], names: string[]): void {
+  const long = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2))
+  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!)
   for (let i = 0; i < v.args.length; i++) {
     const a = v.values[i]!
-    const eq = names.find((n) => n.startsWith("--") && a.startsWith(n + "="))
-    const target = names.includes(a) ? v.args[i + 1] : eq ? literalWord(a.slice(eq.length + 1)) : undefined
-    const verdict = target && target.value !== "-" ? writeVerdict(target, v.part.cwd, v.place) : undefined
+    if (a === "--") break
+    let target: Word | undefined
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=")
+      const given = a.slice(2, eq < 0 ? undefined : eq)
+      if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+      target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
+    } else if (/^-[A-Za-z]/.test(a)) {
+      const at = [...a.slice(1)].findIndex((c) => short.includes(c))
+      if (at < 0 || !/^[A-Za-z]*$/.test(a.slice(1, at + 1))) continue
+      const rest = a.slice(at + 2)
+      target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
+    }
+    if (!target || target.value === "-") continue
+    v.writes.push(target)
+    const verdict = writeVerdict(target, v.part.cwd, v.place)
     if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
   }
 }

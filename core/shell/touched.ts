@@ -6,6 +6,7 @@ import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
+import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
@@ -48,7 +49,11 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
-  for (const path of resolveWord(w, cwd, home) ?? []) out.push({ path, access })
+  for (const path of resolveWord(w, cwd, home) ?? []) {
+    out.push({ path, access })
+    // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
+    if (w.glob) for (const candidate of globCandidates(path)) out.push({ path: candidate, access })
+  }
 }
 
 function operands(words: Word[]): Word[] {

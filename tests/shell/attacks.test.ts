@@ -16,7 +16,7 @@ describe("attacks under the default policy", () => {
 
   for (const a of attacks) {
     test(`${a.file}: ${a.cmd.replace(/\n/g, "\\n")}`, async () => {
-      const d = await decideDefault(a.cmd)
+      const d = await decideDefault(a.cmd, a.links)
       expect({ decision: d.decision, risk: d.risk, reasonHolds: d.reason.includes(a.reason), reason: d.reason }).toEqual({
         decision: a.decision, risk: a.risk, reasonHolds: true, reason: d.reason,
       })

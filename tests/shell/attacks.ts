@@ -16,6 +16,8 @@ export interface Attack {
   /** words the decision's reason must hold */
   reason: string
   note?: string
+  /** symlinks that exist when the command is decided: link path -> target */
+  links?: Record<string, string>
   /** the file it came from */
   file: string
 }
@@ -43,10 +45,20 @@ export function loadControls(): string[] {
 
 const policy = bundledPolicy("default")
 
-/** decide() for a shell command under the bundled default policy, in ATTACK_CONTEXT. */
-export async function decideDefault(cmd: string, resolve?: (path: string) => string): Promise<Decision> {
-  const ctx = { ...ATTACK_CONTEXT, overrides: policy.risk.overrides, ...(resolve ? { realpath: resolve } : {}) }
-  const shell = await analyzeShell(cmd, ctx)
+/** A resolver that follows the given symlinks (a link to a directory takes what is below it along). */
+export function linkResolver(links: Record<string, string> = {}): (path: string) => string {
+  return (p) => {
+    for (const [from, to] of Object.entries(links)) if (p === from || p.startsWith(from + "/")) return to + p.slice(from.length)
+    return p
+  }
+}
+
+/** decide() for a shell command under the bundled default policy, in ATTACK_CONTEXT, as prepareCall
+ *  would build the call: touched paths followed through the symlinks. */
+export async function decideDefault(cmd: string, links?: Record<string, string>): Promise<Decision> {
+  const realpath = linkResolver(links)
+  const shell = await analyzeShell(cmd, { ...ATTACK_CONTEXT, overrides: policy.risk.overrides, realpath })
   const { cwd, workspace, home } = ATTACK_CONTEXT
-  return decide(policy, { tool: "shell", args: { command: cmd }, cwd, workspace, home, tmpDirs: ["/tmp"], shell, paths: shell.paths }, { grants: [] })
+  const paths = shell.paths.map((p) => ({ path: realpath(p.path), access: p.access }))
+  return decide(policy, { tool: "shell", args: { command: cmd }, cwd, workspace, home, tmpDirs: ["/tmp"], shell, paths }, { grants: [] })
 }
