@@ -89,16 +89,21 @@ export interface OptionReading {
   unknown?: string
   /** options with an effect (write, run), and every valued option */
   valued: Valued[]
-  /** flags seen, by canonical name */
-  flags: Set<string>
   operands: Word[]
 }
 
 const textOf = (w: Word) => w.value ?? w.text
+// shared until the first valued option: most commands have none, and this runs for every command
+const NONE: Valued[] = []
+
+function addValued(out: OptionReading, v: Valued): void {
+  if (out.valued === NONE) out.valued = []
+  out.valued.push(v)
+}
 
 /** Read `words` (the arguments, without the program) against a compiled allowlist. */
 export function readOptions(words: readonly Word[], spec: Compiled): OptionReading {
-  const out: OptionReading = { valued: [], flags: new Set(), operands: [] }
+  const out: OptionReading = { valued: NONE, operands: [] }
   let done = false
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!
@@ -161,8 +166,7 @@ function readLong(words: readonly Word[], i: number, v: string, spec: Compiled, 
   const effect = negated ? undefined : spec.effects.get(name)
   if (arity === "flag") {
     if (eq >= 0) out.unknown ??= v
-    out.flags.add(name)
-    if (effect) out.valued.push({ name, written: v, value: undefined, effect })
+    if (effect) addValued(out, { name, written: v, value: undefined, effect })
     return i
   }
   let value: Word | undefined
@@ -170,7 +174,7 @@ function readLong(words: readonly Word[], i: number, v: string, spec: Compiled, 
   else if (arity === "value") value = words[++i]
   const entry: Valued = { name, written: v.slice(0, eq < 0 ? undefined : eq), value }
   if (effect) entry.effect = effect
-  out.valued.push(entry)
+  addValued(out, entry)
   return i
 }
 
@@ -198,8 +202,7 @@ function readShort(words: readonly Word[], i: number, v: string, spec: Compiled,
     }
     const effect = spec.effects.get(c)
     if (arity === "flag") {
-      out.flags.add(c)
-      if (effect) out.valued.push({ name: c, written: `-${c}`, value: undefined, effect })
+      if (effect) addValued(out, { name: c, written: `-${c}`, value: undefined, effect })
       continue
     }
     let value: Word | undefined
@@ -207,7 +210,7 @@ function readShort(words: readonly Word[], i: number, v: string, spec: Compiled,
     else if (arity === "value") value = words[++i]
     const entry: Valued = { name: c, written: v.length > 2 ? `-${c} (in ${v})` : `-${c}`, value }
     if (effect) entry.effect = effect
-    out.valued.push(entry)
+    addValued(out, entry)
     return i
   }
   return i
@@ -221,12 +224,9 @@ function readWord(words: readonly Word[], i: number, v: string, spec: Compiled, 
     out.unknown ??= v
     return i
   }
-  if (arity === "flag") {
-    out.flags.add(c)
-    return i
-  }
+  if (arity === "flag") return i
   const attached = v.length > 2 && !/^[A-Za-z]+$/.test(v.slice(2))
-  out.valued.push({ name: c, written: v, value: attached ? sliced(words[i]!, 2) : words[++i] })
+  addValued(out, { name: c, written: v, value: attached ? sliced(words[i]!, 2) : words[++i] })
   return i
 }
 
