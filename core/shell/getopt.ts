@@ -114,7 +114,7 @@ export function readOptions(words: readonly Word[], spec: Compiled): OptionReadi
     }
     if (v === undefined) {
       // `$X` may expand to an option: for a program with options that write or run, we cannot place it
-      if (spec.dangerous && !startsStatic(w)) out.unknown ??= `${w.text} (not static: it could be an option)`
+      if (spec.dangerous && (w.placeholder || !startsStatic(w))) out.unknown ??= `${w.text} (not static: it could be an option)`
       out.operands.push(w)
       if (spec.stopAtOperand) done = true
       continue

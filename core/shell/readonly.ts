@@ -8,6 +8,7 @@ import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { KNOWN } from "./known.ts"
 import { GIT_OPTIONS } from "./known-git.ts"
 import { writeVerdict } from "./paths.ts"
+import { isInside, resolveWord } from "./cwd.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -16,12 +17,16 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     const spec = sub === undefined ? undefined : GIT_OPTIONS.get(sub)
     if (!spec) return false
     judge(v, `git ${sub}`, v.args.slice(1), spec, out)
+    const away = elsewhere(v)
+    if (away) out.push({ name: "git-elsewhere", level: "medium", reason: `git ${sub} in ${away}, a repository outside the workspace: its configuration can make git run programs (core.fsmonitor, diff.external)` })
     return true
   }
   const known = KNOWN.get(v.program)
   if (!known) return false
   if (known.data) return true
   const reading = judge(v, v.program, v.args, known.options, out)
+  // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
+  if (v.part.appended && known.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
   if (known.plus) {
     const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
@@ -73,4 +78,20 @@ export function operandsOf(v: View): Word[] {
 export function gitOperands(v: View): Word[] {
   const spec = GIT_OPTIONS.get(v.args[0]?.value ?? "")
   return spec ? readOptions(v.args.slice(1), spec).operands : v.args.slice(1)
+}
+
+/** Where git runs when that is outside the workspace (or cannot be known): a repository we did not vet. */
+function elsewhere(v: View): string | undefined {
+  const ws = v.place.workspace
+  const dirs = v.part.git?.dirs ?? []
+  const cwd = v.part.cwd
+  if (cwd === null) return "a directory not known statically"
+  for (const d of cwd) if (!isInside(d, ws)) return d
+  for (const w of dirs) {
+    const paths = resolveWord(w, cwd, v.place.home)
+    if (paths === null || w.value === undefined) return w.text
+    const out = paths.find((p) => !isInside(p, ws))
+    if (out) return out
+  }
+  return undefined
 }

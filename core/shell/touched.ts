@@ -29,6 +29,11 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home) : []
   const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home)
   const role = ROLES.get(part.program) ?? (READERS.has(part.program) ? "read" : undefined)
+  // git diff/grep --no-index read files, not the repository
+  if (part.program === "git" && part.words.some((w) => w.value === "--no-index")) {
+    for (const w of operands(part.words.slice(2))) add(w, "read")
+    return out
+  }
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")

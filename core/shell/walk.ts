@@ -325,8 +325,11 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
     if (c.type !== "variable_assignment") continue
     const name = c.children.find((x) => x.field === "name")
     if (name?.type === "subscript") note(w, nameRisk(literalWord(w.src.slice(name.start, name.end)), keyword))
-    // an integer variable evaluates what it is given as arithmetic
+    // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
     const value = c.children.find((x) => x.field === "value")
+    if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
+    }
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
@@ -355,6 +358,7 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
     return
   }
   if (node.type === "arithmetic_expansion") arithmetic(w, node, scope, 3, 2)
+  if (node.type === "expansion") expansionRisk(w, node, scope)
   for (const c of node.children) {
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
@@ -405,5 +409,23 @@ function names(w: Walker, nodes: SNode[], scope: Scope, what: string): void {
       const name = word.value === undefined ? word : { ...word, value: word.value.split("=")[0] }
       note(w, nameRisk(name, what))
     }
+  }
+}
+
+/**
+ * `${!x}` reads the variable x names (a subscript in that name is evaluated); `${a[i]}` evaluates i as
+ * arithmetic. Either one on a value the script set that is not plain can run commands.
+ */
+function expansionRisk(w: Walker, node: SNode, scope: Scope): void {
+  const indirect = node.children.some((c) => c.type === "!" || (c.field === "operator" && w.src.slice(c.start, c.end) === "!"))
+  const name = node.children.find((c) => c.type === "variable_name")
+  if (indirect && name) {
+    const value = scriptValue(scope)(w.src.slice(name.start, name.end))
+    if (value !== "unset") note(w, nameRisk(value === undefined ? { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) } : literalWord(value), "${!...}"))
+  }
+  for (const c of node.children) {
+    if (c.type !== "subscript") continue
+    const index = c.children.find((x) => x.field === "index")
+    if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   }
 }
