@@ -14,6 +14,8 @@ export interface Scope {
   loader: string[]
   /** the function bodies being walked (a body calling itself in the background is a fork bomb) */
   functions: string[]
+  /** variables declared -i: what they are assigned is evaluated as arithmetic */
+  integers?: Set<string>
 }
 
 export interface ShellEnv {

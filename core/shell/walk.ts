@@ -310,6 +310,12 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
   substitutions(w, node, scope, cwd, ctx)
+  // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
+  const target = node.children.find((c) => c.field === "name")
+  const index = target?.type === "subscript" ? target.children.find((c) => c.field === "index") : undefined
+  if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  const value = node.children.find((c) => c.field === "value")
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
   scope.vars.set(a.name, a.append ? undefined : a.value.value)
@@ -321,6 +327,12 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+    for (const c of node.children) {
+      const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
+      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
+    }
+  }
   for (const c of node.children) {
     if (c.type !== "variable_assignment") continue
     const name = c.children.find((x) => x.field === "name")
@@ -357,7 +369,8 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
     return
   }
-  if (node.type === "arithmetic_expansion") arithmetic(w, node, scope, 3, 2)
+  // $(( expr )) and the old $[ expr ]
+  if (node.type === "arithmetic_expansion") w.src.startsWith("$[", node.start) ? arithmetic(w, node, scope, 2, 1) : arithmetic(w, node, scope, 3, 2)
   if (node.type === "expansion") expansionRisk(w, node, scope)
   for (const c of node.children) {
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
@@ -428,4 +441,12 @@ function expansionRisk(w: Walker, node: SNode, scope: Scope): void {
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   }
+  // ${v:OFFSET:LENGTH}: both are arithmetic
+  const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
+  if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
+}
+
+function isInteger(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
+  return false
 }
