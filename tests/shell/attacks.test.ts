@@ -1,8 +1,9 @@
 // Every attack of tests/shell/attacks-*.yaml gets its decision, risk and reason (the reason names the
 // option or construct) under the bundled default policy through decide(); every control stays allow.
 import { beforeAll, describe, expect, test } from "bun:test"
-import { loadParser } from "../../core/shell/index.ts"
-import { decideDefault, loadAttacks, loadControls } from "./attacks.ts"
+import { analyzeShellSync, isPlainCommand, loadParser } from "../../core/shell/index.ts"
+import { splitSimpleList } from "../../core/shell/list.ts"
+import { ATTACK_CONTEXT, decideDefault, loadAttacks, loadControls } from "./attacks.ts"
 
 beforeAll(() => loadParser())
 
@@ -38,5 +39,17 @@ describe("everyday read-only commands stay allowed", () => {
       if (d.decision !== "allow") asked.push(`${cmd} -> ${d.decision} ${d.risk}: ${d.reason}`)
     }
     expect(asked).toEqual([])
+  })
+})
+
+describe("the fast paths agree with tree-sitter on the attack and control corpora", () => {
+  test("every plain command and simple list is read the same both ways", () => {
+    const cmds = [...loadAttacks().map((a) => a.cmd), ...loadControls()].filter((c) => isPlainCommand(c) || splitSimpleList(c) !== undefined)
+    expect(cmds.length).toBeGreaterThan(100)
+    for (const cmd of cmds) {
+      const fast = analyzeShellSync(cmd, ATTACK_CONTEXT)
+      const slow = analyzeShellSync(cmd, ATTACK_CONTEXT, { fastPath: false })
+      expect({ cmd, analysis: fast }).toEqual({ cmd, analysis: slow })
+    }
   })
 })
