@@ -8,7 +8,8 @@ import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
 import { joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
-import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
+import { arithmeticRisk, nameRisk } from "./arith.ts"
+import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 
 interface Outcome {
   ok: Cwd
@@ -377,76 +378,4 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
   }
-}
-
-/** Record why something in the script cannot be resolved statically. */
-function note(w: Walker, reason: string | undefined): void {
-  if (reason) (w.out.unresolved ??= []).push(reason)
-}
-
-function scriptValue(scope: Scope): ScriptValue {
-  return (name) => {
-    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
-    return "unset"
-  }
-}
-
-/** `(( expr ))`, `$(( expr ))`, a C-style for header: the text between the delimiters. */
-function arithmetic(w: Walker, node: SNode, scope: Scope, open: number, close: number): void {
-  note(w, arithmeticRisk(w.src.slice(node.start + open, node.end - close), scriptValue(scope)))
-}
-
-const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
-
-/** [[ a -eq b ]] evaluates both sides as arithmetic; [[ -v name ]] evaluates name's subscript. */
-function testCommand(w: Walker, node: SNode, scope: Scope): void {
-  for (const c of node.children) {
-    if (c.type === "binary_expression" && c.children.some((x) => x.field === "operator" && ARITH_TESTS.has(w.src.slice(x.start, x.end)))) {
-      for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
-        const text = w.src.slice(side.start, side.end)
-        note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
-      }
-    } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
-      names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
-    }
-    if (c.children.length) testCommand(w, c, scope)
-  }
-}
-
-/** Variable names a builtin takes (unset, declare, [[ -v ]]): a subscript there is arithmetic. */
-function names(w: Walker, nodes: SNode[], scope: Scope, what: string): void {
-  const lookup = makeLookup(scope, w.shell)
-  for (const group of groupWords(w.src, nodes)) {
-    for (const word of evalWord(group, w.src, lookup)) {
-      if (word.value !== undefined && /^[-+]/.test(word.value)) continue
-      const name = word.value === undefined ? word : { ...word, value: word.value.split("=")[0] }
-      note(w, nameRisk(name, what))
-    }
-  }
-}
-
-/**
- * `${!x}` reads the variable x names (a subscript in that name is evaluated); `${a[i]}` evaluates i as
- * arithmetic. Either one on a value the script set that is not plain can run commands.
- */
-function expansionRisk(w: Walker, node: SNode, scope: Scope): void {
-  const indirect = node.children.some((c) => c.type === "!" || (c.field === "operator" && w.src.slice(c.start, c.end) === "!"))
-  const name = node.children.find((c) => c.type === "variable_name")
-  if (indirect && name) {
-    const value = scriptValue(scope)(w.src.slice(name.start, name.end))
-    if (value !== "unset") note(w, nameRisk(value === undefined ? { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) } : literalWord(value), "${!...}"))
-  }
-  for (const c of node.children) {
-    if (c.type !== "subscript") continue
-    const index = c.children.find((x) => x.field === "index")
-    if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
-  }
-  // ${v:OFFSET:LENGTH}: both are arithmetic
-  const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
-  if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
-}
-
-function isInteger(scope: Scope, name: string): boolean {
-  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
-  return false
 }
