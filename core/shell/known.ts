@@ -84,7 +84,7 @@ const LISTS: Record<string, ReadOnlyList> = {
   groups: { long: "help version" },
   uname: { short: "asnrvmpio", long: "all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system help version" },
   hostname: { short: "aAdfiIsy", long: "alias all-fqdns domain fqdn long ip-address all-ip-addresses short yp nis help version" },
-  date: { short: "d:f:I::Rr:uj", long: "date= file= iso-8601? rfc-email rfc-3339= reference= utc universal debug resolution help version" },
+  date: { short: "d:f:I::Rr:ujs:", long: "date= file= iso-8601? rfc-email rfc-3339= reference= utc universal debug resolution set= help version" },
   cal: ANY_READ, ncal: ANY_READ,
   uptime: { short: "psV", long: "pretty since help version" },
   ps: { short: "AaCcdeFfHjlLMNOqrSTuvwXxyZC:G:g:O:o:p:q:s:t:U:u:k:", long: "format= sort= pid= ppid= sid= tty= user= group= Group= User= forest no-headers headers cols= columns= width= rows= lines= cumulative deselect quick-pid= help? info version" },

@@ -68,12 +68,6 @@ function unknown(name: string, option: string): Finding {
   return { name: "unknown-option", level: "medium", reason: `${name} ${option}: not an option ccode knows to be read-only` }
 }
 
-/** The operands of a read-only program, read with its own option list (`date -d X +%s` -> `+%s`). */
-export function operandsOf(v: View): Word[] {
-  const known = KNOWN.get(v.program)
-  return known ? readOptions(v.args, known.options).operands : v.args
-}
-
 /** The operands after a git subcommand, read with its option list (`branch --merged main` has none). */
 export function gitOperands(v: View): Word[] {
   const spec = GIT_OPTIONS.get(v.args[0]?.value ?? "")

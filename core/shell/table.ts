@@ -6,7 +6,9 @@ import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
 import type { Word } from "./word.ts"
 import { isProgramKey } from "./git.ts"
-import { gitOperands, operandsOf } from "./readonly.ts"
+import { gitOperands } from "./readonly.ts"
+import { KNOWN } from "./known.ts"
+import { readOptions } from "./getopt.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -80,7 +82,7 @@ export const TABLE: readonly Entry[] = [
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
-  { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: (v) => flag(v, "-s", "--set") || operandsOf(v).some((o) => o.value === undefined || !o.value.startsWith("+")) },
+  { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
@@ -154,6 +156,14 @@ export const TABLE: readonly Entry[] = [
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
 
+// date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
+// its options, so -Iseconds is not -s
+function setsDate(v: View): boolean {
+  const known = KNOWN.get("date")!
+  const r = readOptions(v.args, known.options)
+  return r.valued.some((o) => o.name === "s" || o.name === "set") || r.operands.some((o) => o.value === undefined || !o.value.startsWith("+"))
+}
+
 // `git remote show NAME` and `git submodule update` reach the remote too (`remote show -n` does not)
 function gitNetwork(v: View): boolean {
   const ops = v.canon.operands.slice(1)
@@ -166,7 +176,7 @@ function gitListing(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   switch (v.sub) {
     case "branch":
-      return gitOperands(v).length === 0 && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
     case "tag":
       return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
     case "remote":
