@@ -10,6 +10,7 @@ import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
+import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 
 export interface Classified {
@@ -23,7 +24,9 @@ export interface Classified {
 const BY_PROGRAM = new Map<string, Entry[]>()
 for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
-const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...ASSESSORS.keys()])
+// (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
+const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
+const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...[...ASSESSORS.keys()].filter((k) => !OWN_WORDS.has(k))])
 // assessed programs that run code rather than change files: with nothing found they are still medium
 const RUNS_CODE = new Set([...INTERPRETERS, "npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "make"])
 const NO_ARGS: Canonical = { flags: new Set(), operands: [] }

@@ -15,18 +15,47 @@ const SENSITIVE = [
 const MAX = 32
 const cache = new Map<string, RegExp>()
 
-/** The sensitive concrete paths an absolute glob path could match (not including the glob itself). */
-export function globCandidates(abs: string): string[] {
-  if (!/[*?[]/.test(abs)) return []
+const results = new Map<string, string[]>()
+const NONE: string[] = []
+
+/**
+ * The sensitive concrete paths an absolute glob path could match (not including the glob itself).
+ * `broad: false` leaves out a last segment that is only wildcards (`dir/*`, `~/.*`): every name matches
+ * it, and the glob-free directory already says where the command reaches (`~/.ssh/*` is under ~/.ssh).
+ */
+export function globCandidates(abs: string, broad = true): string[] {
+  if (!/[*?[]/.test(abs)) return NONE
+  if (!broad && /\/[.*?]*[*?][.*?]*$/.test(abs) && !/[*?[]/.test(abs.slice(0, abs.lastIndexOf("/")))) return NONE
+  let found = results.get(abs)
+  if (!found) {
+    found = candidates(abs)
+    if (results.size > 1024) results.clear()
+    results.set(abs, found)
+  }
+  return found
+}
+
+function candidates(abs: string): string[] {
   let paths = [""]
   for (const seg of abs.split("/").slice(1)) {
-    const names = /[*?[]/.test(seg) ? SENSITIVE.filter((n) => segmentRegex(seg).test(n)) : [seg]
-    if (!names.length) return [] // this segment can match nothing sensitive: neither can the path
+    const names = /[*?[]/.test(seg) ? matching(seg) : [seg]
+    if (!names.length) return NONE // this segment can match nothing sensitive: neither can the path
     const next: string[] = []
     for (const p of paths) for (const n of names) if (next.length < MAX) next.push(`${p}/${n}`)
     paths = next
   }
   return paths
+}
+
+// the literal text before the first and after the last glob character narrows the names cheaply
+function matching(seg: string): string[] {
+  const first = seg.search(/[*?[]/)
+  const last = Math.max(seg.lastIndexOf("*"), seg.lastIndexOf("?"), seg.lastIndexOf("]"))
+  const head = seg.slice(0, first)
+  const tail = seg.slice(last + 1)
+  const out: string[] = []
+  for (const n of SENSITIVE) if (n.startsWith(head) && n.endsWith(tail) && segmentRegex(seg).test(n)) out.push(n)
+  return out
 }
 
 function segmentRegex(seg: string): RegExp {

@@ -57,7 +57,7 @@ function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd
   for (const path of resolveWord(w, cwd, home) ?? []) {
     out.push({ path, access })
     // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
-    if (w.glob) for (const candidate of globCandidates(path)) out.push({ path: candidate, access })
+    if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
   }
 }
 
