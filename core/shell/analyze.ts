@@ -63,7 +63,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, ...(ctx.realpath ? { realpath: ctx.realpath } : {}) },
+    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")

@@ -46,11 +46,11 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  curl: (v, out) => optionTarget(v, out, ["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
-  git: (v, out) => optionTarget(v, out, ["--output"]),
+  curl: optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
+  git: optionTarget(["--output"]),
   tar: tarTargets,
-  unzip: (v, out) => optionTarget(v, out, ["-d"]),
-  wget: (v, out) => optionTarget(v, out, ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
+  unzip: optionTarget(["-d"]),
+  wget: optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
 })
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
@@ -144,30 +144,39 @@ function lastOperand(v: View, out: Finding[]): void {
 /**
  * Files named by output options (`-o F`, `-oF`, `-so F`, `--output F`, `--output=F`, `--outp F`): each
  * is judged as a write and handed on for the path checks. Long names match by prefix (getopt_long
- * takes unique ones); short letters count inside a bundle of flags.
+ * takes unique ones); short letters count inside a bundle of flags. Built once per program.
  */
-function optionTarget(v: View, out: Finding[], names: string[]): void {
+function optionTarget(names: string[]): Assessor {
   const long = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2))
-  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!)
-  for (let i = 0; i < v.args.length; i++) {
-    const a = v.values[i]!
-    if (a === "--") break
-    let target: Word | undefined
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=")
-      const given = a.slice(2, eq < 0 ? undefined : eq)
-      if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
-      target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
-    } else if (/^-[A-Za-z]/.test(a)) {
-      const at = [...a.slice(1)].findIndex((c) => short.includes(c))
-      if (at < 0 || !/^[A-Za-z]*$/.test(a.slice(1, at + 1))) continue
-      const rest = a.slice(at + 2)
-      target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
+  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!).join("")
+  return (v, out) => {
+    for (let i = 0; i < v.args.length; i++) {
+      const a = v.values[i]!
+      if (a.charCodeAt(0) !== 45) continue
+      if (a === "--") break
+      let target: Word | undefined
+      if (a.charCodeAt(1) === 45) {
+        const eq = a.indexOf("=")
+        const given = a.slice(2, eq < 0 ? undefined : eq)
+        if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+        target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
+      } else {
+        // letters before the output letter are flags of the bundle (`-sSo FILE`)
+        let at = -1
+        for (let j = 1; j < a.length && at < 0; j++) {
+          const c = a[j]!
+          if (short.includes(c)) at = j
+          else if (!/[A-Za-z]/.test(c)) break
+        }
+        if (at < 0) continue
+        const rest = a.slice(at + 1)
+        target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
+      }
+      if (!target || target.value === "-") continue
+      v.writes.push(target)
+      const verdict = writeVerdict(target, v.part.cwd, v.place)
+      if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
     }
-    if (!target || target.value === "-") continue
-    v.writes.push(target)
-    const verdict = writeVerdict(target, v.part.cwd, v.place)
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
   }
 }
 
@@ -203,6 +212,9 @@ function raise(v: Verdict, floor: Verdict["level"]): Verdict {
   return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
 }
 
+const TAR_FILE = optionTarget(["--file"])
+const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
+
 /** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
 function tarTargets(v: View, out: Finding[]): void {
   const first = v.values[0] ?? ""
@@ -214,11 +226,11 @@ function tarTargets(v: View, out: Finding[]): void {
     const target = at >= 0 ? v.args[at + 1] : undefined
     const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
     if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    optionTarget(v, out, ["--file"])
+    TAR_FILE(v, out)
   }
   if (has("x", "extract") || v.canon.flags.has("--get")) {
     const before = out.length
-    optionTarget(v, out, ["-C", "--directory"])
+    TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
   }
 }

@@ -74,6 +74,9 @@ const PACK_NAMES = ["upload-pack", "receive-pack", "exec"]
 // git's parse-options takes any unique prefix (`--upload` = `--upload-pack`): a prefix of one of these
 // counts as it (where it is ambiguous git refuses the command, so counting it costs nothing)
 function packOption(v: string): [string, string, string] | null {
+  // u(pload-pack), r(eceive-pack), e(xec): anything else is not one of them (this runs for every git argument)
+  const c = v.charCodeAt(2)
+  if (c !== 117 && c !== 114 && c !== 101) return null
   if (!v.startsWith("--") || v.length < 3) return null
   const eq = v.indexOf("=")
   const given = v.slice(2, eq < 0 ? undefined : eq)

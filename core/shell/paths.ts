@@ -12,7 +12,7 @@ export interface PlaceContext {
   /** temp directories writes may go to without leaving the workspace's blast radius */
   tmp: string[]
   /** where a path really leads (symlinks followed), from the caller: the analysis itself never touches the fs */
-  realpath?: (path: string) => string
+  realpath?: ((path: string) => string) | undefined
 }
 
 export interface Verdict {
