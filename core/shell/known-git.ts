@@ -53,5 +53,16 @@ const SUBS: Record<string, OptionList> = {
   "check-attr": { short: "az", long: "all cached stdin source=" },
 }
 
-/** Compiled option lists of git's reading subcommands. */
-export const GIT_OPTIONS: ReadonlyMap<string, Compiled> = byName(Object.fromEntries(Object.entries(SUBS).map(([sub, list]) => [sub, compileOptions(list)])))
+const RAW: ReadonlyMap<string, OptionList> = byName(SUBS)
+const compiled = new Map<string, Compiled>()
+
+/** The compiled option list of a git reading subcommand (compiled on first use). */
+export function gitOptions(sub: string): Compiled | undefined {
+  let c = compiled.get(sub)
+  if (c) return c
+  const list = RAW.get(sub)
+  if (!list) return undefined
+  c = compileOptions(list)
+  compiled.set(sub, c)
+  return c
+}

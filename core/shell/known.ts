@@ -154,8 +154,22 @@ export interface Known {
 
 const DATA_NAMES = new Set([...DATA.split(" "), "test", "[", "printf", "getopts", "xdg-user-dir"])
 
-export const KNOWN: ReadonlyMap<string, Known> = byName(Object.fromEntries(Object.entries(LISTS).map(([name, list]) => {
-  const known: Known = { options: compileOptions(list), data: DATA_NAMES.has(name), plus: !!list.plus }
-  if (list.outputOperand !== undefined) known.outputOperand = list.outputOperand
-  return [name, known]
-})))
+const RAW: ReadonlyMap<string, ReadOnlyList> = byName(LISTS)
+const compiled = new Map<string, Known>()
+
+/** A read-only program's option list, compiled on first use (a hook process needs only a few). */
+export function known(program: string): Known | undefined {
+  let k = compiled.get(program)
+  if (k) return k
+  const list = RAW.get(program)
+  if (!list) return undefined
+  k = { options: compileOptions(list), data: DATA_NAMES.has(program), plus: !!list.plus }
+  if (list.outputOperand !== undefined) k.outputOperand = list.outputOperand
+  compiled.set(program, k)
+  return k
+}
+
+/** Every program with an option list. */
+export function knownPrograms(): string[] {
+  return [...RAW.keys()]
+}

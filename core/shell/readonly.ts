@@ -5,8 +5,8 @@ import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
-import { KNOWN } from "./known.ts"
-import { GIT_OPTIONS } from "./known-git.ts"
+import { known } from "./known.ts"
+import { gitOptions } from "./known-git.ts"
 import { writeVerdict } from "./paths.ts"
 import { isInside, resolveWord } from "./cwd.ts"
 
@@ -14,25 +14,25 @@ import { isInside, resolveWord } from "./cwd.ts"
 export function checkOptions(v: View, out: Finding[]): boolean {
   if (v.program === "git") {
     const sub = v.args[0]?.value
-    const spec = sub === undefined ? undefined : GIT_OPTIONS.get(sub)
+    const spec = sub === undefined ? undefined : gitOptions(sub)
     if (!spec) return false
     judge(v, `git ${sub}`, v.args.slice(1), spec, out)
     const away = elsewhere(v)
     if (away) out.push({ name: "git-elsewhere", level: "medium", reason: `git ${sub} in ${away}, a repository outside the workspace: its configuration can make git run programs (core.fsmonitor, diff.external)` })
     return true
   }
-  const known = KNOWN.get(v.program)
-  if (!known) return false
-  if (known.data) return true
-  const reading = judge(v, v.program, v.args, known.options, out)
+  const k = known(v.program)
+  if (!k) return false
+  if (k.data) return true
+  const reading = judge(v, v.program, v.args, k.options, out)
   // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
-  if (v.part.appended && known.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
-  if (known.plus) {
+  if (v.part.appended && k.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
+  if (k.plus) {
     const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
   }
-  if (known.outputOperand !== undefined) {
-    const target = reading.operands[known.outputOperand]
+  if (k.outputOperand !== undefined) {
+    const target = reading.operands[k.outputOperand]
     if (target) written(v, target, `${v.program} writes its output file`, out)
   }
   return true
@@ -70,7 +70,7 @@ function unknown(name: string, option: string): Finding {
 
 /** The operands after a git subcommand, read with its option list (`branch --merged main` has none). */
 export function gitOperands(v: View): Word[] {
-  const spec = GIT_OPTIONS.get(v.args[0]?.value ?? "")
+  const spec = gitOptions(v.args[0]?.value ?? "")
   return spec ? readOptions(v.args.slice(1), spec).operands : v.args.slice(1)
 }
 

@@ -7,7 +7,7 @@ import type { PlaceContext } from "./paths.ts"
 import type { Word } from "./word.ts"
 import { isProgramKey } from "./git.ts"
 import { gitOperands } from "./readonly.ts"
-import { KNOWN } from "./known.ts"
+import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
@@ -159,8 +159,7 @@ export const TABLE: readonly Entry[] = [
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
 // its options, so -Iseconds is not -s
 function setsDate(v: View): boolean {
-  const known = KNOWN.get("date")!
-  const r = readOptions(v.args, known.options)
+  const r = readOptions(v.args, known("date")!.options)
   return r.valued.some((o) => o.name === "s" || o.name === "set") || r.operands.some((o) => o.value === undefined || !o.value.startsWith("+"))
 }
 
