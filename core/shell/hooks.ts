@@ -6,10 +6,13 @@ import { literalWord } from "./word.ts"
 import { isInside, resolveWord } from "./cwd.ts"
 import type { Expander, Part } from "./part.ts"
 
+const HASH = compileOptions({ short: "rdtlp:" })
+const ENABLE = compileOptions({ short: "adnpsf:" })
+
 /** hash -p PATH NAME: from now on NAME runs PATH, whatever rules think NAME is. */
 export function hash(part: Part, ex: Expander): void {
   ex.out.push(part)
-  const r = readOptions(part.words.slice(1), compileOptions({ short: "rdtlp:" }))
+  const r = readOptions(part.words.slice(1), HASH)
   const path = r.valued.find((o) => o.name === "p")
   if (path) part.findings.push({ name: "hash-program", level: "high", reason: `hash -p makes ${r.operands.map((w) => w.text).join(" ") || "a name"} run ${path.value?.text ?? "a program"}` })
 }
@@ -17,7 +20,7 @@ export function hash(part: Part, ex: Expander): void {
 /** enable -f FILE NAME loads a builtin from a shared object: it runs that file's code. */
 export function enable(part: Part, ex: Expander): void {
   ex.out.push(part)
-  const r = readOptions(part.words.slice(1), compileOptions({ short: "adnpsf:" }))
+  const r = readOptions(part.words.slice(1), ENABLE)
   const file = r.valued.find((o) => o.name === "f")
   if (file) part.findings.push({ name: "load-code", level: "high", reason: `enable -f loads and runs the code of ${file.value?.text ?? "a shared object"}` })
 }
