@@ -28,7 +28,8 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
   const commands: RiskAssessment["commands"] = []
   const shell = call.shell
   if (shell) {
-    if (shell.unresolvable) found.add("critical", shell.parseError ?? "the command cannot be resolved statically")
+    // the analysis' own reason says what could not be resolved (a subscript, a variable, a parse error)
+    if (shell.unresolvable) found.add("critical", shell.parseError ?? (shell.risk === "critical" ? shell.reasons[0] : undefined) ?? "the command cannot be resolved statically")
     for (const reason of shell.reasons) found.add(shell.risk, reason)
     for (const cmd of shell.commands) {
       let level = cmd.risk

@@ -14,6 +14,8 @@ import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { redirectPaths, touchedPaths } from "./touched.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
+import { globCandidates } from "./globs.ts"
 
 export interface AnalyzeContext {
   cwd: string
@@ -23,6 +25,9 @@ export interface AnalyzeContext {
   env?: Record<string, string | undefined>
   /** policy risk.overrides: level per built-in classifier entry name */
   overrides?: Record<string, Risk>
+  /** where a path really leads (symlinks followed): the caller does the fs, so a write to a workspace
+   *  file that links to ~/.bashrc is judged as a write to ~/.bashrc */
+  realpath?: (path: string) => string
 }
 
 export interface AnalyzeOptions {
@@ -46,6 +51,8 @@ interface Run {
   place: PlaceContext
   fast: boolean
   errors: string[]
+  /** something outside any part cannot be resolved statically (arithmetic on a script variable) */
+  unresolved?: boolean
   bare: { findings: Finding[]; paths: TouchedPath[] }
 }
 
@@ -56,7 +63,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp },
+    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
@@ -74,6 +81,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   const out: Part[] = []
   const ex: Expander = {
     home: run.ctx.home,
+    workspace: run.ctx.workspace,
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
@@ -81,6 +89,8 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
+  for (const reason of walked.unresolved ?? []) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
+  if (walked.unresolved?.length) run.unresolved = true
   walked.bare.forEach((r, i) => {
     const at = walked.bareCwd[i] ?? cwd
     const verdict = writeVerdict(r.target, at, run.place)
@@ -106,7 +116,7 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
 /** What an unparseable script most likely runs: whitespace-split, so deny rules still see it. */
 function bestEffort(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], depth: number): Part[] {
   const out: Part[] = []
-  const ex: Expander = { home: run.ctx.home, out, nested: (body, how) => (depth < MAX_DEPTH ? bestEffort(run, body.value ?? "", how.context, how.cwd, how.loader, depth + 1) : []) }
+  const ex: Expander = { home: run.ctx.home, workspace: run.ctx.workspace, out, nested: (body, how) => (depth < MAX_DEPTH ? bestEffort(run, body.value ?? "", how.context, how.cwd, how.loader, depth + 1) : []) }
   for (const piece of splitBestEffort(source)) {
     const words = [...piece.words]
     const assignments: RawCommand["assignments"] = []
@@ -126,12 +136,13 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const paths: TouchedPath[] = [...run.bare.paths]
   // the strongest reason of each part (and of bare redirects and parse errors): the analysis' own reasons
   const tops: Finding[] = [...run.bare.findings]
-  let unresolvable = run.errors.length > 0
+  let unresolvable = run.errors.length > 0 || run.unresolved === true
   for (const part of parts) {
     const c = classify(part, run.place, run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
     if (part.unresolved) unresolvable = true
   }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })

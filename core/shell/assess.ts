@@ -5,13 +5,16 @@ import type { View } from "./table.ts"
 import { deleteVerdict, writeVerdict, criticalPath, type Verdict } from "./paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
-import { awkIsPlain, sedIsPlain } from "./textprog.ts"
+import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../policy/risk.ts"
 import { byName } from "./options.ts"
+import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
+import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
 export const ASSESSORS = byName<Assessor>({
+  ...Object.fromEntries(NAME_PROGRAMS.map((n) => [n, variableNames])),
   rm: removal,
   rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
   unlink: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
@@ -27,7 +30,14 @@ export const ASSESSORS = byName<Assessor>({
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
-  patch: (v, out) => out.push({ name: "write-files", level: "medium", reason: "patches files" }),
+  patch: patch,
+  ed: editorScript,
+  ex: editorScript,
+  ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
+  ...Object.fromEntries(INTERPRETERS.map((n) => [n, interpreter])),
+  go: go,
+  cargo: cargo,
+  make: make,
   chmod: permissions,
   chown: permissions,
   chgrp: permissions,
@@ -36,13 +46,11 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  sort: (v, out) => optionTarget(v, out, ["-o", "--output"]),
-  tree: (v, out) => optionTarget(v, out, ["-o"]),
-  curl: (v, out) => optionTarget(v, out, ["-o", "--output"]),
-  git: (v, out) => optionTarget(v, out, ["--output"]),
+  curl: optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
+  git: optionTarget(["--output"]),
   tar: tarTargets,
-  unzip: (v, out) => optionTarget(v, out, ["-d"]),
-  wget: (v, out) => optionTarget(v, out, ["-O", "--output-document"]),
+  unzip: optionTarget(["-d"]),
+  wget: optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
 })
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
@@ -67,6 +75,9 @@ function removal(v: View, out: Finding[]): void {
 const FILTERS = /^-(i?name|i?path|i?wholename|i?regex|newer.*|[acm](time|min)|empty|size|user|group|perm|links|inum|samefile|lname|uid|gid)$/
 
 function findActions(v: View, out: Finding[]): void {
+  const dynamic = v.args.find((a) => a.value === undefined && !a.placeholder)
+  const strange = dynamic ? `${dynamic.text} (not static: it could be an action)` : findUnknown(v.values)
+  if (strange) out.push(unknownOption("find", strange))
   const starts: Word[] = []
   let i = 0
   while (i < v.args.length && /^-[HLPDO]/.test(v.values[i]!) && !/^-(delete|exec|ok)/.test(v.values[i]!)) i++
@@ -121,37 +132,6 @@ function permissions(v: View, out: Finding[]): void {
   }
 }
 
-function sed(v: View, out: Finding[]): void {
-  const inPlace = v.canon.flags.has("-i") || v.values.some((a) => a.startsWith("-i") || a.startsWith("--in-place"))
-  const scripts: string[] = []
-  let files: Word[] = []
-  for (let i = 0; i < v.args.length; i++) {
-    const a = v.values[i]!
-    if (a === "-e" || a === "--expression") scripts.push(v.values[++i] ?? "")
-    else if (a.startsWith("--expression=")) scripts.push(a.slice(13))
-    else if (a === "-f" || a === "--file") {
-      i++
-      scripts.push("e")
-    } else if (!a.startsWith("-") || a === "-") files.push(v.args[i]!)
-  }
-  if (!scripts.length && files.length) scripts.push(files.shift()!.value ?? "e")
-  if (scripts.some((s) => !sedIsPlain(s))) out.push({ name: "sed-program", level: "medium", reason: "the sed script may run commands or write files" })
-  if (!inPlace) return
-  if (!files.length) files = []
-  for (const f of files) {
-    const verdict = writeVerdict(f, v.part.cwd, v.place)
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `edits in place: ${verdict.reason}` })
-  }
-}
-
-function awk(v: View, out: Finding[]): void {
-  const program = v.args.find((a, i) => !v.values[i]!.startsWith("-") && !(i > 0 && /^-[vfF]$/.test(v.values[i - 1]!)))
-  const fromFile = v.values.some((a) => a === "-f" || a.startsWith("--file"))
-  if (fromFile || !program || program.value === undefined || !awkIsPlain(program.value)) {
-    out.push({ name: "awk-program", level: "medium", reason: "the awk program may run commands or write files" })
-  }
-}
-
 function lastOperand(v: View, out: Finding[]): void {
   const ops = operandWords(v)
   const t = v.values.findIndex((a) => a === "-t" || a === "--target-directory")
@@ -161,13 +141,42 @@ function lastOperand(v: View, out: Finding[]): void {
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
 }
 
-function optionTarget(v: View, out: Finding[], names: string[]): void {
-  for (let i = 0; i < v.args.length; i++) {
-    const a = v.values[i]!
-    const eq = names.find((n) => n.startsWith("--") && a.startsWith(n + "="))
-    const target = names.includes(a) ? v.args[i + 1] : eq ? literalWord(a.slice(eq.length + 1)) : undefined
-    const verdict = target && target.value !== "-" ? writeVerdict(target, v.part.cwd, v.place) : undefined
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+/**
+ * Files named by output options (`-o F`, `-oF`, `-so F`, `--output F`, `--output=F`, `--outp F`): each
+ * is judged as a write and handed on for the path checks. Long names match by prefix (getopt_long
+ * takes unique ones); short letters count inside a bundle of flags. Built once per program.
+ */
+function optionTarget(names: string[]): Assessor {
+  const long = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2))
+  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!).join("")
+  return (v, out) => {
+    for (let i = 0; i < v.args.length; i++) {
+      const a = v.values[i]!
+      if (a.charCodeAt(0) !== 45) continue
+      if (a === "--") break
+      let target: Word | undefined
+      if (a.charCodeAt(1) === 45) {
+        const eq = a.indexOf("=")
+        const given = a.slice(2, eq < 0 ? undefined : eq)
+        if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+        target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
+      } else {
+        // letters before the output letter are flags of the bundle (`-sSo FILE`)
+        let at = -1
+        for (let j = 1; j < a.length && at < 0; j++) {
+          const c = a[j]!
+          if (short.includes(c)) at = j
+          else if (!/[A-Za-z]/.test(c)) break
+        }
+        if (at < 0) continue
+        const rest = a.slice(at + 1)
+        target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
+      }
+      if (!target || target.value === "-") continue
+      v.writes.push(target)
+      const verdict = writeVerdict(target, v.part.cwd, v.place)
+      if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+    }
   }
 }
 
@@ -203,6 +212,9 @@ function raise(v: Verdict, floor: Verdict["level"]): Verdict {
   return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
 }
 
+const TAR_FILE = optionTarget(["--file"])
+const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
+
 /** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
 function tarTargets(v: View, out: Finding[]): void {
   const first = v.values[0] ?? ""
@@ -214,11 +226,11 @@ function tarTargets(v: View, out: Finding[]): void {
     const target = at >= 0 ? v.args[at + 1] : undefined
     const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
     if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    optionTarget(v, out, ["--file"])
+    TAR_FILE(v, out)
   }
   if (has("x", "extract") || v.canon.flags.has("--get")) {
     const before = out.length
-    optionTarget(v, out, ["-C", "--directory"])
+    TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
   }
 }

@@ -8,17 +8,27 @@ import { canonical, type Canonical } from "./flags.ts"
 import { TABLE, type Entry, type View } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
+import { checkOptions } from "./readonly.ts"
+import { INTERPRETERS } from "./outside.ts"
+import { NAME_PROGRAMS } from "./builtins.ts"
+import type { Word } from "./word.ts"
 
 export interface Classified {
   risk: Risk
   reasons: string[]
   classes: string[]
+  /** files named in options or operands that the command writes */
+  writes?: Word[]
 }
 
 const BY_PROGRAM = new Map<string, Entry[]>()
 for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
-const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...ASSESSORS.keys()])
+// (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
+const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
+const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...[...ASSESSORS.keys()].filter((k) => !OWN_WORDS.has(k))])
+// assessed programs that run code rather than change files: with nothing found they are still medium
+const RUNS_CODE = new Set([...INTERPRETERS, "npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "make"])
 const NO_ARGS: Canonical = { flags: new Set(), operands: [] }
 
 // where a program given with its directory is still the system's own
@@ -32,7 +42,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const base = baseProgram(program)
   const values = args.map((a) => a.value ?? a.text)
   const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
-  const view: View = { part, program, args, values, canon, sub: canon.operands[0], place }
+  const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
   for (const e of BY_PROGRAM.get(base) ?? []) {
@@ -47,12 +57,26 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     assess(view, findings)
     // the assessed programs without a table entry change files: with no operand to judge (`xargs touch`)
     // they still change some
-    if (!known && findings.length === before) findings.push({ name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
+    if (!known && findings.length === before) {
+      findings.push(RUNS_CODE.has(base)
+        ? { name: "unknown", level: "medium", reason: `${program} runs code ccode does not inspect` }
+        : { name: "write-files", level: "medium", reason: `${program} changes files it is given at run time` })
+    }
     known = true
   }
+  if (checkOptions(view, findings)) known = true
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
 
+  for (const w of part.writes ?? []) {
+    view.writes.push(w)
+    const verdict = writeVerdict(w, part.cwd, place)
+    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
+  }
   for (const r of part.redirects) {
+    const net = /^\/dev\/(tcp|udp)\//.exec(r.target.value ?? "")
+    if (net) findings.push(r.access === "read"
+      ? { name: "network", level: "medium", reason: `reads from the network through ${r.target.value}` }
+      : { name: "network-upload", level: "high", reason: `sends data over the network through ${r.target.value}` })
     if (r.access === "read") continue
     const verdict = writeVerdict(r.target, part.cwd, place)
     if (verdict) findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
@@ -70,7 +94,9 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     }
   }
   if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })
-  return summarise(findings)
+  const out = summarise(findings)
+  if (view.writes.length) out.writes = view.writes
+  return out
 }
 
 function baseProgram(program: string): string {

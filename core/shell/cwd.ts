@@ -19,13 +19,30 @@ export function changeDir(cwd: Cwd, args: Word[], home: string): Cwd {
   const target = args.find((a) => !(a.value !== undefined && /^-[LPe@]+$/.test(a.value)) && a.value !== "--")
   if (!target) return [home]
   if (target.value === undefined || target.value === "-" || target.glob) return null
-  const path = expandTilde(target, home)
-  if (path.startsWith("/")) return [posix.resolve(path)]
-  if (cwd === null) return null
-  return cwd.map((d) => posix.resolve(d, path))
+  const paths = resolveWord(target, cwd, home)
+  return paths === null ? null : paths.map((p) => posix.resolve(p))
 }
 
-/** The word as a path: `~` and `~/x` are the home directory; `~user` stays as written. */
+/**
+ * What a leading `~` stands for, as bash expands it: `~` and `~/x` the home directory, `~+` the
+ * current directory (one per cwd candidate), `~-` the previous one (unknown here), `~NAME` that user's
+ * home (the current user's home when NAME is its last segment, else a sibling of it; /root for root).
+ * Returns the candidate bases and the rest of the path; null when the base cannot be known.
+ */
+function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: string } | null {
+  const slash = v.indexOf("/")
+  const prefix = slash < 0 ? v.slice(1) : v.slice(1, slash)
+  const rest = slash < 0 ? "" : v.slice(slash)
+  if (prefix === "") return { bases: [home], rest }
+  if (prefix === "+") return cwd === null ? null : { bases: cwd, rest }
+  if (prefix === "-") return null
+  if (!/^[A-Za-z0-9._-]+$/.test(prefix)) return { bases: [], rest: v } // not a tilde prefix bash expands
+  if (prefix === home.slice(home.lastIndexOf("/") + 1)) return { bases: [home], rest }
+  if (prefix === "root") return { bases: ["/root"], rest }
+  return { bases: [posix.join(posix.dirname(home), prefix)], rest }
+}
+
+/** The word as a path: `~` and `~/x` are the home directory; other tilde forms stay as written. */
 export function expandTilde(word: Word, home: string): string {
   const v = word.value ?? ""
   if (!word.tilde) return v
@@ -36,6 +53,12 @@ export function expandTilde(word: Word, home: string): string {
 
 /** Absolute forms of a path word, one per cwd candidate; null when the cwd is unknown and the path is relative. */
 export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null {
+  const v = word.value ?? ""
+  if (word.tilde && v.startsWith("~") && v !== "~" && !v.startsWith("~/")) {
+    const t = tildeBase(v, cwd, home)
+    if (t === null) return null
+    if (t.bases.length) return t.bases.map((b) => normalise(b + t.rest))
+  }
   const p = expandTilde(word, home)
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null

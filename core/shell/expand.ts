@@ -51,6 +51,8 @@ const TRANSPARENT = byName<OptionSpec>({
   busybox: {},
 })
 
+const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
+
 /** Remove transparent wrappers one by one, then hand the command to whatever runs it. */
 function unwrap(part: Part, ex: Expander): void {
   for (let guard = 0; guard < 32; guard++) {
@@ -74,6 +76,9 @@ function unwrap(part: Part, ex: Expander): void {
     if (!spec || !transparentRuns(part, name, spec)) break
     const scan = scanOptions(part.words, 1, spec)
     if (scan.command >= part.words.length) break
+    // time/strace/ltrace -o FILE write FILE around the command they run
+    const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
+    if (out) part.writes = [...(part.writes ?? []), out]
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }

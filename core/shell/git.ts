@@ -13,6 +13,8 @@ export interface GitView {
   argv?: Word[]
   /** a value is not static where git would run it */
   unresolved?: string
+  /** -C, --git-dir, --work-tree: the repository git reads (and whose configuration it obeys) */
+  dirs?: Word[]
 }
 
 const VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"])
@@ -41,6 +43,7 @@ export function readGit(words: Word[]): GitView {
       value = eq > 0 && v.startsWith("--") ? v.slice(eq + 1) : v.length > 2 && !v.startsWith("--") ? v.slice(2) : words[++i]?.value
     } else if (/^-c./.test(v)) value = v.slice(2)
     else if (/^-C./.test(v)) value = v.slice(2)
+    if (name === "-C" || name === "--git-dir" || name === "--work-tree") view.dirs = [...(view.dirs ?? []), value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }]
     if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
     else if (name === "--config-env") config(view, value, "--config-env")
     else if (name === "--exec-path" && eq > 0) {
@@ -66,19 +69,43 @@ function config(view: GitView, setting: string | undefined, how: string): void {
   if (how === "-c" && value) view.programs.push(value.startsWith("!") ? value.slice(1) : value)
 }
 
-const PACK_OPTIONS = /^--(upload-pack|receive-pack|exec)(=|$)/
+const PACK_NAMES = ["upload-pack", "receive-pack", "exec"]
+
+// git's parse-options takes any unique prefix (`--upload` = `--upload-pack`): a prefix of one of these
+// counts as it (where it is ambiguous git refuses the command, so counting it costs nothing)
+function packOption(v: string): [string, string, string] | null {
+  // u(pload-pack), r(eceive-pack), e(xec): anything else is not one of them (this runs for every git argument)
+  const c = v.charCodeAt(2)
+  if (c !== 117 && c !== 114 && c !== 101) return null
+  if (!v.startsWith("--") || v.length < 3) return null
+  const eq = v.indexOf("=")
+  const given = v.slice(2, eq < 0 ? undefined : eq)
+  const name = PACK_NAMES.find((n) => n.startsWith(given))
+  return name ? [v, name, eq < 0 ? "" : "="] : null
+}
 
 function subcommand(view: GitView, words: Word[]): void {
   const sub = words[view.sub]?.value
   const args = words.slice(view.sub + 1)
   for (let j = 0; j < args.length; j++) {
     const v = args[j]!.value ?? ""
-    const pack = PACK_OPTIONS.exec(v) ?? (sub === "clone" && v === "-u" ? ["-u", "upload-pack", ""] : null)
+    const pack = packOption(v) ?? (sub === "clone" && /^-[a-zA-Z]*u/.test(v) && !v.startsWith("--") ? ["-u", "upload-pack", v.endsWith("u") ? "" : "attached"] : null)
     if (pack) {
-      const value = pack[2] === "=" ? v.slice(v.indexOf("=") + 1) : args[++j]?.value
+      const value = pack[2] === "=" ? v.slice(v.indexOf("=") + 1) : pack[2] === "attached" ? v.slice(v.indexOf("u") + 1) : args[++j]?.value
       view.findings.push({ name: "git-remote-program", level: "critical", reason: `git ${sub} --${pack[1]} runs a program` })
       if (value) view.programs.push(value)
       else view.unresolved = `git --${pack[1]} value is not static`
+    }
+  }
+  // `git clone -c core.sshCommand=.. URL` sets configuration the clone itself uses
+  if (sub === "clone") {
+    for (let j = 0; j < args.length; j++) {
+      const v = args[j]!.value ?? ""
+      const eq = v.indexOf("=")
+      const given = v.startsWith("--") ? v.slice(2, eq < 0 ? undefined : eq) : ""
+      if (given.length >= 2 && "config".startsWith(given)) config(view, eq < 0 ? args[++j]?.value : v.slice(eq + 1), "clone --config")
+      else if (v === "-c") config(view, args[++j]?.value, "clone -c")
+      else if (/^-c./.test(v)) config(view, v.slice(2), "clone -c")
     }
   }
   if (sub === "rebase") {

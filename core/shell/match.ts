@@ -13,6 +13,8 @@ export function matchCommandPattern(pattern: string, cmd: SimpleCommand, mode: "
   const head = tokens[0]
   if (!head) return false
   if (mode === "allow" && (cmd.unresolved || cmd.loaderEnv)) return false
+  // a pattern that is only `*` is every command, whatever its program (by path too) and arguments
+  if (tokens.length === 1 && head.wild && head.text === "*") return true
   if (!programMatches(head, cmd, mode)) return false
   const rest = tokens.slice(1)
   if (matchTokens(rest, cmd.args)) return true

@@ -18,6 +18,8 @@ export interface Scanned {
   flags: Set<string>
   /** values of valued options, by name */
   values: Map<string, string | undefined>
+  /** the same values as words (a separate `~/x` keeps its tilde) */
+  valueWords: Map<string, Word | undefined>
   /** the positional words skipped */
   positionals: Word[]
 }
@@ -25,6 +27,7 @@ export interface Scanned {
 export function scanOptions(words: Word[], from: number, spec: OptionSpec): Scanned {
   const flags = new Set<string>()
   const values = new Map<string, string | undefined>()
+  const valueWords = new Map<string, Word | undefined>()
   let i = from
   for (; i < words.length; i++) {
     const v = words[i]!.value
@@ -35,23 +38,40 @@ export function scanOptions(words: Word[], from: number, spec: OptionSpec): Scan
     }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=")
-      const name = v.slice(2, eq < 0 ? undefined : eq)
+      const name = longName(v.slice(2, eq < 0 ? undefined : eq), spec)
       flags.add(name)
-      if (eq >= 0) values.set(name, v.slice(eq + 1))
-      else if (spec.long?.includes(name)) values.set(name, words[++i]?.value)
+      if (eq >= 0) {
+        values.set(name, v.slice(eq + 1))
+        valueWords.set(name, { ...words[i]!, text: v.slice(eq + 1), value: v.slice(eq + 1), tilde: false })
+      } else if (spec.long?.includes(name)) {
+        valueWords.set(name, words[i + 1])
+        values.set(name, words[++i]?.value)
+      }
       continue
     }
     for (let j = 1; j < v.length; j++) {
       const c = v[j]!
       flags.add(c)
       if (!spec.valued?.includes(c)) continue
-      if (j + 1 < v.length) values.set(c, v.slice(j + 1))
-      else values.set(c, words[++i]?.value)
+      if (j + 1 < v.length) {
+        values.set(c, v.slice(j + 1))
+        valueWords.set(c, { ...words[i]!, text: v.slice(j + 1), value: v.slice(j + 1), tilde: false })
+      } else {
+        valueWords.set(c, words[i + 1])
+        values.set(c, words[++i]?.value)
+      }
       break
     }
   }
   const positionals = words.slice(i, i + (spec.positional ?? 0))
-  return { command: Math.min(words.length, i + positionals.length), flags, values, positionals }
+  return { command: Math.min(words.length, i + positionals.length), flags, values, valueWords, positionals }
+}
+
+// getopt_long: a unique prefix of a valued long option is that option (`--split` = `--split-string`)
+function longName(given: string, spec: OptionSpec): string {
+  if (!spec.long || spec.long.includes(given) || !given) return given
+  const hits = spec.long.filter((n) => n.startsWith(given))
+  return hits.length === 1 ? hits[0]! : given
 }
 
 /** A lookup table keyed by names from the command. A Map, not an object: `constructor`, `toString` or

@@ -28,6 +28,8 @@ export interface Part {
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>
+  /** files a wrapper or runner around the command writes (`time -o F`, `strace -o F`, `script F`) */
+  writes?: Word[]
 }
 
 /** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */
@@ -36,6 +38,8 @@ export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd;
 export interface Expander {
   nested: NestedScript
   home: string
+  /** the workspace root: a script sourced from outside it is not the project's own */
+  workspace?: string
   out: Part[]
 }
 

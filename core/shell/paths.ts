@@ -4,12 +4,15 @@ import { riskRank as rank, type Risk } from "../policy/risk.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 import { isInside, resolveWord } from "./cwd.ts"
+import { globCandidates } from "./globs.ts"
 
 export interface PlaceContext {
   workspace: string
   home: string
   /** temp directories writes may go to without leaving the workspace's blast radius */
   tmp: string[]
+  /** where a path really leads (symlinks followed), from the caller: the analysis itself never touches the fs */
+  realpath?: ((path: string) => string) | undefined
 }
 
 export interface Verdict {
@@ -109,7 +112,7 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
   const paths = resolveWord(target, cwd, c.home)
   if (paths === null) return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
   let worst: Verdict | undefined
-  for (const p of paths) {
+  for (const p of judged(paths, c, target.glob)) {
     const v = writeOne(p)
     if (v && (!worst || rank(v.level) > rank(worst.level))) worst = v
   }
@@ -117,6 +120,7 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
 
   function writeOne(p: string): Verdict | undefined {
     if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
+    if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     if (isInside(p, "/etc") || isInside(p, "/boot") || isInside(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInside(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
@@ -125,4 +129,18 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     if (SYSTEM.some((d) => isInside(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
+}
+
+/** The paths a write really reaches: each path, what a glob in it could match, and where a symlink leads. */
+export function judged(paths: string[], c: PlaceContext, glob: boolean): string[] {
+  const out: string[] = []
+  for (const p of paths) {
+    out.push(p)
+    if (glob) out.push(...globCandidates(p))
+    if (c.realpath) {
+      const real = c.realpath(p)
+      if (real !== p) out.push(real)
+    }
+  }
+  return out
 }

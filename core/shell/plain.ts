@@ -8,7 +8,7 @@ import type { Word } from "./word.ts"
 // tree-sitter reads these first words as syntax (or as declarations), so they go the slow way
 const KEYWORDS = new Set([
   "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
-  "function", "declare", "typeset", "export", "local", "readonly", "unset",
+  "function", "declare", "typeset", "export", "local", "readonly", "unset", "let",
 ])
 
 // allowed outside quotes: letters, digits and _-./:=@%+,^~*? plus blanks

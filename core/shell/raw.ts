@@ -40,6 +40,8 @@ export interface Walked {
   bare: RawRedirect[]
   /** cwd candidates each bare redirect resolves from */
   bareCwd: Cwd[]
+  /** constructs whose effect cannot be known statically (arithmetic on a variable the script set) */
+  unresolved?: string[]
 }
 
 /** One built-in classification that applied: its table name (policy risk.overrides can change its level). */

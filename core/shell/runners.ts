@@ -6,6 +6,7 @@ import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { callbacks, enable, hash, sourced } from "./hooks.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -53,6 +54,12 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   at: atJob,
   batch: atJob,
   script: scriptCommand,
+  hash: hash,
+  enable: enable,
+  complete: callbacks,
+  compgen: callbacks,
+  mapfile: callbacks,
+  readarray: callbacks,
 })
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -244,13 +251,15 @@ function source(part: Part, ex: Expander): void {
   if (!file) return
   if (file.procsub) part.unresolved = "sources a script a command produces"
   else if (file.value === undefined) part.unresolved = "the sourced file is not static"
-  else part.findings.push({ name: "shell-script", level: "medium", reason: `runs the script ${file.value}` })
+  else sourced(part, file.value, ex.workspace, ex.home)
 }
 
 function trap(part: Part, ex: Expander): void {
   ex.out.push(part)
-  const action = part.words[1]
-  if (!action || part.words.length < 3 || /^-[lp]$/.test(action.value ?? "") || action.value === "-") return
+  // `trap -- ACTION SIGNAL`: the action follows the end of options
+  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
+  const action = words[1]
+  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
   nestedFrom(part, ex, [action], "eval")
 }
 
@@ -276,6 +285,8 @@ function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
     return
   }
   part.wrappers = [...part.wrappers, "flock"]
+  // the lock file is created if missing
+  if (scan.positionals[0]) part.writes = [...(part.writes ?? []), scan.positionals[0]]
   part.words = part.words.slice(scan.command)
   unwrap(part, ex)
 }
@@ -306,6 +317,10 @@ function scriptCommand(part: Part, ex: Expander): void {
   ex.out.push(part)
   const scan = scanOptions(part.words, 1, { valued: "cEIOBTm", long: ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"] })
   const cmd = scan.values.get("c") ?? scan.values.get("command")
+  // the typescript file (default ./typescript) and the -O/-I/-B/-T logs are written
+  const logs = ["O", "I", "B", "T", "log-out", "log-in", "log-io", "log-timing"].map((n) => scan.valueWords.get(n)).filter((w) => w !== undefined)
+  part.writes = [...(part.writes ?? []), part.words[scan.command] ?? literalWord("typescript"), ...logs]
   if (cmd !== undefined) nestedFrom(part, ex, [literalWord(cmd)], "shell_c")
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "script -c command is not static"
+  else part.findings.push({ name: "shell-interactive", level: "medium", reason: "script starts an interactive shell" })
 }

@@ -14,6 +14,8 @@ export interface Scope {
   loader: string[]
   /** the function bodies being walked (a body calling itself in the background is a fork bomb) */
   functions: string[]
+  /** variables declared -i: what they are assigned is evaluated as arithmetic */
+  integers?: Set<string>
 }
 
 export interface ShellEnv {
@@ -73,8 +75,14 @@ const LOADER_EXACT = new Set([
   "RUBYLIB", "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "IFS", "PS4", "EDITOR", "VISUAL",
   "PAGER", "LESSOPEN", "LESSCLOSE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS",
   "ZDOTDIR", "BROWSER", "MANPAGER", "SYSTEMD_PAGER", "GIT_SSH", "SSH_ASKPASS", "SUDO_ASKPASS", "CDPATH", "GLOBIGNORE",
+  // configuration that names programs a tool runs (rg --pre, make --eval, go -toolexec, a cargo runner)
+  "RIPGREP_CONFIG_PATH", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "GOFLAGS", "RUSTC_WRAPPER", "RUSTC", "RUSTC_WORKSPACE_WRAPPER",
+  "CURL_HOME", "WGETRC", "BAT_PAGER", "BAT_CONFIG_PATH", "MANOPT", "PERL5DB", "AWKPATH", "AWKLIBPATH", "TAR_OPTIONS",
+  "GREP_OPTIONS", "LESS", "MORE", "XDG_CONFIG_HOME", "HOME",
 ])
 
 export function isLoaderVar(name: string): boolean {
-  return LOADER_EXACT.has(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_") || name.startsWith("BASH_FUNC_")
+  return LOADER_EXACT.has(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_") || name.startsWith("BASH_FUNC_") ||
+    // npm_config_script_shell, CARGO_TARGET_*_RUNNER, YARN_*: package managers read their options from these
+    /^(npm_config_|NPM_CONFIG_|CARGO_|YARN_|BUN_CONFIG_|PNPM_)/.test(name)
 }

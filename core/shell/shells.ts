@@ -108,7 +108,8 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
     const v = words[i]!.value ?? ""
     if (v === "--") break
     const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
-    if (long && spec.long.includes(long[1]!)) programs.push(long[2] ? long[3] : words[++i]?.value)
+    // getopt_long takes unique prefixes (`--compress` = `--compress-program`); a prefix counts here
+    if (long && spec.long.some((n) => n.startsWith(long[1]!) && long[1]!.length >= Math.min(3, n.length))) programs.push(long[2] ? long[3] : words[++i]?.value)
     else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--") && (spec.short ?? "").includes(v[1]!)) programs.push(v.length > 2 ? v.slice(2) : words[++i]?.value)
     else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))
     else if (part.program === "zip" && v === "-TT") programs.push(words[++i]?.value)

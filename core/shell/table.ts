@@ -6,6 +6,9 @@ import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
 import type { Word } from "./word.ts"
 import { isProgramKey } from "./git.ts"
+import { gitOperands } from "./readonly.ts"
+import { known } from "./known.ts"
+import { readOptions } from "./getopt.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -18,6 +21,8 @@ export interface View {
   /** first operand: the subcommand of git, npm, cargo, ... */
   sub: string | undefined
   place: PlaceContext
+  /** files the command writes that its options or operands name (`sort -o F`, `uniq IN OUT`): path rules see them */
+  writes: Word[]
 }
 
 export interface Entry {
@@ -42,7 +47,7 @@ const READ_ONLY = [...new Set([
   "true", "false", "test", "[", ":", "id", "whoami", "groups", "uname", "hostname", "date", "cal", "uptime", "ps", "pgrep",
   "free", "env", "printenv", "locale", "tty", "nproc", "arch", "sleep", "seq", "jq", "yq", "help", "dirs", "jobs", "wait",
   "cd", "pushd", "popd", "set", "shopt", "exit", "return", "break", "continue", "shift", "getconf", "lscpu", "lsblk", "lsof",
-  "man", "info", "tldr", "top", "htop", "btop", "vmstat", "iostat", "w", "who", "last", "id", "getent", "nslookup", "dig", "host", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
+  "man", "info", "tldr", "top", "htop", "btop", "vmstat", "iostat", "w", "who", "last", "id", "getent", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
   "exa", "eza", "tokei", "cloc", "wait", "git-lfs", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
 ])]
 
@@ -55,7 +60,8 @@ const BUILD_TOOLS = [
 const GIT_READ = [
   "status", "log", "diff", "show", "blame", "describe", "shortlog", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
   "grep", "whatchanged", "version", "help", "count-objects", "check-ignore", "merge-base", "name-rev", "show-ref", "for-each-ref",
-  "var", "cherry", "range-diff", "annotate", "show-branch", "verify-commit", "verify-tag", "fsck", "check-attr", "ls-remote",
+  "var", "cherry", "range-diff", "annotate", "show-branch", "verify-commit", "verify-tag", "fsck", "check-attr", "diff-tree",
+  "diff-index", "diff-files",
 ]
 
 const GIT_WRITE = [
@@ -63,6 +69,7 @@ const GIT_WRITE = [
   "fetch", "clone", "init", "am", "apply", "worktree", "notes", "submodule", "remote", "config", "tag", "branch", "reset",
   "bisect", "sparse-checkout", "maintenance", "gc", "prune", "repack", "lfs", "format-patch", "archive", "bundle", "clean",
   "reflog", "symbolic-ref", "update-index", "update-ref", "read-tree", "commit-tree", "write-tree", "mktag", "mktree", "replace",
+  "ls-remote",
 ]
 
 const PKG_MANAGERS = ["npm", "pnpm", "yarn", "bun", "deno"]
@@ -75,7 +82,7 @@ export const TABLE: readonly Entry[] = [
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
-  { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: (v) => flag(v, "-s", "--set") },
+  { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
@@ -83,6 +90,8 @@ export const TABLE: readonly Entry[] = [
   { name: "build", level: "low", reason: "builds or tests", programs: ["go"], sub: ["build", "test", "vet", "fmt", "run", "list", "version", "env", "doc", "generate", "tool"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["dotnet"], sub: ["build", "test", "run", "format", "--version"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["deno"], sub: ["test", "check", "lint", "fmt", "bench", "doc", "info"] },
+  { name: "script", level: "medium", reason: "runs a script", programs: ["deno"], sub: ["run", "serve", "x", "repl", "compile", "install", "upgrade"] },
+  { name: "network-upload", level: "high", reason: "sends data inside its packets (ping -p)", programs: ["ping", "ping6"], when: (v) => v.values.some((a) => /^-[a-zA-Z]*p/.test(a)) },
   { name: "build", level: "low", reason: "builds or tests", programs: ["prettier"], when: (v) => !flag(v, "--write", "-w") },
   { name: "write-files", level: "medium", reason: "rewrites files", programs: ["prettier"], when: (v) => flag(v, "--write", "-w") },
   { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["npx", "bunx", "pnpx", "uvx", "pipx"] },
@@ -93,7 +102,7 @@ export const TABLE: readonly Entry[] = [
   { name: "publish", level: "high", reason: "publishes a package", programs: [...PKG_MANAGERS, "cargo", "poetry", "twine", "gem", "dotnet", "helm"], sub: [...PUBLISH, "push", "upload", "yank"] },
   { name: "publish", level: "high", reason: "pushes an image", programs: ["docker", "podman"], sub: ["push"] },
   { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.includes(v.sub) },
-  { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !gitListing(v) },
+  { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && v.sub !== "ls-remote" && !GIT_READ.includes(v.sub) && !gitListing(v) },
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
   { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !GIT_WRITE.includes(v.sub) && v.sub !== "push" },
   { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
@@ -107,6 +116,9 @@ export const TABLE: readonly Entry[] = [
   { name: "git-history-rewrite", level: "high", reason: "drops recovery data", programs: ["git"], sub: ["reflog", "gc", "prune", "update-ref", "stash"], when: (v) => anyArg(v, /^(expire|delete|drop|clear|--prune=now|--expire=now|-d)$/) },
   { name: "git-config-program", level: "critical", reason: "configures a program git will run", programs: ["git"], sub: ["config"], when: (v) => !gitListing(v) && v.canon.operands.slice(1).some((o) => isProgramKey(o)) },
   { name: "git-config-global", level: "high", reason: "changes git configuration outside the repository", programs: ["git"], sub: ["config"], when: (v) => flag(v, "--global", "--system") && !gitListing(v) },
+  { name: "git-network", level: "medium", reason: "contacts a remote repository over the network", programs: ["git"], sub: ["ls-remote", "fetch", "pull", "clone", "remote", "submodule"], when: gitNetwork },
+  { name: "network", level: "medium", reason: "looks up names over the network", programs: ["nslookup", "dig", "host", "whois", "drill", "delv", "resolvectl"] },
+  { name: "network", level: "medium", reason: "sends packets over the network", programs: ["ping", "ping6", "traceroute", "tracepath", "mtr", "arping"] },
   { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },
   { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["curl", "http", "https", "xh"], when: (v) => flag(v, "-T", "-d", "-F", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--upload-file", "--form-string") || anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^-X(POST|PUT|PATCH|DELETE)$|^--request=(POST|PUT|PATCH|DELETE)$/) || (v.program !== "curl" && anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^[^=:]+(=|:=)/)) },
   { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
@@ -144,13 +156,28 @@ export const TABLE: readonly Entry[] = [
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
 
+// date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
+// its options, so -Iseconds is not -s
+function setsDate(v: View): boolean {
+  const r = readOptions(v.args, known("date")!.options)
+  return r.valued.some((o) => o.name === "s" || o.name === "set") || r.operands.some((o) => o.value === undefined || !o.value.startsWith("+"))
+}
+
+// `git remote show NAME` and `git submodule update` reach the remote too (`remote show -n` does not)
+function gitNetwork(v: View): boolean {
+  const ops = v.canon.operands.slice(1)
+  if (v.sub === "remote") return ["show", "update", "prune", "set-head"].includes(ops[0] ?? "") && !flag(v, "-n")
+  if (v.sub === "submodule") return ["update", "sync", "foreach"].includes(ops[0] ?? "") || flag(v, "--remote")
+  return true
+}
+
 function gitListing(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   switch (v.sub) {
     case "branch":
-      return ops.length === 0 && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
     case "tag":
-      return (ops.length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
+      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
     case "remote":
       return ops.length === 0 || ["show", "get-url"].includes(ops[0]!)
     case "config":

@@ -61,8 +61,21 @@ export function sedIsPlain(script: string): boolean {
   }
 }
 
-/** An awk program without system(), pipes, getline from commands or output redirection. */
+/**
+ * An awk program without system(), pipes, getline or output redirection. Nothing is stripped first: a
+ * string or a regex literal can hide a quote or a slash that would fool the stripping (`/"/ {system("id")}`).
+ * A `>` is a comparison only in a pattern, outside every action; with a string, a regex, an escape or a comment in
+ * the program we cannot be sure where the actions are, so any `>` then counts as a redirect.
+ */
 export function awkIsPlain(program: string): boolean {
-  const code = program.replace(/"(\\.|[^"\\])*"/g, '""').replace(/\/(\\.|[^/\\\n])+\//g, "//")
-  return !/\bsystem\s*\(|\||\bgetline\b|\bprintf?\b[^;{}]*>|\bfflush\b|\bclose\s*\(/.test(code)
+  if (/system|getline|\||@|fflush|close/.test(program)) return false
+  if (!program.includes(">")) return true
+  if (/["/\\#]/.test(program)) return false
+  let depth = 0
+  for (const c of program) {
+    if (c === "{") depth++
+    else if (c === "}") depth--
+    else if (c === ">" && depth !== 0) return false
+  }
+  return true
 }

@@ -6,6 +6,7 @@ import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
+import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
@@ -28,6 +29,11 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home) : []
   const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home)
   const role = ROLES.get(part.program) ?? (READERS.has(part.program) ? "read" : undefined)
+  // git diff/grep --no-index read files, not the repository
+  if (part.program === "git" && part.words.some((w) => w.value === "--no-index")) {
+    for (const w of operands(part.words.slice(2))) add(w, "read")
+    return out
+  }
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")
@@ -48,7 +54,11 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
-  for (const path of resolveWord(w, cwd, home) ?? []) out.push({ path, access })
+  for (const path of resolveWord(w, cwd, home) ?? []) {
+    out.push({ path, access })
+    // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
+    if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
+  }
 }
 
 function operands(words: Word[]): Word[] {

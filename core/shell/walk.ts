@@ -8,6 +8,8 @@ import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
 import { joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
+import { arithmeticRisk, nameRisk } from "./arith.ts"
+import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 
 interface Outcome {
   ok: Cwd
@@ -69,6 +71,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       return same
     case "compound_statement":
       if (node.children[0]?.type === "((") {
+        arithmetic(w, node, scope, 2, 2)
         substitutions(w, node, scope, cwd, ctx)
         return same
       }
@@ -77,8 +80,12 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "elif_clause":
     case "else_clause":
       return groupOutcome(cwd, sequence(w, node.children, scope, cwd, addCtx(ctx, "condition"), redirects))
-    case "while_statement":
     case "c_style_for_statement":
+    case "while_statement":
+      if (node.type === "c_style_for_statement") {
+        const body = node.children.find((c) => c.field === "body")
+        arithmetic(w, { ...node, end: body?.start ?? node.end }, scope, 0, 0)
+      }
       for (const c of node.children) if (c.field !== "body" && c.named) substitutions(w, c, scope, cwd, ctx)
       return groupOutcome(cwd, sequence(w, node.children.filter((c) => c.field === "condition" || c.field === "body"), scope, cwd, addCtx(ctx, "loop"), redirects))
     case "for_statement":
@@ -113,7 +120,12 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       declaration(w, node, scope, cwd, ctx)
       return same
     case "unset_command":
+      names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
+      return same
+    case "test_command":
+      testCommand(w, node, scope)
+      substitutions(w, node, scope, cwd, ctx)
       return same
     default:
       // test_command, comment, ...: nothing runs but what their substitutions run
@@ -184,10 +196,13 @@ function programText(c: RawCommand): string {
 }
 
 function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
-  for (const c of node.children) {
-    if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
-    if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), undefined)
-  }
+  const lookup = makeLookup(scope, w.shell)
+  const values = node.children.filter((c) => c.field === "value")
+  for (const c of values) substitutions(w, c, scope, cwd, ctx)
+  // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
+  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
+  const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
+  for (const c of node.children) if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), integer)
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
@@ -288,6 +303,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const exported = exportedVars(scope)
   if (exported.size) raw.exported = exported
   const name = words[0]?.value
+  if (name === "let") for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
   return afterCommand(words, scope, cwd, w.shell.home)
@@ -295,6 +311,12 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
   substitutions(w, node, scope, cwd, ctx)
+  // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
+  const target = node.children.find((c) => c.field === "name")
+  const index = target?.type === "subscript" ? target.children.find((c) => c.field === "index") : undefined
+  if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  const value = node.children.find((c) => c.field === "value")
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
   scope.vars.set(a.name, a.append ? undefined : a.value.value)
@@ -305,6 +327,24 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
 function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
+  names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+    for (const c of node.children) {
+      const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
+      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
+    }
+  }
+  for (const c of node.children) {
+    if (c.type !== "variable_assignment") continue
+    const name = c.children.find((x) => x.field === "name")
+    if (name?.type === "subscript") note(w, nameRisk(literalWord(w.src.slice(name.start, name.end)), keyword))
+    // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
+    const value = c.children.find((x) => x.field === "value")
+    if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
+    }
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+  }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
   for (const c of node.children) {
     if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, exported)
@@ -330,6 +370,9 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
     return
   }
+  // $(( expr )) and the old $[ expr ]
+  if (node.type === "arithmetic_expansion") w.src.startsWith("$[", node.start) ? arithmetic(w, node, scope, 2, 1) : arithmetic(w, node, scope, 3, 2)
+  if (node.type === "expansion") expansionRisk(w, node, scope)
   for (const c of node.children) {
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])

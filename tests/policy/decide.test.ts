@@ -6,6 +6,14 @@ import { layer, policyOf, shellCall, toolCall } from "./helpers.ts"
 const none: GuardState = { grants: [] }
 
 describe("decide: rules", () => {
+  test("deny: '*' under yolo refuses every shell command, not only one-word ones", async () => {
+    const policy = await policyOf("approval: { mode: yolo }\nrules: [{ id: nothing, tool: shell, command: '*', decision: deny }]")
+    for (const cmd of ["rm -rf build", "ls", "git status && ls -la", "./x.sh --flag"]) {
+      const d = decide(policy, await shellCall(cmd), none)
+      expect({ cmd, decision: d.decision, rule: d.rules[0]?.id }).toEqual({ cmd, decision: "deny", rule: "nothing" })
+    }
+  })
+
   test("a deny rule refuses the command and names the rule and its source", async () => {
     const policy = await policyOf()
     const d = decide(policy, await shellCall("git push --force origin main"), none)

@@ -21,6 +21,16 @@ const allows = (pattern: string, command: string) => parts(command).every((p) =>
 const denies = (pattern: string, command: string) => parts(command).some((p) => matchCommandPattern(pattern, p, "restrict"))
 
 describe("token patterns", () => {
+  test("a pattern that is only * matches every command, with any arguments and any program path", () => {
+    for (const cmd of ["rm -rf build", "ls", "/usr/bin/git push origin main", "./deploy.sh --prod", "echo a && rm -r b"]) {
+      expect({ cmd, denied: denies("*", cmd) }).toEqual({ cmd, denied: true })
+    }
+    expect(allows("*", "git status && ls -la")).toBe(true)
+    // an allow still never covers what cannot be resolved or runs with loader variables
+    expect(allows("*", "$CMD -rf /")).toBe(false)
+    expect(allows("*", "LD_PRELOAD=/tmp/x.so ls")).toBe(false)
+  })
+
   test("a bare * token matches any number of words, including none", () => {
     expect(allows("git commit *", "git commit")).toBe(true)
     expect(allows("git commit *", "git commit -m 'fix: a b'")).toBe(true)

@@ -1,0 +1,51 @@
+// Bash builtins that take variable names (test -v, printf -v, read, mapfile, getopts, wait -p, and
+// declare/unset reached through `builtin`): bash evaluates a subscript in such a name as arithmetic,
+// which runs the commands it holds. A name we cannot prove plain makes the command unresolvable. Pure.
+import type { Finding } from "./raw.ts"
+import type { View } from "./table.ts"
+import type { Word } from "./word.ts"
+import { compileOptions, readOptions } from "./getopt.ts"
+import { nameRisk } from "./arith.ts"
+
+const READ = compileOptions({ short: "ersa:d:i:n:N:p:t:u:" })
+const MAPFILE = compileOptions({ short: "d:n:O:s:tu:C:c:" })
+const WAIT = compileOptions({ short: "fnp:" })
+const DECLARE = compileOptions({ short: "aAfFgiIlnrtuxp" })
+
+type NameTaker = (v: View) => (Word | undefined)[]
+
+const NAMES: Record<string, NameTaker> = {
+  test: (v) => v.args.filter((_, i) => v.values[i - 1] === "-v"),
+  printf: (v) => {
+    const at = v.values.findIndex((a) => a.startsWith("-v"))
+    if (at < 0 || v.values.slice(0, at).some((a) => !a.startsWith("-"))) return []
+    return v.values[at] === "-v" ? [v.args[at + 1]] : [{ ...v.args[at]!, value: v.values[at]!.slice(2) }]
+  },
+  read: (v) => {
+    const r = readOptions(v.args, READ)
+    return [...r.operands, ...r.valued.filter((o) => o.name === "a").map((o) => o.value)]
+  },
+  mapfile: (v) => readOptions(v.args, MAPFILE).operands.slice(0, 1),
+  getopts: (v) => v.args.slice(1, 2),
+  wait: (v) => readOptions(v.args, WAIT).valued.filter((o) => o.name === "p").map((o) => o.value),
+  unset: (v) => v.args.filter((a) => !(a.value ?? "").startsWith("-")),
+  declare: (v) => readOptions(v.args, DECLARE).operands.map((a) => (a.value === undefined ? a : { ...a, value: a.value.split("=")[0] })),
+}
+NAMES["["] = NAMES.test!
+NAMES.readarray = NAMES.mapfile!
+NAMES.typeset = NAMES.local = NAMES.export = NAMES.readonly = NAMES.declare!
+
+export const NAME_PROGRAMS = Object.keys(NAMES)
+
+/** Mark the part unresolvable when a variable name it takes is not plain. */
+export function variableNames(v: View, _out: Finding[]): void {
+  const take = NAMES[v.program]
+  if (!take) return
+  for (const w of take(v)) {
+    const why = nameRisk(w, v.program)
+    if (why) {
+      v.part.unresolved ??= why
+      return
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// "Safe" is earned: a read-only program (or git reading subcommand) stays safe only when every option
+// it is given is one we know only reads. Anything else is at least medium, with the option named;
+// options that write name their target so path checks see it. Pure.
+import type { Finding } from "./raw.ts"
+import type { View } from "./table.ts"
+import type { Word } from "./word.ts"
+import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
+import { known } from "./known.ts"
+import { gitOptions } from "./known-git.ts"
+import { writeVerdict } from "./paths.ts"
+import { isInside, resolveWord } from "./cwd.ts"
+
+/** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
+export function checkOptions(v: View, out: Finding[]): boolean {
+  if (v.program === "git") {
+    const sub = v.args[0]?.value
+    const spec = sub === undefined ? undefined : gitOptions(sub)
+    if (!spec) return false
+    judge(v, `git ${sub}`, v.args.slice(1), spec, out)
+    const away = elsewhere(v)
+    if (away) out.push({ name: "git-elsewhere", level: "medium", reason: `git ${sub} in ${away}, a repository outside the workspace: its configuration can make git run programs (core.fsmonitor, diff.external)` })
+    return true
+  }
+  const k = known(v.program)
+  if (!k) return false
+  if (k.data) return true
+  const reading = judge(v, v.program, v.args, k.options, out)
+  // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
+  if (v.part.appended && k.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
+  if (k.plus) {
+    const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
+    if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
+  }
+  if (k.outputOperand !== undefined) {
+    const target = reading.operands[k.outputOperand]
+    if (target) written(v, target, `${v.program} writes its output file`, out)
+  }
+  return true
+}
+
+function judge(v: View, name: string, args: readonly Word[], spec: Compiled, out: Finding[]): OptionReading {
+  const reading = readOptions(args, spec)
+  if (reading.unknown) out.push(unknown(name, reading.unknown))
+  for (const o of reading.valued) {
+    if (o.effect === "run") {
+      out.push({ name: "program-option", level: "high", reason: `${name} ${o.written} runs a program${o.value?.value ? ` (${o.value.value})` : ""}` })
+    } else if (o.effect === "write") {
+      // a write flag without a value (`yq -i`) writes the files it is given
+      if (o.name === "s" || o.name === "split-exp") {
+        out.push({ name: "write-files", level: "medium", reason: `${name} ${o.written} writes files its expression names` })
+        continue
+      }
+      const targets = o.value ? [o.value] : reading.operands.slice(o.name === "i" || o.name === "inplace" ? 1 : 0)
+      if (!targets.length) out.push({ name: "write-files", level: "medium", reason: `${name} ${o.written} writes files` })
+      for (const t of targets) written(v, t, `${name} ${o.written} writes`, out)
+    }
+  }
+  return reading
+}
+
+function written(v: View, target: Word, why: string, out: Finding[]): void {
+  v.writes.push(target)
+  const verdict = writeVerdict(target, v.part.cwd, v.place)
+  if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `${why}: ${verdict.reason}` })
+}
+
+function unknown(name: string, option: string): Finding {
+  return { name: "unknown-option", level: "medium", reason: `${name} ${option}: not an option ccode knows to be read-only` }
+}
+
+/** The operands after a git subcommand, read with its option list (`branch --merged main` has none). */
+export function gitOperands(v: View): Word[] {
+  const spec = gitOptions(v.args[0]?.value ?? "")
+  return spec ? readOptions(v.args.slice(1), spec).operands : v.args.slice(1)
+}
+
+/** Where git runs when that is outside the workspace (or cannot be known): a repository we did not vet. */
+function elsewhere(v: View): string | undefined {
+  const ws = v.place.workspace
+  const dirs = v.part.git?.dirs ?? []
+  const cwd = v.part.cwd
+  if (cwd === null) return "a directory not known statically"
+  for (const d of cwd) if (!isInside(d, ws)) return d
+  for (const w of dirs) {
+    const paths = resolveWord(w, cwd, v.place.home)
+    if (paths === null || w.value === undefined) return w.text
+    const out = paths.find((p) => !isInside(p, ws))
+    if (out) return out
+  }
+  return undefined
+}

@@ -1,0 +1,87 @@
+// The arithmetic bash evaluates while a script runs, found in its syntax tree: `(( ))`, `$(( ))`,
+// `$[ ]`, `[[ a -eq b ]]`, `[[ -v name ]]`, `${!x}`, `${a[i]}`, `${v:offset}`, names given to
+// unset/declare, integer variables. What cannot be proven inert is recorded as unresolved. Pure.
+import type { SNode } from "./parser.ts"
+import type { Walked } from "./raw.ts"
+import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { evalWord, groupWords, literalWord } from "./word.ts"
+import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
+
+/** What these checks need of the walk: the source, the environment, and where to record findings. */
+export interface Reader {
+  src: string
+  shell: ShellEnv
+  out: Walked
+}
+
+/** Record why something in the script cannot be resolved statically. */
+export function note(w: Reader, reason: string | undefined): void {
+  if (reason) (w.out.unresolved ??= []).push(reason)
+}
+
+export function scriptValue(scope: Scope): ScriptValue {
+  return (name) => {
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    return "unset"
+  }
+}
+
+/** `(( expr ))`, `$(( expr ))`, a C-style for header: the text between the delimiters. */
+export function arithmetic(w: Reader, node: SNode, scope: Scope, open: number, close: number): void {
+  note(w, arithmeticRisk(w.src.slice(node.start + open, node.end - close), scriptValue(scope)))
+}
+
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
+/** [[ a -eq b ]] evaluates both sides as arithmetic; [[ -v name ]] evaluates name's subscript. */
+export function testCommand(w: Reader, node: SNode, scope: Scope): void {
+  for (const c of node.children) {
+    if (c.type === "binary_expression" && c.children.some((x) => x.field === "operator" && ARITH_TESTS.has(w.src.slice(x.start, x.end)))) {
+      for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
+        const text = w.src.slice(side.start, side.end)
+        note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
+      }
+    } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
+      names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
+    }
+    if (c.children.length) testCommand(w, c, scope)
+  }
+}
+
+/** Variable names a builtin takes (unset, declare, [[ -v ]]): a subscript there is arithmetic. */
+export function names(w: Reader, nodes: SNode[], scope: Scope, what: string): void {
+  const lookup = makeLookup(scope, w.shell)
+  for (const group of groupWords(w.src, nodes)) {
+    for (const word of evalWord(group, w.src, lookup)) {
+      if (word.value !== undefined && /^[-+]/.test(word.value)) continue
+      const name = word.value === undefined ? word : { ...word, value: word.value.split("=")[0] }
+      note(w, nameRisk(name, what))
+    }
+  }
+}
+
+/**
+ * `${!x}` reads the variable x names (a subscript in that name is evaluated); `${a[i]}` evaluates i as
+ * arithmetic. Either one on a value the script set that is not plain can run commands.
+ */
+export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
+  const indirect = node.children.some((c) => c.type === "!" || (c.field === "operator" && w.src.slice(c.start, c.end) === "!"))
+  const name = node.children.find((c) => c.type === "variable_name")
+  if (indirect && name) {
+    const value = scriptValue(scope)(w.src.slice(name.start, name.end))
+    if (value !== "unset") note(w, nameRisk(value === undefined ? { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) } : literalWord(value), "${!...}"))
+  }
+  for (const c of node.children) {
+    if (c.type !== "subscript") continue
+    const index = c.children.find((x) => x.field === "index")
+    if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  }
+  // ${v:OFFSET:LENGTH}: both are arithmetic
+  const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
+  if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
+}
+
+export function isInteger(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
+  return false
+}
