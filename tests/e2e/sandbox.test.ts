@@ -120,7 +120,10 @@ describe.skipIf(!HAS_BWRAP)("attempts to get around the sandbox", () => {
   test("a symlink in the workspace to ~/.bashrc does not make it writable", async () => {
     const sb = box()
     symlinkSync(join(sb.home, ".bashrc"), join(sb.work, "rc-link"))
-    sb.file("task.yaml", "version: 1\nsteps:\n  - id: link\n    run: bash -c 'echo evil >> rc-link'\n")
+    // the write is inside a script, where the shell analysis cannot see the link (written inline,
+    // the analysis resolves it and asks as for an rc-file write): only the sandbox stands in the way
+    sb.file("append.sh", "echo evil >> rc-link\n")
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: link\n    run: bash append.sh\n")
     const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
     expect(result.code).toBe(1)
     expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe("# rc\n")
