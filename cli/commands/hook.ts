@@ -5,7 +5,8 @@ import { statSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute } from "node:path"
 import { decide, hookResponse, parseHookPayload, prepareCall, type HookCall, type HookHost } from "../../core/policy/index.ts"
-import type { Decision } from "../../core/policy/types.ts"
+import type { Decision, Policy } from "../../core/policy/types.ts"
+import { policyStamp } from "../../core/policy/fingerprint.ts"
 import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
 import { globalArgs } from "../args.ts"
 import { command } from "../command.ts"
@@ -37,7 +38,7 @@ export default command({
         cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides,
       })
       const decision = decide(loaded.policy, call, { grants: [] })
-      await audit(store, hook, cwd, decision, loaded.policy.redaction)
+      await audit(store, hook, cwd, decision, loaded.policy)
       const answer = hookResponse(host, decision)
       if (answer) console.log(answer)
       return 0
@@ -63,7 +64,8 @@ async function openStore(db: string | undefined): Promise<Store> {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-async function audit(store: Store, hook: HookCall, cwd: string, d: Decision, redaction: { enabled: boolean; env: string[]; patterns: { id: string; regex: string }[] }): Promise<void> {
+async function audit(store: Store, hook: HookCall, cwd: string, d: Decision, policy: Policy): Promise<void> {
+  const { redaction } = policy
   const { createRedactor } = await import("../../core/redact/index.ts")
   const { appendAudit } = await import("../../core/audit/write.ts")
   const redactor = createRedactor({
@@ -73,6 +75,7 @@ async function audit(store: Store, hook: HookCall, cwd: string, d: Decision, red
   const data = redactor.value({
     host: hook.host, host_tool: hook.hostTool, session: hook.session, cwd, args: hook.args, by: d.by,
     rules: d.rules, commands: d.commands.map((c) => ({ text: c.text, risk: c.risk, decision: c.decision, rule: c.rule })),
+    ...policyStamp(policy),
   })
   store.tx(() =>
     appendAudit(store, {

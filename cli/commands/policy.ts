@@ -12,6 +12,8 @@ import { ccodeHome } from "../home.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
+import { keygen, sign } from "./policy-sign.ts"
+import { policyStamp } from "../../core/policy/fingerprint.ts"
 
 const check = command({
   meta: { name: "check", description: "Decide one call with the effective policy, without running it" },
@@ -41,8 +43,8 @@ const check = command({
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk, overrides: loaded.policy.risk.overrides,
     })
     const decision = decide(loaded.policy, call, { grants: [] })
-    if (args.json) console.log(JSON.stringify(decision, null, 2))
-    else console.log(renderDecision(decision))
+    if (args.json) console.log(JSON.stringify({ ...decision, ...policyStamp(loaded.policy) }, null, 2))
+    else console.log(`${renderDecision(decision)}\npolicy ${loaded.policy.fingerprint}`)
     return 0
   },
 })
@@ -117,9 +119,9 @@ const schema = command({
 })
 
 export default command({
-  meta: { name: "policy", description: "Check a call, show the effective policy, test policy examples, print JSON Schema" },
-  examples: ["ccode policy check -- git push --force", "ccode policy show", "ccode policy test", "ccode policy schema > policy.schema.json"],
-  subCommands: { check, show, test, schema },
+  meta: { name: "policy", description: "Check a call, show the effective policy, test policy examples, print JSON Schema, sign policies" },
+  examples: ["ccode policy check -- git push --force", "ccode policy show", "ccode policy test", "ccode policy schema > policy.schema.json", "ccode policy sign FILE --key KEY"],
+  subCommands: { check, show, test, schema, sign, keygen },
 })
 
 export interface CliLoad {

@@ -1,6 +1,6 @@
-// Loading the effective policy for a directory: the six layers of DESIGN section 4, trust per file
-// content (injected, so no database here), cached parsing. Reads the fs; YAML/zod only on a cache miss.
-import { readFileSync } from "node:fs"
+// Loading the effective policy for a directory: the managed layer, then the six layers (bundled, user,
+// workspace, task, env, flags), trust per file content (injected, so no database here), cached parsing.
+// Reads the fs; YAML/zod only on a cache miss.
 import { dirname, isAbsolute, resolve } from "node:path"
 import type { Policy, LayerName } from "./types.ts"
 import type { Layer } from "./layer.ts"
@@ -9,8 +9,11 @@ import type { YamlSource } from "../task/yaml.ts"
 import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
-import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
+import { sha256 } from "./cache.ts"
 import { findWorkspaceRoot, isFile, userPolicyFile, workspacePolicyFiles } from "./workspace.ts"
+import { layerFromText, readPolicyText } from "./read.ts"
+import { loadManaged, managedDir, verifiedText } from "./managed.ts"
+import { policyFingerprint } from "./fingerprint.ts"
 
 export type IsTrusted = (file: string, sha256: string) => boolean
 
@@ -31,6 +34,8 @@ export interface LoadOptions extends Trust {
   cacheDir?: string
   /** when the caller already knows it */
   workspace?: string
+  /** the managed policy's directory (default: /etc/ccode, or CCODE_MANAGED_DIR where none is installed) */
+  managedDir?: string
 }
 
 export interface LoadedPolicy {
@@ -46,11 +51,16 @@ export interface LoadedPolicy {
 
 export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   const workspace = opts.workspace ?? findWorkspaceRoot(opts.cwd)
-  const layers: Layer[] = []
+  const managed = await loadManaged(opts.managedDir ?? managedDir(opts.env), opts.cacheDir)
+  const layers: Layer[] = [...managed.layers]
   const user = userPolicyFile(opts.env, opts.home)
   if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
   for (const file of workspacePolicyFiles(workspace)) {
-    layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
+    if (managed.requireSigned) {
+      // the organisation signed it: trusted as signed, and refused (exit 2) when it is not
+      const { text } = await verifiedText(file, managed)
+      layers.push(await layerFromText(text, file, "workspace", () => true, opts.cacheDir))
+    } else layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
   }
   layers.push(...(opts.task ?? []))
   const env = await envLayer(opts.env)
@@ -60,6 +70,8 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   if (flags.layer) layers.push(flags.layer)
   // nothing but the bundled default: skip merging it again at startup (the hook runs on every call)
   const policy = layers.length ? mergePolicy(layers, bundledLayer) : bundledPolicy("default")
+  if (managed.keyIds.length) policy.managed_keys = managed.keyIds
+  policy.fingerprint = policyFingerprint(policy)
   return {
     policy,
     workspace,
@@ -73,15 +85,7 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
 export async function loadPolicyFile(
   file: string, name: LayerName, trusted: (file: string, hash: string) => boolean, cacheDir?: string,
 ): Promise<Layer> {
-  const text = await readText(file)
-  const hash = sha256(text)
-  const isTrusted = trusted(file, hash)
-  const cached = readCachedLayer(cacheDir, file, hash)
-  if (cached) return { ...cached, name, trusted: isTrusted }
-  const { parsePolicy } = await import("./parse.ts")
-  const layer = await parsePolicy(text, file, { name, trusted: isTrusted, file, sha256: hash })
-  writeCachedLayer(cacheDir, layer)
-  return layer
+  return layerFromText(await readPolicyText(file), file, name, trusted, cacheDir)
 }
 
 export interface TaskPolicyInput {
@@ -104,7 +108,7 @@ export async function taskPolicyLayers(input: TaskPolicyInput, trust: Trust, cac
     const files = [input.value].flat().map((p) => (isAbsolute(p) ? p : resolve(base, p)))
     return Promise.all(files.map((f) => loadPolicyFile(f, "task", check, cacheDir)))
   }
-  const hash = sha256(input.text ?? (await readText(input.file)))
+  const hash = sha256(input.text ?? (await readPolicyText(input.file)))
   const { layerFromValue } = await import("./parse.ts")
   const layer = await layerFromValue(input.value, input.src, input.prefix ?? ["policy"], {
     name: "task", trusted: check(input.file, hash), file: input.file, sha256: hash,
@@ -122,11 +126,3 @@ function trustCheck(trust: Trust): (file: string, hash: string) => boolean {
   return (file, hash) => trust.trustAll === true || trust.isTrusted(file, hash)
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return readFileSync(file, "utf8")
-  } catch (err) {
-    const { ConfigError } = await import("../task/yaml.ts")
-    throw new ConfigError(file, 1, 1, `cannot read policy file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
-  }
-}
