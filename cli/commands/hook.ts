@@ -69,7 +69,8 @@ async function audit(store: Store, hook: HookCall, cwd: string, d: Decision, pol
   const { createRedactor } = await import("../../core/redact/index.ts")
   const { appendAudit } = await import("../../core/audit/write.ts")
   const redactor = createRedactor({
-    enabled: redaction.enabled && process.env.CCODE_REDACT !== "0", env: process.env, envNames: redaction.env,
+    // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it
+    enabled: redaction.enabled, env: process.env, envNames: redaction.env,
     patterns: redaction.patterns, home: homedir(),
   })
   const data = redactor.value({

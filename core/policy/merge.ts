@@ -36,8 +36,10 @@ function pickExtends(layers: readonly Layer[], ignored: Set<string>): { name: Ex
     const layer = layers[i]!
     const want = layer.value.extends
     if (!want || layer.name === "managed") continue
-    if (pick && managed && want !== pick.name) {
-      ignored.add(lockedLine(sourceAt(layer, "extends"), `extends: ${want}`, pick.source))
+    if (managed) {
+      // `strict` is the strictest base, so any layer may still ask for it; anything else is the managed choice's
+      if (want === "strict" && pick!.name !== "strict") pick = { name: want, source: sourceAt(layer, "extends") }
+      else if (want !== managed.value.extends) ignored.add(lockedLine(sourceAt(layer, "extends"), `extends: ${want}`, sourceAt(managed, "extends")))
       continue
     }
     if (!layer.trusted && want !== "strict") {

@@ -95,6 +95,17 @@ describe("merge: a managed value may only be tightened", () => {
     expect(policy.extends).toBe("strict")
     expect(policy.approval.mode).toBe("manual")
     expect(policy.ignored.some((l) => l.includes("extends: none ignored") && l.includes(MANAGED))).toBe(true)
+    // strict is the strictest base: asking for it tightens, even over a managed `extends: default`
+    const stricter = await policyOf(await managed("extends: default\n"), await layer("extends: strict\n", { trusted: false }))
+    expect(stricter.extends).toBe("strict")
+  })
+
+  test("CCODE_REDACT=0 cannot switch off redaction the managed policy turned on", async () => {
+    const env = (await envLayer({ CCODE_REDACT: "0" })).layer!
+    const policy = await policyOf(await managed("redaction: { enabled: true }\n"), env)
+    expect(policy.redaction.enabled).toBe(true)
+    expect(policy.ignored).toEqual([`env:CCODE_REDACT: redaction.enabled: false ignored: locked by the managed policy (${MANAGED}:1); other layers may only tighten it`])
+    expect((await policyOf(env)).redaction.enabled).toBe(false)
   })
 
   test("two managed layers: the later one may set what the earlier set; none of it is reported", async () => {
