@@ -51,15 +51,16 @@ export interface LoadedPolicy {
 
 export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   const workspace = opts.workspace ?? findWorkspaceRoot(opts.cwd)
-  const managed = await loadManaged(opts.managedDir ?? managedDir(opts.env), opts.cacheDir)
+  const managed = await loadManaged(opts.managedDir ?? managedDir(opts.env))
   const layers: Layer[] = [...managed.layers]
   const user = userPolicyFile(opts.env, opts.home)
   if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
   for (const file of workspacePolicyFiles(workspace)) {
     if (managed.requireSigned) {
-      // the organisation signed it: trusted as signed, and refused (exit 2) when it is not
+      // the organisation signed it: trusted as signed, and refused (exit 2) when it is not. Not cached:
+      // a cache entry (user-writable) would replace what the signature vouched for
       const { text } = await verifiedText(file, managed)
-      layers.push(await layerFromText(text, file, "workspace", () => true, opts.cacheDir))
+      layers.push(await layerFromText(text, file, "workspace", () => true))
     } else layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
   }
   layers.push(...(opts.task ?? []))

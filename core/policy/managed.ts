@@ -34,13 +34,15 @@ export function managedDir(env: Record<string, string | undefined>, systemDir = 
   return existsSync(join(systemDir, "managed.yaml")) || existsSync(join(systemDir, "managed.d")) ? systemDir : override
 }
 
-export async function loadManaged(dir: string, cacheDir?: string): Promise<Managed> {
+// No parse cache here: it lives in the user's own $CCODE_HOME, where an edited entry would replace what
+// the signature vouched for. Managed files are parsed every time.
+export async function loadManaged(dir: string): Promise<Managed> {
   const main = join(dir, "managed.yaml")
   const managed: Managed = { layers: [], keys: [], pinnedIn: main, requireSigned: false, keyIds: [] }
   if (isFile(main)) await loadMain(main, managed)
   for (const file of listYaml(join(dir, "managed.d"))) {
     const { text, keyId } = await verifiedText(file, managed)
-    managed.layers.push(await layerFromText(text, file, "managed", () => true, cacheDir))
+    managed.layers.push(await layerFromText(text, file, "managed", () => true))
     if (!managed.keyIds.includes(keyId)) managed.keyIds.push(keyId)
   }
   return managed

@@ -100,10 +100,10 @@ function mergeApproval(m: MergeStep): void {
   let a = m.layer.value.approval
   if (!a) return
   const cur = m.policy.approval
-  // yolo ignores the threshold, so a managed threshold also rules it out
+  // yolo and allowlist approve without looking at the threshold, so a managed threshold rules them out
   const thresholdLock = m.lockOf("approval.threshold")
-  if (a.mode === "yolo" && thresholdLock && !m.lockOf("approval.mode")) {
-    m.ignore("approval.mode", "approval.mode: yolo", thresholdLock)
+  if ((a.mode === "yolo" || a.mode === "allowlist") && a.mode !== cur.mode && thresholdLock && !m.lockOf("approval.mode")) {
+    m.ignore("approval.mode", `approval.mode: ${a.mode}`, thresholdLock)
     a = { ...a, mode: undefined }
   }
   cur.mode = m.take("approval.mode", cur.mode, a.mode, (c, n) => n === c || MODE_RANK[n] > MODE_RANK[c])

@@ -50,6 +50,11 @@ describe("merge: a managed value may only be tightened", () => {
     expect(loose.approval).toMatchObject({ mode: "auto", threshold: "medium" })
     expect(loose.ignored.some((l) => l.includes("approval.mode: yolo ignored") && l.includes(MANAGED))).toBe(true)
     expect(loose.ignored.some((l) => l.startsWith("flag:--auto-approve: approval.threshold: high ignored"))).toBe(true)
+    const allowlist = await policyOf(org, await user("approval: { mode: allowlist, tools: [shell, write_file] }\n"))
+    expect(allowlist.approval.mode).toBe("auto")
+    // a write outside the workspace is high risk: above the managed threshold, so a person is asked
+    const outside = decide(allowlist, await toolCall("write_file", { path: "/opt/x.txt", content: "" }), { grants: [] })
+    expect(outside).toMatchObject({ risk: "high", decision: "ask" })
     const tight = await policyOf(org, await trustedRepo("approval: { threshold: low }\n"))
     expect(tight.approval.threshold).toBe("low")
     expect(tight.locked?.["approval.threshold"]).toBe(`${MANAGED}:3`)
@@ -179,6 +184,16 @@ describe("loading managed policies from disk", () => {
     signed(join(root, "decoy.yaml"), "limits: { max_steps: 3 }\n")
     writeFileSync(`${file}.sig`, await Bun.file(join(root, "decoy.yaml.sig")).text())
     expect(await refusal(opts())).toContain("does not verify")
+  })
+
+  test("a parse-cache entry (the user's own files) cannot replace what a signature vouched for", async () => {
+    const { writeCachedLayer, sha256 } = await import("../../core/policy/cache.ts")
+    const file = join(dir, "managed.d", "10-org.yaml")
+    const text = "limits: { max_steps: 7 }\n"
+    signed(file, text)
+    const cacheDir = join(root, "cache")
+    writeCachedLayer(cacheDir, { name: "managed", label: file, trusted: true, file, sha256: sha256(text), value: { limits: { max_steps: 900 } }, at: {} })
+    expect((await loadPolicy(opts({ cacheDir }))).policy.limits.max_steps).toBe(7)
   })
 
   test("a malformed pinned key is a configuration error at its line", async () => {
