@@ -1,6 +1,7 @@
 // Managed policies through the compiled binary: an organisation's deny that no trusted repo, --yes,
 // yolo or env can undo; signed managed.d files (edited or signed by an unpinned key: refused, exit 2);
 // `policy show` marking managed values; the policy fingerprint in decision events and audit rows.
+import { Database } from "bun:sqlite"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -148,6 +149,29 @@ describe("signed managed.d files", () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(`${bad}:2`)
     expect(existsSync(`${bad}.sig`)).toBe(false)
+  })
+})
+
+describe("hook mode", () => {
+  test("a managed deny holds in `ccode hook claude` with CCODE_AUTO_APPROVE and CCODE_REDACT=0; the row is redacted and stamped", async () => {
+    const original = readFileSync(join(managed, "managed.yaml"), "utf8")
+    writeFileSync(join(managed, "managed.yaml"), `${original}redaction:\n  enabled: true\n`)
+    const secret = `ghp_${"a1B2c3D4e5".repeat(4)}`
+    const stdin = JSON.stringify({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `touch forbidden-${secret}` }, cwd: sb.work })
+    try {
+      const r = await ccode(sb, ["hook", "claude"], { stdin, env: { ...env, CCODE_AUTO_APPROVE: "1", CCODE_REDACT: "0" } })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" })
+    } finally {
+      writeFileSync(join(managed, "managed.yaml"), original)
+    }
+    // the row as stored (not through `audit`, which redacts its exports again)
+    const db = new Database(sb.db, { readonly: true })
+    const row = db.query("SELECT action, data FROM audit WHERE type = 'decision' AND actor = 'hook' ORDER BY id DESC LIMIT 1").get() as { action: string; data: string }
+    db.close()
+    expect(row.action).toContain("forbidden-")
+    expect(`${row.action}${row.data}`).not.toContain(secret)
+    expect(JSON.parse(row.data).policy_fingerprint).toMatch(/^[0-9a-f]{16}$/)
   })
 })
 
