@@ -19,10 +19,14 @@ export const keygen = command({
     for (const f of [file, `${file}.pub`]) if (existsSync(f)) throw new UsageError(`--out: ${f} exists; refusing to overwrite a key`)
     const { generateKeyPair } = await import("../../core/policy/signature.ts")
     const { privatePem, publicKey } = generateKeyPair()
-    // created 0600 from the start: the private key is never readable by others, not even for an instant
-    writeFileSync(file, privatePem, { mode: 0o600, flag: "wx" })
-    chmodSync(file, 0o600)
-    writeFileSync(`${file}.pub`, `${publicKey.text}\n`, { flag: "wx" })
+    try {
+      // created 0600 from the start: the private key is never readable by others, not even for an instant
+      writeFileSync(file, privatePem, { mode: 0o600, flag: "wx" })
+      chmodSync(file, 0o600)
+      writeFileSync(`${file}.pub`, `${publicKey.text}\n`, { flag: "wx" })
+    } catch (err) {
+      throw new UsageError(`--out: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+    }
     if (args.json) {
       console.log(JSON.stringify({ key_id: publicKey.id, public_key: publicKey.text, private_key_file: file, public_key_file: `${file}.pub` }))
     } else {

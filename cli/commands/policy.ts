@@ -13,7 +13,6 @@ import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
 import { keygen, sign } from "./policy-sign.ts"
-import { policyStamp } from "../../core/policy/fingerprint.ts"
 
 const check = command({
   meta: { name: "check", description: "Decide one call with the effective policy, without running it" },
@@ -43,8 +42,8 @@ const check = command({
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk, overrides: loaded.policy.risk.overrides,
     })
     const decision = decide(loaded.policy, call, { grants: [] })
-    if (args.json) console.log(JSON.stringify({ ...decision, ...policyStamp(loaded.policy) }, null, 2))
-    else console.log(`${renderDecision(decision)}\npolicy ${loaded.policy.fingerprint}`)
+    if (args.json) console.log(JSON.stringify(decision, null, 2))
+    else console.log(renderDecision(decision))
     return 0
   },
 })
