@@ -1,5 +1,5 @@
 // Policy benchmarks (DESIGN section 11): in-process decisions per second over a mixed corpus with the
-// default policy, and the wall time of `ccode policy check` / `ccode hook claude` against a compiled
+// default policy, and the wall time of `ccode policy check` against a compiled
 // hello-world. Run alone: `bun run bench/policy.bench.ts` (CCODE_BIN=path skips building ccode).
 // Prints one JSON object per line: {"name", "value", "unit", "budget"}.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -112,10 +112,7 @@ async function startup(): Promise<void> {
     const compound = await wall([bin, "policy", "check", "--", "git status && ls"], { env, cwd: work })
     emit("policy.check_compound_wall", compound, "ms", `<= ${(6 * base).toFixed(1)} (6x hello world)`)
     emit("policy.check_compound_vs_hello", compound / base, "x", "<= 6", compound / base <= 6)
-    const payload = JSON.stringify({ session_id: "bench", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: work })
-    const hook = await wall([bin, "hook", "claude"], { env, cwd: work, stdin: payload })
-    emit("hook.claude_wall", hook, "ms", `<= ${(3 * base).toFixed(1)} (3x hello world)`)
-    emit("hook.claude_vs_hello", hook / base, "x", "<= 3", hook / base <= 3)
+    // the hooks' start-up (and a comparison with Codex's execpolicy) is measured in hook.bench.ts
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

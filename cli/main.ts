@@ -4,6 +4,7 @@ import type { CommandDef } from "citty"
 import { checkFlags } from "./args.ts"
 import type { CcodeCommand } from "./command.ts"
 import { describeError, Exit, exitCodeFor, UsageError } from "./errors.ts"
+import { groupUsage } from "./help.ts"
 
 declare const CCODE_VERSION: string | undefined
 const VERSION = typeof CCODE_VERSION === "string" ? CCODE_VERSION : "0.1.0-dev"
@@ -37,8 +38,19 @@ export async function main(argv: string[]): Promise<number> {
       console.log(VERSION)
       return 0
     }
-    console.error(rootUsage())
+    if (wantsHelp) console.log(rootUsage())
+    else console.error(rootUsage())
     return wantsHelp ? 0 : 2
+  }
+  // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
+  if (name === "hook" && !wantsHelp) return (await import("./hook.ts")).hookMain(argv.slice(index + 1))
+  // `policy check` too: it is what scripts and other tools call per command
+  if (name === "policy" && argv[index + 1] === "check" && !wantsHelp) {
+    try {
+      return await (await import("./policy-check.ts")).policyCheckMain(argv.slice(index + 2))
+    } catch (error) {
+      return failed("policy", error, argv)
+    }
   }
   const entry = COMMANDS[name]
   if (!entry) {
@@ -51,8 +63,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const sub = await subcommandOf(cmd, rest)
     if (wantsHelp) {
-      console.error(await usage(sub.cmd, name, sub.name))
+      // help asked for is a result (stdout); a group without a named subcommand lists its subcommands
+      console.log(sub.implicit || (cmd.subCommands && !sub.name) ? await groupUsage(cmd, name) : await usage(sub.cmd, name, sub.name))
       return 0
+    }
+    if (cmd.subCommands && !sub.name) {
+      console.error(await groupUsage(cmd, name))
+      return 2
     }
     checkFlags(sub.rest, ((await resolve(sub.cmd.args)) ?? {}) as never, sub.name ? `${name} ${sub.name}` : name)
     // run the (sub)command itself with its own arguments: citty drops a subcommand's return value
@@ -60,13 +77,19 @@ export async function main(argv: string[]): Promise<number> {
     const { result } = await runCommand(sub.cmd as CommandDef, { rawArgs: sub.rest })
     return typeof result === "number" ? result : 0
   } catch (error) {
-    // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
-    const code = name === "hook" ? 2 : exitCodeFor(error)
-    if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
-    const hinted = error instanceof Error && error.message.includes("--help")
-    if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
-    return code
+    return failed(name, error, argv)
   }
+}
+
+function failed(name: string, error: unknown, argv: string[]): number {
+  // a hook must fail closed: any error blocks the host's call (exit 2), never lets it through
+  const code = name === "hook" ? 2 : exitCodeFor(error)
+  if (!(error instanceof Exit)) console.error(`ccode ${name}: ${describeError(error)}`)
+  // under --json, a script reads stdout: the error is an event there too
+  if (code === 2 && jsonRequested(argv) && !(error instanceof Exit)) console.log(JSON.stringify({ type: "error", ts: new Date().toISOString(), exit_code: 2, message: describeError(error) }))
+  const hinted = error instanceof Error && error.message.includes("--help")
+  if (!hinted && ((error as { name?: string }).name === "CLIError" || error instanceof UsageError)) console.error(`see \`ccode ${name} --help\``)
+  return code
 }
 
 // --help / -h count only before `--` (after it they belong to the command being checked)
@@ -78,12 +101,33 @@ function helpRequested(argv: string[]): boolean {
 async function subcommandOf(cmd: CcodeCommand, rest: string[]): Promise<{ cmd: CcodeCommand; name?: string; rest: string[]; implicit?: boolean }> {
   const subs = await resolve(cmd.subCommands)
   if (!subs) return { cmd, rest }
-  const i = rest.findIndex((a) => !a.startsWith("-"))
-  const subName = i >= 0 ? rest[i]! : undefined
-  if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: rest.slice(i + 1) }
   const fallback = await resolve(cmd.default)
-  if (fallback && fallback in subs) return { cmd: (await resolve(subs[fallback])) as CcodeCommand, name: fallback, rest, implicit: true }
+  const fallbackCmd = fallback && fallback in subs ? ((await resolve(subs[fallback])) as CcodeCommand) : undefined
+  // the first word that is not a flag's value (`ccode runs --db x show ID`, `ccode audit --run ID`)
+  const args = ((await resolve((fallbackCmd ?? cmd).args)) ?? {}) as Record<string, { type?: string }>
+  const i = wordIndex(args, rest)
+  const subName = i >= 0 ? rest[i]! : undefined
+  if (subName && subName in subs) return { cmd: (await resolve(subs[subName])) as CcodeCommand, name: subName, rest: [...rest.slice(0, i), ...rest.slice(i + 1)] }
+  const takesWords = Object.values(args).some((a) => a.type === "positional")
+  if (subName !== undefined && !takesWords) throw new UsageError(`unknown subcommand "${subName}"; one of: ${Object.keys(subs).join(", ")}`)
+  if (fallbackCmd) return { cmd: fallbackCmd, name: fallback, rest, implicit: true }
   return { cmd, rest }
+}
+
+/** Index of the first argument that is neither a flag nor a string flag's value; -1 when none (or after `--`). */
+function wordIndex(args: Record<string, { type?: string }>, rest: string[]): number {
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!
+    if (a === "--") return -1
+    if (!a.startsWith("-")) return i
+    if (!a.includes("=") && args[a.replace(/^--?/, "")]?.type === "string") i++
+  }
+  return -1
+}
+
+function jsonRequested(argv: string[]): boolean {
+  const end = argv.indexOf("--")
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json")
 }
 
 async function usage(cmd: CcodeCommand, name: string, sub?: string): Promise<string> {

@@ -41,6 +41,25 @@ declare module "ccode/plugin" {
     stats: { duration_ms: number; bytes: number }
   }
 
+  /** What a tool may do to the machine. Declare it: an undeclared tool is taken to do anything. */
+  export type Effect = "read" | "write" | "execute" | "network"
+  export type PathAccess = "read" | "write"
+  /** An argument that names a path, how the tool touches it, and the path used when it is left out. */
+  export interface PathArg {
+    arg: string
+    access: PathAccess
+    /** the path when the argument is absent (e.g. "." for a listing) */
+    default?: string
+    /** the argument names a folder the tool reads below (a grant then covers the folder itself) */
+    dir?: boolean
+  }
+  /** A path a call touches, as its arguments give it (relative to the call's cwd, or absolute). */
+  export interface DeclaredPath {
+    path: string
+    access: PathAccess
+    dir?: boolean
+  }
+
   export interface Tool<A> {
     /** snake_case; may not shadow a built-in tool or another plugin's */
     name: string
@@ -52,6 +71,15 @@ declare module "ccode/plugin" {
     timeout?: string | number
     /** safe to run again after a crash mid-call */
     idempotent?: boolean
+    /** what the tool may do, e.g. ["read"] or ["write", "network"]; undeclared means anything */
+    effects?: readonly Effect[]
+    /**
+     * the paths a call touches, so the policy's path rules (`path: "prod/**", access: write`),
+     * risk.paths and protected paths judge them and confinement keeps them in the workspace:
+     * `[{ arg: "db", access: "write" }]`, or a function of the arguments. Undeclared: arguments
+     * named like paths (path, file, dir, output_file, ...) are taken as paths that are written.
+     */
+    paths?: readonly PathArg[] | ((args: A) => DeclaredPath[])
     run(args: A, ctx: ToolContext): Promise<ToolOutput>
   }
 

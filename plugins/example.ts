@@ -13,6 +13,9 @@ export default defineTool({
   risk: ({ url }) => (/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/.test(url) ? "safe" : "low"),
   timeout: "2m",
   idempotent: true,
+  // what it touches: the network only, no files (so path rules and snapshots leave it alone)
+  effects: ["network"],
+  paths: [],
   async run({ url, every_ms }, ctx) {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -24,6 +24,8 @@ export default defineTool({
     if (method === "DELETE") return "high"
     return secure ? "medium" : "high"
   },
+  effects: ["network"],
+  paths: [],
   timeout: "30s",
   async run({ url, method, headers, body, max_bytes }, ctx) {
     let res: Response

@@ -17,6 +17,9 @@ export default defineTool({
     params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe("values for ? placeholders"),
   }),
   risk: ({ sql }) => RISK[statementKind(sql)],
+  // the database file is what path rules (`path: "prod/**", access: write`) and confinement judge
+  effects: ["read", "write"],
+  paths: ({ database, sql }) => [{ path: database, access: statementKind(sql) === "read" ? "read" : "write" }],
   timeout: "30s",
   async run({ database, sql, params }, ctx) {
     const kind = statementKind(sql)

@@ -19,7 +19,7 @@ export default command({
     const store = openDb(args.db)
     try {
       const settled = settle(store, args.run, args.request, { action: "answer", text: words.join(" ") })
-      printSettled(settled, Boolean(args.json))
+      printSettled(store, settled, Boolean(args.json))
       return 0
     } finally {
       store.close()

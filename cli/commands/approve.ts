@@ -21,7 +21,7 @@ export default command({
     const store = openDb(args.db)
     try {
       const settled = settle(store, args.run, args.all ? "all" : args.request!, { action: "approve", forRun: args["for-run"] })
-      printSettled(settled, Boolean(args.json))
+      printSettled(store, settled, Boolean(args.json))
       return 0
     } finally {
       store.close()

@@ -13,8 +13,8 @@ import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
+import { out } from "../out.ts"
 
-const out = (text: string) => process.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`)
 
 const filterArgs = {
   run: { type: "string", description: "only this run (id or unique prefix; comma-separated for several)", valueHint: "ID" },
@@ -72,9 +72,9 @@ const verify = command({
       const result = verifyStore(store)
       if (args.json) out(JSON.stringify(result))
       else if (result.ok) {
-        process.stderr.write(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}\n`)
+        out(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}`)
         if (!result.head && result.rows) process.stderr.write("note: this database predates the chain head; removal of its newest rows cannot be detected until the next row is written\n")
-      } else process.stderr.write(`audit chain broken: ${result.problem!.message}\n`)
+      } else out(`audit chain broken: ${result.problem!.message}`)
       // a subcommand's return value does not reach the exit code through citty
       if (!result.ok) throw new Exit(1)
       return 0

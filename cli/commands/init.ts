@@ -37,7 +37,7 @@ export default command({
       const store = openDb(args.db as string | undefined)
       try {
         store.tx(() => {
-          for (const r of trusted) recordTrust(store, r.path, r.hash!)
+          for (const r of trusted) recordTrust(store, root, r.path, r.hash!)
           appendAudit(store, {
             type: "trust", actor: "user", action: "trust", result: "success",
             reason: `ccode init trusted the ${trusted.length} file(s) it wrote`,

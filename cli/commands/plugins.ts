@@ -2,11 +2,12 @@
 // plugin file loaded and validated on its own (exit 2 with the reason when anything is wrong).
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
-import { resolve } from "node:path"
-import { isTrustedFile } from "../../core/store/trust.ts"
+import { dirname, join, resolve } from "node:path"
+import { trustIn } from "../../core/store/trust.ts"
 import { allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
+import { ccodeHome } from "../home.ts"
 import { openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { loadForCli } from "./policy.ts"
@@ -33,7 +34,8 @@ const ls = command({
       const found = await inventory({
         workspace: loaded.workspace, cwd, env: process.env, home: homedir(), policy: loaded.policy,
         servers: args.mcp === false ? {} : loaded.policy.mcp.servers,
-        isTrusted: (file, hash) => trust || isTrustedFile(store, file, hash),
+        isTrusted: trust ? () => true : trustIn(store, loaded.workspace),
+        cacheDir: join(ccodeHome(), "cache"),
       })
       for (const line of [...found.problems, ...found.clashes]) process.stderr.write(`! ${line}\n`)
       if (args.json) console.log(JSON.stringify(found.tools, null, 2))
@@ -60,11 +62,21 @@ const check = command({
     const file = resolve(args.file as string)
     if (!existsSync(file)) throw new UsageError(`${file} does not exist`)
     const { checkPluginFile } = await import("../../core/plugins/check.ts")
-    const report = await checkPluginFile(file)
+    const { findWorkspaceRoot } = await import("../../core/policy/workspace.ts")
+    // trust is reported for the workspace the file sits in; checking loads it either way
+    const workspace = findWorkspaceRoot(dirname(file))
+    const store = openDb(args.db as string | undefined)
+    let report
+    try {
+      report = await checkPluginFile(file, { cacheDir: join(ccodeHome(), "cache"), isTrusted: trustIn(store, workspace) })
+    } finally {
+      store.close()
+    }
     if (args.json) console.log(JSON.stringify(report, null, 2))
     else {
       for (const tool of report.tools) console.log(`tool ${tool.name}  risk ${tool.risk}${tool.timeout !== undefined ? `  timeout ${tool.timeout}` : ""}  ${oneLine(tool.description)}`)
       for (const hook of report.hooks) console.log(`hook ${hook}`)
+      for (const input of report.inputs) console.log(`input ${input.trusted ? "trusted  " : "untrusted"}  ${input.path}  sha256:${input.sha256.slice(0, 12)}`)
       for (const problem of report.problems) console.error(`${file}: ${problem}`)
       if (report.ok) console.error(`${file}: ok (${report.tools.length} tool(s), ${report.hooks.length} hook(s))`)
     }

@@ -5,6 +5,7 @@ import type { RunOptions } from "../../core/runner/context.ts"
 import type { RunResult } from "../../core/runner/finish.ts"
 import { newId } from "../../core/runner/ids.ts"
 import { planRun, startRun, type PlannedRun } from "../../core/runner/lifecycle.ts"
+import { parseDuration } from "../../core/task/duration.ts"
 import { allValues, globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
@@ -27,10 +28,12 @@ export default command({
     jobs: { type: "string", description: "tasks (and independent steps, up to limits.parallel) run at once", valueHint: "N" },
     policy: { type: "string", description: "extra policy file or bundled name (default|strict|ci); repeatable", valueHint: "FILE|NAME" },
     "max-steps": { type: "string", description: "limit agent turns", valueHint: "N" },
+    "max-wall-time": { type: "string", description: "limit the run's wall time (counted across resumes), e.g. 30m", valueHint: "DURATION" },
     "auto-approve": { type: "string", description: "auto-approve calls up to this risk (safe|low|medium|high)", valueHint: "LEVEL" },
     yes: { type: "boolean", description: "auto-approve up to high (critical still asks)" },
     trust: { type: "boolean", description: "trust this workspace's policy and plugins for this run" },
     "dry-run": { type: "boolean", description: "decide every step, run nothing" },
+    sandbox: { type: "string", description: "OS sandbox for shell calls: off | auto | required (policy sandbox.mode)", valueHint: "MODE" },
     ...globalArgs,
   },
   async run({ args, rawArgs }) {
@@ -52,11 +55,24 @@ export default command({
   },
 })
 
-function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOptions {
-  const auto = args["auto-approve"] as string | undefined
+/** --auto-approve LEVEL, checked. */
+export function approvalFlag(auto: string | undefined): Risk | undefined {
   if (auto !== undefined && !RISKS.includes(auto as Risk)) {
     throw new UsageError(`--auto-approve takes one of ${RISKS.join(", ")}, got "${auto}"`)
   }
+  return auto as Risk | undefined
+}
+
+/** A duration flag (30s, 5m, 1h), in ms. */
+export function durationFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const ms = parseDuration(value)
+  if (ms === undefined || ms <= 0) throw new UsageError(`${flag} takes a duration like 30m or 2h, got "${value}"`)
+  return ms
+}
+
+function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOptions {
+  const auto = approvalFlag(args["auto-approve"] as string | undefined)
   return {
     nonInteractive: !isInteractive({ nonInteractive: Boolean(args["non-interactive"]), json: Boolean(args.json) }),
     jobs: positiveInt(args.jobs, "--jobs") ?? 1,
@@ -66,6 +82,8 @@ function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOption
     autoApprove: auto as Risk | undefined,
     yes: Boolean(args.yes),
     maxSteps: positiveInt(args["max-steps"], "--max-steps"),
+    ...(args.sandbox === undefined ? {} : { sandbox: String(args.sandbox) }),
+    maxWallTime: durationFlag(args["max-wall-time"] as string | undefined, "--max-wall-time"),
   }
 }
 

@@ -12,8 +12,10 @@ import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
+import { out } from "../out.ts"
+import { logs } from "./runs-logs.ts"
+import { lastLines } from "../../core/runner/output.ts"
 
-const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`)
 
 const ls = command({
   meta: { name: "ls", description: "List runs, newest first" },
@@ -27,7 +29,9 @@ const ls = command({
   run({ args }) {
     const store = openDb(args.db)
     try {
-      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, args.status).map(runView)
+      // `crashed` is a running row whose process is gone: stored as running
+      const stored = args.status === "crashed" ? "running" : args.status
+      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, stored).map(runView).filter((r) => !args.status || r.status === args.status)
       if (args.json) out(JSON.stringify(rows))
       else if (!rows.length) process.stderr.write("no runs yet; try `ccode run examples/quickstart/task.yaml`\n")
       else out(renderTable(["id", "task", "status", "exit", "created", "workdir"], rows.map((r) => [r.id, r.task, r.status, String(r.exit_code ?? "-"), r.created_at.replace("T", " ").slice(0, 19), r.workdir])))
@@ -56,6 +60,10 @@ const show = command({
         renderTable(["#", "step", "tool", "decision", "risk", "status", "ms"], detail.calls.map((c) => [String(c.seq), c.step ?? "", c.tool, `${c.decision ?? "-"}/${c.by ?? "-"}`, c.risk ?? "-", c.error ? `${c.status} ${c.error.code}` : c.status, String(c.duration_ms ?? "")])),
       ]
       if (detail.requests.length) lines.push("", renderTable(["request", "kind", "status", "title"], detail.requests.map((r) => [r.id, r.kind, r.status, r.title])))
+      // what a failure said, without a second command (all of it: ccode runs logs)
+      for (const c of detail.calls.filter((c) => c.status === "error" && c.output.trim())) {
+        lines.push("", `── ${c.step ?? `call ${c.seq}`} failed; last lines (ccode runs logs ${detail.id} ${c.step ?? c.id}):`, ...lastLines(c.output, 5).map((l) => `  ${l}`))
+      }
       out(lines.join("\n"))
     } finally {
       store.close()
@@ -98,7 +106,7 @@ const rm = command({
       deleteRun(store, run.id)
       removeSummary(run.id)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
-      else process.stderr.write(`removed ${run.id}\n`)
+      else out(`removed ${run.id}`)
     } finally {
       store.close()
     }
@@ -117,7 +125,7 @@ const prune = command({
       const removed = pruneRuns(store, Date.now() - age, runIsLive)
       removed.forEach(removeSummary)
       if (args.json) out(JSON.stringify({ removed }))
-      else process.stderr.write(`removed ${removed.length} run(s)\n`)
+      else out(`removed ${removed.length} run(s)`)
     } finally {
       store.close()
     }
@@ -150,7 +158,7 @@ const exportRun = command({
 export default command({
   meta: { name: "runs", description: "List and inspect runs" },
   examples: ["ccode runs", "ccode runs show r1a2b3", "ccode runs events r1a2b3 --format jsonl", "ccode runs prune --older-than 7d", "ccode runs export r1a2b3 --replay > turns.yaml"],
-  subCommands: { ls, show, events, export: exportRun, rm, prune },
+  subCommands: { ls, show, events, logs, export: exportRun, rm, prune },
   default: "ls",
 })
 

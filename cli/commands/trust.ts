@@ -1,8 +1,11 @@
 // ccode trust [DIR|FILE...] [--revoke]: record (or forget) the content hash of a workspace's policy and
-// plugin files, so their grants apply and their plugins load. Editing a file makes it untrusted again.
-import { readFileSync, statSync } from "node:fs"
+// plugin files, or of a task and the files it names, for that workspace, so their grants apply and
+// their plugins load. Editing a file makes it untrusted again; trust in one workspace is not trust in another.
+import { readFileSync, realpathSync, statSync } from "node:fs"
 import { homedir } from "node:os"
-import { resolve } from "node:path"
+import { dirname, join, resolve, sep } from "node:path"
+import { pluginFilesIn } from "../../core/plugins/discover.ts"
+import { loadTask } from "../../core/task/load.ts"
 import { findWorkspaceRoot, loadPolicy, sha256, trustableFiles } from "../../core/policy/index.ts"
 import { recordTrust, revokeTrust } from "../../core/store/trust.ts"
 import { appendAudit } from "../../core/audit/write.ts"
@@ -27,7 +30,7 @@ export default command({
   },
   async run({ args }) {
     const given = (args._ as string[]).length ? (args._ as string[]) : ["."]
-    const files = given.flatMap((p) => filesOf(resolve(p)))
+    const files = await withPluginInputs(given.flatMap((p) => filesOf(resolve(p))))
     if (!files.length) {
       const root = findWorkspaceRoot(resolve(given[0]!))
       console.error(`nothing to trust in ${root}: no .ccode/policy.yaml, .ccode/policies/*.yaml or .ccode/plugins/*.ts`)
@@ -39,10 +42,10 @@ export default command({
     const store = openDb(args.db as string | undefined)
     try {
       const results = store.tx(() => {
-        const out = files.map((file) => {
+        const out = files.map(({ file, workspace }) => {
           const hash = sha256(readFileSync(file, "utf8"))
-          const changed = args.revoke ? revokeTrust(store, file) : (recordTrust(store, file, hash), true)
-          return { file, sha256: hash, trusted: !args.revoke, changed }
+          const changed = args.revoke ? revokeTrust(store, workspace, file) : (recordTrust(store, workspace, file, hash), true)
+          return { file, workspace, sha256: hash, trusted: !args.revoke, changed }
         })
         appendAudit(store, {
           type: "trust", actor: "user", action: args.revoke ? "revoke" : "trust", result: "success",
@@ -62,14 +65,71 @@ export default command({
   },
 })
 
-function filesOf(path: string): string[] {
+interface TrustTarget {
+  /** the file (real path) */
+  file: string
+  /** the workspace root it is trusted for */
+  workspace: string
+}
+
+/**
+ * A folder: its workspace's policy and plugin files. A task file (.yaml outside .ccode/): the task,
+ * the policy files and plugins it names, all for the workspace the task runs in. Any other file:
+ * itself, for the workspace it sits in.
+ */
+function filesOf(path: string): TrustTarget[] {
   let isDir: boolean
   try {
     isDir = statSync(path).isDirectory()
   } catch {
     throw new UsageError(`${path} does not exist`)
   }
-  return isDir ? trustableFiles(findWorkspaceRoot(path)) : [path]
+  if (isDir) {
+    const workspace = findWorkspaceRoot(path)
+    return trustableFiles(workspace).map((file) => ({ file: realpathSync(file), workspace }))
+  }
+  const file = realpathSync(path)
+  const workspace = findWorkspaceRoot(dirname(file))
+  if (!/\.ya?ml$/.test(file) || file.startsWith(join(workspace, ".ccode") + sep)) return [{ file, workspace }]
+  return taskFiles(file)
+}
+
+// A plugin runs with everything its bundle is built from (relative imports, packages beside it):
+// each of those files is trusted as it is now, so editing any of them makes the plugin untrusted.
+async function withPluginInputs(targets: TrustTarget[]): Promise<TrustTarget[]> {
+  const out: TrustTarget[] = []
+  const seen = new Set<string>()
+  const add = (t: TrustTarget) => {
+    const key = `${t.workspace}\0${t.file}`
+    if (!seen.has(key)) (seen.add(key), out.push(t))
+  }
+  for (const target of targets) {
+    add(target)
+    if (!/\.[mc]?[jt]sx?$/.test(target.file)) continue
+    const { pluginInputs } = await import("../../core/plugins/bundle.ts")
+    try {
+      // the import graph only: trusting runs none of the plugin's code
+      for (const input of await pluginInputs(target.file)) add({ file: input.path, workspace: target.workspace })
+    } catch (error) {
+      console.error(`warning: ${target.file} cannot be bundled (${(error as Error).message}); only the file itself is trusted`)
+    }
+  }
+  return out
+}
+
+function taskFiles(file: string): TrustTarget[] {
+  const task = loadTask(file)
+  const workspace = findWorkspaceRoot(task.workdir)
+  const named: string[] = []
+  const policy = task.spec.policy
+  if (typeof policy === "string" || Array.isArray(policy)) named.push(...[policy].flat().map((p) => resolve(task.dir, p)))
+  for (const entry of task.spec.plugins ?? []) {
+    const target = resolve(task.dir, entry)
+    const isDir = statSync(target, { throwIfNoEntry: false })?.isDirectory()
+    named.push(...(isDir ? pluginFilesIn(target) : [target]))
+  }
+  for (const path of named) if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`${path}, named by ${file}, does not exist`)
+  return [file, ...named].map((path) => ({ file: realpathSync(path), workspace }))
 }
 
 async function ignoredGrants(paths: string[]): Promise<string[]> {

@@ -3,6 +3,7 @@
 import { consola } from "consola"
 import type { ApprovalAnswer, Human } from "../../core/runner/context.ts"
 import { RISK_STYLE, style } from "./style.ts"
+import { grantLabel } from "../../core/policy/grants.ts"
 
 export { nobody } from "../../core/runner/context.ts"
 
@@ -28,7 +29,7 @@ export function terminalHuman(): Human {
             `  args: ${JSON.stringify(p.args)}\n  risk: ${(RISK_STYLE[d.risk] ?? String)(d.risk)}   rules: ${rules}\n  why:  ${d.reason}\n`,
         )
         const options: { value: ApprovalAnswer; label: string }[] = [{ value: "once", label: "allow once" }]
-        if (p.grant && d.risk !== "critical") options.push({ value: "run", label: `allow for this run (${p.grant.pattern ?? p.grant.tool})` })
+        if (p.grant && d.risk !== "critical") options.push({ value: "run", label: `allow for this run: ${grantLabel(p.grant)}` })
         options.push({ value: "deny", label: "deny" }, { value: "stop", label: "deny and stop the run" })
         const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref())
         return Promise.race([select("Allow this call?", options), timeout])

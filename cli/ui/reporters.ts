@@ -3,8 +3,13 @@
 import type { Reporter, RunEvent } from "../../core/runner/events.ts"
 import { formatDuration } from "../../core/task/duration.ts"
 import { RISK_STYLE, style } from "./style.ts"
+import { out } from "../out.ts"
+import { lastLines } from "../../core/runner/output.ts"
+import { fitLine } from "./status-line.ts"
 
-export function jsonReporter(write: (line: string) => void = (l) => process.stdout.write(l)): Reporter {
+const FAILED_TAIL_LINES = 10
+
+export function jsonReporter(write: (line: string) => void = (l) => out(l)): Reporter {
   return { event: (event) => write(`${JSON.stringify(event)}\n`), output() {} }
 }
 
@@ -36,8 +41,11 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     const c = active[active.length - 1]!
     const p = progress.get(c.run)
     const count = p && p.total > 0 && !agentRuns.has(c.run) ? `${Math.min(p.done.size + 1, p.total)}/${p.total} ` : ""
-    status = `${style.cyan("▶")} ${count}${c.step ?? c.tool} ${style.gray(`${c.tool} · ${formatDuration(Date.now() - c.started)}`)} ${style.dim(c.title)}`
-    err(`\r\x1b[2K${status.slice(0, (process.stderr.columns ?? 100) + 40)}`)
+    status = fitLine([
+      { text: "▶ ", paint: style.cyan }, { text: `${count}${c.step ?? c.tool} ` },
+      { text: `${c.tool} · ${formatDuration(Date.now() - c.started)} `, paint: style.gray }, { text: c.title, paint: style.dim },
+    ], process.stderr.columns || 80)
+    err(`\r\x1b[2K${status}`)
   }
   const line = (runId: string, text: string) => {
     clear()
@@ -45,16 +53,36 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
     err(`${label ? style.gray(`[${label}] `) : ""}${text}\n`)
     draw()
   }
+  // the last lines of each step whose final attempt failed, shown again when its run ends
+  const failures = new Map<string, Map<string, { tool: string; lines: string[] }>>()
+  const remember = (e: RunEvent) => {
+    const f = e as Record<string, unknown>
+    const key = String(f.step ?? calls.get(String(f.call))?.tool ?? f.call)
+    const byStep = failures.get(e.run) ?? new Map<string, { tool: string; lines: string[] }>()
+    failures.set(e.run, byStep)
+    byStep.delete(key)
+    const output = typeof f.output === "string" ? f.output : ""
+    if (f.status === "error" && output.trim()) byStep.set(key, { tool: calls.get(String(f.call))?.tool ?? "", lines: lastLines(output, FAILED_TAIL_LINES) })
+  }
+  const reportFailures = (runId: string) => {
+    for (const [step, failure] of failures.get(runId) ?? []) {
+      line(runId, style.red(`── ${step} failed; last lines of its output (ccode runs logs ${runId} ${step}):`))
+      for (const text of failure.lines) line(runId, `  ${text}`)
+    }
+    failures.delete(runId)
+  }
   if (opts.tty && !opts.quiet) timer = setInterval(draw, 250)
   timer?.unref()
   return {
     event(e: RunEvent) {
-      if (opts.quiet && e.type !== "run.finished") return
       const f = e as Record<string, unknown>
       if (e.type === "run.started") {
         labels.set(e.run, String(f.task))
         progress.set(e.run, { total: Number(f.steps ?? 0), done: new Set() })
       }
+      if (e.type === "step.finished") remember(e)
+      if (e.type === "run.finished") reportFailures(e.run)
+      if (opts.quiet && e.type !== "run.finished") return
       if (e.type === "step.finished" && f.status === "ok") {
         const step = calls.get(String(f.call))?.step
         if (step) progress.get(e.run)?.done.add(step)
@@ -121,6 +149,9 @@ function describe(
       return
     case "guard":
       line(e.run, `${style.red("■")} guard ${style.bold(String(f.guard))}: ${String(f.reason)}`)
+      return
+    case "sandbox":
+      if (f.message) line(e.run, `${style.yellow("!")} ${String(f.message)}`)
       return
     case "policy.warning":
     case "tool.warning":

@@ -6,6 +6,7 @@ import { trip, type Trip } from "../guards/trip.ts"
 import type { RunContext } from "../runner/context.ts"
 import { haltOrContinue } from "../runner/guarding.ts"
 import { scratchpadTool } from "../tools/builtin/agent.ts"
+import { isReadOnly } from "../tools/declare.ts"
 import { append, runModelCall } from "./calls.ts"
 import { assistantMessage, firstLine, lastAssistant, newAgentState, openCalls } from "./conversation.ts"
 import { askModel, createProvider } from "./model.ts"
@@ -18,7 +19,6 @@ import { saveAgent } from "./save.ts"
 import { settleWaiting } from "./waiting.ts"
 
 /** Tools whose success says nothing about the workspace changing (for the stall guard without a fingerprint). */
-const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep", "scratchpad", "update_plan", "ask_user", "finish"])
 
 export async function driveAgent(ctx: RunContext): Promise<void> {
   // checked when the run was prepared; read again here so a resume uses the task file as it is now
@@ -73,7 +73,7 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
 /** All of a turn's calls have results: count the turn for max_steps and the stall guard. */
 async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Message, { role: "assistant" }>, before?: Fingerprint): Promise<void> {
   const after = ctx.fingerprint
-  const workspaceChanged = before && after ? diffFingerprints(before, after).changed : wroteSomething(agent, turn)
+  const workspaceChanged = before && after ? diffFingerprints(before, after).changed : wroteSomething(ctx, agent, turn)
   const next = afterTurn(ctx.state.guards, { workspaceChanged }, Date.now(), ctx.governor.policy)
   ctx.state.guards = next.state
   turn.closed = true
@@ -98,7 +98,7 @@ function maxTurns(agent: AgentState, setup: AgentSetup): Trip | undefined {
   return trip("limit", "pause", reason, { limit: "max_turns", used: agent.turns, max: setup.maxTurns })
 }
 
-function wroteSomething(agent: AgentState, turn: Extract<Message, { role: "assistant" }>): boolean {
-  const ids = new Set(turn.calls.filter((c) => !READ_ONLY.has(c.tool)).map((c) => c.id))
+function wroteSomething(ctx: RunContext, agent: AgentState, turn: Extract<Message, { role: "assistant" }>): boolean {
+  const ids = new Set(turn.calls.filter((c) => !isReadOnly(ctx.registry.get(c.tool)?.tool)).map((c) => c.id))
   return agent.messages.some((m) => m.role === "tool" && ids.has(m.id) && !m.error)
 }

@@ -88,11 +88,14 @@ export function limitBeforeTurn(limits: Limits, usage: Usage, clock: WallClock, 
  * declared timeout, else limits.tool_timeout. A step's (or the agent's) `timeout` may only shorten it,
  * so an argument can never outlast what the policy allows.
  */
-export function toolTimeoutFor(limits: Limits, toolName: string, toolDeclared?: string | number, stepOverride?: string | number): number {
+export function toolTimeoutFor(limits: Limits, toolName: string, toolDeclared?: string | number, stepOverride?: string | number, mayExceed = false): number {
   const declared = toolDeclared === undefined ? undefined : parseDuration(toolDeclared)
   const ceiling = limits.tool_timeouts[toolName] ?? declared ?? limits.tool_timeout
   const override = stepOverride === undefined ? undefined : parseDuration(stepOverride)
-  return override !== undefined && override > 0 ? Math.min(override, ceiling) : ceiling
+  // a step written in a trusted task may ask for more, up to limits.max_tool_timeout (set only for
+  // trusted tasks: see core/runner/prepare.ts); a model's `timeout` argument never can
+  const most = mayExceed && limits.max_tool_timeout !== undefined ? Math.max(ceiling, limits.max_tool_timeout) : ceiling
+  return override !== undefined && override > 0 ? Math.min(override, most) : ceiling
 }
 
 function wallTrip(limits: Limits, clock: WallClock, now: number): Trip | undefined {

@@ -1,10 +1,9 @@
 // `ccode mcp`: serves a session's tools over MCP stdio with the official SDK (imported lazily).
 // stdout carries the protocol only; every call goes through the session, so through the policy.
 import { z } from "zod"
+import { isReadOnly } from "../tools/declare.ts"
 import type { Tool, ToolResult } from "../tools/types.ts"
 import type { McpSession } from "./session.ts"
-
-const READ_ONLY = new Set(["read_file", "list_dir", "glob", "grep"])
 
 const INSTRUCTIONS =
   "Tools served by ccode: every call is decided by the workspace's ccode policy, run, checkpointed and audited. " +
@@ -15,13 +14,16 @@ const INSTRUCTIONS =
 export async function serveMcp(session: McpSession, opts: { version: string; stop?: AbortSignal }): Promise<void> {
   const { Server } = await import("@modelcontextprotocol/sdk/server/index.js")
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js")
-  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js")
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = await import("@modelcontextprotocol/sdk/types.js")
   const server = new Server({ name: "ccode", version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
   const listed = session.tools.map(describeTool)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // the spec's answer to a tool that does not exist is a protocol error, not a tool result
+    if (!session.serves(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name} (tools/list shows the tools ccode serves)`)
     const args = (request.params.arguments ?? {}) as Record<string, unknown>
-    return callResult(await session.call(request.params.name, args), session)
+    // extra.signal fires on the client's notifications/cancelled for this request
+    return callResult(await session.call(request.params.name, args, extra.signal), session)
   })
   const ended = new Promise<void>((resolve) => {
     server.onclose = resolve
@@ -40,7 +42,7 @@ export function describeTool(tool: Tool) {
     name: tool.name,
     description: tool.description,
     inputSchema: { ...inputSchema, type: "object" as const },
-    annotations: { readOnlyHint: READ_ONLY.has(tool.name), idempotentHint: tool.idempotent === true },
+    annotations: { readOnlyHint: isReadOnly(tool), idempotentHint: tool.idempotent === true },
   }
 }
 

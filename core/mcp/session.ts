@@ -10,6 +10,7 @@ import { newId } from "../runner/ids.ts"
 import { context, type RunEnv } from "../runner/lifecycle.ts"
 import { createPlan } from "../runner/plan.ts"
 import { prepareRun } from "../runner/prepare.ts"
+import { reportSandbox } from "../runner/sandbox.ts"
 import { initialState, type PendingCall } from "../runner/state.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { getRequest } from "../store/requests.ts"
@@ -17,16 +18,20 @@ import { insertRun } from "../store/runs.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { parseYaml } from "../task/yaml.ts"
 import { errorResult } from "../tools/envelope.ts"
-import type { Tool, ToolResult } from "../tools/types.ts"
+import { ToolFailure, type Tool, type ToolResult } from "../tools/types.ts"
 
 /** Tools that only make sense inside ccode's own agent loop (a plan, a person at ccode's terminal, the end of a run). */
 const AGENT_ONLY = new Set(["ask_user", "update_plan", "finish", "scratchpad"])
+const CANCELLED = "cancelled by the MCP client (notifications/cancelled)"
 
 export interface McpSession {
   runId: string
   /** the tools served: built-ins and plugins (not other servers' tools) */
   tools: Tool[]
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>
+  /** whether this session serves a tool of that name (an unknown one is a protocol error, -32602) */
+  serves(name: string): boolean
+  /** `signal`: the client's notifications/cancelled for this request; the call's process group is killed */
+  call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>
   /** what a client may see: secrets masked as everywhere else */
   redact(text: string): string
   /** plugins and servers left out, for the person who started the server */
@@ -55,6 +60,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
   commit(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running", driver: "mcp",
@@ -71,8 +77,10 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   let queue: Promise<unknown> = Promise.resolve()
   let closed: Promise<RunResult> | undefined
 
-  const callOnce = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+  const callOnce = async (name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> => {
     if (closed) return errorResult("SESSION_CLOSED", "execution", "this ccode mcp session has ended")
+    // cancelled while it waited for the call before it: never started
+    if (signal?.aborted) return errorResult("CANCELLED", "execution", CANCELLED)
     if (!served.has(name)) return errorResult("NOT_FOUND", "not_found", `no tool named "${name}" here; tools/list shows the tools ccode serves`)
     if (ctx.stop) return errorResult("STOPPED", "denied", `ccode stopped this session: ${ctx.stop.reason}. A person can start \`ccode mcp\` again.`)
     const key = hashArgs(name, args)
@@ -87,8 +95,25 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
       if (request?.status === "approved") pending = { callId: earlier.callId, seq: earlier.seq, approved: true, forRun: Boolean(request.forRun) }
       else return errorResult("DENIED", "denied", `denied by ${request?.settledBy ?? "a person"}${request?.answer ? `: ${request.answer}` : ""}`)
     }
-    const outcome = await runCall(ctx, { tool: name, args }, () => {}, pending)
-    return resultFor(outcome, key)
+    // one controller per call (calls run one at a time): the client's cancel stops this call only,
+    // a signal to the server (ctx.cancel at that moment) still stops whatever runs
+    const cancel = new AbortController()
+    ctx.cancel = cancel
+    const onCancel = () => cancel.abort(new ToolFailure("CANCELLED", "execution", CANCELLED))
+    signal?.addEventListener("abort", onCancel, { once: true })
+    try {
+      const outcome = await runCall(ctx, { tool: name, args }, () => {}, pending)
+      if (signal?.aborted && outcome.kind === "ran") recordCancel(outcome.callId, name)
+      return resultFor(outcome, key)
+    } finally {
+      signal?.removeEventListener("abort", onCancel)
+    }
+  }
+
+  // the call's own row says failed/CANCELLED; this row says who cancelled it
+  const recordCancel = (callId: string, tool: string) => {
+    ctx.recorder.audit({ type: "state_change", actor: "user", callId, tool, action: "cancelled", result: "denied", reason: CANCELLED })
+    commit(ctx)
   }
 
   const resultFor = (outcome: CallOutcome, key: string): ToolResult => {
@@ -115,8 +140,9 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
     problems: prepared.extras.problems,
     redact: (text) => ctx.redactor.text(text),
     // one call at a time, in arrival order: the run's checkpoints and guards see a sequence, as in a task
-    call(name, args) {
-      const next = queue.then(() => callOnce(name, args))
+    serves: (name) => served.has(name),
+    call(name, args, signal) {
+      const next = queue.then(() => callOnce(name, args, signal))
       queue = next.catch(() => {})
       return next
     },

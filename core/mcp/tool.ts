@@ -3,7 +3,8 @@
 // classified into the MCP error codes. Holds no connection itself: calls go through `McpCaller`.
 import { z } from "zod"
 import { formatDuration } from "../task/duration.ts"
-import { ToolFailure, type Tool, type ToolOutput } from "../tools/types.ts"
+import { declaredPaths, guessedPaths } from "../tools/declare.ts"
+import { ToolFailure, type Effect, type PathAccess, type PathArg, type Tool, type ToolOutput } from "../tools/types.ts"
 import { classifyMcpError, errorResultFailure, mcpFailure } from "./errors.ts"
 
 export interface McpToolInfo {
@@ -48,6 +49,7 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller, ti
     risk: readOnly ? "low" : "medium",
     timeout: timeoutMs,
     idempotent: readOnly || info.annotations?.idempotentHint === true,
+    ...mcpDeclaration(info),
     async run(args, ctx) {
       try {
         const result = await caller.call(info.name, args, {
@@ -69,6 +71,31 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller, ti
       }
     },
   }
+}
+
+/**
+ * What an MCP tool touches, from its annotations and input schema: read-only when annotated so;
+ * an argument named like a path (path, file, target_dir, ...) holding a string is a path — read
+ * by a read-only tool, else written — unless its schema says `"x-ccode-path": false` (or names the
+ * access: `"x-ccode-path": "read"`). Without a schema, arguments are judged by name at call time.
+ */
+export function mcpDeclaration(info: McpToolInfo): Pick<Tool, "effects" | "paths"> {
+  const readOnly = info.annotations?.readOnlyHint === true
+  const effects: Effect[] = readOnly ? ["read"] : ["read", "write", "execute"]
+  if (info.annotations?.openWorldHint !== false) effects.push("network")
+  const access: PathAccess = readOnly ? "read" : "write"
+  const properties = info.inputSchema?.properties
+  const declared: PathArg[] = []
+  const skip = new Set<string>()
+  if (properties && typeof properties === "object") {
+    for (const [arg, raw] of Object.entries(properties as Record<string, unknown>)) {
+      const said = raw && typeof raw === "object" ? (raw as Record<string, unknown>)["x-ccode-path"] : undefined
+      if (said === false) skip.add(arg)
+      if (said === "read" || said === "write") (declared.push({ arg, access: said }), skip.add(arg))
+    }
+  }
+  // what the server names, then every argument named like a path, nested ones included
+  return { effects, paths: (args: Record<string, unknown>) => [...declaredPaths({ paths: declared }, args), ...guessedPaths(args, access, skip)] }
 }
 
 /** The server's JSON Schema as zod (so bad arguments are refused before the server sees them). */

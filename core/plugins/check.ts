@@ -7,13 +7,17 @@ import { loadPluginFile } from "./load.ts"
 export interface PluginReport {
   file: string
   ok: boolean
+  /** every file the plugin's bundle is built from, and whether trust covers it as it is now */
+  inputs: { path: string; sha256: string; trusted: boolean }[]
   tools: { name: string; description: string; risk: string; timeout?: string | number; idempotent: boolean; args: unknown }[]
   hooks: string[]
   problems: string[]
 }
 
-export async function checkPluginFile(file: string): Promise<PluginReport> {
-  const loaded = await loadPluginFile({ path: file, origin: "task" })
+export async function checkPluginFile(file: string, opts: { cacheDir?: string; isTrusted?: (path: string, sha256: string) => boolean } = {}): Promise<PluginReport> {
+  // loaded as the user's own plugin would be (the person asked to check it); trust is reported, not required
+  const loaded = await loadPluginFile({ path: file, origin: "user" }, { cacheDir: opts.cacheDir })
+  const inputs = (loaded.inputs ?? []).map((i) => ({ path: i.path, sha256: i.hash, trusted: opts.isTrusted?.(i.path, i.hash) ?? false }))
   const problems = loaded.error ? [loaded.error] : [...loaded.problems]
   const builtins = createRegistry()
   for (const tool of loaded.tools) {
@@ -28,5 +32,5 @@ export async function checkPluginFile(file: string): Promise<PluginReport> {
     args: z.toJSONSchema(tool.args, { io: "input", unrepresentable: "any" }),
   }))
   const hooks = loaded.hooks ? (["beforeCall", "afterCall"] as const).filter((h) => loaded.hooks![h]) : []
-  return { file, ok: problems.length === 0, tools, hooks, problems }
+  return { file, ok: problems.length === 0, inputs, tools, hooks, problems }
 }

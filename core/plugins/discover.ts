@@ -23,7 +23,7 @@ export interface DiscoverOptions {
   /** the trust store (content hash per file); `--trust` makes it always true */
   isTrusted(path: string, sha256: string): boolean
   /** the task's `plugins:` entries, relative to its folder */
-  task?: { file: string; dir: string; entries: string[]; trusted: boolean }
+  task?: { file: string; dir: string; entries: string[] }
 }
 
 export interface Discovered {
@@ -57,8 +57,9 @@ export function discoverPlugins(opts: DiscoverOptions): Discovered {
     const paths = kind === "dir" ? pluginFilesIn(target) : [target]
     if (kind === "dir" && !paths.length) return missing.push({ index, message: `plugin folder ${entry} has no .ts files` })
     for (const path of paths) {
-      if (task.trusted || opts.isTrusted(path, fileHash(path))) add(path, "task")
-      else skipped.push({ path, origin: "task", reason: `the task file ${task.file} is not trusted: review the plugin, then \`ccode trust\` or --trust` })
+      // by its own content, like a workspace plugin: trusting the task file once does not cover later edits
+      if (opts.isTrusted(path, fileHash(path))) add(path, "task")
+      else skipped.push({ path, origin: "task", reason: `the task plugin is not trusted: review it, then \`ccode trust ${task.file}\` (or --trust for one run)` })
     }
   })
   return { files, skipped, missing }

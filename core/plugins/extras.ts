@@ -21,6 +21,8 @@ export interface ExtrasOptions {
   cwd: string
   env: Record<string, string | undefined>
   home: string
+  /** where plugin bundles are cached ($CCODE_HOME/cache) */
+  cacheDir?: string
   /** the trust store; `--trust` makes every file trusted */
   isTrusted(path: string, sha256: string): boolean
   /** MCP servers of the effective policy (only trusted layers can add them) */
@@ -43,22 +45,26 @@ export interface Extras {
 
 export async function addExtraTools(opts: ExtrasOptions): Promise<Extras> {
   const task = opts.task
-  const taskTrusted = task ? opts.isTrusted(task.file, taskHash(task.file)) : false
   const found = discoverPlugins({
     workspace: opts.workspace,
     env: opts.env,
     home: opts.home,
     isTrusted: opts.isTrusted,
-    task: task?.spec.plugins?.length ? { file: task.file, dir: task.dir, entries: task.spec.plugins, trusted: taskTrusted } : undefined,
+    task: task?.spec.plugins?.length ? { file: task.file, dir: task.dir, entries: task.spec.plugins } : undefined,
   })
   const missing = found.missing[0]
   if (missing && task) {
     const at = positionOf(task.source, ["plugins", missing.index])
     throw new ConfigError(task.file, at.line, at.col, missing.message)
   }
-  const plugins = await loadPluginFiles(found.files)
+  const plugins = await loadPluginFiles(found.files, { cacheDir: opts.cacheDir, isTrusted: opts.isTrusted })
   const problems = found.skipped.map((s) => `plugin ${s.path} not loaded: ${s.reason}`)
   for (const plugin of plugins) {
+    if (plugin.untrusted) {
+      const reason = `not trusted as it is now: ${plugin.untrusted.join(", ")} changed since \`ccode trust\` (or was never trusted); review, then \`ccode trust\` (or --trust for one run)`
+      found.skipped.push({ path: plugin.path, origin: plugin.origin, reason })
+      problems.push(`plugin ${plugin.path} not loaded: ${reason}`)
+    }
     if (plugin.error) problems.push(`plugin ${plugin.path} ${plugin.error}`)
     for (const problem of plugin.problems) problems.push(`plugin ${plugin.path}: ${problem}`)
     for (const tool of plugin.tools) add(opts, tool, plugin.path)
@@ -67,7 +73,8 @@ export async function addExtraTools(opts: ExtrasOptions): Promise<Extras> {
 
   const servers = { ...opts.servers }
   const taskServers = task?.spec.mcp?.servers ?? {}
-  if (Object.keys(taskServers).length && !taskTrusted) {
+  // a server command sits in the task file itself: trusted with the task file's content
+  if (Object.keys(taskServers).length && !opts.isTrusted(task!.file, taskHash(task!.file))) {
     problems.push(`MCP servers of ${task!.file} (${Object.keys(taskServers).join(", ")}) not started: the task file is not trusted (\`ccode trust ${task!.file}\` or --trust)`)
   } else Object.assign(servers, taskServers)
   let close = async () => {}

@@ -3,7 +3,7 @@
 import { z } from "zod"
 import { RISKS, type Risk } from "../policy/risk.ts"
 import { parseDuration } from "../task/duration.ts"
-import type { Tool, ToolContext, ToolOutput } from "../tools/types.ts"
+import type { DeclaredPath, Tool, ToolContext, ToolOutput } from "../tools/types.ts"
 import type { AfterCall, BeforeCall } from "./hooks.ts"
 
 export const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/
@@ -85,7 +85,29 @@ export function checkTool(value: unknown): Tool | string {
     return `${where}: timeout must be a duration like "30s" or milliseconds, got ${JSON.stringify(t.timeout)}`
   }
   if (t.idempotent !== undefined && typeof t.idempotent !== "boolean") return `${where}: idempotent must be true or false`
+  const declared = checkDeclaration(t)
+  if (declared) return `${where}: ${declared}`
   return wrapTool(t as Tool)
+}
+
+const EFFECTS = ["read", "write", "execute", "network"]
+const ACCESS = ["read", "write"]
+
+// effects and paths decide which path rules, snapshots and confinement apply: a malformed one is refused, not ignored
+function checkDeclaration(t: Partial<Tool>): string | undefined {
+  if (t.effects !== undefined && (!Array.isArray(t.effects) || t.effects.some((e) => !EFFECTS.includes(e)))) {
+    return `effects must be a list of ${EFFECTS.join(", ")}, got ${JSON.stringify(t.effects)}`
+  }
+  if (t.paths === undefined || typeof t.paths === "function") return undefined
+  if (!Array.isArray(t.paths)) return "paths must be a list like [{ arg: \"file\", access: \"write\" }] or a function of the arguments"
+  for (const p of t.paths as unknown[]) {
+    const spec = p as Record<string, unknown>
+    if (!spec || typeof spec.arg !== "string" || !ACCESS.includes(spec.access as string)) {
+      return `each paths entry needs arg (an argument name) and access (read or write), got ${JSON.stringify(p)}`
+    }
+    if (spec.default !== undefined && typeof spec.default !== "string") return `paths entry ${spec.arg}: default must be a path`
+  }
+  return undefined
 }
 
 // Arguments arrive as a JSON object (from a task, a model, an MCP client): the schema must describe one.
@@ -105,6 +127,18 @@ function wrapTool(tool: Tool): Tool {
   const wrapped: Tool = {
     ...tool,
     run: async (args: unknown, ctx: ToolContext) => toOutput(await tool.run(args, ctx)),
+  }
+  const paths = tool.paths
+  if (typeof paths === "function") {
+    // what the function says is checked: anything but a list of {path, access} fails the call closed
+    wrapped.paths = (args: unknown) => {
+      const parsed = tool.args.safeParse(args)
+      const out: unknown = paths(parsed.success ? parsed.data : args)
+      if (!Array.isArray(out) || out.some((p) => !p || typeof p.path !== "string" || !ACCESS.includes(p.access))) {
+        throw new Error(`${tool.name}: paths() must return a list of { path, access }`)
+      }
+      return out as DeclaredPath[]
+    }
   }
   if (typeof risk === "function") {
     // the function sees the arguments as run() will (defaults filled in); invalid ones fail the call anyway

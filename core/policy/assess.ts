@@ -23,6 +23,7 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
   else found.add(base, policyLevel !== undefined ? `risk.tools: ${call.tool} is ${base}` : `${call.tool} is ${base}`)
   const floor = cp.toolFloor(call.tool)
   if (floor) found.add(floor, `risk.tools: ${call.tool} is at least ${floor}`)
+  for (const r of call.raised ?? []) found.add(r.risk, r.reason)
 
   const commands: RiskAssessment["commands"] = []
   const shell = call.shell

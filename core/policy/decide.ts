@@ -5,6 +5,7 @@ import type { Call, CommandVerdict, Decision, GuardState, GuardTrip, Policy } fr
 import { compilePolicy, type CompiledRule } from "./compile.ts"
 import { assessRisk, type RiskAssessment } from "./assess.ts"
 import { matchRules, type RuleOutcome } from "./match.ts"
+import { grantLabel } from "./grants.ts"
 
 type Verdict = Pick<Decision, "decision" | "by" | "reason">
 
@@ -22,6 +23,7 @@ export function decide(policy: Policy, call: Call, state: GuardState): Decision 
     rules: outcome.matched,
     commands: commandVerdicts(call, assessed, outcome),
     on_ask: policy.approval.on_ask,
+    sandboxed: call.sandboxed === true,
   }
 }
 
@@ -33,7 +35,7 @@ function resolve(
   if (outcome.covered) {
     const ruleIds = [...new Set(outcome.parts.map((p) => p.rule).filter((id) => id !== undefined))]
     if (!ruleIds.length && outcome.grant) {
-      return { decision: "allow", by: "grant", reason: `allowed for this run (${outcome.grant.pattern ?? outcome.grant.tool}, ${outcome.grant.source})` }
+      return { decision: "allow", by: "grant", reason: `allowed for this run (${grantLabel(outcome.grant)}, ${outcome.grant.source})` }
     }
     const sources = outcome.matched.filter((m) => m.decision === "allow" && ruleIds.includes(m.id))
     return { decision: "allow", by: outcome.grant ? "grant" : "rule", reason: `allowed by ${sources.map((m) => `rule ${m.id} (${m.source})`).join(", ")}` }
@@ -49,10 +51,17 @@ function resolve(
       return allowlisted(call.tool)
         ? { decision: "allow", by: "mode", reason: `${call.tool} is in approval.tools; risk ${assessed.risk}${why}` }
         : { decision: "ask", by: "mode", reason: `${call.tool} is not in approval.tools; risk ${assessed.risk}${why}` }
-    case "auto":
-      return atMost(assessed.risk, threshold)
-        ? { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the auto-approve threshold ${threshold}${why}` }
-        : { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${threshold}${why}` }
+    case "auto": {
+      if (atMost(assessed.risk, threshold)) {
+        return { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the auto-approve threshold ${threshold}${why}` }
+      }
+      // the OS sandbox bounds what a misjudged command can do, so it may run with less asking
+      const boxed = policy.approval.sandboxed_threshold
+      if (call.sandboxed && atMost(assessed.risk, boxed)) {
+        return { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the sandboxed auto-approve threshold ${boxed} (the call runs in the OS sandbox)${why}` }
+      }
+      return { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${call.sandboxed ? `${threshold} (sandboxed: ${boxed})` : threshold}${why}` }
+    }
   }
 }
 
@@ -77,6 +86,7 @@ function fromGuard(trip: GuardTrip, policy: Policy, call: Call, assessed: RiskAs
     commands: commandVerdicts(call, assessed, undefined),
     // a guard that pauses wants a person; nobody there means a pause, never a silent deny
     on_ask: trip.action === "pause" ? "pause" : policy.approval.on_ask,
+    sandboxed: call.sandboxed === true,
   }
 }
 
@@ -96,7 +106,7 @@ function commandVerdicts(call: Call, assessed: RiskAssessment, outcome: RuleOutc
     }
     if (part?.decision) verdict.decision = part.decision
     if (part?.rule) verdict.rule = part.rule
-    else if (part?.grant) verdict.rule = `grant: ${part.grant.pattern ?? part.grant.tool}`
+    else if (part?.grant) verdict.rule = `grant: ${grantLabel(part.grant)}`
     return verdict
   })
 }

@@ -5,7 +5,7 @@ import type { Policy } from "./types.ts"
 export function fallbackPolicy(): Policy {
   return {
     extends: "none",
-    approval: { mode: "manual", threshold: "safe", tools: [], on_ask: "prompt", timeout: 600_000 },
+    approval: { mode: "manual", threshold: "safe", tools: [], on_ask: "prompt", timeout: 600_000, sandboxed_threshold: "medium" },
     rules: [],
     risk: { tools: {}, commands: [], paths: [], overrides: {} },
     limits: {
@@ -18,6 +18,7 @@ export function fallbackPolicy(): Policy {
     circuit_breaker: { failure_threshold: 3, recovery_timeout: 300_000 },
     workspace: { confine: true, protected: [], detect_external_changes: true },
     redaction: { enabled: true, patterns: [], env: [] },
+    sandbox: { mode: "auto", network: "none", writable: [], hidden: [], read_only: [], preview: false },
     mcp: { servers: {} },
     prices: {},
     sources: {},

@@ -3,7 +3,7 @@
 import type { Policy } from "./types.ts"
 import type { Layer } from "./layer.ts"
 
-const DURATIONS = /(^|\.)(timeout|max_wall_time|tool_timeout|idle_timeout|retry_backoff|time_window|recovery_timeout)$|^limits\.tool_timeouts\./
+const DURATIONS = /(^|\.)(timeout|max_wall_time|tool_timeout|idle_timeout|retry_backoff|time_window|recovery_timeout|max_tool_timeout)$|^limits\.tool_timeouts\./
 
 export function describePolicy(policy: Policy, ctx: { workspace: string; layers: Layer[] }): string {
   const out: string[] = [`# effective policy for ${ctx.workspace}`, `# layers: bundled ${policy.extends}${ctx.layers.map((l) => `, ${l.name} ${l.label}${l.trusted ? "" : " (untrusted)"}`).join("")}`]
@@ -43,6 +43,12 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
   policy.workspace.protected.forEach((p, i) => line(4, `- ${p}`, `workspace.protected.${i}`))
   section(line, policy, "redaction", { enabled: policy.redaction.enabled, env: `[${policy.redaction.env.join(", ")}]` })
   for (const p of policy.redaction.patterns) line(2, `- pattern ${p.id}: /${p.regex}/`, `redaction.patterns.${p.id}`)
+  const box = policy.sandbox
+  section(line, policy, "sandbox", { mode: box.mode, network: Array.isArray(box.network) ? `[${box.network.join(", ")}]` : box.network, preview: box.preview })
+  for (const key of ["writable", "hidden", "read_only"] as const) {
+    out.push(`  ${key}:${box[key].length ? "" : " []  # besides the built-in ones (docs/sandbox.md)"}`)
+    box[key].forEach((p, i) => line(4, `- ${p}`, `sandbox.${key}.${i}`))
+  }
   if (Object.keys(policy.mcp.servers).length) mapSection(line, policy, "mcp.servers", Object.fromEntries(Object.entries(policy.mcp.servers).map(([k, v]) => [k, v.command ?? v.url ?? ""])), 0)
   if (policy.ignored.length) out.push("", "# ignored (untrusted layers may only restrict; managed values may only be tightened):", ...policy.ignored.map((i) => `#   ${i}`))
   return out.join("\n")

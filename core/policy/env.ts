@@ -51,6 +51,8 @@ export async function envLayer(env: Record<string, string | undefined>): Promise
   if (recovery !== undefined) {
     set("circuit_breaker", "recovery_timeout", await duration("CCODE_CIRCUIT_RECOVERY_TIMEOUT", recovery), "CCODE_CIRCUIT_RECOVERY_TIMEOUT")
   }
+  const sandbox = get("CCODE_SANDBOX")
+  if (sandbox !== undefined) set("sandbox", "mode", await sandboxMode("CCODE_SANDBOX", sandbox), "CCODE_SANDBOX")
   const redact = get("CCODE_REDACT")
   if (redact !== undefined) {
     if (!/^(0|1|true|false)$/i.test(redact)) await fail("CCODE_REDACT", redact, "expected 0 or 1")
@@ -69,6 +71,8 @@ export interface PolicyFlags {
   autoApprove?: string
   /** --max-steps N */
   maxSteps?: string | number
+  /** --sandbox off|auto|required */
+  sandbox?: string
 }
 
 /** The flag values (not the --policy files) as the topmost layer. */
@@ -89,6 +93,10 @@ export async function flagsLayer(flags: PolicyFlags): Promise<LayerWithWarnings>
     value.limits = { max_steps: await positive("--max-steps", String(flags.maxSteps)) }
     at["limits.max_steps"] = "flag:--max-steps"
   }
+  if (flags.sandbox !== undefined) {
+    value.sandbox = { mode: await sandboxMode("--sandbox", flags.sandbox) }
+    at["sandbox.mode"] = "flag:--sandbox"
+  }
   if (!Object.keys(at).length) return { warnings }
   return { layer: { name: "flags", label: "flags", trusted: true, value, at }, warnings }
 }
@@ -104,6 +112,12 @@ async function approvalLevel(name: string, raw: string, warnings: string[]): Pro
   }
   if (!(APPROVABLE as readonly string[]).includes(level)) await fail(name, raw, "expected safe, low, medium or high")
   return level as Risk
+}
+
+async function sandboxMode(name: string, raw: string): Promise<"off" | "auto" | "required"> {
+  const mode = raw.toLowerCase()
+  if (mode !== "off" && mode !== "auto" && mode !== "required") await fail(name, raw, "expected off, auto or required")
+  return mode as "off" | "auto" | "required"
 }
 
 async function positive(name: string, raw: string): Promise<number> {

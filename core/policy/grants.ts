@@ -22,10 +22,17 @@ export function grantFor(call: Call, decision: Decision, source = "user"): Grant
     if (!patterns.length) return undefined
     return patterns.length === 1 ? { tool: call.tool, pattern: patterns[0]!, source } : { tool: call.tool, pattern: patterns[0]!, patterns, source }
   }
-  const dirs = [...new Set(call.paths.map((p) => (p.access === "read" && DIR_TOOLS.has(call.tool) ? p.path : posix.dirname(p.path))))]
+  // a folder the tool reads below is covered itself; for a file, its folder is
+  const dirs = [...new Set(call.paths.map((p) => (p.access === "read" && p.dir ? p.path : posix.dirname(p.path))))]
   if (dirs.length === 1) return { tool: call.tool, pattern: dirs[0] === "/" ? "/**" : `${escapeGlob(dirs[0]!)}/**`, source }
   if (dirs.length > 1) return undefined
   return { tool: call.tool, source }
+}
+
+/** Every pattern a grant covers, as a person must see them before approving it (or the tool, for a whole-tool grant). */
+export function grantLabel(grant: Grant): string {
+  const patterns = grant.patterns ?? (grant.pattern === undefined ? [] : [grant.pattern])
+  return patterns.length ? patterns.join(", ") : `any ${grant.tool} call`
 }
 
 /** Does the grant cover this part of the call (a simple command, or the whole call for other tools)? */
@@ -67,9 +74,6 @@ function isWord(arg: string): boolean {
 function quoteToken(token: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(token) ? token : `'${token.replace(/'/g, `'\\''`)}'`
 }
-
-// These tools name a directory; the others name a file, whose directory the grant covers.
-const DIR_TOOLS = new Set(["list_dir", "glob", "grep"])
 
 function escapeGlob(path: string): string {
   return path.replace(/[*?[\]{}\\]/g, "\\$&")

@@ -11,7 +11,6 @@ export { bundledLayer, isBundledName } from "./bundled.ts"
 export { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
 export { sha256 } from "./cache.ts"
 export { fallbackPolicy } from "./defaults.ts"
-export { parseHookPayload, hookResponse, mapTool, HookInputError, type HookCall, type HookHost } from "./hook.ts"
 export type { Layer, BundledName } from "./layer.ts"
 export type * from "./types.ts"
 

@@ -28,5 +28,19 @@ export function sourceAt(layer: Layer, path: string): string {
   }
 }
 
+/**
+ * A layer of an outer folder (the repository root above a nested `.ccode/`) keeps meaning what it
+ * says: its relative path patterns (`prod/**`) are anchored at its own root, not the inner workspace.
+ */
+export function anchorLayer(layer: Layer, root: string): Layer {
+  const v = layer.value
+  const anchor = (p: string) => (!p.includes("/") || p.startsWith("/") || p.startsWith("~") ? p : `${root}/${p.startsWith("./") ? p.slice(2) : p}`)
+  const value: PolicyFile = { ...v }
+  if (v.rules) value.rules = v.rules.map((r) => (r.path === undefined ? r : { ...r, path: typeof r.path === "string" ? anchor(r.path) : r.path.map(anchor) }))
+  if (v.risk?.paths) value.risk = { ...v.risk, paths: v.risk.paths.map((rp) => ({ ...rp, path: anchor(rp.path) })) }
+  if (v.workspace?.protected) value.workspace = { ...v.workspace, protected: v.workspace.protected.map(anchor) }
+  return { ...layer, value }
+}
+
 export const BUNDLED_NAMES = ["default", "strict", "ci"] as const
 export type BundledName = (typeof BUNDLED_NAMES)[number]

@@ -3,19 +3,20 @@
 // Reads the fs; YAML/zod only on a cache miss.
 import { dirname, isAbsolute, resolve } from "node:path"
 import type { Policy, LayerName } from "./types.ts"
-import type { Layer } from "./layer.ts"
 import type { PolicyFile } from "./schema.ts"
 import type { YamlSource } from "../task/yaml.ts"
 import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
 import { sha256 } from "./cache.ts"
-import { findWorkspaceRoot, isFile, userPolicyFile, workspacePolicyFiles } from "./workspace.ts"
+import { findWorkspaceRoot, isFile, userPolicyFile, workspaceLayerRoots, workspacePolicyFiles } from "./workspace.ts"
+import { anchorLayer, type Layer } from "./layer.ts"
 import { layerFromText, readPolicyText } from "./read.ts"
-import { loadManaged, managedDir, verifiedText } from "./managed.ts"
+import { loadManaged, managedDir, verifiedText, type Managed } from "./managed.ts"
 import { policyFingerprint } from "./fingerprint.ts"
 
-export type IsTrusted = (file: string, sha256: string) => boolean
+/** `workspace`: the root the file is trusted for, when not the workspace being loaded (an outer layer) */
+export type IsTrusted = (file: string, sha256: string, workspace?: string) => boolean
 
 export interface Trust {
   isTrusted: IsTrusted
@@ -55,13 +56,17 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   const layers: Layer[] = [...managed.layers]
   const user = userPolicyFile(opts.env, opts.home)
   if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
-  for (const file of workspacePolicyFiles(workspace)) {
-    if (managed.requireSigned) {
-      // the organisation signed it: trusted as signed, and refused (exit 2) when it is not. Not cached:
-      // a cache entry (user-writable) would replace what the signature vouched for
-      const { text } = await verifiedText(file, managed)
-      layers.push(await layerFromText(text, file, "workspace", () => true))
-    } else layers.push(await loadPolicyFile(file, "workspace", trustCheck(opts), opts.cacheDir))
+  // the repository's layers too, when the workspace is a folder inside it with its own .ccode/
+  const roots = workspaceLayerRoots(opts.cwd)
+  if (!roots.includes(workspace)) roots.push(workspace)
+  for (const root of roots) {
+    const trusted = (file: string, hash: string) => opts.trustAll === true || opts.isTrusted(file, hash, root)
+    for (const file of workspacePolicyFiles(root)) {
+      const layer = managed.requireSigned
+        ? await signedWorkspaceLayer(file, managed)
+        : await loadPolicyFile(file, "workspace", trusted, opts.cacheDir)
+      layers.push(root === workspace ? layer : anchorLayer(layer, root))
+    }
   }
   layers.push(...(opts.task ?? []))
   const env = await envLayer(opts.env)
@@ -115,6 +120,13 @@ export async function taskPolicyLayers(input: TaskPolicyInput, trust: Trust, cac
     name: "task", trusted: check(input.file, hash), file: input.file, sha256: hash,
   })
   return [layer]
+}
+
+// The organisation signed it: trusted as signed, and refused (exit 2) when it is not. Not cached: a
+// cache entry (user-writable) would replace what the signature vouched for.
+async function signedWorkspaceLayer(file: string, managed: Managed): Promise<Layer> {
+  const { text } = await verifiedText(file, managed)
+  return layerFromText(text, file, "workspace", () => true)
 }
 
 // --policy NAME is a bundled policy, --policy FILE a file; both trusted: the user typed them.

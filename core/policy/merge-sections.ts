@@ -4,6 +4,7 @@ import { basename } from "node:path"
 import { riskRank, type Risk } from "./risk.ts"
 import type { MergeStep } from "./merge.ts"
 import { sourceAt } from "./layer.ts"
+import { mergeSandbox } from "./merge-sandbox.ts"
 
 export function mergeRest(m: MergeStep): void {
   mergeRisk(m)
@@ -11,6 +12,7 @@ export function mergeRest(m: MergeStep): void {
   mergeGuards(m)
   mergeWorkspace(m)
   mergeRedaction(m)
+  mergeSandbox(m)
   mergeMcpAndPrices(m)
 }
 
@@ -66,6 +68,8 @@ function mergeLimits(m: MergeStep): void {
   for (const key of LOWER_LIMITS) cur[key] = m.take(`limits.${key}`, cur[key], l[key], lower)
   cur.max_tokens = m.take("limits.max_tokens", cur.max_tokens, l.max_tokens, lower)
   cur.max_cost = m.take("limits.max_cost", cur.max_cost, l.max_cost, lower)
+  // unset means "no step may go beyond its tool's timeout": setting it is a grant
+  cur.max_tool_timeout = m.take("limits.max_tool_timeout", cur.max_tool_timeout, l.max_tool_timeout, (c, n) => c !== undefined && n <= c)
   cur.retry_backoff = m.take("limits.retry_backoff", cur.retry_backoff, l.retry_backoff, () => true)
   for (const [tool, ms] of Object.entries(l.tool_timeouts ?? {})) {
     const current = cur.tool_timeouts[tool] ?? cur.tool_timeout

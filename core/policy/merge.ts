@@ -110,6 +110,7 @@ function mergeApproval(m: MergeStep): void {
   cur.threshold = m.take("approval.threshold", cur.threshold, a.threshold, riskNotAbove)
   cur.on_ask = m.take("approval.on_ask", cur.on_ask, a.on_ask, (c, n) => ON_ASK_RANK[n] >= ON_ASK_RANK[c])
   cur.timeout = m.take("approval.timeout", cur.timeout, a.timeout, (c, n) => n <= c)
+  cur.sandboxed_threshold = m.take("approval.sandboxed_threshold", cur.sandboxed_threshold, a.sandboxed_threshold, riskNotAbove)
   if (a.tools) {
     // an untrusted layer may narrow the allowlist, never add to it
     const kept = m.mayLoosen("approval.tools") ? a.tools : a.tools.filter((t) => cur.tools.includes(t))
@@ -154,9 +155,14 @@ function lockedLine(source: string, what: string, lock: string): string {
   return `${source}: ${what} ignored: locked by the managed policy (${lock}); other layers may only tighten it`
 }
 
-// A per-tool timeout is bounded by a managed tool_timeout too: it would otherwise raise it for one tool.
+// Values bounded by another managed value too: a per-tool timeout by a managed tool_timeout, the
+// sandboxed threshold by a managed threshold, new writable paths by a managed sandbox mode.
 function lockFor(locked: Record<string, string>, key: string): string | undefined {
-  return locked[key] ?? (key.startsWith("limits.tool_timeouts.") ? locked["limits.tool_timeout"] : undefined)
+  if (locked[key]) return locked[key]
+  if (key.startsWith("limits.tool_timeouts.")) return locked["limits.tool_timeout"]
+  if (key === "approval.sandboxed_threshold") return locked["approval.threshold"]
+  if (key === "sandbox.writable") return locked["sandbox.mode"]
+  return undefined
 }
 
 function show(value: unknown): string {

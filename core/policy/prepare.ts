@@ -1,12 +1,14 @@
 // Turning a proposed tool call into a Call for decide(): the I/O edge of the policy engine (shell
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
-import { realpathSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, dirname, isAbsolute, join, resolve } from "node:path"
+import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell } from "../shell/index.ts"
-import type { TouchedPath } from "../shell/types.ts"
+import { declaredPaths, type Declaration } from "../tools/declare.ts"
+import { realpathLoose } from "../tools/paths.ts"
+import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
+import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "./risk.ts"
-import type { Call } from "./types.ts"
+import type { Call, CallPath } from "./types.ts"
 
 export interface PrepareContext {
   /** absolute working directory */
@@ -20,21 +22,24 @@ export interface PrepareContext {
   /** policy risk.overrides, for the shell classifier */
   overrides?: Record<string, Risk>
   tmpDirs?: string[]
+  /** loader/config variables (PATH, BASH_ENV, LD_*, ...) the task's env: sets: every call sees them */
+  loaderEnv?: readonly string[]
+  /** what the tool declares it touches (effects, paths); default: the built-in of that name, else guessed from argument names */
+  declaration?: Declaration
   /** symlink resolution; default: realpath of the longest existing prefix */
   realpath?: (path: string) => string
 }
 
-/** Which argument of a built-in file tool names a path, how it is accessed, and the default. */
-const FILE_TOOLS: Record<string, { arg: string; access: "read" | "write"; fallback?: string }> = {
-  read_file: { arg: "path", access: "read" },
-  write_file: { arg: "path", access: "write" },
-  edit_file: { arg: "path", access: "write" },
-  list_dir: { arg: "path", access: "read", fallback: "." },
-  glob: { arg: "path", access: "read", fallback: "." },
-  grep: { arg: "path", access: "read", fallback: "." },
+export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
+  const call = await prepareBare(tool, args, ctx)
+  if (!ctx.loaderEnv?.length) return call
+  // as for a `PATH=./bin cmd` prefix: at least high, and no allow rule covers a shell command
+  const raised = [{ risk: "high" as const, reason: `the task's env sets ${ctx.loaderEnv.join(", ")}, which change what programs load` }]
+  if (!call.shell) return { ...call, raised }
+  return { ...call, shell: { ...call.shell, commands: call.shell.commands.map((c) => ({ ...c, loaderEnv: true })) }, raised }
 }
 
-export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
+async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
   const real = ctx.realpath ?? realpathExisting
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
@@ -46,36 +51,32 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides })
     return { ...base, cwd, shell, paths: shell.paths.map((p) => ({ path: real(p.path), access: p.access })) }
   }
-  const spec = FILE_TOOLS[tool]
-  const paths: TouchedPath[] = []
-  if (spec) {
-    const raw = args[spec.arg]
-    const given = typeof raw === "string" && raw ? raw : spec.fallback
-    if (given !== undefined) paths.push({ path: real(resolve(ctx.cwd, expandHome(given, ctx.home))), access: spec.access })
+  let declared: DeclaredPath[]
+  try {
+    declared = declaredPaths(ctx.declaration ?? builtinDeclaration(tool), args)
+  } catch {
+    // a tool that cannot say what it touches is not trusted to touch nothing
+    return { ...base, cwd: ctx.cwd, toolRisk: "critical", paths: [] }
   }
+  const paths: CallPath[] = declared.map((p) => {
+    const path = real(resolve(ctx.cwd, expandHome(p.path, ctx.home)))
+    return p.dir ? { path, access: p.access, dir: true } : { path, access: p.access }
+  })
   return { ...base, cwd: ctx.cwd, paths }
+}
+
+// Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.
+function builtinDeclaration(tool: string): Declaration | undefined {
+  return Object.hasOwn(BUILTIN_DECLARATIONS, tool) ? BUILTIN_DECLARATIONS[tool] : undefined
 }
 
 function expandHome(path: string, home: string): string {
   return path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path
 }
 
-/** realpath of the longest prefix that exists, with the rest appended (a file about to be created). */
+/** realpath of the longest prefix that exists, dangling symlinks followed to their target, the rest appended. */
 export function realpathExisting(path: string): string {
-  if (!isAbsolute(path)) return path
-  let head = path
-  const rest: string[] = []
-  for (;;) {
-    try {
-      const real = realpathSync(head)
-      return rest.length ? join(real, ...rest.reverse()) : real
-    } catch {
-      const parent = dirname(head)
-      if (parent === head) return path
-      rest.push(basename(head))
-      head = parent
-    }
-  }
+  return isAbsolute(path) ? realpathLoose(path) : path
 }
 
 let tmpCache: string[] | undefined

@@ -56,6 +56,8 @@ export const Approval = z
     tools: z.array(z.string()).optional().describe("allowlist mode: these tools are auto-approved"),
     on_ask: z.enum(["prompt", "pause", "deny"]).optional().describe("what an ask becomes: prompt a person; pause the run (exit 3); deny the call"),
     timeout: Dur.optional().describe("an unanswered prompt becomes on_ask's non-interactive action"),
+    sandboxed_threshold: RiskLevel.optional()
+      .describe("auto mode: a call that runs inside the OS sandbox is auto-approved up to this risk (never critical)"),
   })
   .describe("how calls no rule decided are approved")
 
@@ -67,6 +69,7 @@ export const Limits = z
     max_wall_time: Dur.optional().describe("the whole run, counted across resumes"),
     tool_timeout: Dur.optional(),
     tool_timeouts: z.record(z.string(), Dur).optional().describe("per tool, e.g. { shell: 2m }"),
+    max_tool_timeout: Dur.optional().describe("how far a trusted task's step `timeout:` may go beyond the tool's timeout"),
     idle_timeout: Dur.optional().describe("a tool producing no output for this long is killed"),
     retries: z.number().int().nonnegative().optional(),
     retry_backoff: Dur.optional().describe("exponential, with jitter"),
@@ -106,6 +109,20 @@ export const Redaction = z.strictObject({
   env: z.array(z.string()).optional().describe("exact values of these env vars are masked everywhere"),
 })
 
+export const SANDBOX_MODES = ["off", "auto", "required"] as const
+export const Sandbox = z
+  .strictObject({
+    mode: z.enum(SANDBOX_MODES).optional()
+      .describe("off: no OS sandbox; auto: use it when it works, warn once when it does not; required: refuse to run shell calls without it (exit 2)"),
+    network: z.union([z.enum(["none", "allow"]), z.array(z.string().min(1))]).optional()
+      .describe("none: no network inside; allow: the host's network; [host, ...]: not supported yet, treated as none"),
+    writable: z.array(z.string().min(1)).optional().describe("paths writable besides the workspace and the run's temp dir"),
+    hidden: z.array(z.string().min(1)).optional().describe("paths that look empty inside (added to ~/.ssh, ~/.aws, ~/.gnupg, ...)"),
+    read_only: z.array(z.string().min(1)).optional().describe("paths kept read-only inside writable roots (added to .git/hooks, .git/config, .ccode, ...)"),
+    preview: z.boolean().optional().describe("run every shell call against a copy of the workspace, show the diff, apply it only when approved"),
+  })
+  .describe("the OS sandbox (bubblewrap) shell calls run in")
+
 export const McpServer = z.strictObject({
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
@@ -141,6 +158,7 @@ export const PolicyFile = z
     circuit_breaker: CircuitBreaker.optional(),
     workspace: Workspace.optional(),
     redaction: Redaction.optional(),
+    sandbox: Sandbox.optional(),
     mcp: z.strictObject({ servers: z.record(z.string(), McpServer).optional() }).optional(),
     prices: z.record(z.string(), Price).optional().describe("model -> price per million tokens, for limits.max_cost"),
   })

@@ -23,6 +23,8 @@ export interface Policy {
     tools: string[]
     on_ask: "prompt" | "pause" | "deny"
     timeout: number
+    /** auto mode: calls that run inside the OS sandbox are auto-approved up to this risk */
+    sandboxed_threshold: Risk
   }
   rules: PolicyRule[]
   risk: {
@@ -40,6 +42,8 @@ export interface Policy {
     max_wall_time: number
     tool_timeout: number
     tool_timeouts: Record<string, number>
+    /** a trusted task's step `timeout:` may go up to this, beyond the tool's timeout */
+    max_tool_timeout?: number
     idle_timeout: number
     retries: number
     retry_backoff: number
@@ -59,6 +63,7 @@ export interface Policy {
   circuit_breaker: { failure_threshold: number; recovery_timeout: number }
   workspace: { confine: boolean; protected: string[]; detect_external_changes: boolean }
   redaction: { enabled: boolean; patterns: { id: string; regex: string }[]; env: string[] }
+  sandbox: SandboxPolicy
   mcp: { servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string; timeout?: number }> }
   prices: Record<string, { input_per_mtok: number; output_per_mtok: number }>
   /** dotted key -> where its value came from ("approval.threshold" -> ".ccode/policy.yaml:4") */
@@ -71,6 +76,17 @@ export interface Policy {
   fingerprint?: string
   /** ids of the keys that signed the managed policy files in effect */
   managed_keys?: string[]
+}
+
+export interface SandboxPolicy {
+  mode: "off" | "auto" | "required"
+  /** a host list is not supported yet and is enforced as none */
+  network: "none" | "allow" | string[]
+  writable: string[]
+  hidden: string[]
+  read_only: string[]
+  /** preview, confirm, commit for every sandboxed shell call */
+  preview: boolean
 }
 
 /** A proposed tool call, prepared with everything decide() needs (I/O done beforehand). */
@@ -87,8 +103,17 @@ export interface Call {
   toolRisk?: Risk
   /** shell tool: the analysed command */
   shell?: ShellAnalysis
-  /** paths the call touches (file tools: their path; shell: from analysis) */
-  paths: TouchedPath[]
+  /** risk raised by the run's setting rather than the call (a trusted task's env: sets loader variables) */
+  raised?: { risk: Risk; reason: string }[]
+  /** paths the call touches (the tool's declaration; shell: from analysis) */
+  paths: CallPath[]
+  /** the call will run inside the OS sandbox */
+  sandboxed?: boolean
+}
+
+/** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */
+export interface CallPath extends TouchedPath {
+  dir?: boolean
 }
 
 export interface Grant {
@@ -138,4 +163,6 @@ export interface Decision {
   /** what an `ask` turns into when nobody can answer (policy approval.on_ask) */
   on_ask: "prompt" | "pause" | "deny"
   guard?: string
+  /** the call runs inside the OS sandbox (decide() always says; other producers may leave it out = false) */
+  sandboxed?: boolean
 }

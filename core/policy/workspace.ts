@@ -14,6 +14,29 @@ export function findWorkspaceRoot(cwd: string): string {
   return gitRoot ?? start
 }
 
+/**
+ * Every folder holding `.ccode/` from the repository root down to `cwd`, outermost first. The
+ * repository root is the outermost git root above `cwd` (a `.git` planted in a subfolder does not cut
+ * the walk short); a repository without `.ccode/` uses the first one above it; outside git, every one
+ * up to `/`. Loading a layer from each means a nested `.ccode/` (or an agent's `cd sub`) adds to the
+ * repository's policy and never hides it.
+ */
+export function workspaceLayerRoots(cwd: string): string[] {
+  const chain: string[] = []
+  let outerGit = -1
+  for (let dir = realpathOr(cwd); ; dir = dirname(dir)) {
+    chain.push(dir)
+    if (existsSync(join(dir, ".git"))) outerGit = chain.length - 1
+    if (dir === dirname(dir)) break
+  }
+  const withCcode = chain.map((dir, i) => (isDir(join(dir, ".ccode")) ? i : -1)).filter((i) => i >= 0)
+  if (outerGit < 0) return withCcode.map((i) => chain[i]!).reverse()
+  const inside = withCcode.filter((i) => i <= outerGit)
+  if (inside.length) return inside.map((i) => chain[i]!).reverse()
+  const above = withCcode.find((i) => i > outerGit)
+  return above === undefined ? [] : [chain[above]!]
+}
+
 /** `.ccode/policy.yaml` then `.ccode/policies/*.yaml` (sorted), those that exist. */
 export function workspacePolicyFiles(root: string): string[] {
   const files: string[] = []

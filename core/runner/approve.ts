@@ -2,6 +2,7 @@
 // approval.on_ask — pause with a request (exit 3 later) or deny. Grants never cover critical.
 import type { Call, Decision, Grant } from "../policy/types.ts"
 import { insertGrant, insertRequest } from "../store/requests.ts"
+import { grantLabel } from "../policy/grants.ts"
 import type { RunContext } from "./context.ts"
 import type { Proposal } from "./call.ts"
 import { newId } from "./ids.ts"
@@ -31,15 +32,19 @@ export async function resolveAsk(
   }
   const requestId = newId("q")
   const title = `${proposal.tool}: ${summarizeArgs(proposal.args)}`
+  // what `ccode approve --for-run` would grant, so the person sees it before approving
+  const offered = ctx.governor.grantFor(ask.call, decision)
+  const grant = offered && decision.risk !== "critical" ? redactGrant(ctx, offered) : undefined
+  const grantPatterns = grant ? (grant.patterns ?? (grant.pattern === undefined ? [`any ${grant.tool} call`] : [grant.pattern])) : null
   ctx.recorder.event("request.created", {
     req: requestId, kind: "approval", call: callId, step: proposal.itemId, tool: proposal.tool, args: proposal.args,
-    risk: decision.risk, reason: decision.reason, rules: decision.rules,
+    risk: decision.risk, reason: decision.reason, rules: decision.rules, grant: grantPatterns,
   })
   ctx.recorder.audit({
     type: "permission", actor: "policy", callId, tool: proposal.tool, action: "request", result: "asked", risk: decision.risk,
     reason: decision.reason, data: { request: requestId, args: proposal.args },
   })
-  const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules }))
+  const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules, grant: grantPatterns }))
   const write = () =>
     insertRequest(ctx.store, {
       id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval", status: "pending",
@@ -63,8 +68,7 @@ function applyAnswer(
   })
   if (answer === "run" && grant && decision.risk !== "critical") {
     ctx.state.grants.push(redactGrant(ctx, grant))
-    ctx.recorder.audit({ type: "permission", actor: "user", tool: grant.tool, action: "grant", result: "approved", reason: `allow for this run: ${grant.pattern ?? grant.tool}` })
-    insertGrant(ctx.store, { runId: ctx.runId, tool: grant.tool, pattern: grant.pattern ?? null, source: grant.source, createdAt: Date.now() })
+    recordGrant(ctx, grant)
   }
   if (answer === "stop") ctx.stop = { status: "denied", reason: `denied at the prompt: ${proposal.tool}` }
   return {
@@ -73,6 +77,14 @@ function applyAnswer(
     by: "user",
     reason: approved ? `approved by a person${answer === "run" ? " for this run" : ""}` : "denied by a person",
   }
+}
+
+/** A person's "allow for this run": in the run's grants, the audit and the grants table, every pattern it covers. */
+export function recordGrant(ctx: RunContext, grant: Grant): void {
+  const safe = redactGrant(ctx, grant)
+  ctx.state.grants.push(safe)
+  ctx.recorder.audit({ type: "permission", actor: "user", tool: grant.tool, action: "grant", result: "approved", reason: `allow for this run: ${grantLabel(safe)}`, data: { patterns: safe.patterns ?? (safe.pattern === undefined ? [] : [safe.pattern]) } })
+  for (const pattern of safe.patterns ?? [safe.pattern ?? null]) insertGrant(ctx.store, { runId: ctx.runId, tool: grant.tool, pattern, source: grant.source, createdAt: Date.now() })
 }
 
 /** Grants are kept in checkpoints: a secret in a pattern is masked (the grant then matches less, never more). */

@@ -1,6 +1,6 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
-import type { Decision } from "../policy/types.ts"
+import type { Call, Decision } from "../policy/types.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
@@ -14,7 +14,10 @@ import { decideCall } from "./decide-call.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
+import { excerpt } from "./output.ts"
 import type { PendingCall } from "./state.ts"
+import { previewCall, previewUnavailable, wantsPreview } from "./preview.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 export interface Proposal {
   tool: string
@@ -24,6 +27,8 @@ export interface Proposal {
   timeoutMs?: number
   /** which attempt of its plan item this is (1-based) */
   attempt?: number
+  /** the step asks for preview, confirm, commit */
+  preview?: boolean
 }
 
 export type CallOutcome =
@@ -74,13 +79,14 @@ export async function runCall(
   if (!pending) rec.event("step.started", { step: proposal.itemId, call: callId, tool: proposal.tool, args: proposal.args })
   const stamp = policyStamp(ctx.governor.policy)
   rec.event("decision", {
-    call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by, ...stamp,
+    call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by,
+    sandboxed: decision.sandboxed === true, ...stamp,
   })
   rec.audit({
     type: "decision", actor: decision.by === "user" ? "user" : decision.by === "guard" ? "guard" : "policy", callId,
     tool: proposal.tool, action: "decide", result: decision.decision === "allow" ? "approved" : decision.decision === "deny" ? "denied" : "asked",
     risk: decision.risk, autoApproved: decision.decision === "allow" && decision.by !== "user", reason: decision.reason,
-    data: { args: proposal.args, rules: decision.rules, by: decision.by, ...stamp },
+    data: { args: proposal.args, rules: decision.rules, by: decision.by, sandboxed: decision.sandboxed === true, ...stamp },
   })
 
   if (decision.decision === "ask") {
@@ -103,7 +109,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
     return outcome
   }
@@ -113,7 +119,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
     ctx.state.counters.denied++
     settle(outcome)
-    rec.event("step.finished", finishedFields(callId, result))
+    rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
     commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
     return outcome
   }
@@ -123,21 +129,39 @@ export async function runCall(
   await ctx.snapshots?.before({ callId, seq, tool: proposal.tool })
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
   ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
-  const result = registered
-    ? await execute(ctx, proposal, callId)
-    : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  let result: ToolResult
+  const preview = registered ? wantsPreview(ctx, proposal, call) : false
+  if (preview === "unavailable") result = previewUnavailable()
+  else if (preview) {
+    const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
+    if (previewed.kind === "waiting") {
+      ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
+      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
+      settle(outcome)
+      commit(ctx, () => {
+        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
+        previewed.write()
+      })
+      return outcome
+    }
+    result = previewed.result
+  } else {
+    result = registered
+      ? await execute(ctx, proposal, callId, call)
+      : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
+  }
   ctx.state.counters.calls++
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
   settle(outcome)
-  rec.event("step.finished", finishedFields(callId, result))
+  rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
     result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
     risk: decision.risk, reason: result.error?.message ?? null,
-    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error },
+    data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
   commit(ctx, () =>
     updateCall(ctx.store, callId, {
@@ -185,16 +209,18 @@ export function checkpoint(ctx: RunContext): void {
 }
 
 
-async function execute(ctx: RunContext, proposal: Proposal, callId: string): Promise<ToolResult> {
+/** `view`: a preview runs in a scratch copy of the workspace, with a sandbox that writes only there. */
+async function execute(ctx: RunContext, proposal: Proposal, callId: string, call: Call, view?: { cwd: string; workspace: string; sandbox: Sandbox }): Promise<ToolResult> {
   const { tool } = ctx.registry.get(proposal.tool)!
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
   const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
-  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout)
+  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout, Boolean(proposal.itemId) && !ctx.task.spec.agent)
   const stream = ctx.redactor.stream()
+  const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {
-    cwd: ctx.cwd,
-    workspace: ctx.workspace,
+    cwd: view?.cwd ?? ctx.cwd,
+    workspace: view?.workspace ?? ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
     env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
     runId: ctx.runId,
@@ -203,6 +229,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
     timeoutMs,
     idleTimeoutMs: limits.idle_timeout,
     signal: ctx.cancel.signal,
+    sandbox,
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)
@@ -210,20 +237,23 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string): Pro
   })
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
-  return result
+  return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd) : result
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 
-function finishedFields(callId: string, result: ToolResult) {
+// `output` is redacted; the event carries its head and tail with the full byte count (output.ts)
+function finishedFields(callId: string, step: string | undefined, result: ToolResult, output: string) {
   return {
     call: callId,
+    step: step ?? null,
     status: result.status,
     exit_code: exitCode(result),
     duration_ms: result.stats.duration_ms,
     error: result.error ?? null,
+    ...excerpt(output, output ? result.stats.bytes : 0),
   }
 }
 

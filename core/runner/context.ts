@@ -1,6 +1,7 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
 import type { Fingerprint } from "../guards/index.ts"
 import type { SnapshotHook } from "../snapshot/hook.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 import type { PluginHooks } from "../plugins/validate.ts"
 import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
@@ -9,6 +10,7 @@ import type { Redactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import type { LoadedTask } from "../task/load.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
+import type { Declaration } from "../tools/declare.ts"
 import type { Reporter } from "./events.ts"
 import type { Recorder } from "./recorder.ts"
 import type { PlanItem } from "./plan.ts"
@@ -24,12 +26,17 @@ export interface RunOptions {
   autoApprove?: Risk
   yes: boolean
   maxSteps?: number
+  /** --sandbox off|auto|required */
+  sandbox?: string
+  /** --max-wall-time, in ms */
+  maxWallTime?: number
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
 export interface Governor {
   policy: Policy
-  prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk): Promise<Call>
+  /** `declaration`: what the tool says it touches (its effects and paths) */
+  prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk, declaration?: Declaration): Promise<Call>
   decide(call: Call, state: GuardState): Decision
   /** the "allow for this run" grant for a call, never for critical */
   grantFor(call: Call, decision: Decision): Grant | undefined
@@ -113,6 +120,8 @@ export interface RunContext {
   hooks: PluginHooks[]
   /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */
   snapshots?: SnapshotHook
+  /** the OS sandbox shell calls run in (undefined: none) */
+  sandbox?: Sandbox
 }
 
 /** Wall time used by the whole run, across resumes. */

@@ -4,8 +4,10 @@ import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../policy/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
-import { redactGrant } from "./approve.ts"
-import type { RunContext } from "./context.ts"
+import { recordGrant } from "./approve.ts"
+import type { GuardState } from "../policy/types.ts"
+import type { ToolRegistry } from "../tools/registry.ts"
+import type { Governor, RunContext } from "./context.ts"
 import type { PendingCall } from "./state.ts"
 
 export interface Decided<P extends { tool: string; args: Record<string, unknown> }> {
@@ -18,16 +20,10 @@ export interface Decided<P extends { tool: string; args: Record<string, unknown>
 export async function decideCall<P extends { tool: string; args: Record<string, unknown> }>(
   ctx: RunContext, proposal: P, callId: string, trip: Trip | undefined, pending?: PendingCall,
 ): Promise<Decided<P>> {
-  const tool = ctx.registry.get(proposal.tool)?.tool
-  // rules see what the tool will receive (zod defaults filled in); invalid arguments are decided
-  // as given and fail as a param error when the tool runs
-  const parsed = tool?.args.safeParse(proposal.args)
-  const given = parsed?.success && isRecord(parsed.data) ? { ...proposal, args: parsed.data } : proposal
-  const decideArgs = async (args: Record<string, unknown>) => {
-    const call = await ctx.governor.prepare(proposal.tool, args, ctx.cwd, staticRisk(tool?.risk, args, ctx))
-    return { call, decision: ctx.governor.decide(call, { tripped: trip, grants: ctx.state.grants }) }
-  }
-  let { call, decision } = await decideArgs(given.args)
+  const first = await decideProposed(ctx, proposal.tool, proposal.args, { tripped: trip, grants: ctx.state.grants })
+  const given = { ...proposal, args: first.args }
+  const decideArgs = (args: Record<string, unknown>) => decideProposed(ctx, proposal.tool, args, { tripped: trip, grants: ctx.state.grants })
+  let { call, decision } = first
   let effective = given
   if (ctx.hooks.length && !trip) {
     const hooked = await decideWithHooks({
@@ -47,10 +43,33 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
       const grant = ctx.governor.grantFor(call, decision)
-      if (grant && decision.risk !== "critical") ctx.state.grants.push(redactGrant(ctx, grant))
+      if (grant && decision.risk !== "critical") recordGrant(ctx, grant)
     }
   }
   return { proposal: effective, call, decision }
+}
+
+/** What deciding a proposed call needs: the run's tools and policy, where it runs. */
+export interface Deciding {
+  registry: ToolRegistry
+  governor: Governor
+  cwd: string
+  workspace: string
+}
+
+/**
+ * The one path from a proposed call to the policy's decision, for a run, `--dry-run` and `policy
+ * check` alike: the tool's zod defaults filled in (rules see what the tool will receive; invalid
+ * arguments are decided as given and fail as a param error when the tool runs), the tool's own risk
+ * (static or its risk function), then the policy.
+ */
+export async function decideProposed(d: Deciding, toolName: string, args: Record<string, unknown>, state: GuardState): Promise<{ args: Record<string, unknown>; call: Call; decision: Decision }> {
+  const tool = d.registry.get(toolName)?.tool
+  const parsed = tool?.args.safeParse(args)
+  const given = parsed?.success && isRecord(parsed.data) ? parsed.data : args
+  // the tool's declaration says which arguments are paths and what it does to them
+  const call = await d.governor.prepare(toolName, given, d.cwd, staticRisk(tool?.risk, given, d), tool)
+  return { args: given, call, decision: d.governor.decide(call, state) }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -58,7 +77,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 // A tool's declared risk: static, or computed from the arguments (a risk function that throws is not trusted to say "low").
-function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: RunContext): Risk | undefined {
+/** A tool's own risk for these arguments (static, or its risk function's answer). */
+export function toolRiskOf(tool: { risk?: unknown }, args: Record<string, unknown>, at: { cwd: string; workspace: string }): Risk | undefined {
+  return staticRisk(tool.risk, args, at)
+}
+
+function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: { cwd: string; workspace: string }): Risk | undefined {
   if (typeof risk !== "function") return risk as Risk | undefined
   try {
     return (risk as (a: unknown, c: { cwd: string; workspace: string }) => Risk)(args, { cwd: ctx.cwd, workspace: ctx.workspace })

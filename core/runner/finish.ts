@@ -52,7 +52,7 @@ export function finishRun(ctx: RunContext, homeDir: string): RunResult {
   // an agent run counts its turns; a scripted plan its finished steps
   const steps = agent ? agent.turns : items.filter((i) => i.state === "done").length
   if (status === "paused") ctx.recorder.event("run.paused", { requests: pending.map((p) => p.id), message })
-  ctx.recorder.event("run.finished", { status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, message }, { summary_path: summaryPath })
+  ctx.recorder.event("run.finished", { task: ctx.task.name, status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, message }, { summary_path: summaryPath })
   ctx.recorder.audit({ type: "session_end", actor: "system", action: status, result: status === "completed" ? "success" : status === "failed" ? "failed" : null, reason: message })
   const terminal = status === "completed" || status === "failed"
   ctx.state.guards = pauseGuards(ctx.state.guards, Date.now())

@@ -7,12 +7,24 @@ import { prepareCall } from "../policy/prepare.ts"
 import type { Policy } from "../policy/types.ts"
 import type { Governor } from "./context.ts"
 
-export function createGovernor(policy: Policy, workspace: string, env: Record<string, string | undefined>): Governor {
+/** Tools whose processes run inside the run's sandbox. */
+const SANDBOXED_TOOLS = new Set(["shell"])
+
+/**
+ * `sandboxed`: the run's shell calls run inside the OS sandbox, which decide() takes into account.
+ * `loaderEnv`: loader/config variables a trusted task's env: sets (every call is then at least high).
+ */
+export function createGovernor(
+  policy: Policy, workspace: string, env: Record<string, string | undefined>,
+  { sandboxed = false, loaderEnv = [] }: { sandboxed?: boolean; loaderEnv?: string[] } = {},
+): Governor {
   const home = homedir()
   return {
     policy,
-    prepare: (tool, args, cwd, toolRisk) =>
-      prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, overrides: policy.risk.overrides }),
+    prepare: async (tool, args, cwd, toolRisk, declaration) => ({
+      ...(await prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, loaderEnv, overrides: policy.risk.overrides })),
+      sandboxed: sandboxed && SANDBOXED_TOOLS.has(tool),
+    }),
     decide: (call, state) => decide(policy, call, state),
     grantFor: (call, decision) => grantFor(call, decision),
   }

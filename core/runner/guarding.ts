@@ -10,7 +10,7 @@ import type { ToolResult } from "../tools/types.ts"
 import type { SnapshotCall } from "../snapshot/hook.ts"
 import type { RunContext } from "./context.ts"
 
-import { READ_ONLY_TOOLS as READ_ONLY } from "../snapshot/hook.ts"
+import { isReadOnly } from "../tools/declare.ts"
 /** Own activity this recent explains a change; older than this, a change before a call is someone else's. */
 const QUIET_MS = 250
 
@@ -50,7 +50,7 @@ export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boo
   const outcome = recordCall(ctx.state.guards, summary, Date.now(), ctx.governor.policy, ran ? undefined : "neutral")
   ctx.state.guards = outcome.state
   recordTransitions(ctx, outcome.transitions)
-  if (ran && !READ_ONLY.has(summary.tool)) await ownChanges(ctx, { callId: summary.id ?? "", seq, tool: summary.tool })
+  if (ran && !isReadOnly(ctx.registry.get(summary.tool)?.tool)) await ownChanges(ctx, { callId: summary.id ?? "", seq, tool: summary.tool })
   if (outcome.trip && !ctx.stop) {
     ctx.state.guards = { ...ctx.state.guards, tripped: undefined }
     await haltOrContinue(ctx, outcome.trip)

@@ -5,6 +5,8 @@ import type { Store } from "../store/open.ts"
 import { requestsOf } from "../store/requests.ts"
 import type { RunRow } from "../store/runs.ts"
 import { events } from "../store/schema.ts"
+import { excerpt, type OutputExcerpt } from "./output.ts"
+import { runIsLive } from "./liveness.ts"
 
 export function runView(run: RunRow) {
   return {
@@ -12,7 +14,8 @@ export function runView(run: RunRow) {
     task: run.task,
     task_file: run.taskFile,
     workdir: run.workdir,
-    status: run.status,
+    // a `running` row whose process is gone crashed: say so (resume picks it up)
+    status: run.status === "running" && run.pid !== null && !runIsLive(run) ? "crashed" : run.status,
     exit_code: run.exitCode,
     driver: run.driver,
     batch: run.batch,
@@ -31,9 +34,15 @@ export function runDetail(store: Store, run: RunRow) {
       id: c.id, seq: c.seq, step: c.itemId, tool: c.tool, args: JSON.parse(c.args) as unknown, decision: c.decision,
       risk: c.risk, by: c.decidedBy, status: c.status, exit_code: c.exitCode, duration_ms: c.durationMs,
       error: c.errorCode ? { code: c.errorCode, type: c.errorType, message: c.errorMessage } : null,
+      ...storedOutput(c),
     })),
     requests: requestsOf(store, run.id).map((r) => ({ id: r.id, kind: r.kind, status: r.status, title: r.title, answer: r.answer, call: r.callId, step: r.itemId })),
   }
+}
+
+/** A call's stored output (redacted; capped head + tail when large) with the byte count the tool wrote. */
+export function storedOutput(c: { output: string | null; bytes: number | null }): OutputExcerpt {
+  return excerpt(c.output ?? "", c.bytes ?? 0, Number.POSITIVE_INFINITY, 0)
 }
 
 /** The stored events of a run, oldest first, exactly as they were emitted. */

@@ -17,6 +17,7 @@ import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
 import { createSnapshotHook } from "../snapshot/hook.ts"
+import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan, type PlanItem } from "./plan.ts"
@@ -24,9 +25,11 @@ import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
 import { driveSteps } from "./steps.ts"
+import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
 import { driveAgent } from "../agent/driver.ts"
 import { reconcileAgent } from "../agent/resume.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
+import { changesApproval, describeOverrides, redecideWaiting, withOverrides, type ResumeOverrides } from "./overrides.ts"
 
 export interface RunEnv {
   store: Store
@@ -81,6 +84,11 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
   }
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
+  for (const warning of prepared.warnings) {
+    ctx.recorder.event("policy.warning", { message: warning })
+    ctx.recorder.audit({ type: "policy", actor: "policy", action: "load_warning", result: null, reason: warning })
+  }
   if (!prepared.redactor.enabled) {
     const why = env.env.CCODE_REDACT === "0" ? "CCODE_REDACT=0" : "redaction.enabled: false in the policy"
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
@@ -96,9 +104,11 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   return drive(ctx, env, new Map(Object.entries(steps))).finally(() => prepared.extras.close())
 }
 
-export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
+export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false, overrides: ResumeOverrides = {}): Promise<RunResult> {
   const run = resumable(env.store, idOrPrefix)
-  const spec = JSON.parse(run.options ?? "{}") as StoredSpec
+  const stored = JSON.parse(run.options ?? "{}") as StoredSpec
+  const { options, changed } = withOverrides(stored.options, overrides)
+  const spec = { ...stored, options }
   const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
   const prepared = await prepareRun(env, task, spec.options, true)
@@ -121,7 +131,15 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
+  if (Object.keys(changed).length) {
+    // the person's change: kept for later resumes, in the audit, and in the resumed event
+    updateRun(env.store, run.id, { options: JSON.stringify(spec) })
+    ctx.recorder.audit({ type: "policy", actor: "user", action: "resume_override", result: "approved", reason: `resumed with ${describeOverrides(changed)}`, data: changed })
+    ctx.recorder.event("policy.warning", { message: `resumed with ${describeOverrides(changed)}` })
+    if (!task.spec.agent && changesApproval(changed)) redecideWaiting(ctx)
+  }
   reportExtras(ctx.recorder, prepared.extras)
+  reportSandbox(ctx, prepared.sandbox)
   await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
   return drive(ctx, env, steps).finally(() => prepared.extras.close())
 }
@@ -155,6 +173,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
   const snapshots = createSnapshotHook({
     store: env.store, runId, snapshotter,
+    readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
   })
   return {
@@ -162,6 +181,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
+    sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
   }
 }
 

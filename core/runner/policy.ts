@@ -5,14 +5,17 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { loadPolicy, taskPolicyLayers, type Trust } from "../policy/load.ts"
 import type { Policy } from "../policy/types.ts"
-import { isTrustedFile } from "../store/trust.ts"
+import { findWorkspaceRoot } from "../policy/workspace.ts"
+import { trustIn } from "../store/trust.ts"
 import type { LoadedTask } from "../task/load.ts"
 import type { RunOptions } from "./context.ts"
 import type { RunEnv } from "./lifecycle.ts"
 
 /** The policy, and the workspace root it was found for (nearest `.ccode/`, else git root, else the workdir). */
 export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunOptions, workdir: string): Promise<{ policy: Policy; workspace: string }> {
-  const trust: Trust = { isTrusted: (file, hash) => isTrustedFile(env.store, file, hash), trustAll: options.trust }
+  // trust is per workspace: a file trusted for another workspace lends this run nothing
+  const workspace = findWorkspaceRoot(workdir)
+  const trust: Trust = { isTrusted: trustIn(env.store, workspace), trustAll: options.trust }
   const cacheDir = join(env.home, "cache")
   const taskLayers = task.spec.policy === undefined
     ? []
@@ -22,9 +25,12 @@ export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunO
     cwd: workdir,
     home: homedir(),
     env: env.env,
-    flags: { policy: options.policy, yes: options.yes, autoApprove: options.autoApprove, maxSteps: options.maxSteps },
+    flags: { policy: options.policy, yes: options.yes, autoApprove: options.autoApprove, maxSteps: options.maxSteps, sandbox: options.sandbox },
     task: taskLayers,
     cacheDir,
+    workspace,
   })
-  return { policy: { ...loaded.policy, ignored: loaded.warnings }, workspace: realpathSync(loaded.workspace) }
+  // --max-wall-time is a command-line value like --max-steps: above every policy layer
+  const limits = options.maxWallTime === undefined ? loaded.policy.limits : { ...loaded.policy.limits, max_wall_time: options.maxWallTime }
+  return { policy: { ...loaded.policy, limits, ignored: loaded.warnings }, workspace: realpathSync(loaded.workspace) }
 }

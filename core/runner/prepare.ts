@@ -1,10 +1,14 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { realpathSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
+import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
+import { sha256 } from "../policy/cache.ts"
+import { isLoaderVar } from "../shell/scope.ts"
 import { createRedactor, type Redactor } from "../redact/index.ts"
-import { isTrustedFile } from "../store/trust.ts"
+import { trustIn } from "../store/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
 import { AGENT_TOOLS } from "../tools/builtin/agent.ts"
@@ -17,6 +21,7 @@ import type { RunEnv } from "./lifecycle.ts"
 import { loadRunPolicy } from "./policy.ts"
 import { Recorder } from "./recorder.ts"
 import type { StepConfig } from "./state.ts"
+import { sandboxStatus, type SandboxStatus } from "../sandbox/session.ts"
 
 export interface PreparedStep {
   id: string
@@ -39,8 +44,12 @@ export interface Prepared {
   /** changes when the task file's plan changes */
   stepsHash: string
   steps: PreparedStep[]
+  /** found at load: settings that would be capped or ignored (shown before the run, and audited) */
+  warnings: string[]
   /** plugins and MCP servers: hooks, what was left out, and close() for the servers */
   extras: Extras
+  /** whether shell calls run inside the OS sandbox, and why not */
+  sandbox: SandboxStatus
   recorder(runId: string): Recorder
 }
 
@@ -52,14 +61,28 @@ export interface Prepared {
 export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
-  const { policy, workspace } = await loadRunPolicy(env, task, options, cwd)
+  const loaded = await loadRunPolicy(env, task, options, cwd)
+  const { workspace } = loaded
+  const trusted = taskTrusted(env, task, options, workspace)
+  const loaderEnv = checkTaskEnv(task, trusted)
+  // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
+  const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
+  // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
+  // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
+  const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
   const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
-    isTrusted: (file, hash) => options.trust || isTrustedFile(env.store, file, hash),
+    isTrusted: options.trust ? () => true : trustIn(env.store, workspace),
+    cacheDir: join(env.home, "cache"),
   })
   try {
-    return finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras }, resume)
+    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }, resume)
+    prepared.warnings = loadWarnings(policy, prepared.steps.map((s) => ({
+      id: s.id, tool: s.config.tool, toolTimeout: registry.get(s.config.tool)?.tool.timeout,
+      timeout: s.config.timeout ?? (s.config.args.timeout as string | number | undefined),
+    })), { scripted: !task.spec.agent, trusted, explicit: (source) => source.startsWith("flag:") || source.startsWith(task.file) })
+    return prepared
   } catch (error) {
     await extras.close()
     throw error
@@ -68,7 +91,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
-  { cwd, toolEnv, policy, workspace, registry, extras }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras"> & { policy: Prepared["governor"]["policy"] },
+  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
   resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
@@ -85,7 +108,7 @@ function finishPrepare(
     }
     return {
       id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
-      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint },
+      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}) },
     }
   })
   const redactor = createRedactor({
@@ -98,12 +121,12 @@ function finishPrepare(
   })
   // the agent section is checked now, so a bad one is exit 2 before anything is stored
   if (task.spec.agent) prepareAgent(task, registry, toolEnv)
-  const governor = createGovernor(policy, workspace, toolEnv)
+  const governor = createGovernor(policy, workspace, toolEnv, { sandboxed: sandbox.bwrap !== undefined, loaderEnv })
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, stepsHash: stepsHash(steps),
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, stepsHash: stepsHash(steps), warnings: [],
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }
@@ -112,6 +135,25 @@ function finishPrepare(
 function stepsHash(steps: PreparedStep[]): string {
   const shape = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
+}
+
+/**
+ * A task's env: may set loader/config variables (PATH, BASH_ENV, LD_*, GIT_*, ...) only when the task
+ * file is trusted: otherwise the repository picks what `ls` runs. Returns the ones a trusted task sets.
+ */
+/** The task file is trusted as it is now (by --trust or `ccode trust` of its content, for this workspace). */
+function taskTrusted(env: RunEnv, task: LoadedTask, options: RunOptions, workspace: string): boolean {
+  if (options.trust) return true
+  return existsSync(task.file) && trustIn(env.store, workspace)(task.file, sha256(readFileSync(task.file, "utf8")))
+}
+
+function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {
+  const loader = Object.keys(task.spec.env ?? {}).filter(isLoaderVar)
+  if (!loader.length || trusted) return loader
+  const at = positionOf(task.source, ["env", loader[0]!])
+  throw new ConfigError(task.file, at.line, at.col,
+    `env: ${loader.join(", ")} ${loader.length > 1 ? "are loader/config variables" : "is a loader/config variable"} (they change what every command loads and runs); ` +
+    `an untrusted task may not set them. Review the task, then \`ccode trust ${task.file}\` (or --trust for one run)`)
 }
 
 function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv: Record<string, string>): Record<string, string> {

@@ -9,6 +9,7 @@ export interface StepConfig {
   retries?: number
   timeout?: number
   breakpoint: boolean
+  preview?: boolean
 }
 
 /** A call that already has an id and sequence number (decided before, or in flight at a crash). */

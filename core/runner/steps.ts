@@ -54,7 +54,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
     }
   }
   const attempt = itemOf(ctx.state.plan, id)!.attempts
-  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt }, settle, pending)
+  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
   const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++

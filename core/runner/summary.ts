@@ -9,6 +9,7 @@ import { requestsOf, type RequestRow } from "../store/requests.ts"
 import type { RunRow } from "../store/runs.ts"
 import { events, usage } from "../store/schema.ts"
 import { formatDuration } from "../task/duration.ts"
+import { lastLines } from "./output.ts"
 
 export interface SummaryInput {
   run: RunRow
@@ -56,6 +57,7 @@ export function renderSummary(s: SummaryInput): string {
     const result = c.status === "ok" ? "ok" : `${c.status}${c.errorCode ? ` ${c.errorCode}` : ""}${c.exitCode !== null && c.exitCode !== 0 ? ` (exit ${c.exitCode})` : ""}`
     lines.push(`| ${c.seq} | ${cell(c.itemId ?? "")} | ${c.tool} | ${cell(shortArgs(c.args))} | ${c.decision ?? "-"} (${c.decidedBy ?? "-"}) | ${c.risk ?? "-"} | ${cell(result)} | ${c.durationMs ?? 0}ms |`)
   }
+  lines.push(...failedOutputs(s.calls))
   if (s.guards.length) {
     lines.push("", "## Guards", "")
     for (const g of s.guards) lines.push(`- **${g.guard}**: ${g.reason}`)
@@ -70,6 +72,22 @@ export function renderSummary(s: SummaryInput): string {
   }
   return `${lines.join("\n")}\n`
 }
+
+/** The last lines of every failed call's output: what a person reads first after a failure. */
+function failedOutputs(calls: CallRow[]): string[] {
+  const failed = calls.filter((c) => c.status === "error" && (c.output ?? "").trim())
+  if (!failed.length) return []
+  const lines = ["", "## Failed steps: last lines of output", ""]
+  for (const c of failed) {
+    const tail = lastLines(c.output ?? "", FAILED_TAIL_LINES)
+    const fence = "`".repeat(Math.max(3, ...[...(c.output ?? "").matchAll(/`+/g)].map((m) => m[0].length + 1)))
+    lines.push(`### ${c.itemId ?? `call ${c.seq}`} (${c.tool}, call ${c.seq}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""})`, "", fence, ...tail, fence, "")
+  }
+  lines.push(`Full outputs: \`ccode runs logs ${calls[0]!.runId}\``)
+  return lines
+}
+
+const FAILED_TAIL_LINES = 20
 
 function count(calls: CallRow[], status: string): number {
   return calls.filter((c) => c.status === status).length

@@ -24,12 +24,11 @@ export interface SnapshotHookOptions {
   store: Store
   runId: string
   snapshotter: Snapshotter
+  /** does this tool change nothing (its declared effects are reads only)? Others are snapshotted around */
+  readOnly: (tool: string) => boolean
   /** told when a snapshot fails */
   warn?: (message: string) => void
 }
-
-/** Tools that cannot change the workspace; every other tool (shell, plugins, MCP) may. */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_dir", "glob", "grep", "ask_user", "update_plan", "finish", "scratchpad"])
 
 export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
   const { store, runId, snapshotter } = opts
@@ -49,11 +48,11 @@ export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
   }
   return {
     async before(call) {
-      if (lastRef || READ_ONLY_TOOLS.has(call.tool)) return
+      if (lastRef || opts.readOnly(call.tool)) return
       await take(call, call.seq, `before call ${call.seq} (${call.tool})`)
     },
     async after(call) {
-      if (!lastRef || READ_ONLY_TOOLS.has(call.tool)) return
+      if (!lastRef || opts.readOnly(call.tool)) return
       await take(call, call.seq + 1, `after call ${call.seq} (${call.tool})`)
     },
   }

@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
+import { limitPlan } from "./partial.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -34,8 +35,10 @@ export interface Snapshotter {
   take(label: string): Promise<string>
   /** paths that differ between the snapshot and the workspace now */
   changedSince(ref: string): Promise<string[]>
-  /** put the workspace back as it was at `ref`; with dryRun only say what would change */
-  restore(ref: string, opts?: { dryRun?: boolean }): Promise<RestoreResult>
+  /** paths that differ between two snapshots (content, type or mode; directories with a trailing /) */
+  changedBetween(from: string, to: string): Promise<string[]>
+  /** put the workspace back as it was at `ref` (only the paths in `only`, when given); with dryRun only say what would change */
+  restore(ref: string, opts?: { dryRun?: boolean; only?: ReadonlySet<string> }): Promise<RestoreResult>
 }
 
 const MANIFEST_LINE = "ccode-manifest: "
@@ -76,10 +79,21 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         const plan = await planFor(await repo(), ref)
         return [...new Set([...plan.restored, ...plan.removed, ...plan.modified])].sort()
       }),
-    restore: (ref, { dryRun = false } = {}) =>
+    changedBetween: (from, to) =>
       serial(async () => {
         const r = await repo()
-        const plan = await planFor(r, ref)
+        const side = async (ref: string) => {
+          const [files, manifest] = await Promise.all([snapshotFiles(r, ref), readManifest(r, ref)])
+          return { files, manifest }
+        }
+        const plan = planRestore(await side(from), await side(to))
+        const dirs = [...plan.removeDirs, ...plan.createDirs.map((d) => d.path)].map((d) => `${d}/`)
+        return [...new Set([...plan.restored, ...plan.removed, ...plan.modified, ...dirs])].sort()
+      }),
+    restore: (ref, { dryRun = false, only } = {}) =>
+      serial(async () => {
+        const r = await repo()
+        const plan = limitPlan(await planFor(r, ref), only)
         const result: RestoreResult = {
           restored: [...plan.restored, ...plan.createDirs.map((d) => `${d.path}/`)].sort(),
           removed: [...plan.removed, ...plan.removeDirs.map((d) => `${d}/`)].sort(),
@@ -87,7 +101,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         }
         if (dryRun || isEmptyPlan(plan)) return result
         await apply(r, ref, plan)
-        const left = await planFor(r, ref)
+        const left = limitPlan(await planFor(r, ref), only)
         const stuck = [...left.restored, ...left.removed, ...left.modified]
         if (stuck.length) throw new SnapshotError(`restore left ${stuck.length} path(s) different from the snapshot: ${stuck.slice(0, 10).join(", ")}`)
         return result

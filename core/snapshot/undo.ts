@@ -1,9 +1,12 @@
-// `ccode undo`: puts a run's workspace back as it was before the run (or before call N) from the
-// run's snapshots, and audits it as a `rollback`. A dry run changes nothing and writes nothing.
+// `ccode undo`: puts back what a run changed (or changed from call N on) from the run's snapshots,
+// and nothing else: a file changed again after the run is reported and left alone unless forced.
+// The undo is itself snapshotted, so `--redo` brings the run's changes back. Audited as `rollback`.
+// A dry run changes nothing and writes nothing.
 import { appendAudit } from "../audit/write.ts"
 import type { Redactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import type { RunRow } from "../store/runs.ts"
+import { commitsDuring, type RunCommit } from "./commits.ts"
 import { createSnapshotter, type RestoreResult } from "./index.ts"
 import { findWorkspace } from "./repo.ts"
 import { snapshotBefore, snapshotsOf } from "./rows.ts"
@@ -14,6 +17,10 @@ export interface UndoOptions {
   /** back to the state before call N (default: before the run) */
   toStep?: number
   dryRun?: boolean
+  /** also put back files that were changed again after the run */
+  force?: boolean
+  /** bring back what the last undo of this run took away */
+  redo?: boolean
   /** paths kept out of snapshots (the database) */
   exclude?: string[]
   /** redacts what the rollback audit row records */
@@ -28,6 +35,13 @@ export interface UndoResult extends RestoreResult {
   ref: string
   step: number
   dryRun: boolean
+  /** files the run (or the undo, for a redo) changed that were changed again since: left alone unless forced */
+  changedSince: string[]
+  forced: boolean
+  /** commits made in the workspace's repository while the run worked: undo does not revert them */
+  commits: RunCommit[]
+  /** the git command that would revert those commits */
+  revert: string | null
 }
 
 export class UndoError extends Error {
@@ -37,25 +51,37 @@ export class UndoError extends Error {
 }
 
 export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
+  if (opts.redo) return redoRun(store, run, opts)
   const rows = snapshotsOf(store, run.id)
   if (!rows.length) {
     throw new UndoError(`run ${run.id} has no snapshots: it changed nothing, or it ran without snapshots; nothing to undo`)
   }
   const chosen = snapshotBefore(rows, opts.toStep)!
+  const last = rows.at(-1)!
   const workspace = findWorkspace(opts.home, run.workdir, chosen.ref)
   if (!workspace) throw new UndoError(`no snapshot ${chosen.ref.slice(0, 12)} of ${run.workdir} or a folder above it under ${opts.home}/snapshots; was CCODE_HOME different for the run, or is its workdir gone?`)
   const target = opts.toStep === undefined || chosen === rows[0] && opts.toStep <= rows[0]!.step ? "before the run" : `before step ${opts.toStep}`
   const snapshotter = createSnapshotter({ workspace, home: opts.home, exclude: opts.exclude })
-  const base = { runId: run.id, workspace, target, ref: chosen.ref, step: chosen.step, dryRun: Boolean(opts.dryRun) }
-  if (opts.dryRun) return { ...base, ...(await snapshotter.restore(chosen.ref, { dryRun: true })) }
-  // the workspace as it is now, so an undo can itself be undone by hand
+  // what the run changed: its snapshot before the chosen point against its last one
+  const byRun = chosen.ref === last.ref ? [] : await snapshotter.changedBetween(chosen.ref, last.ref)
+  const since = new Set(await snapshotter.changedSince(last.ref))
+  const changedSince = byRun.filter((p) => since.has(p))
+  const only = new Set(opts.force ? byRun : byRun.filter((p) => !since.has(p)))
+  const commits = await commitsDuring(workspace, chosen.createdAt, run.finishedAt ?? run.updatedAt)
+  const base = {
+    runId: run.id, workspace, target, ref: chosen.ref, step: chosen.step, dryRun: Boolean(opts.dryRun), changedSince,
+    forced: Boolean(opts.force), commits, revert: commits.length ? `git revert --no-edit ${commits.map((c) => c.hash.slice(0, 12)).join(" ")}` : null,
+  }
+  if (opts.dryRun) return { ...base, ...(await snapshotter.restore(chosen.ref, { dryRun: true, only })) }
+  // the workspace as it is now: `ccode undo --redo` restores from it
   const saved = await snapshotter.take(`before undo of ${run.id}`)
   const action = opts.toStep === undefined ? "undo" : `undo --to-step ${opts.toStep}`
   try {
-    const result = await snapshotter.restore(chosen.ref)
+    const result = await snapshotter.restore(chosen.ref, { only })
+    const after = await snapshotter.take(`after undo of ${run.id}`)
     audit(store, run.id, opts.redactor, {
-      action, result: "success", reason: `restored the workspace to ${target}`,
-      data: { workspace, ref: chosen.ref, step: chosen.step, saved_ref: saved, ...result },
+      action, result: "success", reason: `restored the files run ${run.id} changed to ${target}${changedSince.length ? `; ${opts.force ? "forced over" : "left alone"} ${changedSince.length} changed since` : ""}`,
+      data: { workspace, ref: chosen.ref, step: chosen.step, saved_ref: saved, after_ref: after, changed_since: changedSince, forced: base.forced, ...result },
     })
     return { ...base, ...result }
   } catch (error) {
@@ -65,6 +91,30 @@ export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Pro
     })
     throw error
   }
+}
+
+/** Put back what the last undo of the run took away, leaving what changed since the undo alone. */
+async function redoRun(store: Store, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
+  const row = store.sqlite
+    .query("SELECT data FROM audit WHERE run_id = ? AND type = 'rollback' AND action LIKE 'undo%' AND result = 'success' ORDER BY id DESC LIMIT 1")
+    .get(run.id) as { data: string } | null
+  const undone = row ? (JSON.parse(row.data) as { saved_ref?: string; after_ref?: string } & Partial<RestoreResult>) : undefined
+  if (!undone?.saved_ref || !undone.after_ref) throw new UndoError(`run ${run.id} has no undo to redo (see \`ccode audit --run ${run.id} --type rollback\`)`)
+  const workspace = findWorkspace(opts.home, run.workdir, undone.saved_ref)
+  if (!workspace) throw new UndoError(`the snapshot taken before the undo of ${run.id} is gone from ${opts.home}/snapshots`)
+  const snapshotter = createSnapshotter({ workspace, home: opts.home, exclude: opts.exclude })
+  const touched = [...(undone.restored ?? []), ...(undone.removed ?? []), ...(undone.modified ?? [])]
+  const since = new Set(await snapshotter.changedSince(undone.after_ref))
+  const changedSince = touched.filter((p) => since.has(p))
+  const only = new Set(opts.force ? touched : touched.filter((p) => !since.has(p)))
+  const base = {
+    runId: run.id, workspace, target: "as it was before the undo", ref: undone.saved_ref, step: 0, dryRun: Boolean(opts.dryRun),
+    changedSince, forced: Boolean(opts.force), commits: [], revert: null,
+  }
+  if (opts.dryRun) return { ...base, ...(await snapshotter.restore(undone.saved_ref, { dryRun: true, only })) }
+  const result = await snapshotter.restore(undone.saved_ref, { only })
+  audit(store, run.id, opts.redactor, { action: "redo", result: "success", reason: `brought back what the undo of ${run.id} took away`, data: { workspace, ref: undone.saved_ref, changed_since: changedSince, ...result } })
+  return { ...base, ...result }
 }
 
 function audit(store: Store, runId: string, redactor: Redactor, row: { action: string; result: "success" | "failed"; reason: string; data: unknown }): void {

@@ -14,6 +14,8 @@ export interface PlannedStep {
   retries?: number
   timeout?: number
   breakpoint: boolean
+  /** run against a scratch copy; apply its change only when approved (docs/sandbox.md) */
+  preview?: boolean
   continueOnError: boolean
   /** index in the file, for error positions */
   index: number
@@ -82,6 +84,7 @@ function planSteps(steps: Step[], sourceOf: () => YamlSource): PlannedStep[] {
       retries: step.retries,
       timeout: step.timeout,
       breakpoint: step.breakpoint ?? false,
+      ...(step.preview ? { preview: true } : {}),
       continueOnError: step.continue_on_error ?? false,
       index,
     }

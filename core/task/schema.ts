@@ -16,6 +16,7 @@ export const Step = z
     retries: z.number().int().nonnegative().optional(),
     timeout: Duration.optional(),
     breakpoint: z.boolean().optional().describe("always confirm before this step"),
+    preview: z.boolean().optional().describe("run in the OS sandbox against a copy of the workspace, show the diff, apply it only when approved"),
     continue_on_error: z.boolean().optional(),
   })
   .refine((s) => Boolean(s.run) !== Boolean(s.tool), { message: "a step needs exactly one of `run` or `tool`" })

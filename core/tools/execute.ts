@@ -2,8 +2,10 @@
 // and always returns an envelope. A tool that ignores its AbortSignal is abandoned, not awaited.
 import { formatDuration } from "../task/duration.ts"
 import { errorResult, okResult, thrownResult, describeZod } from "./envelope.ts"
+import { declaredPaths } from "./declare.ts"
 import { resolveToolPath } from "./paths.ts"
 import { ToolFailure, type Tool, type ToolResult } from "./types.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 /** How long a tool may keep running after its signal fired before it is abandoned. */
 const ABANDON_AFTER_MS = 1500
@@ -21,12 +23,15 @@ export interface ExecuteOptions {
   signal?: AbortSignal
   onOutput?(chunk: string): void
   ask?(question: string): Promise<string>
+  sandbox?: Sandbox
 }
 
 export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOptions): Promise<ToolResult> {
   const started = performance.now()
   const parsed = tool.args.safeParse(rawArgs ?? {})
   if (!parsed.success) return errorResult("INVALID_PARAM", "param", `invalid arguments for ${tool.name}: ${describeZod(parsed.error)}`)
+  const outside = opts.confine ? confineDeclared(tool, parsed.data, opts) : undefined
+  if (outside) return outside
 
   const controller = new AbortController()
   const abort = (failure: ToolFailure) => {
@@ -63,6 +68,7 @@ export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOpt
       opts.onOutput?.(chunk)
     },
     paths: { resolve: (path: string) => resolveToolPath(path, opts.cwd, opts.workspace, opts.confine) },
+    sandbox: opts.sandbox,
     ask: (question: string) => (opts.ask ? opts.ask(question) : Promise.reject(new ToolFailure("NO_HUMAN", "denied", "nobody can answer questions here"))),
   }
   try {
@@ -79,6 +85,18 @@ export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOpt
     clearTimeout(timer)
     if (idleTimer) clearTimeout(idleTimer)
     opts.signal?.removeEventListener("abort", onCancel)
+  }
+}
+
+// Every path the tool declares is confined before it runs (plugins and MCP tools included), so a
+// tool cannot be pointed outside the workspace even when its own code never asks ctx.paths.
+function confineDeclared(tool: Tool, args: unknown, opts: ExecuteOptions): ToolResult | undefined {
+  try {
+    const record = args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
+    for (const p of declaredPaths(tool, record)) resolveToolPath(p.path, opts.cwd, opts.workspace, true)
+    return undefined
+  } catch (error) {
+    return thrownResult(error, 0)
   }
 }
 

@@ -1,21 +1,40 @@
 // Resolve a tool's path argument and keep file tools inside the workspace after resolving symlinks.
-import { realpathSync } from "node:fs"
+import { readlinkSync, realpathSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { ToolFailure } from "./types.ts"
 
-/** realpath of the longest existing prefix, with the missing rest appended (for files about to be created). */
-export function realpathLoose(path: string): string {
+/** How many dangling symlinks in a row are followed before the path is taken as it is (the OS says ELOOP). */
+const MAX_LINKS = 40
+
+/**
+ * realpath of the longest existing prefix, with the missing rest appended (for files about to be
+ * created). A dangling symlink on the way is followed to its target: writing through it creates
+ * the target, so the target is what confinement and the protected check must see.
+ */
+export function realpathLoose(path: string, links = 0): string {
   const missing: string[] = []
   let current = path
   for (;;) {
     try {
       return join(realpathSync(current), ...missing.reverse())
     } catch {
+      const target = linkTarget(current)
+      if (target !== undefined && links < MAX_LINKS) {
+        return realpathLoose(join(resolve(dirname(current), target), ...missing.reverse()), links + 1)
+      }
       const parent = dirname(current)
       if (parent === current) return path
       missing.push(basename(current))
       current = parent
     }
+  }
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path)
+  } catch {
+    return undefined
   }
 }
 

@@ -1,6 +1,7 @@
 // The Tool contract and the one result envelope every tool call produces (DESIGN section 6).
 import type { z } from "zod"
 import type { Risk } from "../policy/risk.ts"
+import type { Sandbox } from "../sandbox/session.ts"
 
 export type ErrorType = "param" | "parse" | "execution" | "network" | "timeout" | "not_found" | "denied" | "circuit_open"
 
@@ -45,6 +46,30 @@ export interface ToolContext {
   paths: { resolve(path: string, access: "read" | "write"): string }
   /** ask the person running ccode (or pause the run when nobody is there) */
   ask(question: string): Promise<string>
+  /** the run's OS sandbox: a tool that starts processes spawns them through `sandboxed()` (core/sandbox) */
+  sandbox?: Sandbox
+}
+
+/** What a tool may do to the machine: the policy, snapshots and MCP annotations read this. */
+export type Effect = "read" | "write" | "execute" | "network"
+
+export type PathAccess = "read" | "write"
+
+/** An argument that names a path, how the tool touches it, and the path used when it is left out. */
+export interface PathArg {
+  arg: string
+  access: PathAccess
+  /** the path when the argument is absent (e.g. "." for a listing) */
+  default?: string
+  /** the argument names a folder the tool reads below (a grant then covers the folder itself) */
+  dir?: boolean
+}
+
+/** A path a call touches, as its arguments give it (relative to the call's cwd, or absolute). */
+export interface DeclaredPath {
+  path: string
+  access: PathAccess
+  dir?: boolean
 }
 
 export interface Tool<A = any> {
@@ -57,6 +82,14 @@ export interface Tool<A = any> {
   timeout?: string | number
   /** safe to re-run after a crash mid-call (read-only tools) */
   idempotent?: boolean
+  /** what the tool may do; undeclared means anything (never read-only) */
+  effects?: readonly Effect[]
+  /**
+   * the paths a call touches: arguments naming paths, or a function of the arguments. Path rules,
+   * risk.paths, protected paths and confinement judge these. Undeclared: arguments named like
+   * paths (path, file, dir, ...) are taken as paths, written unless the tool's effects are read-only.
+   */
+  paths?: readonly PathArg[] | ((args: A) => DeclaredPath[])
   run(args: A, ctx: ToolContext): Promise<ToolOutput>
 }
 

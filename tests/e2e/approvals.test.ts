@@ -66,7 +66,8 @@ describe("approvals without a terminal", () => {
 
   test("approve --for-run: a similar call later in the run is not asked again", async () => {
     const sb = sandbox()
-    sb.file("policy.yaml", "version: 1\napproval: { mode: auto, threshold: low, on_ask: pause }\n")
+    // sandboxed_threshold low: inside the OS sandbox a medium write would not be asked about at all
+    sb.file("policy.yaml", "version: 1\napproval: { mode: auto, threshold: low, sandboxed_threshold: low, on_ask: pause }\n")
     sb.file("task.yaml", "version: 1\nsteps:\n  - id: one\n    run: touch a.txt\n  - id: two\n    needs: [one]\n    run: touch b.txt\n")
     const first = await ccode(sb, ["run", "task.yaml", "--policy", "policy.yaml", "--json"])
     expect(first.code).toBe(3)

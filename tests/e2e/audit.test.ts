@@ -43,20 +43,20 @@ describe("ccode audit verify", () => {
     tamper(edited, "UPDATE audit SET result = 'approved' WHERE id = (SELECT max(id) FROM audit WHERE result = 'denied')")
     const e = await ccode(sb, ["audit", "verify", "--db", edited])
     expect(e.code).toBe(1)
-    expect(e.stderr).toMatch(/audit chain broken: row \d+ was changed/)
+    expect(e.stdout).toMatch(/audit chain broken: row \d+ was changed/)
 
     const deleted = copyDb(sb, "deleted")
     tamper(deleted, "DELETE FROM audit WHERE id = 3")
     const d = await ccode(sb, ["audit", "verify", "--db", deleted])
     expect(d.code).toBe(1)
-    expect(d.stderr).toContain("row 3 was deleted")
+    expect(d.stdout).toContain("row 3 was deleted")
 
     const inserted = copyDb(sb, "inserted")
     tamper(inserted, `INSERT INTO audit (ts, run_id, type, actor, action, result, reason, prev_hash, hash)
       SELECT ts + 1, run_id, 'permission', 'user', 'approve', 'approved', 'looks legit', hash, hash FROM audit ORDER BY id DESC LIMIT 1`)
     const i = await ccode(sb, ["audit", "verify", "--db", inserted])
     expect(i.code).toBe(1)
-    expect(i.stderr).toContain(`row ${intact.rows + 1} was inserted out of chain`)
+    expect(i.stdout).toContain(`row ${intact.rows + 1} was inserted out of chain`)
   }, 60_000)
 
   test("four runs in four processes writing to one database leave one chain that verifies", async () => {

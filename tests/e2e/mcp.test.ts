@@ -3,12 +3,12 @@
 // and `ccode mcp` driven by the SDK's own client: list, allowed, denied, approval, audit.
 import { Database } from "bun:sqlite"
 import { describe, expect, test } from "bun:test"
-import { copyFileSync, mkdirSync } from "node:fs"
+import { copyFileSync, mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { stringify } from "yaml"
-import { binary, ccode, events, sandbox, type Sandbox } from "./harness.ts"
+import { binary, ccode, events, sandbox, waitFor, type Sandbox } from "./harness.ts"
 
 const ROOT = join(import.meta.dir, "..", "..")
 const SERVER = join(ROOT, "tests", "fixtures", "mcp", "server.ts")
@@ -152,7 +152,11 @@ describe("ccode mcp (compiled binary, driven by the SDK's client)", () => {
       expect(hint).not.toBeNull()
       const again = await client.callTool(write)
       expect(text(again)).toStartWith("[APPROVAL_PENDING]")
-      expect((await ccode(sb, ["approve", hint![1]!, hint![2]!])).code).toBe(0)
+      const approved = await ccode(sb, ["approve", hint![1]!, hint![2]!])
+      expect(approved.code).toBe(0)
+      // nothing to resume: the session is still serving, the client calls again
+      expect(approved.stderr).toContain("next: the MCP client makes the same call again")
+      expect(approved.stderr).not.toContain("ccode resume")
       const done = await client.callTool(write)
       expect(done.isError).toBe(false)
       expect(await Bun.file(join(sb.work, "out.txt")).text()).toBe("approved\n")
@@ -177,4 +181,59 @@ describe("ccode mcp (compiled binary, driven by the SDK's client)", () => {
     expect(audit).toContainEqual({ type: "decision", tool: "greet", result: "denied" })
     expect(audit).toContainEqual({ type: "tool_call", tool: "write_file", result: "success" })
   }, 120_000)
+
+  test("a call the client cancels mid-run: its process group is killed, the audit says cancelled, the next call runs", async () => {
+    const sb = sandbox()
+    sb.file("policy.yaml", stringify({ approval: { mode: "auto", threshold: "low", on_ask: "deny" }, rules: [{ id: "shell-ok", tool: "shell", decision: "allow" }] }))
+    const client = new Client({ name: "e2e", version: "1" })
+    await client.connect(new StdioClientTransport({ command: await binary(), args: ["mcp", "--policy", "policy.yaml"], cwd: sb.work, env: sb.env, stderr: "pipe" }))
+    let pids: number[] = []
+    try {
+      const abort = new AbortController()
+      // the child writes its pid, then sleeps (with a grandchild, so the whole group must die)
+      const call = client.callTool({ name: "shell", arguments: { command: "sleep 60 & echo $$ $! > sleeper.pid; wait" } }, undefined, { signal: abort.signal, timeout: 120_000 })
+      const pidFile = join(sb.work, "sleeper.pid")
+      await waitFor(async () => (await Bun.file(pidFile).exists()) && (await Bun.file(pidFile).text()).trim() !== "")
+      pids = (await Bun.file(pidFile).text()).trim().split(" ").map(Number)
+      expect(pids.map(alive)).toEqual([true, true])
+      abort.abort("the user pressed stop")
+      await expect(call).rejects.toThrow()
+      await waitFor(() => !pids.some(alive), 20_000)
+      // the cancelled call no longer holds the queue
+      const started = Date.now()
+      const next = await client.callTool({ name: "shell", arguments: { command: "echo after" } })
+      expect([next.isError, (next.content as { text: string }[])[0]!.text.trim()]).toEqual([false, "after"])
+      expect(Date.now() - started).toBeLessThan(15_000)
+
+      // an unknown tool is a JSON-RPC error (-32602), not a tool result
+      const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).then(() => undefined, (e: { code?: number; message: string }) => e)
+      expect(unknown?.code).toBe(-32602)
+      expect(unknown?.message).toContain("Unknown tool: no_such_tool")
+    } finally {
+      await client.close()
+      for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL")
+    }
+    const db = new Database(sb.db, { readonly: true })
+    try {
+      const calls = db.query("SELECT status, error_code FROM calls ORDER BY seq").all()
+      expect(calls).toEqual([{ status: "error", error_code: "CANCELLED" }, { status: "ok", error_code: null }])
+      const cancelled = db.query("SELECT actor, tool, reason FROM audit WHERE action = 'cancelled'").all()
+      expect(cancelled).toEqual([{ actor: "user", tool: "shell", reason: "cancelled by the MCP client (notifications/cancelled)" }])
+      const ran = db.query("SELECT reason, data FROM audit WHERE type = 'tool_call' ORDER BY id LIMIT 1").get() as { reason: string; data: string }
+      expect(ran.reason).toContain("cancelled by the MCP client")
+      expect(JSON.parse(ran.data).error.code).toBe("CANCELLED")
+    } finally {
+      db.close()
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

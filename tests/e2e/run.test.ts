@@ -52,7 +52,8 @@ describe("ccode run (scripted plans)", () => {
       "    retries: 1",
       "",
     ].join("\n"))
-    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    // host pids: inside the OS sandbox `$$` is a pid of its own namespace (tests/e2e/sandbox.test.ts kills there)
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--sandbox", "off"])
     expect(result.code).toBe(1)
     const finished = events(result.stdout).filter((e) => e.type === "step.finished")
     expect(finished.map((e) => (e.error as { code: string }).code)).toEqual(["TIMEOUT", "TIMEOUT"])

@@ -58,8 +58,9 @@ describe("ccode run --dry-run", () => {
   test("decides every step with the real policy, runs nothing and stores nothing", async () => {
     const sb = sandbox()
     sb.file("task.yaml", "version: 1\nsteps:\n  - id: look\n    run: ls\n  - id: push\n    run: git push --force origin main\n  - id: write\n    run: touch made.txt\n")
-    const result = await ccode(sb, ["run", "task.yaml", "--dry-run", "--json"])
-    expect(result.code).toBe(0)
+    // unsandboxed, so the medium write asks (inside the OS sandbox it would be auto-approved)
+    const result = await ccode(sb, ["run", "task.yaml", "--dry-run", "--json", "--sandbox", "off"])
+    expect(result.code).toBe(5) // the force push would be denied
     expect(events(result.stdout).map((e) => [e.step, e.decision])).toEqual([["look", "allow"], ["push", "deny"], ["write", "ask"]])
     expect(existsSync(join(sb.work, "made.txt"))).toBe(false)
     expect(existsSync(sb.db) ? JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout) : []).toEqual([])

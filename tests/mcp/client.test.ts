@@ -51,6 +51,7 @@ describe("MCP servers' tools", () => {
       ["mcp:fx/crash", "mcp:fx", "medium", false],
       ["mcp:fx/fail", "mcp:fx", "medium", false],
       ["mcp:fx/note", "mcp:fx", "medium", false],
+      ["mcp:fx/save", "mcp:fx", "medium", false],
       ["mcp:fx/env", "mcp:fx", "low", true],
       ["mcp:fx/garbage", "mcp:fx", "medium", false],
       ["mcp:web/shout", "mcp:web", "low", true],

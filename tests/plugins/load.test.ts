@@ -59,20 +59,23 @@ describe("discovery", () => {
     expect(fileHash(file)).toBe(sha256(readFileSync(file, "utf8")))
   })
 
-  test("task entries: files and folders relative to the task, only when the task is trusted; missing ones are reported", () => {
+  test("task entries: files and folders relative to the task, each only when its own content is trusted; missing ones are reported", () => {
     const l = layout()
     mkdirSync(join(l.root, "tools"))
     copy("greet.ts", join(l.root, "tools", "greet.ts"))
     copy("faulty.ts", join(l.root, "tools", "faulty.ts"))
-    const task = { file: join(l.root, "task.yaml"), dir: l.root, entries: ["./tools", "tools/greet.ts", "nope.ts"], trusted: true }
-    const found = discoverPlugins({ workspace: l.workspace, env: l.env, home: l.home, isTrusted: () => false, task })
+    const task = { file: join(l.root, "task.yaml"), dir: l.root, entries: ["./tools", "tools/greet.ts", "nope.ts"] }
+    const found = discoverPlugins({ workspace: l.workspace, env: l.env, home: l.home, isTrusted: () => true, task })
     // the folder gives both files in name order; naming greet.ts again does not load it twice
     expect(found.files.map((f) => f.path)).toEqual([join(l.root, "tools", "faulty.ts"), join(l.root, "tools", "greet.ts")])
     expect(found.missing).toEqual([{ index: 2, message: `plugin nope.ts not found (looked for ${join(l.root, "nope.ts")})` }])
 
-    const untrusted = discoverPlugins({ workspace: l.workspace, env: l.env, home: l.home, isTrusted: () => false, task: { ...task, entries: ["tools/greet.ts"], trusted: false } })
-    expect(untrusted.files).toEqual([])
-    expect(untrusted.skipped[0]!.reason).toContain(`the task file ${task.file} is not trusted`)
+    // trusted by content: an edited greet.ts is not the one that was trusted
+    const greetHash = fileHash(join(l.root, "tools", "greet.ts"))
+    const isTrusted = (path: string, hash: string) => path.endsWith("faulty.ts") || hash !== greetHash
+    const untrusted = discoverPlugins({ workspace: l.workspace, env: l.env, home: l.home, isTrusted, task: { ...task, entries: ["./tools"] } })
+    expect(untrusted.files.map((f) => f.path)).toEqual([join(l.root, "tools", "faulty.ts")])
+    expect(untrusted.skipped[0]!.reason).toContain(`the task plugin is not trusted: review it, then \`ccode trust ${task.file}\``)
   })
 })
 
@@ -103,7 +106,7 @@ describe("loading", () => {
     const file = join(dir, "stuck.ts")
     writeFileSync(file, "await new Promise(() => {})\nexport default 1\n")
     const started = Date.now()
-    const loaded = await loadPluginFile({ path: file, origin: "task" }, 200)
+    const loaded = await loadPluginFile({ path: file, origin: "task" }, { timeoutMs: 200 })
     expect(loaded.error).toBe("failed to load: did not finish loading within 0.2s (a top-level await that never ends?)")
     expect(Date.now() - started).toBeLessThan(3000)
   })

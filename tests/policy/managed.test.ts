@@ -94,6 +94,19 @@ describe("merge: a managed value may only be tightened", () => {
     expect(policy.ignored.filter((l) => l.includes("managed policy")).length).toBe(5)
   })
 
+  test("sandbox: a managed `mode: required` cannot be lowered, nor the sandbox widened with writable paths", async () => {
+    const org = await managed("sandbox:\n  mode: required\n  network: none\n")
+    const mine = await user("sandbox: { mode: off, network: allow, writable: [/opt/cache], hidden: [/srv/keys] }\n")
+    const policy = await policyOf(org, mine)
+    expect(policy.sandbox.mode).toBe("required")
+    expect(policy.sandbox.network).toBe("none")
+    expect(policy.sandbox.writable).not.toContain("/opt/cache")
+    expect(policy.sandbox.hidden).toContain("/srv/keys")
+    expect(policy.ignored.filter((l) => l.includes(`managed policy (${MANAGED}:`)).map((l) => l.split(": ")[1])).toEqual(["sandbox.mode", "sandbox.network", "sandbox.writable"])
+    // without a managed sandbox a trusted user may still add a writable path
+    expect((await policyOf(mine)).sandbox.writable).toContain("/opt/cache")
+  })
+
   test("a managed extends is final; the managed layer is merged first wherever it sits in the list", async () => {
     const org = await managed("extends: strict\napproval: { mode: manual }\n")
     const policy = await policyOf(await user("extends: none\napproval: { mode: auto }\n"), org)

@@ -2,6 +2,7 @@
 // Their run() only checks and echoes: the agent driver applies what they mean to the run's state.
 import { z } from "zod"
 import { defineTool, ToolFailure, type Tool } from "../types.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 /** The agent's notes, kept in the run's checkpoint. */
 export interface Scratchpad {
@@ -30,6 +31,7 @@ export function scratchpadTool(pad: () => Scratchpad = () => ({ task: "", todo: 
     args: ScratchpadArgs,
     risk: "safe",
     idempotent: true,
+    ...BUILTIN_DECLARATIONS.scratchpad,
     async run(args) {
       const current = pad()
       if (args.action === "read") return { text: renderScratchpad(current) }
@@ -54,6 +56,7 @@ export const askUserTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  ...BUILTIN_DECLARATIONS.ask_user,
   async run(args) {
     return { text: `asking: ${args.questions.join(" / ")}` }
   },
@@ -72,6 +75,7 @@ export const updatePlanTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  ...BUILTIN_DECLARATIONS.update_plan,
   async run(args) {
     const ids = new Set<string>()
     for (const item of args.items) {
@@ -89,6 +93,7 @@ export const finishTool = defineTool({
   args: z.strictObject({ success: z.boolean(), summary: z.string().min(1) }),
   risk: "safe",
   idempotent: true,
+  ...BUILTIN_DECLARATIONS.finish,
   async run(args) {
     return { text: `finished: ${args.success ? "success" : "failure"}` }
   },

@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import { z } from "zod"
 import { defineTool, ToolFailure } from "../types.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 export const readFileTool = defineTool({
   name: "read_file",
@@ -14,6 +15,7 @@ export const readFileTool = defineTool({
   }),
   risk: "safe",
   idempotent: true,
+  ...BUILTIN_DECLARATIONS.read_file,
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "read")
     const info = await stat(path).catch(() => undefined)
@@ -35,6 +37,7 @@ export const writeFileTool = defineTool({
   args: z.strictObject({ path: z.string().min(1), content: z.string() }),
   risk: "medium",
   idempotent: true, // writing the same content twice leaves the same file
+  ...BUILTIN_DECLARATIONS.write_file,
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "write")
     const existed = await stat(path).then((s) => {
@@ -60,6 +63,7 @@ export const editFileTool = defineTool({
   }),
   risk: "medium",
   idempotent: false,
+  ...BUILTIN_DECLARATIONS.edit_file,
   async run(args, ctx) {
     const path = ctx.paths.resolve(args.path, "write")
     const content = await readFile(path, "utf8").catch(() => {

@@ -1,6 +1,8 @@
 // shell: `bash -c` in the workspace. Streams output; on abort the whole process group dies.
 import { z } from "zod"
 import { defineTool, ToolFailure, type ToolContext } from "../types.ts"
+import { sandboxed } from "../../sandbox/session.ts"
+import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
 const KILL_GRACE_MS = 300
 const PIPE_GRACE_MS = 200
@@ -16,6 +18,7 @@ export const shell = defineTool({
   }),
   risk: "safe", // the command's own analysis decides; see core/shell
   idempotent: false,
+  ...BUILTIN_DECLARATIONS.shell,
   async run(args, ctx) {
     const cwd = args.cwd ? ctx.paths.resolve(args.cwd, "read") : ctx.cwd
     return runBash(args.command, cwd, ctx)
@@ -24,9 +27,12 @@ export const shell = defineTool({
 
 async function runBash(command: string, cwd: string, ctx: ToolContext) {
   if (ctx.signal.aborted) throw abortFailure(ctx.signal)
-  const child = Bun.spawn(["bash", "-c", command], {
+  // inside the run's OS sandbox when it has one: bwrap leads the process group, and its pid
+  // namespace takes every process inside down with it when the group is killed
+  const { argv, env } = sandboxed(ctx.sandbox, ["bash", "-c", command], { cwd, env: ctx.env })
+  const child = Bun.spawn(argv, {
     cwd,
-    env: ctx.env,
+    env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

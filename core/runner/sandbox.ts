@@ -1,0 +1,28 @@
+// Saying once per run (terminal, events, audit) whether its shell calls run inside the OS sandbox,
+// and why not when they cannot.
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { runSandbox, type Sandbox, type SandboxStatus } from "../sandbox/session.ts"
+import type { Policy } from "../policy/types.ts"
+import type { RunContext } from "./context.ts"
+
+export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
+  const sandboxed = status.bwrap !== undefined
+  // off by the user's own choice is recorded, not warned about; auto that could not is said aloud
+  const message = !sandboxed && status.mode !== "off"
+    ? `OS sandbox unavailable, shell calls run without it: ${status.reason}`
+    : status.notes.join("; ") || undefined
+  ctx.recorder.event("sandbox", { sandboxed, mode: status.mode, reason: status.reason ?? null, ...(message ? { message } : {}) })
+  ctx.recorder.audit({
+    type: "policy", actor: "policy", action: "sandbox", result: sandboxed ? "approved" : status.mode === "off" ? "approved" : "error",
+    reason: message ?? (sandboxed ? `shell calls run in the OS sandbox (${status.bwrap})` : status.reason ?? "sandbox off"),
+    data: { sandboxed, mode: status.mode, reason: status.reason ?? null, notes: status.notes },
+  })
+}
+
+/** The sandbox the run's tools spawn through (undefined: they run without one). */
+export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string): Sandbox | undefined {
+  return runSandbox({
+    status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId),
+  })
+}

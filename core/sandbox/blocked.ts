@@ -1,0 +1,50 @@
+// Was a failed command stopped by the sandbox? Reads the command's own error lines (bash, coreutils,
+// git, curl, node, python all name the path or the network error) against the layout. Pure.
+import { resolve } from "node:path"
+import type { SandboxLayout } from "./types.ts"
+import { inside } from "./layout.ts"
+
+const WRITE_DENIED = /(Read-only file system|Permission denied|Operation not permitted|EROFS|EACCES|EPERM)/
+const MISSING = /(No such file or directory|ENOENT)/
+const NETWORK = /(Connection refused|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo)/i
+// a path in an error line: quoted ('x', ‘x’, "x", `x`) or bare, absolute, ~ or relative with a slash or dot
+const PATH = /['‘"`]([^'’"`\n]+)['’"`]|((?:~|\.{0,2})?\/[^\s:'’"`,;]+|[\w.-]*\.[\w.-]+(?:\/[^\s:'’"`,;]*)?)/g
+
+export interface Blocked {
+  /** "write to ~/.bashrc", "read of ~/.ssh/id_rsa (hidden)", "network access (sandbox.network: none)" */
+  what: string
+}
+
+export function blockedBySandbox(output: string, layout: SandboxLayout, home: string): Blocked | undefined {
+  for (const line of output.split("\n")) {
+    const write = WRITE_DENIED.test(line)
+    const missing = !write && MISSING.test(line)
+    if (write || missing) {
+      for (const path of pathsIn(line, layout.cwd, home)) {
+        if (write && (!layout.writable.some((w) => inside(path, w)) || layout.readOnly.some((r) => inside(path, r)))) {
+          return { what: `write to ${tilde(path, home)}` }
+        }
+        if (missing && layout.hidden.some((h) => h.dir && inside(path, h.path) && path !== h.path)) {
+          return { what: `read of ${tilde(path, home)} (hidden)` }
+        }
+      }
+    }
+    if (layout.network === "none" && NETWORK.test(line)) return { what: "network access (sandbox.network: none)" }
+  }
+  return undefined
+}
+
+function pathsIn(line: string, cwd: string, home: string): string[] {
+  const out: string[] = []
+  for (const m of line.matchAll(PATH)) {
+    const raw = (m[1] ?? m[2] ?? "").trim()
+    if (!raw || /^[a-z]+:\/\//i.test(raw)) continue
+    const expanded = raw === "~" ? home : raw.startsWith("~/") ? home + raw.slice(1) : raw
+    out.push(resolve(cwd, expanded))
+  }
+  return out
+}
+
+function tilde(path: string, home: string): string {
+  return inside(path, home) ? `~${path.slice(home.length)}` : path
+}

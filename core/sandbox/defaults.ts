@@ -1,0 +1,39 @@
+// The paths the sandbox always treats specially, whatever the policy adds. A policy can add to
+// these lists, never take from them.
+
+/** Credentials and keys a command has no business reading: they look empty inside the sandbox. */
+export const HIDDEN_PATHS = [
+  "~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.kube", "~/.docker", "~/.netrc", "~/.npmrc", "~/.pypirc",
+  "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.azure", "~/.password-store", "~/.vault-token",
+  "~/.terraform.d/credentials.tfrc.json", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
+  "~/.docker/config.json", "~/.config/op", "~/.local/share/keyrings",
+]
+
+/**
+ * Unix sockets that hand out the host's power: a read-only mount does not stop connect(), so they are
+ * hidden (docker or podman = root on the host, an X server = keystrokes, the session bus = the desktop).
+ * The ssh and gpg agents' sockets and the user's runtime dir are added from the environment.
+ */
+export const HIDDEN_SOCKETS = [
+  "/var/run/docker.sock", "/run/docker.sock", "/run/containerd", "/run/podman", "/var/run/podman",
+  "/run/dbus", "/var/run/dbus", "/tmp/.X11-unix", "/run/user", "/var/run/user",
+]
+
+/** Sockets named by the environment the command would inherit. */
+export function socketsFromEnv(env: Record<string, string | undefined>): string[] {
+  return [env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.GPG_AGENT_INFO?.split(":")[0], env.DBUS_SESSION_BUS_ADDRESS?.match(/^unix:path=([^,;]+)/)?.[1]]
+    .filter((p): p is string => Boolean(p) && p!.startsWith("/"))
+}
+
+/**
+ * Paths kept read-only even inside a writable root: what would make the next git command, the next
+ * ccode run, another agent or the next login shell run code of the command's choosing.
+ */
+export const READ_ONLY_PATHS = [
+  ".git/hooks", ".git/config", ".ccode", ".claude", ".gemini", ".vscode", ".idea",
+  "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.zprofile",
+  "~/.config/fish", "~/.gitconfig", "~/.config/git", "~/.config/ccode", "~/.claude", "~/.gemini",
+  // what runs at the next login or command lookup, when the home folder is itself a writable root
+  "~/.config/systemd", "~/.config/autostart", "~/.config/environment.d", "~/.local/bin", "~/bin", "~/.pam_environment",
+  "~/.xprofile", "~/.xsessionrc",
+]

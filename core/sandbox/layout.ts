@@ -1,0 +1,93 @@
+// The sandbox of one call, resolved against the file system as it is now: the policy's paths
+// expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
+import { lstatSync, realpathSync } from "node:fs"
+import { dirname, isAbsolute, join, sep } from "node:path"
+import type { SandboxPolicy } from "../policy/types.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
+import type { SandboxLayout } from "./types.ts"
+
+export interface LayoutInput {
+  bwrap: string
+  policy: SandboxPolicy
+  /** the policy's workspace.protected globs: the plain ones (`dir/**`, `a/b`) are read-only inside */
+  protectedGlobs: readonly string[]
+  workspace: string
+  /** the run's own temp dir (TMPDIR inside) */
+  tmpDir: string
+  cwd: string
+  home: string
+  /** the environment the command gets: agent sockets it names are hidden */
+  env?: Record<string, string | undefined>
+}
+
+export function sandboxLayout(input: LayoutInput): SandboxLayout {
+  const expand = (p: string) => expandPath(p, input.home, input.workspace)
+  const granted = existing(input.policy.writable.map(expand))
+  const writable = unique([input.workspace, input.tmpDir, ...granted])
+  // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
+  const protectedPaths = existing(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
+    .filter((p) => !granted.some((w) => inside(p, w)))
+  const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths])
+    .filter((p) => writable.some((w) => inside(p, w)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden].map(expand)))
+    // the workspace and the temp dir stay what they are, even when a socket path names them
+    .filter((p) => !writable.some((w) => inside(w, p)))
+    .map((path) => ({ path, dir: isDir(path) }))
+  const network = input.policy.network === "allow" ? "allow" : "none"
+  return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
+}
+
+export function expandPath(path: string, home: string, workspace: string): string {
+  if (path === "~") return home
+  if (path.startsWith("~/")) return join(home, path.slice(2))
+  return isAbsolute(path) ? path : join(workspace, path)
+}
+
+export function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+// `dir/**` and `a/b` name one path; a pattern with wildcards elsewhere, or a bare name (which
+// matches at any depth), cannot be mounted without walking the tree, so the policy's risk rules cover it alone
+function plainPath(glob: string): string | undefined {
+  const path = glob.replace(/\/\*\*$/, "")
+  if (/[*?[\]{}]/.test(path) || (!path.includes("/") && !glob.endsWith("/**"))) return undefined
+  return path
+}
+
+// every folder strictly between the innermost writable root holding a read-only path and that path
+function pinnedFolders(readOnly: string[], writable: string[]): string[] {
+  const out = new Set<string>()
+  for (const path of readOnly) {
+    const root = writable.filter((w) => inside(path, w) && w !== path).sort((a, b) => b.length - a.length)[0]
+    if (!root) continue
+    for (let dir = dirname(path); dir !== root && inside(dir, root); dir = dirname(dir)) out.add(dir)
+  }
+  // outer folders first: a mount over an inner folder must come after the one over its parent
+  return [...out].filter((d) => !writable.includes(d) && !readOnly.includes(d)).sort((a, b) => a.length - b.length)
+}
+
+function existing(paths: string[]): string[] {
+  const out: string[] = []
+  for (const path of paths) {
+    try {
+      lstatSync(path)
+      out.push(realpathSync(path))
+    } catch {
+      // nothing there: nothing to protect or to open
+    }
+  }
+  return out
+}
+
+function isDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)]
+}

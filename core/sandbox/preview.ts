@@ -1,0 +1,145 @@
+// Preview, confirm, commit: a call runs against a scratch copy of the workspace; what it changed
+// is listed and diffed; approving applies exactly that change to the real workspace, and nothing
+// else (a file that changed meanwhile in the workspace refuses the apply). I/O at the edge: copies and walks.
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+
+export interface Change {
+  path: string
+  kind: "added" | "changed" | "deleted"
+  /** sha256 of the workspace's file when the preview started (changed/deleted), to refuse applying over an edit */
+  base?: string
+}
+
+export interface Preview {
+  /** the scratch copy the call ran in */
+  scratch: string
+  changes: Change[]
+  /** unified diff for text files, a line per binary or special file */
+  diff: string
+}
+
+const MAX_DIFF_BYTES = 200_000
+
+/** A scratch copy of the workspace under `dir` (reflinks where the file system has them). */
+export function copyWorkspace(workspace: string, dir: string): string {
+  const scratch = join(dir, "ws")
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(scratch, { recursive: true, mode: 0o700 })
+  const cp = Bun.spawnSync(["cp", "-a", "--reflink=auto", `${workspace}/.`, `${scratch}/`], { stderr: "pipe" })
+  if (cp.exitCode !== 0) throw new Error(`could not copy the workspace for a preview: ${cp.stderr.toString().trim()}`)
+  return scratch
+}
+
+/** What differs between the workspace and the scratch copy the call ran in. */
+export function previewOf(workspace: string, scratch: string): Preview {
+  const before = walk(workspace)
+  const after = walk(scratch)
+  const changes: Change[] = []
+  for (const [path, kind] of after) {
+    const old = before.get(path)
+    if (old === undefined) changes.push({ path, kind: "added" })
+    else if (old !== kind || !sameContent(join(workspace, path), join(scratch, path), kind)) changes.push({ path, kind: "changed", base: hashOf(join(workspace, path)) })
+  }
+  for (const path of before.keys()) if (!after.has(path)) changes.push({ path, kind: "deleted", base: hashOf(join(workspace, path)) })
+  changes.sort((a, b) => a.path.localeCompare(b.path))
+  return { scratch, changes, diff: diffOf(workspace, scratch, changes) }
+}
+
+/** Apply the preview's changes to the workspace; throws naming the file when the workspace changed under it. */
+export function applyPreview(workspace: string, preview: Preview): void {
+  for (const c of preview.changes) {
+    const target = join(workspace, c.path)
+    if (c.base !== undefined && hashOf(target) !== c.base) throw new Error(`${c.path} changed in the workspace since the preview; nothing was applied`)
+    if (c.kind === "added" && existsSync(target)) throw new Error(`${c.path} appeared in the workspace since the preview; nothing was applied`)
+  }
+  for (const c of preview.changes) {
+    const target = join(workspace, c.path)
+    const source = join(preview.scratch, c.path)
+    if (c.kind === "deleted") {
+      rmSync(target, { force: true })
+      continue
+    }
+    mkdirSync(dirname(target), { recursive: true })
+    const st = lstatSync(source)
+    rmSync(target, { force: true })
+    if (st.isSymbolicLink()) symlinkSync(readlinkSync(source), target)
+    else {
+      copyFileSync(source, target)
+      chmodSync(target, st.mode & 0o7777)
+    }
+  }
+}
+
+export function savePreview(dir: string, preview: Preview, result: unknown): void {
+  writeFileSync(join(dir, "preview.json"), JSON.stringify({ preview, result }))
+}
+
+export function loadPreview(dir: string): { preview: Preview; result: unknown } | undefined {
+  const file = join(dir, "preview.json")
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { preview: Preview; result: unknown }) : undefined
+}
+
+type Kind = "file" | "link" | "dir"
+
+// files and symlinks by relative path (folders only matter through what is in them)
+function walk(root: string): Map<string, Kind> {
+  const out = new Map<string, Kind>()
+  const visit = (rel: string) => {
+    for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory()) visit(path)
+      else out.set(path, entry.isSymbolicLink() ? "link" : "file")
+    }
+  }
+  visit("")
+  return out
+}
+
+function sameContent(a: string, b: string, kind: Kind): boolean {
+  if (kind === "link") return readlinkSync(a) === readlinkSync(b)
+  const sa = lstatSync(a)
+  const sb = lstatSync(b)
+  if (sa.size !== sb.size || (sa.mode & 0o111) !== (sb.mode & 0o111)) return false
+  return readFileSync(a).equals(readFileSync(b))
+}
+
+function hashOf(path: string): string | undefined {
+  try {
+    const st = lstatSync(path)
+    const bytes = st.isSymbolicLink() ? Buffer.from(`link:${readlinkSync(path)}`) : readFileSync(path)
+    return new Bun.CryptoHasher("sha256").update(bytes).update(String(st.mode & 0o111)).digest("hex")
+  } catch {
+    return undefined
+  }
+}
+
+function diffOf(workspace: string, scratch: string, changes: Change[]): string {
+  const parts: string[] = []
+  let size = 0
+  for (const c of changes) {
+    if (size > MAX_DIFF_BYTES) {
+      parts.push(`... ${changes.length - parts.length} more changed files not shown`)
+      break
+    }
+    const old = c.kind === "added" ? "/dev/null" : join(workspace, c.path)
+    const neu = c.kind === "deleted" ? "/dev/null" : join(scratch, c.path)
+    const text = isText(old) && isText(neu)
+      ? Bun.spawnSync(["diff", "-u", "--label", c.kind === "added" ? "/dev/null" : `a/${c.path}`, "--label", c.kind === "deleted" ? "/dev/null" : `b/${c.path}`, old, neu]).stdout.toString()
+      : `${c.kind} ${c.path} (binary or special file)\n`
+    parts.push(text || `${c.kind} ${c.path} (mode only)\n`)
+    size += text.length
+  }
+  return parts.join("")
+}
+
+function isText(path: string): boolean {
+  if (path === "/dev/null") return true
+  try {
+    const st = lstatSync(path)
+    if (!st.isFile()) return false
+    return !readFileSync(path).subarray(0, 8000).includes(0)
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,100 @@
+// The sandbox of one run: decided once before the run starts (does it work, must it), then applied
+// to every process-running call. The only place that turns a spawn into a sandboxed spawn.
+import { mkdirSync, realpathSync } from "node:fs"
+import { join } from "node:path"
+import type { SandboxPolicy } from "../policy/types.ts"
+import type { ToolResult } from "../tools/types.ts"
+import { bwrapArgv } from "./args.ts"
+import { blockedBySandbox } from "./blocked.ts"
+import { inside, sandboxLayout } from "./layout.ts"
+import { probeSandbox } from "./probe.ts"
+import type { SandboxLayout, SandboxProbe } from "./types.ts"
+
+/** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
+export interface SandboxStatus {
+  mode: SandboxPolicy["mode"]
+  /** set when calls run inside */
+  bwrap?: string
+  /** why calls run outside (mode off, or auto on a machine where it does not work) */
+  reason?: string
+  /** said once per run: e.g. a host allowlist enforced as no network */
+  notes: string[]
+}
+
+/** `required` and no working sandbox: a configuration error (exit 2) raised before anything runs. */
+export class SandboxUnavailable extends Error {
+  readonly exitCode = 2
+}
+
+/** Decide the run's sandbox; `required` on a machine without a working sandbox throws (exit 2, nothing ran). */
+export async function sandboxStatus(policy: SandboxPolicy, path: string | undefined, workspace: string): Promise<SandboxStatus> {
+  if (policy.mode === "off") return { mode: "off", reason: "sandbox.mode is off", notes: [] }
+  const found = await probeSandbox(path)
+  // a "bwrap" the workspace itself provides could be anything: a sandbox cannot come from what it confines
+  const probe: SandboxProbe = found.ok && inside(realpathSync(found.bwrap), workspace)
+    ? { ok: false, reason: `the bwrap found on PATH (${found.bwrap}) is inside the workspace; install bubblewrap system-wide` }
+    : found
+  if (!probe.ok) {
+    if (policy.mode === "required") throw new SandboxUnavailable(`sandbox.mode is required but the OS sandbox is unavailable: ${probe.reason}`)
+    return { mode: policy.mode, reason: probe.reason, notes: [] }
+  }
+  const notes = Array.isArray(policy.network)
+    ? [`sandbox.network lists hosts (${policy.network.join(", ")}): host allowlists are not supported yet, so calls get no network at all`]
+    : []
+  return { mode: policy.mode, bwrap: probe.bwrap, notes }
+}
+
+/** What a tool's spawn needs from the run's sandbox (ToolContext.sandbox). */
+export interface Sandbox {
+  /** the argv and environment to spawn instead of the given ones */
+  wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): { argv: string[]; env: Record<string, string> }
+  /** a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped again) */
+  explain(result: ToolResult, cwd: string): ToolResult
+  /** the same sandbox with another folder (a preview's scratch copy) as the only writable workspace */
+  within(workspace: string): Sandbox
+  /** the run's folder under CCODE_HOME (previews keep their scratch copies there) */
+  runDir: string
+}
+
+export interface RunSandboxInput {
+  status: SandboxStatus
+  policy: SandboxPolicy
+  protectedGlobs: readonly string[]
+  workspace: string
+  home: string
+  /** the run's own folder under CCODE_HOME; its tmp/ is the writable temp dir */
+  runDir: string
+}
+
+export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
+  const bwrap = input.status.bwrap
+  return bwrap ? sandboxAt(input, bwrap) : undefined
+}
+
+function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
+  const tmpDir = join(input.runDir, "tmp")
+  // resolved per call: a path a step created (.claude/) is protected from the next step on
+  const layout = (cwd: string, env?: Record<string, string>): SandboxLayout =>
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env })
+  return {
+    wrap(argv, spawn) {
+      mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
+      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
+    },
+    explain(result, cwd) {
+      // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
+      if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
+      const blocked = blockedBySandbox(result.text, layout(cwd), input.home)
+      if (!blocked) return result
+      const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); widen the policy's sandbox section if it is meant to`
+      return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
+    },
+    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap),
+    runDir: input.runDir,
+  }
+}
+
+/** The one call a process-running tool makes: spawn through the sandbox when the run has one. */
+export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }) {
+  return sandbox ? sandbox.wrap(argv, spawn) : { argv: [...argv], env: spawn.env }
+}

@@ -1,0 +1,25 @@
+// What the sandbox is made of for one call: every path already resolved (realpath) and known to exist.
+// Built at the edge (layout.ts), turned into bwrap's argv by a pure function (args.ts).
+
+export interface SandboxLayout {
+  /** absolute path of the bwrap binary */
+  bwrap: string
+  /** where the command starts */
+  cwd: string
+  /** writable roots: the workspace, the run's temp dir, the policy's `writable` paths */
+  writable: string[]
+  /** existing paths inside writable roots that stay read-only */
+  readOnly: string[]
+  /**
+   * the folders between a writable root and a read-only path, bound onto themselves: a mount point
+   * cannot be renamed or removed, so `mv .git .git2 && mkdir -p .git/hooks` cannot step around it
+   */
+  pinned: string[]
+  /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
+  hidden: { path: string; dir: boolean }[]
+  /** none: a network namespace of its own with only loopback */
+  network: "none" | "allow"
+}
+
+/** Whether the sandbox works on this machine, and if not, why (said to the user as is). */
+export type SandboxProbe = { ok: true; bwrap: string } | { ok: false; reason: string }

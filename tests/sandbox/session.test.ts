@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, test } from "bun:test"
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { runSandbox, sandboxed, sandboxStatus } from "../../core/sandbox/session.ts"
+import type { SandboxPolicy } from "../../core/policy/types.ts"
+import type { ToolResult } from "../../core/tools/types.ts"
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), "ccode-sbx-session-")))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+const ws = join(root, "ws")
+mkdirSync(join(ws, "bin"), { recursive: true })
+const policy = (mode: SandboxPolicy["mode"]): SandboxPolicy => ({ mode, network: "none", writable: [], hidden: [], read_only: [], preview: false })
+
+describe("whether a run is sandboxed", () => {
+  test("off never looks for bwrap", async () => {
+    expect(await sandboxStatus(policy("off"), "/nonexistent", ws)).toEqual({ mode: "off", reason: "sandbox.mode is off", notes: [] })
+  })
+
+  test("required without bwrap on PATH is a configuration error (exit 2) that says how to install it", async () => {
+    const error = await sandboxStatus(policy("required"), join(root, "empty-path"), ws).catch((e) => e)
+    expect(error.exitCode).toBe(2)
+    expect(error.message).toContain("bwrap (bubblewrap) is not on PATH")
+    expect(error.message).toContain("apt-get install -y bubblewrap")
+  })
+
+  test("auto without bwrap runs unsandboxed, with the reason", async () => {
+    const status = await sandboxStatus(policy("auto"), join(root, "empty-path"), ws)
+    expect(status.bwrap).toBeUndefined()
+    expect(status.reason).toContain("not on PATH")
+  })
+
+  test("a bwrap that lives in the workspace is never trusted to be the sandbox", async () => {
+    const fake = join(ws, "bin", "bwrap")
+    writeFileSync(fake, "#!/bin/sh\nexit 0\n")
+    chmodSync(fake, 0o755)
+    const status = await sandboxStatus(policy("auto"), join(ws, "bin"), ws)
+    expect(status.bwrap).toBeUndefined()
+    expect(status.reason).toContain("inside the workspace")
+  })
+
+  test("a bwrap that does not work is reported with its own words", async () => {
+    const dir = join(root, "broken")
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    chmodSync(join(dir, "bwrap"), 0o755)
+    const status = await sandboxStatus(policy("auto"), dir, ws)
+    expect(status.reason).toContain("No permissions to create new namespace")
+  })
+})
+
+describe("the run's sandbox around a spawn", () => {
+  const box = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: policy("auto"), protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(root, "run") })!
+  const failed = (code: string, text: string): ToolResult => ({ status: "error", text, error: { code, type: "execution", message: "command exited with code 1" }, stats: { duration_ms: 1, bytes: 1 } })
+
+  test("the command runs under bwrap with TMPDIR in the run's own temp dir", () => {
+    const { argv, env } = sandboxed(box, ["bash", "-c", "true"], { cwd: ws, env: { A: "1" } })
+    expect(argv[0]).toBe("/usr/bin/bwrap")
+    expect(argv.slice(-3)).toEqual(["bash", "-c", "true"])
+    expect(env).toEqual({ A: "1", TMPDIR: join(root, "run", "tmp") })
+    expect(sandboxed(undefined, ["true"], { cwd: ws, env: { A: "1" } })).toEqual({ argv: ["true"], env: { A: "1" } })
+  })
+
+  test("only a command that ran and failed is blamed on the sandbox; an interrupt stays an interrupt", () => {
+    const text = "bash: /etc/passwd: Read-only file system"
+    expect(box.explain(failed("EXIT_CODE", text), ws).error?.code).toBe("SANDBOX_BLOCKED")
+    expect(box.explain(failed("INTERRUPTED", text), ws).error?.code).toBe("INTERRUPTED")
+    expect(box.explain(failed("CANCELLED", text), ws).error?.code).toBe("CANCELLED")
+  })
+})
