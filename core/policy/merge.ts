@@ -155,11 +155,12 @@ function lockedLine(source: string, what: string, lock: string): string {
   return `${source}: ${what} ignored: locked by the managed policy (${lock}); other layers may only tighten it`
 }
 
-// Values bounded by another managed value too: a per-tool timeout by a managed tool_timeout, the
+// Values bounded by another managed value too: per-tool and step timeouts by a managed tool_timeout, the
 // sandboxed threshold by a managed threshold, new writable paths by a managed sandbox mode.
 function lockFor(locked: Record<string, string>, key: string): string | undefined {
   if (locked[key]) return locked[key]
-  if (key.startsWith("limits.tool_timeouts.")) return locked["limits.tool_timeout"]
+  // a task step's own `timeout:` may reach max_tool_timeout: raising it would stretch tool_timeout too
+  if (key.startsWith("limits.tool_timeouts.") || key === "limits.max_tool_timeout") return locked["limits.tool_timeout"]
   if (key === "approval.sandboxed_threshold") return locked["approval.threshold"]
   if (key === "sandbox.writable") return locked["sandbox.mode"]
   return undefined

@@ -63,7 +63,9 @@ describe("merge: a managed value may only be tightened", () => {
   test("limits: a higher value from any layer is ignored, a lower one applies; a per-tool timeout cannot exceed a managed tool_timeout", async () => {
     const org = await managed("limits:\n  max_steps: 10\n  tool_timeout: 30s\n")
     const env = (await envLayer({ CCODE_MAX_STEPS: "500" })).layer!
-    const policy = await policyOf(org, await user("limits: { max_steps: 50, tool_timeouts: { shell: 10m } }\n"), env)
+    const policy = await policyOf(org, await user("limits: { max_steps: 50, tool_timeouts: { shell: 10m }, max_tool_timeout: 1h }\n"), env)
+    expect(policy.limits.max_tool_timeout ?? 0).toBeLessThanOrEqual(30_000)
+    expect(policy.ignored.some((l) => l.includes("limits.max_tool_timeout: 3600000 ignored"))).toBe(true)
     expect(policy.limits.max_steps).toBe(10)
     expect(policy.limits.tool_timeouts.shell).not.toBe(600_000)
     expect(policy.ignored.some((l) => l.startsWith("env:CCODE_MAX_STEPS: limits.max_steps: 500 ignored"))).toBe(true)
