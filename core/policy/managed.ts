@@ -1,8 +1,8 @@
 // The managed layer: an organisation's policy in /etc/ccode (managed.yaml, managed.d/*.yaml) that no
 // other layer may loosen, the keys it pins, and the signature checks of layers that must be signed.
 // Reads the fs; YAML/zod only when a managed.yaml exists.
-import { existsSync, readdirSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { dirname, join } from "node:path"
 import type { Layer } from "./layer.ts"
 import { isFile } from "./workspace.ts"
 import { layerFromText, readPolicyText } from "./read.ts"
@@ -39,7 +39,10 @@ export function managedDir(env: Record<string, string | undefined>, systemDir = 
 export async function loadManaged(dir: string): Promise<Managed> {
   const main = join(dir, "managed.yaml")
   const managed: Managed = { layers: [], keys: [], pinnedIn: main, requireSigned: false, keyIds: [] }
-  if (isFile(main)) await loadMain(main, managed)
+  if (isFile(main)) {
+    await checkOwnership(main, dir === SYSTEM_MANAGED_DIR)
+    await loadMain(main, managed)
+  }
   for (const file of listYaml(join(dir, "managed.d"))) {
     const { text, keyId } = await verifiedText(file, managed)
     managed.layers.push(await layerFromText(text, file, "managed", () => true))
@@ -91,6 +94,19 @@ async function loadMain(file: string, managed: Managed): Promise<void> {
   }
   managed.requireSigned = policy?.require_signed === true
   managed.layers.push(await layerFromValue(value, src, [], { name: "managed", trusted: true, file, sha256: sha256(text) }))
+}
+
+// managed.yaml pins the keys: whoever can write it (or replace it through its folder) decides every
+// policy on the machine, so it must be writable by its owner only, and in /etc/ccode that owner is root.
+async function checkOwnership(file: string, system: boolean): Promise<void> {
+  for (const path of [file, dirname(file)]) {
+    const st = statSync(path)
+    const problem = st.mode & 0o022 ? "is writable by other users" : system && st.uid !== 0 ? "is not owned by root" : undefined
+    if (problem) {
+      const { ConfigError } = await import("../task/yaml.ts")
+      throw new ConfigError(file, 1, 1, `refusing the managed policy: ${path} ${problem} (chown root and chmod go-w it)`)
+    }
+  }
 }
 
 function listYaml(dir: string): string[] {

@@ -211,6 +211,17 @@ describe("loading managed policies from disk", () => {
     expect((await loadPolicy(opts({ cacheDir }))).policy.limits.max_steps).toBe(7)
   })
 
+  test("a managed.yaml (or its folder) that other users can write is refused", async () => {
+    const { chmodSync } = await import("node:fs")
+    chmodSync(join(dir, "managed.yaml"), 0o666)
+    expect(await refusal(opts())).toContain("is writable by other users")
+    chmodSync(join(dir, "managed.yaml"), 0o644)
+    chmodSync(dir, 0o777)
+    expect(await refusal(opts())).toContain(`${dir} is writable by other users`)
+    chmodSync(dir, 0o755)
+    expect((await loadPolicy(opts())).policy.approval.mode).toBe("manual")
+  })
+
   test("a malformed pinned key is a configuration error at its line", async () => {
     writeFileSync(join(dir, "managed.yaml"), "trusted_keys:\n  - ed25519:short\n")
     const message = await refusal(opts())
