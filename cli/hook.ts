@@ -7,7 +7,8 @@ import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HookCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
 import { decide, prepareCall, realpathExisting } from "../core/policy/index.ts"
-import type { Decision } from "../core/policy/types.ts"
+import type { Decision, Policy } from "../core/policy/types.ts"
+import { policyStamp } from "../core/policy/fingerprint.ts"
 import { appendAudit } from "../core/audit/write.ts"
 import { createRedactor } from "../core/redact/index.ts"
 import { openSqlite, type SqliteStore as Store } from "../core/store/sqlite.ts"
@@ -62,7 +63,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const decision = decide(loaded.policy, call, { grants: [] })
     mark("decide")
     const verdict = verdictFor(decision, opts.onAsk ?? loaded.policy.approval.on_ask)
-    audit(store, hook, cwd, decision, verdict, loaded.policy.redaction)
+    audit(store, hook, cwd, decision, verdict, loaded.policy)
     mark("audit row")
     const answer = hostAnswer(host, verdict)
     // writeSync: process.stdout is a stream whose set-up alone costs milliseconds
@@ -130,13 +131,15 @@ function openStore(db: string | undefined): Store {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redaction: { enabled: boolean; env: string[]; patterns: { id: string; regex: string }[] }): void {
+function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
+  const { redaction } = policy
   const redactor = createRedactor({
-    enabled: redaction.enabled && process.env.CCODE_REDACT !== "0", env: process.env, envNames: redaction.env,
+    // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it
+    enabled: redaction.enabled, env: process.env, envNames: redaction.env,
     patterns: redaction.patterns, home: homedir(),
   })
   mark("redactor")
-  const row = hookAuditRow(hook, cwd, d, verdict, redactor)
+  const row = hookAuditRow(hook, cwd, d, verdict, redactor, policyStamp(policy))
   mark("redact row")
   store.tx(() => appendAudit(store, row))
 }

@@ -25,6 +25,7 @@ const filterArgs = {
   since: { type: "string", description: "from: a duration back from now (1h, 7d) or a date/time (2026-01-31, ISO-8601)", valueHint: "WHEN" },
   until: { type: "string", description: "up to: same forms as --since", valueHint: "WHEN" },
   limit: { type: "string", description: "only the newest N rows", valueHint: "N" },
+  "policy-fingerprint": { type: "string", description: "only decisions of the policy with this fingerprint (or prefix; see `ccode policy show`)", valueHint: "HEX" },
 } as const
 
 const query = command({
@@ -35,6 +36,7 @@ const query = command({
     "ccode audit --type permission --format csv > approvals.csv",
     "ccode audit --risk high+ --format md",
     "ccode audit --run r1a2b3 --format jsonl > audit.jsonl",
+    "ccode audit --policy-fingerprint 3f9a2c1e --decision allow   # which calls did this policy allow?",
   ],
   args: {
     ...filterArgs,

@@ -12,6 +12,7 @@ import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
+import { keygen, sign } from "./policy-sign.ts"
 
 const check = command({
   meta: { name: "check", description: "Decide one call with the effective policy, without running it" },
@@ -95,9 +96,9 @@ const schema = command({
 })
 
 export default command({
-  meta: { name: "policy", description: "Check a call, show the effective policy, test policy examples, print JSON Schema" },
-  examples: ["ccode policy check -- git push --force", "ccode policy show", "ccode policy test", "ccode policy schema > policy.schema.json"],
-  subCommands: { check, show, test, schema },
+  meta: { name: "policy", description: "Check a call, show the effective policy, test policy examples, print JSON Schema, sign policies" },
+  examples: ["ccode policy check -- git push --force", "ccode policy show", "ccode policy test", "ccode policy schema > policy.schema.json", "ccode policy sign FILE --key KEY"],
+  subCommands: { check, show, test, schema, sign, keygen },
 })
 
 // loadForCli lives in cli/policy-load.ts and `policy check` in cli/policy-check.ts: main.ts runs the

@@ -2,6 +2,7 @@
 // execute, commit). Its outcome lands in the conversation inside `settle`, so the checkpoint written
 // with the call's result already holds the tool message: a crash never loses or repeats it.
 import type { Redactor } from "../redact/index.ts"
+import { policyStamp } from "../policy/fingerprint.ts"
 import { runCall, type CallOutcome } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
@@ -61,7 +62,7 @@ function applyEffect(ctx: RunContext, agent: AgentState, tool: string, args: Rec
 
 function refuseUnoffered(ctx: RunContext, agent: AgentState, call: ToolCall, offered: ReadonlySet<string>): void {
   const reason = `the tool "${call.tool}" is not offered in this task (agent.tools: ${[...offered].join(", ")})`
-  ctx.recorder.audit({ type: "decision", actor: "policy", tool: call.tool, action: "decide", result: "denied", reason, data: { args: call.args, call: call.key } })
+  ctx.recorder.audit({ type: "decision", actor: "policy", tool: call.tool, action: "decide", result: "denied", reason, data: { args: call.args, call: call.key, ...policyStamp(ctx.governor.policy) } })
   ctx.state.counters.denied++
   append(ctx, agent, refusalMessage(call, reason))
   saveAgent(ctx, agent)

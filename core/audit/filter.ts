@@ -17,6 +17,8 @@ export interface AuditFilter {
   /** ms since the epoch, inclusive */
   until?: number
   limit?: number
+  /** decision rows of the policy with this fingerprint (or a prefix of it) */
+  policyFingerprint?: string
 }
 
 export interface FilterFlags {
@@ -28,6 +30,7 @@ export interface FilterFlags {
   since?: string
   until?: string
   limit?: string
+  "policy-fingerprint"?: string
 }
 
 export class AuditFilterError extends Error {
@@ -59,6 +62,11 @@ export function parseFilter(flags: FilterFlags, now: number): AuditFilter {
     const n = Number(flags.limit)
     if (!Number.isInteger(n) || n < 1) throw new AuditFilterError(`--limit takes a whole number of at least 1, got "${flags.limit}"`)
     filter.limit = n
+  }
+  const fp = flags["policy-fingerprint"]?.trim().toLowerCase()
+  if (fp !== undefined) {
+    if (!/^[0-9a-f]{4,64}$/.test(fp)) throw new AuditFilterError(`--policy-fingerprint takes the hex fingerprint \`ccode policy show\` prints (at least 4 digits), got "${flags["policy-fingerprint"]}"`)
+    filter.policyFingerprint = fp
   }
   return filter
 }

@@ -48,6 +48,11 @@ export function queryAudit(store: Store, filter: AuditFilter): ChainedRow[] {
   inList("risk", filter.risks)
   if (filter.since !== undefined) (where.push("ts >= ?"), params.push(filter.since))
   if (filter.until !== undefined) (where.push("ts <= ?"), params.push(filter.until))
+  if (filter.policyFingerprint !== undefined) {
+    // CASE: json_extract fails the whole query on a row whose data is not JSON
+    where.push("substr(CASE WHEN json_valid(data) THEN json_extract(data, '$.policy_fingerprint') END, 1, ?) = ?")
+    params.push(filter.policyFingerprint.length, filter.policyFingerprint)
+  }
   // with a limit, the newest rows are the ones wanted; they are still printed oldest first
   const limited = filter.limit !== undefined
   const sql = `SELECT * FROM audit${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id${limited ? " DESC LIMIT ?" : ""}`

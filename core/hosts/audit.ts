@@ -10,13 +10,15 @@ export interface Redact {
   value<T>(v: T): T
 }
 
-export function hookAuditRow(hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redact: Redact): AuditInput {
+/** `stamp`: the fields naming the policy that decided (policy_fingerprint, managed_keys) */
+export function hookAuditRow(hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redact: Redact, stamp: Record<string, unknown> = {}): AuditInput {
   const data = redact.value({
     host: hook.host, host_tool: hook.hostTool, session: hook.session ?? null, tool_use_id: hook.toolUseId ?? null,
     cwd, args: hook.args, ...(hook.reads.length ? { reads: hook.reads } : {}), ...hook.extra,
     // what ccode told the host; left_to_host: nothing, the host's own permission rules decided
     answer: verdict.answer, decision: d.decision, by: d.by, rules: d.rules,
     commands: d.commands.map((c) => ({ text: c.text, risk: c.risk, decision: c.decision, rule: c.rule })),
+    ...stamp,
   })
   const leftToHost = verdict.answer === "left_to_host"
   return {

@@ -1,4 +1,5 @@
-// The effective policy as text for `ccode policy show`: every value with the source it came from. Pure.
+// The effective policy as text for `ccode policy show`: every value with the source it came from, the
+// values the managed policy locks marked "(managed)". Pure.
 import type { Policy } from "./types.ts"
 import type { Layer } from "./layer.ts"
 
@@ -6,9 +7,13 @@ const DURATIONS = /(^|\.)(timeout|max_wall_time|tool_timeout|idle_timeout|retry_
 
 export function describePolicy(policy: Policy, ctx: { workspace: string; layers: Layer[] }): string {
   const out: string[] = [`# effective policy for ${ctx.workspace}`, `# layers: bundled ${policy.extends}${ctx.layers.map((l) => `, ${l.name} ${l.label}${l.trusted ? "" : " (untrusted)"}`).join("")}`]
+  if (policy.fingerprint) out.push(`# fingerprint ${policy.fingerprint}${policy.managed_keys?.length ? `; managed policy signed by key ${policy.managed_keys.join(", ")}` : ""}`)
+  const locked = policy.locked ?? {}
   const line = (indent: number, text: string, key?: string) => {
     const src = key ? policy.sources[key] : undefined
-    out.push(src ? `${" ".repeat(indent)}${text.padEnd(44 - indent)} # ${src}` : `${" ".repeat(indent)}${text}`)
+    const lock = key ? locked[key] : undefined
+    const mark = lock === undefined ? "" : lock === src ? " (managed)" : ` (managed: ${lock})`
+    out.push(src ? `${" ".repeat(indent)}${text.padEnd(44 - indent)} # ${src}${mark}` : `${" ".repeat(indent)}${text}`)
   }
   line(0, `extends: ${policy.extends}`, "extends")
   section(line, policy, "approval", { ...policy.approval, tools: `[${policy.approval.tools.join(", ")}]` })
@@ -17,7 +22,7 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
   for (const r of policy.rules) {
     const what = [r.tool && `tool: ${[r.tool].flat().join(", ")}`, r.command && `command: ${[r.command].flat().join(" | ")}`,
       r.path && `path: ${[r.path].flat().join(", ")}${r.access ? ` (${r.access})` : ""}`, r.args && `args: ${JSON.stringify(r.args)}`]
-    out.push(`  - ${r.decision.padEnd(5)} ${r.id}${r.trusted ? "" : " (untrusted)"}  # ${r.source}`)
+    out.push(`  - ${r.decision.padEnd(5)} ${r.id}${r.trusted ? "" : " (untrusted)"}  # ${r.source}${r.layer === "managed" ? " (managed)" : ""}`)
     out.push(`      ${what.filter(Boolean).join("; ")}${r.reason ? `  — ${r.reason}` : ""}`)
   }
   out.push("risk:")
@@ -45,7 +50,7 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
     box[key].forEach((p, i) => line(4, `- ${p}`, `sandbox.${key}.${i}`))
   }
   if (Object.keys(policy.mcp.servers).length) mapSection(line, policy, "mcp.servers", Object.fromEntries(Object.entries(policy.mcp.servers).map(([k, v]) => [k, v.command ?? v.url ?? ""])), 0)
-  if (policy.ignored.length) out.push("", "# ignored (untrusted layers may only restrict):", ...policy.ignored.map((i) => `#   ${i}`))
+  if (policy.ignored.length) out.push("", "# ignored (untrusted layers may only restrict; managed values may only be tightened):", ...policy.ignored.map((i) => `#   ${i}`))
   return out.join("\n")
 }
 

@@ -1,6 +1,6 @@
-// Loading the effective policy for a directory: the six layers of DESIGN section 4, trust per file
-// content (injected, so no database here), cached parsing. Reads the fs; YAML/zod only on a cache miss.
-import { readFileSync } from "node:fs"
+// Loading the effective policy for a directory: the managed layer, then the six layers (bundled, user,
+// workspace, task, env, flags), trust per file content (injected, so no database here), cached parsing.
+// Reads the fs; YAML/zod only on a cache miss.
 import { dirname, isAbsolute, resolve } from "node:path"
 import type { Policy, LayerName } from "./types.ts"
 import type { PolicyFile } from "./schema.ts"
@@ -8,9 +8,12 @@ import type { YamlSource } from "../task/yaml.ts"
 import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
-import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
+import { sha256 } from "./cache.ts"
 import { findWorkspaceRoot, isFile, userPolicyFile, workspaceLayerRoots, workspacePolicyFiles } from "./workspace.ts"
 import { anchorLayer, type Layer } from "./layer.ts"
+import { layerFromText, readPolicyText } from "./read.ts"
+import { loadManaged, managedDir, verifiedText, type Managed } from "./managed.ts"
+import { policyFingerprint } from "./fingerprint.ts"
 
 /** `workspace`: the root the file is trusted for, when not the workspace being loaded (an outer layer) */
 export type IsTrusted = (file: string, sha256: string, workspace?: string) => boolean
@@ -32,6 +35,8 @@ export interface LoadOptions extends Trust {
   cacheDir?: string
   /** when the caller already knows it */
   workspace?: string
+  /** the managed policy's directory (default: /etc/ccode, or CCODE_MANAGED_DIR where none is installed) */
+  managedDir?: string
 }
 
 export interface LoadedPolicy {
@@ -47,7 +52,8 @@ export interface LoadedPolicy {
 
 export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   const workspace = opts.workspace ?? findWorkspaceRoot(opts.cwd)
-  const layers: Layer[] = []
+  const managed = await loadManaged(opts.managedDir ?? managedDir(opts.env))
+  const layers: Layer[] = [...managed.layers]
   const user = userPolicyFile(opts.env, opts.home)
   if (isFile(user)) layers.push(await loadPolicyFile(user, "user", () => true, opts.cacheDir))
   // the repository's layers too, when the workspace is a folder inside it with its own .ccode/
@@ -56,7 +62,9 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   for (const root of roots) {
     const trusted = (file: string, hash: string) => opts.trustAll === true || opts.isTrusted(file, hash, root)
     for (const file of workspacePolicyFiles(root)) {
-      const layer = await loadPolicyFile(file, "workspace", trusted, opts.cacheDir)
+      const layer = managed.requireSigned
+        ? await signedWorkspaceLayer(file, managed)
+        : await loadPolicyFile(file, "workspace", trusted, opts.cacheDir)
       layers.push(root === workspace ? layer : anchorLayer(layer, root))
     }
   }
@@ -68,6 +76,8 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   if (flags.layer) layers.push(flags.layer)
   // nothing but the bundled default: skip merging it again at startup (the hook runs on every call)
   const policy = layers.length ? mergePolicy(layers, bundledLayer) : bundledPolicy("default")
+  if (managed.keyIds.length) policy.managed_keys = managed.keyIds
+  policy.fingerprint = policyFingerprint(policy)
   return {
     policy,
     workspace,
@@ -81,15 +91,7 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
 export async function loadPolicyFile(
   file: string, name: LayerName, trusted: (file: string, hash: string) => boolean, cacheDir?: string,
 ): Promise<Layer> {
-  const text = await readText(file)
-  const hash = sha256(text)
-  const isTrusted = trusted(file, hash)
-  const cached = readCachedLayer(cacheDir, file, hash)
-  if (cached) return { ...cached, name, trusted: isTrusted }
-  const { parsePolicy } = await import("./parse.ts")
-  const layer = await parsePolicy(text, file, { name, trusted: isTrusted, file, sha256: hash })
-  writeCachedLayer(cacheDir, layer)
-  return layer
+  return layerFromText(await readPolicyText(file), file, name, trusted, cacheDir)
 }
 
 export interface TaskPolicyInput {
@@ -112,12 +114,19 @@ export async function taskPolicyLayers(input: TaskPolicyInput, trust: Trust, cac
     const files = [input.value].flat().map((p) => (isAbsolute(p) ? p : resolve(base, p)))
     return Promise.all(files.map((f) => loadPolicyFile(f, "task", check, cacheDir)))
   }
-  const hash = sha256(input.text ?? (await readText(input.file)))
+  const hash = sha256(input.text ?? (await readPolicyText(input.file)))
   const { layerFromValue } = await import("./parse.ts")
   const layer = await layerFromValue(input.value, input.src, input.prefix ?? ["policy"], {
     name: "task", trusted: check(input.file, hash), file: input.file, sha256: hash,
   })
   return [layer]
+}
+
+// The organisation signed it: trusted as signed, and refused (exit 2) when it is not. Not cached: a
+// cache entry (user-writable) would replace what the signature vouched for.
+async function signedWorkspaceLayer(file: string, managed: Managed): Promise<Layer> {
+  const { text } = await verifiedText(file, managed)
+  return layerFromText(text, file, "workspace", () => true)
 }
 
 // --policy NAME is a bundled policy, --policy FILE a file; both trusted: the user typed them.
@@ -130,11 +139,3 @@ function trustCheck(trust: Trust): (file: string, hash: string) => boolean {
   return (file, hash) => trust.trustAll === true || trust.isTrusted(file, hash)
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return readFileSync(file, "utf8")
-  } catch (err) {
-    const { ConfigError } = await import("../task/yaml.ts")
-    throw new ConfigError(file, 1, 1, `cannot read policy file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
-  }
-}

@@ -2,7 +2,6 @@
 // network, more hidden and read-only paths; a writable path is a grant and only trusted layers add one. Pure.
 import type { MergeStep } from "./merge.ts"
 import type { SandboxPolicy } from "./types.ts"
-import { sourceAt } from "./layer.ts"
 
 const MODE_RANK = { off: 0, auto: 1, required: 2 } as const
 
@@ -16,15 +15,17 @@ export function mergeSandbox(m: MergeStep): void {
   cur.preview = m.take("sandbox.preview", cur.preview, s.preview, (c, n) => n || n === c)
   addPaths(m, cur, "hidden", s.hidden, true)
   addPaths(m, cur, "read_only", s.read_only, true)
-  addPaths(m, cur, "writable", s.writable, m.layer.trusted)
+  // a writable path widens the sandbox: a managed sandbox (its mode or writable list) forbids adding one
+  addPaths(m, cur, "writable", s.writable, m.mayLoosen("sandbox.writable"))
 }
 
 function addPaths(m: MergeStep, cur: SandboxPolicy, key: "hidden" | "read_only" | "writable", paths: string[] | undefined, allowed: boolean): void {
   ;(paths ?? []).forEach((p, i) => {
     const path = `sandbox.${key}.${i}`
-    if (!allowed) return m.ignore(path, `sandbox.${key}: ${p}`)
+    if (!allowed) return m.ignore(path, `sandbox.${key}: ${p}`, m.lockOf(`sandbox.${key}`))
     if (cur[key].includes(p)) return
-    m.policy.sources[`sandbox.${key}.${cur[key].length}`] = sourceAt(m.layer, path)
+    m.claim(`sandbox.${key}.${cur[key].length}`, path)
+    if (key === "writable") m.claim("sandbox.writable", path)
     cur[key].push(p)
   })
 }

@@ -1,5 +1,5 @@
 // Merging of the policy sections after approval and rules: what "restrict only" means field by field
-// for an untrusted layer (lower limits, higher risk, more redaction). Pure.
+// for an untrusted layer or a value the managed policy locked (lower limits, higher risk, more redaction). Pure.
 import { basename } from "node:path"
 import { riskRank, type Risk } from "./risk.ts"
 import type { MergeStep } from "./merge.ts"
@@ -32,7 +32,7 @@ function mergeRisk(m: MergeStep): void {
       // the tool's own level is unknown here: an untrusted level can only add a floor under it
       const floors = (cur.tool_floors ??= {})
       floors[tool] = maxOf(floors[tool], level)
-      m.policy.sources[path] = sourceAt(m.layer, path)
+      m.claim(path, path)
     }
   }
   for (const [name, level] of Object.entries(r.overrides ?? {})) {
@@ -52,12 +52,12 @@ function mergeRisk(m: MergeStep): void {
     const path = `risk.paths.${i}`
     const at = cur.paths.findIndex((q) => q.path === p.path)
     if (at < 0) {
-      m.policy.sources[`risk.paths.${cur.paths.length}`] = sourceAt(m.layer, path)
+      m.claim(`risk.paths.${cur.paths.length}`, path)
       cur.paths.push({ ...p })
-    } else if (m.layer.trusted || riskNotBelow(cur.paths[at]!.level, p.level)) {
-      m.policy.sources[`risk.paths.${at}`] = sourceAt(m.layer, path)
+    } else if (m.mayLoosen(`risk.paths.${at}`) || riskNotBelow(cur.paths[at]!.level, p.level)) {
+      m.claim(`risk.paths.${at}`, path)
       cur.paths[at] = { ...p }
-    } else m.ignore(path, `risk.paths ${p.path}: ${p.level}`)
+    } else m.ignore(path, `risk.paths ${p.path}: ${p.level}`, m.lockOf(`risk.paths.${at}`))
   })
 }
 
@@ -109,7 +109,7 @@ function mergeWorkspace(m: MergeStep): void {
   cur.detect_external_changes = m.take("workspace.detect_external_changes", cur.detect_external_changes, w.detect_external_changes, onlyOn)
   ;(w.protected ?? []).forEach((p, i) => {
     if (cur.protected.includes(p)) return
-    m.policy.sources[`workspace.protected.${cur.protected.length}`] = sourceAt(m.layer, `workspace.protected.${i}`)
+    m.claim(`workspace.protected.${cur.protected.length}`, `workspace.protected.${i}`)
     cur.protected.push(p)
   })
 }
@@ -122,10 +122,15 @@ function mergeRedaction(m: MergeStep): void {
   ;(r.patterns ?? []).forEach((p, i) => {
     const at = cur.patterns.findIndex((q) => q.id === p.id)
     // more redaction never loosens anything; replacing a pattern by id is for trusted layers
-    if (at >= 0 && !m.layer.trusted) cur.patterns.push({ ...p, id: `${p.id}@${m.layer.name}` })
-    else if (at >= 0) cur.patterns[at] = { ...p }
+    const key = `redaction.patterns.${p.id}`
+    if (at >= 0 && !m.mayLoosen(key)) {
+      cur.patterns.push({ ...p, id: `${p.id}@${m.layer.name}` })
+      m.claim(`${key}@${m.layer.name}`, `redaction.patterns.${i}`)
+      return
+    }
+    if (at >= 0) cur.patterns[at] = { ...p }
     else cur.patterns.push({ ...p })
-    m.policy.sources[`redaction.patterns.${p.id}`] = sourceAt(m.layer, `redaction.patterns.${i}`)
+    m.claim(key, `redaction.patterns.${i}`)
   })
   for (const name of r.env ?? []) if (!cur.env.includes(name)) cur.env.push(name)
 }
@@ -134,10 +139,10 @@ function mergeMcpAndPrices(m: MergeStep): void {
   for (const [name, server] of Object.entries(m.layer.value.mcp?.servers ?? {})) {
     const path = `mcp.servers.${name}`
     // a server is a program ccode would start: a grant, never taken from an untrusted layer
-    if (!m.layer.trusted) m.ignore(path, `MCP server ${name}`)
+    if (!m.mayLoosen(path)) m.ignore(path, `MCP server ${name}`, m.lockOf(path))
     else {
       m.policy.mcp.servers[name] = { ...server }
-      m.policy.sources[path] = sourceAt(m.layer, path)
+      m.claim(path, path)
     }
   }
   for (const [model, price] of Object.entries(m.layer.value.prices ?? {})) {
@@ -145,10 +150,10 @@ function mergeMcpAndPrices(m: MergeStep): void {
     const cur = m.policy.prices[model]
     const cheaper = cur && (price.input_per_mtok < cur.input_per_mtok || price.output_per_mtok < cur.output_per_mtok)
     // a lower price would stretch limits.max_cost
-    if (cheaper && !m.layer.trusted) m.ignore(path, `${path}: lower price`)
+    if (cheaper && !m.mayLoosen(path)) m.ignore(path, `${path}: lower price`, m.lockOf(path))
     else {
       m.policy.prices[model] = { ...price }
-      m.policy.sources[path] = sourceAt(m.layer, path)
+      m.claim(path, path)
     }
   }
 }

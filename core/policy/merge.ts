@@ -1,5 +1,6 @@
 // Layers -> the effective Policy, keeping the source of every value. Trusted layers override;
-// an untrusted layer may only restrict, and each grant it tries is ignored and reported once. Pure.
+// an untrusted layer may only restrict, and each grant it tries is ignored and reported once.
+// Managed layers go first and lock what they set: no later layer, trusted or not, may loosen it. Pure.
 import { basename } from "node:path"
 import type { Policy, PolicyRule } from "./types.ts"
 import type { Layer } from "./layer.ts"
@@ -13,22 +14,34 @@ export type Extends = BundledName | "none"
 export function mergePolicy(layers: readonly Layer[], bundled: (name: BundledName) => Layer): Policy {
   const policy = fallbackPolicy()
   const ignored = new Set<string>()
-  const { name, source } = pickExtends(layers, ignored)
+  const locked: Record<string, string> = {}
+  // the managed layers sit above every other for restrictions: merged first, so the rest can only tighten
+  const ordered = [...layers.filter((l) => l.name === "managed"), ...layers.filter((l) => l.name !== "managed")]
+  const { name, source } = pickExtends(ordered, ignored)
   policy.extends = name
   policy.sources.extends = source
-  const all = name === "none" ? layers : [bundled(name), ...layers]
-  for (const layer of all) applyLayer(policy, layer, ignored)
+  const all = name === "none" ? ordered : [bundled(name), ...ordered]
+  for (const layer of all) applyLayer(policy, layer, ignored, locked)
   policy.ignored = [...ignored]
+  if (Object.keys(locked).length) policy.locked = locked
   return policy
 }
 
-// The highest trusted layer that sets `extends` wins; an untrusted layer may only ask for `strict`.
+// A managed `extends` is final; otherwise the highest trusted layer that sets it wins. An untrusted
+// layer may only ask for `strict`.
 function pickExtends(layers: readonly Layer[], ignored: Set<string>): { name: Extends; source: string } {
-  let pick: { name: Extends; source: string } | undefined
+  const managed = layers.findLast((l) => l.name === "managed" && l.value.extends)
+  let pick: { name: Extends; source: string } | undefined = managed && { name: managed.value.extends!, source: sourceAt(managed, "extends") }
   for (let i = layers.length - 1; i >= 0; i--) {
     const layer = layers[i]!
     const want = layer.value.extends
-    if (!want) continue
+    if (!want || layer.name === "managed") continue
+    if (managed) {
+      // `strict` is the strictest base, so any layer may still ask for it; anything else is the managed choice's
+      if (want === "strict" && pick!.name !== "strict") pick = { name: want, source: sourceAt(layer, "extends") }
+      else if (want !== managed.value.extends) ignored.add(lockedLine(sourceAt(layer, "extends"), `extends: ${want}`, sourceAt(managed, "extends")))
+      continue
+    }
     if (!layer.trusted && want !== "strict") {
       ignored.add(ignoredLine(sourceAt(layer, "extends"), `extends: ${want}`))
       continue
@@ -41,26 +54,41 @@ function pickExtends(layers: readonly Layer[], ignored: Set<string>): { name: Ex
 export interface MergeStep {
   policy: Policy
   layer: Layer
-  /** set `path` to `next` when the layer may (trusted, or `tighter`); otherwise report it */
+  /** set `path` to `next` when the layer may (trusted and not locked, or `tighter`); otherwise report it */
   take<T>(path: string, current: T, next: NonNullable<T> | undefined, tighter: (current: T, next: NonNullable<T>) => boolean): T
-  ignore(path: string, what: string): void
+  /** report a value of this layer at `path` (its own key) as ignored; `lock` names the managed source that forbade it */
+  ignore(path: string, what: string, lock?: string): void
+  /** may this layer set the value at `key` to anything, looser included? */
+  mayLoosen(key: string): boolean
+  /** the managed source that locks `key` against this layer, if any */
+  lockOf(key: string): string | undefined
+  /** record that this layer set `key` (from its own `path`): its source, and a lock when managed */
+  claim(key: string, path: string): void
 }
 
-function applyLayer(policy: Policy, layer: Layer, ignored: Set<string>): void {
+function applyLayer(policy: Policy, layer: Layer, ignored: Set<string>, locked: Record<string, string>): void {
+  const managed = layer.name === "managed"
   const step: MergeStep = {
     policy,
     layer,
     take(path, current, next, tighter) {
       if (next === undefined) return current
-      if (!layer.trusted && !tighter(current, next)) {
-        step.ignore(path, `${path}: ${show(next)}`)
+      if (!step.mayLoosen(path) && !tighter(current, next)) {
+        step.ignore(path, `${path}: ${show(next)}`, step.lockOf(path))
         return current
       }
-      policy.sources[path] = sourceAt(layer, path)
+      step.claim(path, path)
       return next
     },
-    ignore(path, what) {
-      ignored.add(ignoredLine(sourceAt(layer, path), what))
+    ignore(path, what, lock) {
+      const at = sourceAt(layer, path)
+      ignored.add(lock ? lockedLine(at, what, lock) : ignoredLine(at, what))
+    },
+    mayLoosen: (key) => layer.trusted && step.lockOf(key) === undefined,
+    lockOf: (key) => (managed ? undefined : lockFor(locked, key)),
+    claim(key, path) {
+      policy.sources[key] = sourceAt(layer, path)
+      if (managed) locked[key] = policy.sources[key]
     },
   }
   mergeApproval(step)
@@ -69,9 +97,15 @@ function applyLayer(policy: Policy, layer: Layer, ignored: Set<string>): void {
 }
 
 function mergeApproval(m: MergeStep): void {
-  const a = m.layer.value.approval
+  let a = m.layer.value.approval
   if (!a) return
   const cur = m.policy.approval
+  // yolo and allowlist approve without looking at the threshold, so a managed threshold rules them out
+  const thresholdLock = m.lockOf("approval.threshold")
+  if ((a.mode === "yolo" || a.mode === "allowlist") && a.mode !== cur.mode && thresholdLock && !m.lockOf("approval.mode")) {
+    m.ignore("approval.mode", `approval.mode: ${a.mode}`, thresholdLock)
+    a = { ...a, mode: undefined }
+  }
   cur.mode = m.take("approval.mode", cur.mode, a.mode, (c, n) => n === c || MODE_RANK[n] > MODE_RANK[c])
   cur.threshold = m.take("approval.threshold", cur.threshold, a.threshold, riskNotAbove)
   cur.on_ask = m.take("approval.on_ask", cur.on_ask, a.on_ask, (c, n) => ON_ASK_RANK[n] >= ON_ASK_RANK[c])
@@ -79,10 +113,10 @@ function mergeApproval(m: MergeStep): void {
   cur.sandboxed_threshold = m.take("approval.sandboxed_threshold", cur.sandboxed_threshold, a.sandboxed_threshold, riskNotAbove)
   if (a.tools) {
     // an untrusted layer may narrow the allowlist, never add to it
-    const kept = m.layer.trusted ? a.tools : a.tools.filter((t) => cur.tools.includes(t))
-    for (const t of a.tools) if (!kept.includes(t)) m.ignore("approval.tools", `approval.tools: ${t}`)
+    const kept = m.mayLoosen("approval.tools") ? a.tools : a.tools.filter((t) => cur.tools.includes(t))
+    for (const t of a.tools) if (!kept.includes(t)) m.ignore("approval.tools", `approval.tools: ${t}`, m.lockOf("approval.tools"))
     cur.tools = kept
-    m.policy.sources["approval.tools"] = sourceAt(m.layer, "approval.tools")
+    m.claim("approval.tools", "approval.tools")
   }
 }
 
@@ -115,6 +149,21 @@ const ON_ASK_RANK = { prompt: 0, pause: 1, deny: 2 } as const
 
 function ignoredLine(source: string, what: string): string {
   return `${source}: ${what} ignored: an untrusted policy may only restrict (run \`ccode trust\` to accept it)`
+}
+
+function lockedLine(source: string, what: string, lock: string): string {
+  return `${source}: ${what} ignored: locked by the managed policy (${lock}); other layers may only tighten it`
+}
+
+// Values bounded by another managed value too: per-tool and step timeouts by a managed tool_timeout, the
+// sandboxed threshold by a managed threshold, new writable paths by a managed sandbox mode.
+function lockFor(locked: Record<string, string>, key: string): string | undefined {
+  if (locked[key]) return locked[key]
+  // a task step's own `timeout:` may reach max_tool_timeout: raising it would stretch tool_timeout too
+  if (key.startsWith("limits.tool_timeouts.") || key === "limits.max_tool_timeout") return locked["limits.tool_timeout"]
+  if (key === "approval.sandboxed_threshold") return locked["approval.threshold"]
+  if (key === "sandbox.writable") return locked["sandbox.mode"]
+  return undefined
 }
 
 function show(value: unknown): string {

@@ -3,7 +3,7 @@ import type { Risk, DecisionKind } from "./risk.ts"
 import type { Rule, RiskCommand, RiskPath } from "./schema.ts"
 import type { ShellAnalysis, TouchedPath } from "../shell/types.ts"
 
-export type LayerName = "builtin" | "user" | "workspace" | "task" | "env" | "flags"
+export type LayerName = "builtin" | "managed" | "user" | "workspace" | "task" | "env" | "flags"
 
 export interface Sourced {
   /** "file:line" (or "env:CCODE_X", "flag:--yes", "builtin:default.yaml:12") */
@@ -70,6 +70,12 @@ export interface Policy {
   sources: Record<string, string>
   /** grants of untrusted layers that were ignored, one line each */
   ignored: string[]
+  /** dotted key -> the managed source no other layer may loosen it past */
+  locked?: Record<string, string>
+  /** short hash of the effective policy: names the policy that decided a call in events and the audit */
+  fingerprint?: string
+  /** ids of the keys that signed the managed policy files in effect */
+  managed_keys?: string[]
 }
 
 export interface SandboxPolicy {

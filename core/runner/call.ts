@@ -1,6 +1,7 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
 import type { Call, Decision } from "../policy/types.ts"
+import { policyStamp } from "../policy/fingerprint.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
@@ -76,15 +77,16 @@ export async function runCall(
   }
   const rec = ctx.recorder
   if (!pending) rec.event("step.started", { step: proposal.itemId, call: callId, tool: proposal.tool, args: proposal.args })
+  const stamp = policyStamp(ctx.governor.policy)
   rec.event("decision", {
     call: callId, decision: decision.decision, risk: decision.risk, rules: decision.rules, reason: decision.reason, by: decision.by,
-    sandboxed: decision.sandboxed === true,
+    sandboxed: decision.sandboxed === true, ...stamp,
   })
   rec.audit({
     type: "decision", actor: decision.by === "user" ? "user" : decision.by === "guard" ? "guard" : "policy", callId,
     tool: proposal.tool, action: "decide", result: decision.decision === "allow" ? "approved" : decision.decision === "deny" ? "denied" : "asked",
     risk: decision.risk, autoApproved: decision.decision === "allow" && decision.by !== "user", reason: decision.reason,
-    data: { args: proposal.args, rules: decision.rules, by: decision.by, sandboxed: decision.sandboxed === true },
+    data: { args: proposal.args, rules: decision.rules, by: decision.by, sandboxed: decision.sandboxed === true, ...stamp },
   })
 
   if (decision.decision === "ask") {

@@ -28,6 +28,7 @@ import { driveSteps } from "./steps.ts"
 import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
 import { driveAgent } from "../agent/driver.ts"
 import { reconcileAgent } from "../agent/resume.ts"
+import { policyStamp } from "../policy/fingerprint.ts"
 import { changesApproval, describeOverrides, redecideWaiting, withOverrides, type ResumeOverrides } from "./overrides.ts"
 
 export interface RunEnv {
@@ -77,7 +78,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError })))
   const ctx = context(env, prepared, task, runId, options, initialState(plan, task.spec.agent ? "agent" : "plan"))
   ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: task.spec.agent ? "agent" : "steps" })
-  ctx.recorder.audit({ type: "session_start", actor: "user", action: "run", reason: `ccode run ${task.file}`, data: { options, policy_warnings: prepared.governor.policy.ignored } })
+  ctx.recorder.audit({ type: "session_start", actor: "user", action: "run", reason: `ccode run ${task.file}`, data: { options, policy_warnings: prepared.governor.policy.ignored, ...policyStamp(prepared.governor.policy) } })
   for (const warning of prepared.governor.policy.ignored) {
     ctx.recorder.event("policy.warning", { message: warning })
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })

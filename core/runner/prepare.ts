@@ -112,7 +112,8 @@ function finishPrepare(
     }
   })
   const redactor = createRedactor({
-    enabled: policy.redaction.enabled && env.env.CCODE_REDACT !== "0",
+    // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it
+    enabled: policy.redaction.enabled,
     env: toolEnv,
     envNames: policy.redaction.env,
     patterns: policy.redaction.patterns,

@@ -13,7 +13,7 @@ describe("CLI conventions", () => {
         runs: ["ls", "show", "events", "logs", "export", "rm", "prune"],
         audit: ["query", "verify", "report"],
         plugins: ["ls", "check"],
-        policy: ["check", "show", "test", "schema"],
+        policy: ["check", "show", "test", "schema", "sign", "keygen"],
       }
       for (const [group, subs] of Object.entries(groups)) {
         const help = await ccode(sb, [group, "--help"])
