@@ -96,19 +96,6 @@ export const CONTEXT_RULES: readonly Rule[] = [
     re: /--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token|client-secret)[ \t]+(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"-][^\s'"]{0,511}))/gi,
     accept: (_m, secret) => !isPlaceholder(secret),
   },
-  {
-    id: "sshpass",
-    anchors: ["sshpass"],
-    re: /sshpass[ \t]+(?:-[a-zA-Z][ \t]+){0,4}-p[ \t]*(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"]{1,512}))/g,
-  },
-  // `mysql -uroot -pS3cret` (a bare `-p` prompts, `-p db` names a database)
-  { id: "password-flag", anchors: ["mysql"], re: /mysql(?:dump|admin)?\b[^\n|;&]{0,200}?[ \t]-p([^\s'"-][^\s'"]{0,511})/g },
-  {
-    id: "password-flag",
-    anchors: ["login"],
-    follow: "(?<=(?:docker|podman|nerdctl|buildah|skopeo|registry|oras) login)",
-    re: /login(?<=(?:docker|podman|nerdctl|buildah|skopeo|registry|oras) login)\b[^\n|;&]{0,200}?[ \t](?:-p|--password)(?:=|[ \t]+)(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"-][^\s'"]{0,511}))/g,
-  },
   // .netrc: `machine host login user password secret`
   {
     id: "netrc-password",
@@ -124,7 +111,7 @@ const PLACEHOLDER =
   /^(?:\$|%[sdv(]|<[^>]*>$|\{\{|\*+$|x+$|\.\.\.$|(?:null|nil|none|true|false|undefined|yes|no|on|off|empty|required|optional|string|redacted|hidden|masked)$)/i
 
 /** `$DB_PASSWORD`, `${{ secrets.X }}`, `<your-token>`, `***`, `null`: a reference, not a value. */
-function isPlaceholder(value: string): boolean {
+export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value)
 }
 

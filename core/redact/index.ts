@@ -1,5 +1,6 @@
 // Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
+import { extraFlagsTable, secretArgumentRule, type ExtraFlags } from "./command-line.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
 import { homeRules, ownHomeRule } from "./home.ts"
 import { knownValueRule } from "./known.ts"
@@ -25,6 +26,8 @@ export interface RedactOptions {
   secrets?: string[]
   /** policy `redaction.patterns`; a named group `secret` limits what is hidden, else the whole match */
   patterns?: { id: string; regex: string }[]
+  /** policy `redaction.flags`: program -> flags whose value is a secret, beside the built-in table */
+  flags?: ExtraFlags
   /** the user's home directory, masked in paths */
   home?: string
 }
@@ -54,7 +57,7 @@ export class RedactionPatternError extends Error {
 
 // provider tokens first: where a generic context rule hides the same token, the marker names the provider.
 // Built once: the combined anchor scans compile (and warm up) a single time per process.
-const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()], 1_000_000)
+const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, secretArgumentRule(), ...homeRules()], 1_000_000)
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
@@ -63,6 +66,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   if (opts.enabled === false) return PASS_THROUGH
   const known = knownValueRule(opts)
   const own = ownHomeRule(opts.home)
+  const extra = extraFlagsTable(opts.flags ?? {})
+  if (extra.length > 0) userRules.push(secretArgumentRule(extra))
   const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
   if (own) scanners.push(createScanner([own], 2_000_000))
   const find = (s: string): Span[] => {

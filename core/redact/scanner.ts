@@ -1,7 +1,7 @@
 // Runs many rules over a text in few passes: one combined scan per case mode finds every anchor (a
 // literal that each match of a rule starts with) and only the rules of an anchor found run, sticky at
 // that spot. Rules without anchors scan the whole text. Pure.
-import { escapeRegex, spanOf, type Rule, type Span } from "./spans.ts"
+import { addSpans, escapeRegex, type Rule, type Span } from "./spans.ts"
 
 export interface Scanner {
   /** appends one sorted span list per rule that found something */
@@ -51,15 +51,14 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
             const cur = st ?? { spans: [], next: 0 }
             if (!st) state.set(k, cur)
             cur.next = at + m[0].length
-            const span = spanOf(a.rule, m, text, a.rank)
-            if (span) cur.spans.push(span)
+            addSpans(a.rule, m, text, a.rank, cur.spans)
           }
           // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
           re.lastIndex = at + 1
         }
       }
       for (const [k, { spans }] of state) {
-        if (spans.length > 0) out.push(anchored[k]!.rule.lead ? sortByStart(spans) : spans)
+        if (spans.length > 0) out.push(unordered(anchored[k]!.rule) ? sortByStart(spans) : spans)
       }
       for (const { rule, rank } of whole) {
         const list = scanWhole(text, rule, rank)
@@ -121,13 +120,16 @@ function scanWhole(text: string, rule: Rule, rank: number): Span[] {
       re.lastIndex++
       continue
     }
-    const span = spanOf(rule, m, text, rank)
-    if (span) out.push(span)
+    addSpans(rule, m, text, rank, out)
   }
-  return rule.lead ? sortByStart(out) : out
+  return unordered(rule) ? sortByStart(out) : out
 }
 
-/** A lead can reach back before the previous match. */
+/** A lead can reach back before the previous match; located spans can lie past the next match. */
+function unordered(rule: Rule): boolean {
+  return rule.lead !== undefined || rule.locate !== undefined
+}
+
 function sortByStart(list: Span[]): Span[] {
   return list.sort((a, b) => a.start - b.start)
 }

@@ -23,6 +23,9 @@ export interface Rule {
   accept?: (m: RegExpExecArray, secret: string, text: string) => boolean
   /** matches spanning lines are ignored (user patterns: keeps streamed and whole redaction equal) */
   singleLine?: boolean
+  /** for rules that hide several stretches per match (the secret arguments of a command): their
+   *  ranges in the text, in any order; used instead of the capture groups */
+  locate?: (m: RegExpExecArray, text: string) => readonly [number, number][]
   /** the literal values this rule matches (a stream holds back a line that may start one of them) */
   values?: readonly string[]
 }
@@ -60,8 +63,19 @@ export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
 }
 
+/** Appends the spans a match hides (the rule's own checks passed) to `out`. */
+export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: number, out: Span[]): void {
+  if (!rule.locate) {
+    const span = spanOf(rule, m, text, rank)
+    if (span) out.push(span)
+    return
+  }
+  const marker = rule.marker ?? `[REDACTED:${rule.id}]`
+  for (const [start, end] of rule.locate(m, text)) if (end > start) out.push({ start, end, rank, marker })
+}
+
 /** The span a match hides, or undefined when the rule's own check turns it down. */
-export function spanOf(rule: Rule, m: RegExpExecArray, text: string, rank: number): Span | undefined {
+function spanOf(rule: Rule, m: RegExpExecArray, text: string, rank: number): Span | undefined {
   if (rule.singleLine && m[0].includes("\n")) return undefined
   const [start, end] = secretRange(m, rule.lead ?? 0)
   if (end <= start) return undefined

@@ -54,6 +54,8 @@ function safeCut(text: string, from: number, spans: readonly Span[], multiline: 
   const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
   // only key blocks and known values cross a newline; every other rule reads within one line
   let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart))
+  // a line ending in a backslash goes on in the next (`mysql -u root \` then `  -pSECRET`)
+  while (cut > 1 && text[cut - 1] === "\n" && text[cut - 2] === "\\") cut = lineStart(cut - 1)
   cut = clear(text, spans, cut, lineStart)
   if (cut > from || text.length - from <= MAX_LINE) return cut
 

@@ -64,7 +64,7 @@ describe("markers", () => {
     expect(redactor.text("export GITHUB_TOKEN=ghp_" + "a1B2".repeat(9))).toBe("export GITHUB_TOKEN=[REDACTED:github-token]")
     expect(redactor.text("postgres://app:s3cr3t-pw@db:5432/x")).toBe("postgres://app:[REDACTED:url-password]@db:5432/x")
     expect(redactor.text(`{"password": "hunter2-2024"}`)).toBe(`{"password": "[REDACTED:secret-assignment]"}`)
-    expect(redactor.text("sshpass -p 'p4ss word' ssh host")).toBe("sshpass -p '[REDACTED:sshpass]' ssh host")
+    expect(redactor.text("sshpass -p 'p4ss word' ssh host")).toBe("sshpass -p '[REDACTED:secret-argument]' ssh host")
   })
 
   test("a known value is named by its variable even where a pattern also matches", () => {
