@@ -104,5 +104,7 @@ export const SECRET_ARGUMENTS: readonly ProgramArguments[] = [
   { programs: ["rabbitmqctl"], after: ["change_password"], positional: [{ index: 1 }] },
   { programs: ["mc"], after: ["alias", "set"], positional: [{ index: 3 }] },
   { programs: ["nmcli"], keys: /^(?:password|wifi-sec\.psk|802-11-wireless-security\.psk|vpn\.secrets\.password)$/ },
+  // csh `setenv NAME VALUE`, fish `set -gx NAME VALUE`, `env NAME=VALUE cmd`, `export NAME=VALUE`
+  { programs: ["setenv", "set", "env", "export", "declare", "typeset"], keys: /^[A-Z_][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|_PASS|_PWD|CREDENTIALS|_AUTH)$/ },
   { programs: ["pdftk"], keys: /^(?:user_pw|owner_pw|input_pw)$/ },
 ]

@@ -1,5 +1,6 @@
 // What a rule is, what it hides for one match, and how hidden stretches are merged and rendered.
 // Pure: no I/O, no clock. Never emits any part of a matched secret.
+import { isPublicExample } from "./examples.ts"
 
 /** One detector. `re` is global; what it hides is, in order of preference: the named group `secret`
  *  (user rules, compiled with the `d` flag), the last capture group that matched (built-in rules put
@@ -71,7 +72,9 @@ export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: num
     return
   }
   const marker = rule.marker ?? `[REDACTED:${rule.id}]`
-  for (const [start, end] of rule.locate(m, text)) if (end > start) out.push({ start, end, rank, marker })
+  for (const [start, end] of rule.locate(m, text)) {
+    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker })
+  }
 }
 
 /** The span a match hides, or undefined when the rule's own check turns it down. */
@@ -81,7 +84,7 @@ function spanOf(rule: Rule, m: RegExpExecArray, text: string, rank: number): Spa
   if (end <= start) return undefined
   const secret = text.slice(start, end)
   // already masked: redacting twice must not change anything
-  if (secret.startsWith("[REDACTED:") || secret === "***") return undefined
+  if (secret.startsWith("[REDACTED:") || secret === "***" || isPublicExample(secret)) return undefined
   if (rule.accept && !rule.accept(m, secret, text)) return undefined
   return { start, end, rank, marker: rule.markerOf ? rule.markerOf(m[0]) : (rule.marker ?? `[REDACTED:${rule.id}]`) }
 }

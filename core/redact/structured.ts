@@ -14,6 +14,8 @@ const SENSITIVE_PAIRS = new Set([
   "session key", "auth key", "license key", "client key", "account key", "connection string", "set cookie",
 ])
 const SENSITIVE_WHOLE = new Set(["auth", "dsn"])
+/** Private members of a JSON Web Key (an object with `kty`): RFC 7518 6.2.2, 6.3.2, 6.4.1. */
+const JWK_PRIVATE = new Set(["d", "p", "q", "dp", "dq", "qi", "k"])
 const ID_OWNERS = new Set([
   "user", "account", "customer", "member", "tenant", "org", "organization", "subscription", "session",
   "device", "installation", "client", "owner", "person", "employee", "patient",
@@ -59,9 +61,10 @@ function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): u
     const src = v as Record<string, unknown>
     // `{ name: "DB_PASSWORD", value: "..." }` (k8s env, form fields) hides `value` like a sensitive key
     const namedSecret = [src.name, src.key].some((n) => typeof n === "string" && isSensitiveKey(n))
+    const jwk = typeof src.kty === "string"
     const out: Record<string, unknown> = {}
     for (const [k, x] of Object.entries(src)) {
-      const sensitive = isSensitiveKey(k) || (namedSecret && k === "value")
+      const sensitive = isSensitiveKey(k) || (namedSecret && k === "value") || (jwk && JWK_PRIVATE.has(k))
       const redacted = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
       // an own "__proto__" key (JSON.parse makes them) must stay data, not become the prototype
       Object.defineProperty(out, text(k), { value: redacted, enumerable: true, writable: true, configurable: true })

@@ -1,0 +1,92 @@
+// Secrets in the shapes of configuration files and connection strings: ODBC/ADO `Pwd=...;`, a token
+// as the user of a URL, `auth`/`_auth` keys (docker config.json, .npmrc), private members of a JWK,
+// PuTTY `Private-Lines:`, exported variables named `*KEY`. Data and small pure checks.
+import { acceptAssignment, isPlaceholder, KEY_END, SEP, VALUE } from "./contexts.ts"
+import type { Rule } from "./spans.ts"
+
+/** A JSON object holding these names is a JSON Web Key; its private members are secrets (RFC 7518 6.2.2, 6.3.2, 6.4.1). */
+const JWK_PRIVATE = ["d", "p", "q", "dp", "dq", "qi", "k"]
+
+export const CONFIG_RULES: readonly Rule[] = [
+  // `Server=x;Uid=app;Pwd=S3cret;`, `PWD={with;braces}`, `Password=two words;` — in a connection
+  // string a value runs to the `;` (the working directory `PWD=/home/x` has none around it)
+  {
+    id: "connection-string-password",
+    anchors: ["pwd", "password"],
+    follow: String.raw`(?=[ \t]{0,4}=)`,
+    re: /(?:pwd|password)(?<=(?<![\w-])(?:pwd|password))[ \t]{0,4}=[ \t]{0,4}(?:\{([^}\r\n]{1,512})(?=\})|"([^"\r\n]{1,512})(?=")|'([^'\r\n]{1,512})(?=')|([^;\r\n"'{][^;\r\n"']{0,511}?))(?=[ \t]*(?:[;"'}\r\n]|$))/gi,
+    accept: (m, secret, text) => !isPlaceholder(secret.trim()) && inConnectionString(m, text),
+  },
+  // `https://TOKEN@host/repo.git`, `https://TOKEN:x-oauth-basic@github.com/...`: a user name that is a token
+  {
+    id: "url-user-token",
+    anchors: ["://"],
+    follow: String.raw`(?=[^\s:/?#@'"<>]{16,256}(?::[^\s/?#@'"<>]{0,256})?@)`,
+    re: /:\/\/([^\s:/?#@'"<>]{16,256})(?=(?::[^\s/?#@'"<>]{0,256})?@)/g,
+    accept: (_m, user) => looksLikeTokenUser(user),
+  },
+  // docker config.json `"auth": "base64(user:pass)"`, .npmrc `_auth=...`, `auth: ...` in YAML
+  {
+    id: "secret-assignment",
+    anchors: ["auth"],
+    follow: `(?=${KEY_END}${String.raw`[ \t]{0,16}[:=]`})`,
+    re: new RegExp(String.raw`auth(?<=(?<![A-Za-z0-9])auth)` + KEY_END + SEP + VALUE, "gi"),
+    accept: (m, secret, text) => acceptAssignment(m, secret, text) && looksLikeCredential(secret),
+  },
+  // JWK private members: `"d": "..."` where the same object says `"kty"`
+  {
+    id: "jwk-private-key",
+    anchors: JWK_PRIVATE.flatMap((k) => [`"${k}"`, `\\"${k}\\"`]),
+    re: new RegExp(String.raw`\\{0,3}"(?:${JWK_PRIVATE.join("|")})\\{0,3}"[ \t]*:[ \t]*\\{0,3}"([\w-]{8,16384})`, "g"),
+    accept: (m, _secret, text) => inJwk(m.index, text),
+  },
+  // PuTTY .ppk: `Private-Lines: N` then N lines of base64
+  {
+    id: "putty-private-key",
+    anchors: ["Private-Lines:"],
+    re: /Private-Lines:[ \t]*\d{1,4}[ \t]*\r?\n((?:[A-Za-z0-9+/=]{1,128}\r?\n){0,255}[A-Za-z0-9+/=]{1,128})(?=\r?\n|$)/g,
+  },
+  // `export SEGMENT_WRITEKEY=...`, `MIXPANEL_KEY=...` in an env file or `printenv`: an upper-case
+  // variable name ending in KEY (names ending in TOKEN, SECRET, PASSWORD are secret-assignment's)
+  {
+    id: "secret-assignment",
+    anchors: ["KEY="],
+    re: new RegExp(String.raw`KEY(?<=(?<![\w$.-])[A-Z][A-Z0-9_]{0,80}KEY)=` + String.raw`[ \t]{0,16}` + VALUE, "g"),
+    accept: acceptAssignment,
+  },
+]
+
+/** `;` before the key or after the value: `Server=...;Pwd=x`, `Pwd=x;Server=...`. */
+function inConnectionString(m: RegExpExecArray, text: string): boolean {
+  const before = text.slice(Math.max(0, m.index - 8), m.index)
+  if (/;[ \t]*$/.test(before)) return true
+  const end = m.index + m[0].length
+  return /^[ \t]*[}"']?[ \t]*;/.test(text.slice(end, end + 8))
+}
+
+/** User names are words (`git`, `deploy`, `oauth2`, `x-access-token`); a token is long and mixes
+ *  letters and digits. */
+function looksLikeTokenUser(user: string): boolean {
+  if (isPlaceholder(user) || user.startsWith("[REDACTED")) return false
+  const letters = /[A-Za-z]/.test(user)
+  const digits = /\d/.test(user)
+  return (letters && digits && !/^[a-z]+(?:[-.][a-z]+)*\d{0,4}$/.test(user)) || user.length >= 32
+}
+
+/** `auth: basic`, `"auth": "none"` name a method; a credential is long with digits or base64 symbols. */
+function looksLikeCredential(value: string): boolean {
+  return value.length >= 8 && (/[\d+/=]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)))
+}
+
+/** The object around `at` (from the `{` before it to the `}` after it) names a key type. */
+function inJwk(at: number, text: string): boolean {
+  const from = Math.max(0, at - 16384)
+  const before = text.slice(from, at)
+  const open = before.lastIndexOf("{")
+  if (open < 0) return false
+  const after = text.slice(at, at + 16384)
+  const close = after.indexOf("}")
+  return KTY.test(before.slice(open)) || KTY.test(close < 0 ? after : after.slice(0, close))
+}
+
+const KTY = /\\{0,3}"kty\\{0,3}"[ \t]*:/
