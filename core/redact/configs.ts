@@ -40,11 +40,12 @@ export const CONFIG_RULES: readonly Rule[] = [
     re: new RegExp(String.raw`\\{0,3}"(?:${JWK_PRIVATE.join("|")})\\{0,3}"[ \t]*:[ \t]*\\{0,3}"([\w-]{8,16384})`, "g"),
     accept: (m, _secret, text) => inJwk(m.index, text),
   },
-  // PuTTY .ppk: `Private-Lines: N` then N lines of base64
+  // PuTTY .ppk: `Private-Lines: N` then N lines of base64 (also with JSON-escaped line ends)
   {
     id: "putty-private-key",
     anchors: ["Private-Lines:"],
-    re: /Private-Lines:[ \t]*\d{1,4}[ \t]*\r?\n((?:[A-Za-z0-9+/=]{1,128}\r?\n){0,255}[A-Za-z0-9+/=]{1,128})(?=\r?\n|$)/g,
+    re: /Private-Lines:[ \t]*(\d{1,4})[ \t]*/g,
+    locate: (m, text) => privateLines(text, m.index + m[0].length, Number(m[1])),
   },
   // `export SEGMENT_WRITEKEY=...`, `MIXPANEL_KEY=...` in an env file or `printenv`: an upper-case
   // variable name ending in KEY (names ending in TOKEN, SECRET, PASSWORD are secret-assignment's)
@@ -55,6 +56,33 @@ export const CONFIG_RULES: readonly Rule[] = [
     accept: acceptAssignment,
   },
 ]
+
+const LINE_END = /\r?\n|\\{1,3}(?:r\\{1,3})?n/y
+const BASE64_RUN = /[A-Za-z0-9+/=]{1,128}/y
+
+/** The `count` whole lines of base64 after `from`; when the text ends first, up to its end (a
+ *  stream holds what may still grow). */
+function privateLines(text: string, from: number, count: number): [number, number][] {
+  let start = -1
+  let end = from
+  for (let line = 0; line < count; line++) {
+    LINE_END.lastIndex = end
+    if (!LINE_END.test(text)) return end >= text.length ? [[start < 0 ? from : start, text.length]] : found(start, end)
+    const lineStart = LINE_END.lastIndex
+    BASE64_RUN.lastIndex = lineStart
+    if (!BASE64_RUN.test(text)) return lineStart >= text.length ? [[start < 0 ? from : start, text.length]] : found(start, end)
+    const runEnd = BASE64_RUN.lastIndex
+    LINE_END.lastIndex = runEnd
+    if (runEnd < text.length && !LINE_END.test(text)) return found(start, end)
+    if (start < 0) start = lineStart
+    end = runEnd
+  }
+  return found(start, end)
+}
+
+function found(start: number, end: number): [number, number][] {
+  return start < 0 ? [] : [[start, end]]
+}
 
 /** `;` before the key or after the value: `Server=...;Pwd=x`, `Pwd=x;Server=...`. */
 function inConnectionString(m: RegExpExecArray, text: string): boolean {

@@ -37,6 +37,9 @@ export interface Span {
   /** the rule's place in the order of DESIGN 10: lower wins when spans overlap */
   rank: number
   marker: string
+  /** where the match that found it starts, when before `start` on an earlier line (a command's
+   *  program name, a `Private-Lines:` header): a stream must not release that text apart from it */
+  origin?: number
 }
 
 /** Per-rule span lists (each sorted) as one sorted list; overlapping spans become one (best rank's marker). */
@@ -73,7 +76,7 @@ export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: num
   }
   const marker = rule.marker ?? `[REDACTED:${rule.id}]`
   for (const [start, end] of rule.locate(m, text)) {
-    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker })
+    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker, origin: m.index })
   }
 }
 
@@ -118,6 +121,7 @@ function mergeOverlaps(sorted: Span[]): Span[] {
       // one masked stretch: nothing of either secret may stay visible
       if (s.rank < cur.rank) cur = { ...cur, rank: s.rank, marker: s.marker }
       if (s.end > cur.end) cur = { ...cur, end: s.end }
+      if (s.origin !== undefined && s.origin < (cur.origin ?? cur.start)) cur = { ...cur, origin: s.origin }
       out[out.length - 1] = cur
       continue
     }

@@ -54,9 +54,12 @@ function safeCut(text: string, from: number, spans: readonly Span[], multiline: 
   const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
   // only key blocks and known values cross a newline; every other rule reads within one line
   let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart))
-  // a line ending in a backslash goes on in the next (`mysql -u root \` then `  -pSECRET`)
-  while (cut > 1 && text[cut - 1] === "\n" && text[cut - 2] === "\\") cut = lineStart(cut - 1)
-  cut = clear(text, spans, cut, lineStart)
+  for (let before = -1; cut !== before; ) {
+    before = cut
+    // a line ending in a backslash goes on in the next (`mysql -u root \` then `  -pSECRET`)
+    while (cut > 1 && text[cut - 1] === "\n" && text[cut - 2] === "\\") cut = lineStart(cut - 1)
+    cut = clear(text, spans, cut, lineStart)
+  }
   if (cut > from || text.length - from <= MAX_LINE) return cut
 
   const afterSpace = (pos: number) => lastSpace(text, pos) + 1
@@ -70,8 +73,11 @@ function safeCut(text: string, from: number, spans: readonly Span[], multiline: 
 function clear(text: string, spans: readonly Span[], cut: number, back: (pos: number) => number): number {
   for (let k = spans.length - 1; k >= 0 && cut > 0; k--) {
     const s = spans[k]!
-    if (s.start >= cut) continue
-    if (s.end > cut || s.end === text.length) cut = back(s.start)
+    const origin = Math.min(s.origin ?? s.start, s.start)
+    if (origin >= cut) continue
+    // found from text before the cut (a program name on an earlier line): goes out with it
+    if (s.start >= cut) cut = back(origin)
+    else if (s.end > cut || s.end === text.length) cut = back(origin)
     else break // sorted and disjoint: every earlier span ends before this one
   }
   return cut
