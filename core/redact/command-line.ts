@@ -4,7 +4,7 @@
 import { SECRET_ARGUMENTS, type ProgramArguments, type SecretFlag, type SecretPart } from "./arguments.ts"
 import { isPlaceholder } from "./contexts.ts"
 import { escapeRegex, type Rule } from "./spans.ts"
-import { commandWords, type ShellWord } from "./words.ts"
+import { commandWords, MAX_COMMAND, type ShellWord } from "./words.ts"
 
 export const SECRET_ARGUMENT_ID = "secret-argument"
 
@@ -24,20 +24,44 @@ export function secretArgumentRule(table: readonly ProgramArguments[] = SECRET_A
     re: new RegExp(String.raw`(?<![\w.-](?<!\\[nrt]))(?:${names.map(escapeRegex).join("|")})(?:\.exe)?(?=[ \t]|\\\r?\n)`, "g"),
     locate: (m, text) => {
       const program = m[0].replace(/\.exe$/, "")
-      const specs = byProgram.get(program) ?? []
       const from = m.index + m[0].length
+      const rest = text.slice(from, commandEnd(text, from))
+      // most mentions of a program name are not a command with a secret: look before reading words
+      const specs = (byProgram.get(program) ?? []).filter((spec) => mayHold(spec, rest))
+      if (specs.length === 0) return []
       const out: [number, number][] = []
       const shell = commandWords(text, from, "shell")
       for (const spec of specs) secretRanges(spec, shell, out)
       // inside a JSON string (`{"command":"sshpass -p \"a b\" ssh"}`) the quotes are escaped
-      const lineEnd = text.indexOf("\n", from)
-      if (text.slice(from, lineEnd < 0 ? from + 4096 : Math.min(lineEnd, from + 4096)).includes("\\")) {
+      if (rest.includes("\\")) {
         const json = commandWords(text, from, "json")
         for (const spec of specs) secretRanges(spec, json, out)
       }
       return out
     },
   }
+}
+
+/** The end of the line (and of the lines a trailing backslash continues), at most MAX_COMMAND on. */
+function commandEnd(text: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_COMMAND)
+  let end = from
+  for (;;) {
+    const nl = text.indexOf("\n", end)
+    if (nl < 0 || nl >= limit) return limit
+    if (text[nl - 1] !== "\\" && !(text[nl - 1] === "\r" && text[nl - 2] === "\\")) return nl
+    end = nl + 1
+  }
+}
+
+/** A cheap necessary condition: the subcommand, a flag or a key name the spec needs is in the text. */
+function mayHold(spec: ProgramArguments, rest: string): boolean {
+  if (spec.after && !rest.includes(spec.after[0]!)) return false
+  if (spec.keys) return spec.after !== undefined || rest.split(/[\s="']+/).some((word) => spec.keys!.test(word))
+  if (spec.positional) return spec.positional.every((p) => !p.with) || rest.includes("-")
+  // `-sSu user:pass`: a bundled flag is not written as itself
+  if (spec.bundles) return rest.includes("-")
+  return (spec.flags ?? []).some((f) => rest.includes(typeof f === "string" ? f : f.flag))
 }
 
 export function extraFlagsTable(flags: ExtraFlags): ProgramArguments[] {
@@ -124,7 +148,8 @@ function hideRange(w: ShellWord, from: number, part: SecretPart, out: [number, n
   if (!range) return
   const [s, e] = [from + range[0], from + range[1]]
   const secret = w.value.slice(s, e)
-  if (secret.length === 0 || isPlaceholder(secret) || secret.includes("[REDACTED:")) return
+  // quotes left in a value are JSON's (`\"$PASS\"` read as the shell would)
+  if (secret.length === 0 || isPlaceholder(secret.replace(/^["']+/, "")) || secret.includes("[REDACTED:")) return
   out.push([w.at[s]!, w.to[e - 1]!])
 }
 

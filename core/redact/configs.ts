@@ -2,7 +2,7 @@
 // as the user of a URL, `auth`/`_auth` keys (docker config.json, .npmrc), private members of a JWK,
 // PuTTY `Private-Lines:`, exported variables named `*KEY`. Data and small pure checks.
 import { acceptAssignment, isPlaceholder, KEY_END, SEP, VALUE } from "./contexts.ts"
-import type { Rule } from "./spans.ts"
+import type { Located, Rule } from "./spans.ts"
 
 /** A JSON object holding these names is a JSON Web Key; its private members are secrets (RFC 7518 6.2.2, 6.3.2, 6.4.1). */
 const JWK_PRIVATE = ["d", "p", "q", "dp", "dq", "qi", "k"]
@@ -33,12 +33,12 @@ export const CONFIG_RULES: readonly Rule[] = [
     re: new RegExp(String.raw`auth(?<=(?<![A-Za-z0-9])auth)` + KEY_END + SEP + VALUE, "gi"),
     accept: (m, secret, text) => acceptAssignment(m, secret, text) && looksLikeCredential(secret),
   },
-  // JWK private members: `"d": "..."` where the same object says `"kty"`
+  // JWK private members: `"d": "..."` where the same object says `"kty"` (before or after it)
   {
     id: "jwk-private-key",
     anchors: JWK_PRIVATE.flatMap((k) => [`"${k}"`, `\\"${k}\\"`]),
     re: new RegExp(String.raw`\\{0,3}"(?:${JWK_PRIVATE.join("|")})\\{0,3}"[ \t]*:[ \t]*\\{0,3}"([\w-]{8,16384})`, "g"),
-    accept: (m, _secret, text) => inJwk(m.index, text),
+    locate: (m, text) => jwkMember(m, text),
   },
   // PuTTY .ppk: `Private-Lines: N` then N lines of base64 (also with JSON-escaped line ends)
   {
@@ -52,7 +52,7 @@ export const CONFIG_RULES: readonly Rule[] = [
   {
     id: "secret-assignment",
     anchors: ["KEY="],
-    re: new RegExp(String.raw`KEY(?<=(?<![\w$.-])[A-Z][A-Z0-9_]{0,80}KEY)=` + String.raw`[ \t]{0,16}` + VALUE, "g"),
+    re: new RegExp(String.raw`KEY(?<=(?<![\w$.-](?<!\\[nrt]))[A-Z][A-Z0-9_]{0,80}KEY)=` + String.raw`[ \t]{0,16}` + VALUE, "g"),
     accept: acceptAssignment,
   },
 ]
@@ -106,15 +106,21 @@ function looksLikeCredential(value: string): boolean {
   return value.length >= 8 && (/[\d+/=]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)))
 }
 
-/** The object around `at` (from the `{` before it to the `}` after it) names a key type. */
-function inJwk(at: number, text: string): boolean {
-  const from = Math.max(0, at - 16384)
-  const before = text.slice(from, at)
-  const open = before.lastIndexOf("{")
-  if (open < 0) return false
-  const after = text.slice(at, at + 16384)
-  const close = after.indexOf("}")
-  return KTY.test(before.slice(open)) || KTY.test(close < 0 ? after : after.slice(0, close))
+/** The value, when the object around it (from the `{` before it to the `}` after it) names a key
+ *  type. While that object is still open at the end of the text, up to the end: a stream holds it
+ *  until it knows. */
+function jwkMember(m: RegExpExecArray, text: string): Located[] {
+  const at = m.index
+  const from = Math.max(0, at - WINDOW)
+  const open = text.lastIndexOf("{", at)
+  if (open < from) return []
+  const end = at + m[0].length
+  const value: Located = [end - m[1]!.length, end, open]
+  if (KTY.test(text.slice(open, at))) return [value]
+  const close = text.indexOf("}", end)
+  if (close < 0 || close > end + WINDOW) return end + WINDOW >= text.length ? [[value[0], text.length, open]] : []
+  return KTY.test(text.slice(end, close)) ? [value] : []
 }
 
+const WINDOW = 16384
 const KTY = /\\{0,3}"kty\\{0,3}"[ \t]*:/

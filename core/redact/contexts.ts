@@ -45,7 +45,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
     anchors: ["://"],
     follow: String.raw`(?=[^\s:/?#@'"<>]{0,256}:[^\s/?#'"<>]{1,256}@)`,
     re: /:\/\/[^\s:/?#@'"<>]{0,256}:([^\s/?#'"<>]{1,256})(?=@[^\s@/?#'"<>]*(?:[\s/?#'"<>:]|$))/g,
-    accept: (_m, secret) => !isPlaceholder(secret),
+    // `https://[REDACTED:url-user-token]@host` is no user and password
+    accept: (m, secret) => !isPlaceholder(secret) && !m[0].includes("[REDACTED:"),
   },
   {
     id: "authorization-header",

@@ -96,11 +96,37 @@ function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefi
     }
     own.sort((x, y) => x - y)
   }
-  const alternation = keys
-    .sort((x, y) => y.length - x.length)
-    .map((key) => escapeRegex(key) + (hasShorter.has(key) ? "" : follow.get(key)!))
-    .join("|")
+  const alternation = trie(keys.map((key) => [key, hasShorter.has(key) ? "" : follow.get(key)!]))
   return { re: new RegExp(alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
+}
+
+interface Node {
+  next: Map<string, Node>
+  /** a key ends here: what must follow it */
+  end?: string
+}
+
+/** The anchors as a prefix tree (`m(?:ongo(?:sh|dump|(?=...))|ysql...)`): the regex engine gives up on
+ *  a branch at its first character instead of trying every anchor at every spot. Longer keys come
+ *  before a key that is their prefix, so the longest anchor at a spot is the one reported. */
+function trie(entries: readonly [string, string][]): string {
+  const root: Node = { next: new Map() }
+  for (const [key, tail] of entries) {
+    let node = root
+    for (const ch of key) {
+      let child = node.next.get(ch)
+      if (!child) node.next.set(ch, (child = { next: new Map() }))
+      node = child
+    }
+    node.end = tail
+  }
+  return render(root)
+}
+
+function render(node: Node): string {
+  const alts = [...node.next].map(([ch, child]) => escapeRegex(ch) + render(child))
+  if (node.end !== undefined) alts.push(node.end)
+  return alts.length === 1 ? alts[0]! : `(?:${alts.join("|")})`
 }
 
 /** The checks after an anchor: any one of its rules' `follow` (none when a rule has none). */

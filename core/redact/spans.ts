@@ -26,10 +26,13 @@ export interface Rule {
   singleLine?: boolean
   /** for rules that hide several stretches per match (the secret arguments of a command): their
    *  ranges in the text, in any order; used instead of the capture groups */
-  locate?: (m: RegExpExecArray, text: string) => readonly [number, number][]
+  locate?: (m: RegExpExecArray, text: string) => readonly Located[]
   /** the literal values this rule matches (a stream holds back a line that may start one of them) */
   values?: readonly string[]
 }
+
+/** A stretch to hide, and where what decided it starts when that is before the match (default: the match). */
+export type Located = [start: number, end: number, origin?: number]
 
 export interface Span {
   start: number
@@ -75,8 +78,8 @@ export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: num
     return
   }
   const marker = rule.marker ?? `[REDACTED:${rule.id}]`
-  for (const [start, end] of rule.locate(m, text)) {
-    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker, origin: m.index })
+  for (const [start, end, origin = m.index] of rule.locate(m, text)) {
+    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker, origin })
   }
 }
 

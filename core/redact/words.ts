@@ -20,7 +20,7 @@ export interface ShellWord {
 export type Reading = "shell" | "json"
 
 /** Longer than any command a person types; a bound on the work done after one program name. */
-const MAX_COMMAND = 4096
+export const MAX_COMMAND = 4096
 
 /** The words from `from` to the end of the command (an unquoted newline, `;`, `|`, `&`, `)`, `#`). */
 export function commandWords(text: string, from: number, reading: Reading): ShellWord[] {
@@ -161,12 +161,17 @@ class Reader {
     if (this.reading === "shell") return
     if (c === '"') return void (this.char = undefined)
     if (c !== "\\") return
-    const e = this.text[i + 1]
-    this.width = 2
-    if (e === '"' || e === "\\" || e === "/") this.char = e
+    // JSON escapes, also of JSON inside JSON: an odd run of backslashes escapes what follows it
+    let k = 1
+    while (k < 8 && this.text[i + k] === "\\") k++
+    const e = this.text[i + k]
+    const odd = k % 2 === 1
+    this.width = k + (odd ? 1 : 0)
+    if (!odd) this.char = "\\"
+    else if (e === '"' || e === "/") this.char = e
     else if (e === "n") this.char = "\n"
     else if (e === "t") this.char = "\t"
     else if (e === "r") this.char = "\r"
-    else this.width = 1
+    else this.width = k
   }
 }
