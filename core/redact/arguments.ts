@@ -38,8 +38,11 @@ export interface ProgramArguments {
   /** a positional argument naming a secret: the next one (or its own `=VALUE`) is the secret
    *  (`aws configure set aws_secret_access_key VALUE`, `npm config set //host/:_authToken=VALUE`) */
   keys?: RegExp
+  /** looked for only on a line with a flag: the program's name alone is too common a word (`set`) */
+  flagged?: boolean
 }
 
+const ENV_SECRET = /^[A-Z_][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|_PASS|_PWD|CREDENTIALS|_AUTH)$/
 const MYSQL = ["mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump", "mysqlbinlog", "mysqlslap", "mariadb-dump", "mariadb-admin", "mysqlsh"]
 const LDAP = ["ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop", "ldapvc"]
 const MONGO = ["mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop", "mongofiles"]
@@ -82,7 +85,6 @@ export const SECRET_ARGUMENTS: readonly ProgramArguments[] = [
   { programs: ["gh"], after: ["secret", "set"], flags: ["-b", "--body"] },
   { programs: ["kubectl", "oc"], after: ["create", "secret"], flags: [{ flag: "--from-literal", part: "after-equals" }, "--docker-password"] },
   { programs: ["npm", "pnpm", "yarn"], after: ["config", "set"], keys: /(?:^|[:.])(?:_auth|_authToken|_password|npmAuthToken|npmAuthIdent)$/ },
-  { programs: ["npm", "pnpm"], after: ["set"], keys: /(?:^|[:.])(?:_auth|_authToken|_password)$/ },
   { programs: ["gpg", "gpg2"], flags: ["--passphrase"] },
   { programs: ["zip", "unzip", "zipcloak"], flags: [{ flag: "-P", form: "separate" }, "--password"] },
   { programs: ["7z", "7za", "7zz", "rar", "unrar"], flags: [{ flag: "-p", form: "attached" }] },
@@ -98,13 +100,14 @@ export const SECRET_ARGUMENTS: readonly ProgramArguments[] = [
   { programs: ["influx"], flags: ["-password", "--password"] },
   { programs: ["consul", "nomad"], flags: ["-token"] },
   { programs: ["useradd", "usermod"], flags: ["-p", "--password"] },
-  { programs: ["sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr"], positional: [{ index: 0, part: "slash-password" }], valued: ["-L", "-M"] },
+  { programs: ["sqlplus", "rman", "expdp", "impdp", "sqlldr"], positional: [{ index: 0, part: "slash-password" }], valued: ["-L", "-M"] },
   { programs: ["wpa_passphrase"], positional: [{ index: 1 }] },
   { programs: ["rabbitmqctl"], after: ["add_user"], positional: [{ index: 1 }] },
   { programs: ["rabbitmqctl"], after: ["change_password"], positional: [{ index: 1 }] },
   { programs: ["mc"], after: ["alias", "set"], positional: [{ index: 3 }] },
   { programs: ["nmcli"], keys: /^(?:password|wifi-sec\.psk|802-11-wireless-security\.psk|vpn\.secrets\.password)$/ },
-  // csh `setenv NAME VALUE`, fish `set -gx NAME VALUE`, `env NAME=VALUE cmd`, `export NAME=VALUE`
-  { programs: ["setenv", "set", "env", "export", "declare", "typeset"], keys: /^[A-Z_][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|_PASS|_PWD|CREDENTIALS|_AUTH)$/ },
+  // csh `setenv NAME VALUE`, fish `set -gx NAME VALUE` (`NAME=VALUE` is an assignment: contexts.ts, configs.ts)
+  { programs: ["setenv"], keys: ENV_SECRET },
+  { programs: ["set"], keys: ENV_SECRET, flagged: true },
   { programs: ["pdftk"], keys: /^(?:user_pw|owner_pw|input_pw)$/ },
 ]

@@ -3,7 +3,7 @@
 // them and the table in arguments.ts says which are secrets. Pure.
 import { SECRET_ARGUMENTS, type ProgramArguments, type SecretFlag, type SecretPart } from "./arguments.ts"
 import { isPlaceholder } from "./contexts.ts"
-import { escapeRegex, type Rule } from "./spans.ts"
+import { escapeRegex, type Located, type Rule } from "./spans.ts"
 import { commandWords, MAX_COMMAND, type ShellWord } from "./words.ts"
 
 export const SECRET_ARGUMENT_ID = "secret-argument"
@@ -11,35 +11,116 @@ export const SECRET_ARGUMENT_ID = "secret-argument"
 /** Policy `redaction.flags`: program -> flags whose value is a secret (any form, the whole value). */
 export type ExtraFlags = Record<string, readonly string[]>
 
-/** The built-in table, or only the policy's additions (the built-in rule is compiled once per process). */
-export function secretArgumentRule(table: readonly ProgramArguments[] = SECRET_ARGUMENTS): Rule {
+/** The built-in table, or only the policy's additions (the built-in rules are compiled once per
+ *  process). Two rules, one reading: the scan looks for what is rare in ordinary text and necessary
+ *  in such a command — a flag (` -p`, ` --user`, ` /p:`), or the name of a program whose secrets are
+ *  not behind a flag (`aws configure set`, `sqlplus user/pw`) — and only then for the program names
+ *  on that line, which are too many to look for everywhere. */
+export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_ARGUMENTS): Rule[] {
   const byProgram = new Map<string, ProgramArguments[]>()
   for (const spec of table) for (const p of spec.programs) byProgram.set(p, [...(byProgram.get(p) ?? []), spec])
-  const names = [...byProgram.keys()].sort((a, b) => b.length - a.length)
-  return {
-    id: SECRET_ARGUMENT_ID,
-    anchors: names,
-    // the program is a word of its own (also `/usr/bin/mysql`, and after a JSON `\n`) followed by arguments
-    follow: String.raw`(?=(?:\.exe)?(?:[ \t]|\\\r?\n))`,
-    re: new RegExp(String.raw`(?<![\w.-](?<!\\[nrt]))(?:${names.map(escapeRegex).join("|")})(?:\.exe)?(?=[ \t]|\\\r?\n)`, "g"),
-    locate: (m, text) => {
-      const program = m[0].replace(/\.exe$/, "")
-      const from = m.index + m[0].length
-      const rest = text.slice(from, commandEnd(text, from))
-      // most mentions of a program name are not a command with a secret: look before reading words
-      const specs = (byProgram.get(program) ?? []).filter((spec) => mayHold(spec, rest))
-      if (specs.length === 0) return []
-      const out: [number, number][] = []
-      const shell = commandWords(text, from, "shell")
-      for (const spec of specs) secretRanges(spec, shell, out)
-      // inside a JSON string (`{"command":"sshpass -p \"a b\" ssh"}`) the quotes are escaped
-      if (rest.includes("\\")) {
-        const json = commandWords(text, from, "json")
-        for (const spec of specs) secretRanges(spec, json, out)
-      }
+  // each rule reads a command once per scan (a rule's spans keep its rank whatever finds them first)
+  const reader = () => {
+    const seen = Symbol("commands read")
+    return (m: RegExpExecArray, text: string, memo: Map<unknown, unknown>): Located[] => {
+      const start = commandStart(text, m.index)
+      const done = (memo.get(seen) as Set<number> | undefined) ?? new Set<number>()
+      memo.set(seen, done)
+      if (done.has(start)) return []
+      done.add(start)
+      const out: Located[] = []
+      for (const p of programsIn(text, start, commandEnd(text, m.index), byProgram)) readCommand(text, p, byProgram.get(p.name)!, out)
       return out
-    },
+    }
   }
+  // what leads to a command whose secrets need no flag: its subcommand (`configure` of `aws configure
+  // set`) or its name (`sqlplus user/pw`); and flags that do not start with `-` (`/p:`)
+  // what leads to a command whose secrets need no flag: its subcommand (` configure` of `aws
+  // configure set`) or its name (`sqlplus user/pw`), written after a character that ends a word — a
+  // name's letters are too common a start to try at every place in a text
+  const needCue = table.filter((s) => !s.flagged && (s.keys || s.positional?.some((p) => !p.with)))
+  const subcommands = [...new Set(needCue.flatMap((s) => (s.after ? [s.after[0]!] : [])))]
+  const names = [...new Set(needCue.flatMap((s) => (s.after ? [] : s.programs)))]
+  const slashFlags = [...new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => !f.startsWith("-")))]
+  // a short flag or bundle (`-p`, `-sSu`), a single-dash long one (`-storepass`), or a long one that
+  // starts like one in the table (`--user`; not `--git`, `--color`)
+  const longStarts = new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => f.startsWith("--")).map((f) => f[2]!))
+  const flagStart = `(?=[A-Za-z0-9]|-[${[...longStarts].map((c) => escapeRegex(c)).join("")}])`
+  const rule = (anchors: string[], re: string, follow?: string, atStart?: boolean): Rule => ({
+    id: SECRET_ARGUMENT_ID, anchors, re: new RegExp(re, "g"), locate: reader(), ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
+  })
+  const rules = [rule([" -", "\t-", "\n-", ' "-', " '-"], `[ \\t\\n]["']?-${flagStart}`, flagStart)]
+  const alt = (words: readonly string[]) => `(?:${words.map(escapeRegex).join("|")})`
+  if (subcommands.length > 0) rules.push(rule(subcommands.map((w) => ` ${w}`), ` ${alt(subcommands)}(?=[ \\t])`))
+  if (names.length > 0) {
+    const anchors = [...DELIMITERS, "\\n", "\\r", "\\t"].flatMap((d) => names.map((n) => d + n))
+    rules.push(rule(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, true))
+  }
+  if (slashFlags.length > 0) rules.push(rule(slashFlags.map((f) => ` ${f}`), ` ${alt(slashFlags)}`))
+  return rules
+}
+
+/** What stands right before a program's name (`/usr/bin/`, `bash -c '`); `a;b`, `$(b` are left to flags. */
+const DELIMITERS = [" ", "\t", "\n", "/", "'", '"']
+
+interface ProgramAt {
+  name: string
+  /** where the program's word starts and ends */
+  index: number
+  end: number
+}
+
+/** Known programs named in `text` between `start` and `end`: a word of its own (also the last part of
+ *  `/usr/bin/mysql`, `sqlcmd.exe`, and after a JSON `\n`) followed by a blank or a backslash-newline.
+ *  Words are looked up, not matched against every name (there are hundreds). */
+function programsIn(text: string, start: number, end: number, known: ReadonlyMap<string, unknown>): ProgramAt[] {
+  const out: ProgramAt[] = []
+  WORD.lastIndex = start
+  for (let w = WORD.exec(text); w !== null && w.index < end; w = WORD.exec(text)) {
+    let index = w.index
+    let name = w[0]
+    // most words are not programs: the lookup comes first
+    if (!known.has(name)) {
+      if (name.endsWith(".exe") && known.has(name.slice(0, -4))) name = name.slice(0, -4)
+      // `\nmysql` inside a JSON string: the `n` belongs to the escape
+      else if (text.charCodeAt(index - 1) === 92 && /^[nrt]/.test(name) && known.has(name.slice(1))) [index, name] = [index + 1, name.slice(1)]
+      else continue
+    }
+    if (index === w.index && index > 0 && /[\w.-]/.test(text[index - 1]!)) continue
+    const wordEnd = w.index + w[0].length
+    if (!/^(?:[ \t]|\\\r?\n)/.test(text.slice(wordEnd, wordEnd + 3))) continue
+    out.push({ name, index, end: wordEnd })
+  }
+  return out
+}
+
+const WORD = /[\w.-]+/g
+
+/** The secrets among the words after one program name. */
+function readCommand(text: string, m: ProgramAt, all: readonly ProgramArguments[], out: Located[]): void {
+  const from = m.end
+  const rest = text.slice(from, commandEnd(text, from))
+  // most mentions of a program name are not a command with a secret: look before reading words
+  const specs = all.filter((spec) => mayHold(spec, rest))
+  if (specs.length === 0) return
+  const found: [number, number][] = []
+  const shell = commandWords(text, from, "shell")
+  for (const spec of specs) secretRanges(spec, shell, found)
+  // inside a JSON string (`{"command":"sshpass -p \"a b\" ssh"}`) the quotes are escaped
+  if (rest.includes("\\")) {
+    const json = commandWords(text, from, "json")
+    for (const spec of specs) secretRanges(spec, json, found)
+  }
+  for (const [s, e] of found) out.push([s, e, m.index])
+}
+
+/** The start of the line holding `at`, and of the lines before it that a trailing backslash continues. */
+function commandStart(text: string, at: number): number {
+  let start = text.lastIndexOf("\n", at - 1) + 1
+  while (start >= 2 && (text[start - 2] === "\\" || (text[start - 2] === "\r" && text[start - 3] === "\\"))) {
+    start = text.lastIndexOf("\n", start - 2) + 1
+  }
+  return start
 }
 
 /** The end of the line (and of the lines a trailing backslash continues), at most MAX_COMMAND on. */

@@ -1,6 +1,6 @@
 // Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
-import { extraFlagsTable, secretArgumentRule, type ExtraFlags } from "./command-line.ts"
+import { extraFlagsTable, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
 import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
 import { homeRules, ownHomeRule } from "./home.ts"
@@ -58,7 +58,7 @@ export class RedactionPatternError extends Error {
 
 // provider tokens first: where a generic context rule hides the same token, the marker names the provider.
 // Built once: the combined anchor scans compile (and warm up) a single time per process.
-const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, secretArgumentRule(), ...homeRules()], 1_000_000)
+const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000)
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
@@ -68,7 +68,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const known = knownValueRule(opts)
   const own = ownHomeRule(opts.home)
   const extra = extraFlagsTable(opts.flags ?? {})
-  if (extra.length > 0) userRules.push(secretArgumentRule(extra))
+  if (extra.length > 0) userRules.push(...secretArgumentRules(extra))
   const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
   if (own) scanners.push(createScanner([own], 2_000_000))
   const find = (s: string): Span[] => {

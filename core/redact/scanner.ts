@@ -35,6 +35,7 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
     scan(text, out) {
       // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
       const state = new Map<number, { spans: Span[]; next: number }>()
+      const memo = new Map<unknown, unknown>()
       for (const p of passes) {
         const re = p.re
         re.lastIndex = 0
@@ -51,17 +52,27 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
             const cur = st ?? { spans: [], next: 0 }
             if (!st) state.set(k, cur)
             cur.next = at + m[0].length
-            addSpans(a.rule, m, text, a.rank, cur.spans)
+            addSpans(a.rule, m, text, a.rank, cur.spans, memo)
           }
           // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
           re.lastIndex = at + 1
         }
       }
+      // rules that also match where a text starts, with no anchor there
+      anchored.forEach((a, k) => {
+        if (!a.rule.atStart) return
+        a.sticky.lastIndex = 0
+        const m = a.sticky.exec(text)
+        if (m === null || m[0].length === 0) return
+        const cur = state.get(k) ?? { spans: [], next: 0 }
+        state.set(k, cur)
+        addSpans(a.rule, m, text, a.rank, cur.spans, memo)
+      })
       for (const [k, { spans }] of state) {
         if (spans.length > 0) out.push(unordered(anchored[k]!.rule) ? sortByStart(spans) : spans)
       }
       for (const { rule, rank } of whole) {
-        const list = scanWhole(text, rule, rank)
+        const list = scanWhole(text, rule, rank, memo)
         if (list.length > 0) out.push(list)
       }
     },
@@ -136,7 +147,7 @@ function followOf(rules: readonly Rule[]): string {
   return follows.length === 1 ? `(?:${follows[0]})` : `(?:${follows.map((f) => `(?:${f})`).join("|")})`
 }
 
-function scanWhole(text: string, rule: Rule, rank: number): Span[] {
+function scanWhole(text: string, rule: Rule, rank: number, memo: Map<unknown, unknown>): Span[] {
   const out: Span[] = []
   const re = rule.re
   re.lastIndex = 0
@@ -146,7 +157,7 @@ function scanWhole(text: string, rule: Rule, rank: number): Span[] {
       re.lastIndex++
       continue
     }
-    addSpans(rule, m, text, rank, out)
+    addSpans(rule, m, text, rank, out, memo)
   }
   return unordered(rule) ? sortByStart(out) : out
 }

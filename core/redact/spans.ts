@@ -11,6 +11,9 @@ export interface Rule {
   /** literals every match starts with (case-insensitively when `re` has the `i` flag); the engine
    *  only runs `re` where one occurs. Without anchors `re` scans the whole text. */
   anchors?: readonly string[]
+  /** its regex may also match at the very start of the text, where it has no anchor (a program name
+   *  whose anchors are the name after a delimiter) */
+  atStart?: boolean
   /** a zero-width check (regex source) that holds right after an anchor wherever `re` can match there;
    *  lets the anchor scan skip the many places a common keyword ("token", "password") is just a word */
   follow?: string
@@ -26,7 +29,7 @@ export interface Rule {
   singleLine?: boolean
   /** for rules that hide several stretches per match (the secret arguments of a command): their
    *  ranges in the text, in any order; used instead of the capture groups */
-  locate?: (m: RegExpExecArray, text: string) => readonly Located[]
+  locate?: (m: RegExpExecArray, text: string, memo: Map<unknown, unknown>) => readonly Located[]
   /** the literal values this rule matches (a stream holds back a line that may start one of them) */
   values?: readonly string[]
 }
@@ -70,15 +73,16 @@ export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
 }
 
-/** Appends the spans a match hides (the rule's own checks passed) to `out`. */
-export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: number, out: Span[]): void {
+/** Appends the spans a match hides (the rule's own checks passed) to `out`. `memo` lives for one
+ *  scan of one text (a rule that reads a whole command once for its several matches). */
+export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: number, out: Span[], memo: Map<unknown, unknown>): void {
   if (!rule.locate) {
     const span = spanOf(rule, m, text, rank)
     if (span) out.push(span)
     return
   }
   const marker = rule.marker ?? `[REDACTED:${rule.id}]`
-  for (const [start, end, origin = m.index] of rule.locate(m, text)) {
+  for (const [start, end, origin = m.index] of rule.locate(m, text, memo)) {
     if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker, origin })
   }
 }
