@@ -124,6 +124,11 @@ function mergeRedaction(m: MergeStep): void {
     m.policy.sources[`redaction.patterns.${p.id}`] = sourceAt(m.layer, `redaction.patterns.${i}`)
   })
   for (const name of r.env ?? []) if (!cur.env.includes(name)) cur.env.push(name)
+  // any layer may add: a flag more to hide never loosens anything
+  for (const [program, flags] of Object.entries(r.flags ?? {})) {
+    const list = (cur.flags[program] ??= [])
+    for (const flag of flags) if (!list.includes(flag)) list.push(flag)
+  }
 }
 
 function mergeMcpAndPrices(m: MergeStep): void {
