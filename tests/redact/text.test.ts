@@ -82,6 +82,14 @@ describe("known secret values", () => {
     expect(r.text(`https://x.test/?q=${encodeURIComponent(value)}`)).toBe("https://x.test/?q=[REDACTED:secret]")
   })
 
+  test("each line of key material in a multi-line value is found alone (printenv | grep shows one)", () => {
+    const lines = ["QUFBQUIzTnphQzF5YzJFQUFBQURBUUFCQUFBQWdR", "cHJpdmF0ZS1saW5lLXR3by1vZi10aGUta2V5LWZpbGU="]
+    const r = createRedactor({ env: { DEPLOY_PPK: `Encryption: none\n${lines.join("\n")}\n` }, envNames: ["DEPLOY_PPK"] })
+    expect(r.text(`DEPLOY_PPK=${lines[0]}`)).toBe("DEPLOY_PPK=[REDACTED:env:DEPLOY_PPK]")
+    expect(r.text(`x ${lines[1]} y`)).toBe("x [REDACTED:env:DEPLOY_PPK] y")
+    expect(r.text("Encryption: none")).toBe("Encryption: none")
+  })
+
   test("a value read from a file with a trailing newline is still found without it", () => {
     const r = createRedactor({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef\n" } })
     expect(r.text("using dt-0123456789abcdef now")).toBe("using [REDACTED:env:DEPLOY_TOKEN] now")
