@@ -1,6 +1,8 @@
 // Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
-import { extraFlagsTable, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
+import { SECRET_ARGUMENTS } from "./arguments.ts"
+import { redactArgv } from "./argv.ts"
+import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
 import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
 import { homeRules, ownHomeRule } from "./home.ts"
@@ -68,6 +70,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const known = knownValueRule(opts)
   const own = ownHomeRule(opts.home)
   const extra = extraFlagsTable(opts.flags ?? {})
+  const tables = extra.length > 0 ? [SECRET_ARGUMENTS, extra] : [SECRET_ARGUMENTS]
   if (extra.length > 0) userRules.push(...secretArgumentRules(extra))
   const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
   if (own) scanners.push(createScanner([own], 2_000_000))
@@ -80,7 +83,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   return {
     enabled: true,
     text,
-    value: (v) => redactValue(v, text),
+    value: (v) => redactValue(v, text, (argv) => redactArgv(argv, `[REDACTED:${SECRET_ARGUMENT_ID}]`, tables)),
     stream: () => createStream(find, known?.values ?? []),
   }
 }

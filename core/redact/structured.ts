@@ -44,17 +44,31 @@ export function maskId(value: string): string {
   return value.length >= 16 ? `${value.slice(0, 4)}${MASK}${value.slice(-4)}` : MASK
 }
 
-export function redactValue<T>(value: T, text: (s: string) => string): T {
-  return walk(value, text, new WeakSet()) as T
+/** An argv with the secrets of its arguments hidden, or undefined (see argv.ts). */
+export type ArgvRedactor = (argv: readonly string[]) => string[] | undefined
+
+export function redactValue<T>(value: T, text: (s: string) => string, argv: ArgvRedactor = () => undefined): T {
+  return walk(value, { text, argv, seen: new WeakSet() }) as T
 }
 
-function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+interface Walk {
+  text: (s: string) => string
+  argv: ArgvRedactor
+  seen: WeakSet<object>
+}
+
+/** `{ command: "mysql", args: ["-pX"] }`: a program and its arguments given apart (exec-style tools). */
+const PROGRAM_KEYS = ["command", "cmd", "program", "executable", "file"]
+const ARGS_KEYS = ["args", "argv", "arguments"]
+
+function walk(v: unknown, w: Walk): unknown {
+  const { text, seen } = w
   if (typeof v === "string") return text(v)
   if (v === null || typeof v !== "object") return v
   if (seen.has(v)) return "[Circular]"
   seen.add(v)
   try {
-    if (Array.isArray(v)) return walkArray(v, text, seen)
+    if (Array.isArray(v)) return walkArray(v, w)
     if (v instanceof Date) return new Date(v.getTime())
     if (ArrayBuffer.isView(v)) return v
     if (v instanceof Error) return { name: v.name, message: text(v.message), stack: v.stack && text(v.stack) }
@@ -62,10 +76,12 @@ function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): u
     // `{ name: "DB_PASSWORD", value: "..." }` (k8s env, form fields) hides `value` like a sensitive key
     const namedSecret = [src.name, src.key].some((n) => typeof n === "string" && isSensitiveKey(n))
     const jwk = typeof src.kty === "string"
+    const argvKey = argsOf(src, w)
     const out: Record<string, unknown> = {}
     for (const [k, x] of Object.entries(src)) {
       const sensitive = isSensitiveKey(k) || (namedSecret && k === "value") || (jwk && JWK_PRIVATE.has(k))
-      const redacted = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
+      const value = argvKey && k === argvKey.key ? argvKey.args : x
+      const redacted = sensitive ? mask(value) : isIdKey(k) ? maskIdValue(value, w) : walk(value, w)
       // an own "__proto__" key (JSON.parse makes them) must stay data, not become the prototype
       Object.defineProperty(out, text(k), { value: redacted, enumerable: true, writable: true, configurable: true })
     }
@@ -75,10 +91,25 @@ function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): u
   }
 }
 
-function walkArray(v: unknown[], text: (s: string) => string, seen: WeakSet<object>): unknown[] {
+function walkArray(v: unknown[], w: Walk): unknown[] {
   // header pairs: [["Authorization", "Bearer ..."], ...]
-  if (v.length === 2 && typeof v[0] === "string" && isSensitiveKey(v[0])) return [text(v[0]), mask(v[1])]
-  return v.map((x) => walk(x, text, seen))
+  if (v.length === 2 && typeof v[0] === "string" && isSensitiveKey(v[0])) return [w.text(v[0]), mask(v[1])]
+  // an argv: ["sshpass", "-p", "secret", "ssh", "host"]
+  const argv = v.length >= 2 && v.every((x) => typeof x === "string") ? w.argv(v as string[]) : undefined
+  return (argv ?? v).map((x) => walk(x, w))
+}
+
+/** The arguments array of `{ command: "mysql", args: ["-pX"] }` with its secrets hidden. */
+function argsOf(src: Record<string, unknown>, w: Walk): { key: string; args: string[] } | undefined {
+  const program = PROGRAM_KEYS.map((k) => src[k]).find((p) => typeof p === "string")
+  if (typeof program !== "string") return undefined
+  for (const key of ARGS_KEYS) {
+    const args = src[key]
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) continue
+    const hidden = w.argv([program, ...args])
+    return hidden ? { key, args: hidden.slice(1) } : undefined
+  }
+  return undefined
 }
 
 function mask(v: unknown): unknown {
@@ -87,10 +118,10 @@ function mask(v: unknown): unknown {
   return MASK
 }
 
-function maskIdValue(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+function maskIdValue(v: unknown, w: Walk): unknown {
   if (typeof v === "string") return maskId(v)
   if (typeof v === "number" || typeof v === "bigint") return maskId(String(v))
-  return walk(v, text, seen)
+  return walk(v, w)
 }
 
 function words(key: string): string[] {

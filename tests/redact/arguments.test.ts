@@ -64,6 +64,15 @@ describe("secret-bearing arguments", () => {
     expect(r.value(args)).toEqual({ command: `curl -sSu ci:${M} https://x`, cwd: "/w" })
   })
 
+  test("an argv given as an array, or as a program and its arguments apart, hides the same secrets", () => {
+    expect(r.value(["sshpass", "-p", "S3cr3t pw", "ssh", "h"])).toEqual(["sshpass", "-p", M, "ssh", "h"])
+    expect(r.value({ command: "/usr/bin/mysql", args: ["-uroot", "-pS3cr3t-pw", "shop"] })).toEqual({ command: "/usr/bin/mysql", args: ["-uroot", `-p${M}`, "shop"] })
+    expect(r.value({ cmd: "curl", argv: ["-sSu", "ci:S3cr3t-pw", "https://x"] })).toEqual({ cmd: "curl", argv: ["-sSu", `ci:${M}`, "https://x"] })
+    expect(r.value({ command: "htpasswd", args: ["-b", "f", "bob", "S3cr3t-pw"] })).toEqual({ command: "htpasswd", args: ["-b", "f", "bob", M] })
+    // lists that are not commands stay as they are
+    expect(r.value({ files: ["-p", "S3cr3t-pw"], command: "ls", args: ["-p", "x1"] })).toEqual({ files: ["-p", "S3cr3t-pw"], command: "ls", args: ["-p", "x1"] })
+  })
+
   test.each([
     "docker run -p 8080:80 nginx",
     "mysql -u root -p shop",
