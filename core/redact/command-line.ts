@@ -87,7 +87,9 @@ function programsIn(text: string, start: number, end: number, known: ReadonlyMap
       else continue
     }
     if (index === w.index && index > 0 && /[\w.-]/.test(text[index - 1]!)) continue
-    const wordEnd = w.index + w[0].length
+    // `"sshpass" -p X`: a quoted name ends after its quote
+    const quoted = /["']/.test(text[w.index - 1] ?? "") && text[w.index + w[0].length] === text[w.index - 1] ? 1 : 0
+    const wordEnd = w.index + w[0].length + quoted
     if (!/^(?:[ \t]|\\\r?\n)/.test(text.slice(wordEnd, wordEnd + 3))) continue
     out.push({ name, index, end: wordEnd })
   }
