@@ -23,13 +23,17 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
   const reader = () => {
     const seen = Symbol("commands read")
     return (m: RegExpExecArray, text: string, memo: Map<unknown, unknown>): Located[] => {
-      const start = commandStart(text, m.index)
-      const done = (memo.get(seen) as Set<number> | undefined) ?? new Set<number>()
-      memo.set(seen, done)
-      if (done.has(start)) return []
-      done.add(start)
+      // matches come in text order: what an earlier one read is not read again
+      const read = (memo.get(seen) as { to: number } | undefined) ?? { to: 0 }
+      memo.set(seen, read)
+      if (m.index < read.to) return []
+      const start = Math.max(read.to, commandStart(text, m.index))
+      const end = commandEnd(text, m.index)
+      const programs = programsIn(text, start, end, byProgram, MAX_PROGRAMS + 1)
+      // the programs after the first MAX_PROGRAMS are read from the next match on (each has one)
+      read.to = programs.length > MAX_PROGRAMS ? programs[MAX_PROGRAMS]!.index : end
       const out: Located[] = []
-      for (const p of programsIn(text, start, commandEnd(text, m.index), byProgram)) readCommand(text, p, byProgram.get(p.name)!, out)
+      for (const p of programs.slice(0, MAX_PROGRAMS)) readCommand(text, p, byProgram.get(p.name)!, end, out)
       return out
     }
   }
@@ -73,10 +77,10 @@ interface ProgramAt {
 /** Known programs named in `text` between `start` and `end`: a word of its own (also the last part of
  *  `/usr/bin/mysql`, `sqlcmd.exe`, and after a JSON `\n`) followed by a blank or a backslash-newline.
  *  Words are looked up, not matched against every name (there are hundreds). */
-function programsIn(text: string, start: number, end: number, known: ReadonlyMap<string, unknown>): ProgramAt[] {
+function programsIn(text: string, start: number, end: number, known: ReadonlyMap<string, unknown>, max: number): ProgramAt[] {
   const out: ProgramAt[] = []
   WORD.lastIndex = start
-  for (let w = WORD.exec(text); w !== null && w.index < end; w = WORD.exec(text)) {
+  for (let w = WORD.exec(text); w !== null && w.index < end && out.length < max; w = WORD.exec(text)) {
     let index = w.index
     let name = w[0]
     // most words are not programs: the lookup comes first
@@ -98,18 +102,27 @@ function programsIn(text: string, start: number, end: number, known: ReadonlyMap
 
 const WORD = /[\w.-]+/g
 
-/** The secrets among the words after one program name. */
-function readCommand(text: string, m: ProgramAt, all: readonly ProgramArguments[], out: Located[]): void {
+/** Programs read per match (a JSON line can hold many commands; the rest wait for a later match):
+ *  bounds the work a text made of program names causes, else it grows with the square of its length. */
+const MAX_PROGRAMS = 32
+
+const PEEK = 2048
+
+/** The secrets among the words after one program name (its command ends by `lineEnd`). */
+function readCommand(text: string, m: ProgramAt, all: readonly ProgramArguments[], lineEnd: number, out: Located[]): void {
   const from = m.end
-  const rest = text.slice(from, commandEnd(text, from))
   // most mentions of a program name are not a command with a secret: look before reading words
-  const specs = all.filter((spec) => mayHold(spec, rest))
+  // (within a window, so a line of many commands is not searched again for each of them)
+  const end = Math.max(from, lineEnd)
+  const rest = text.slice(from, Math.min(end, from + PEEK))
+  const specs = end - from > PEEK ? all : all.filter((spec) => mayHold(spec, rest))
   if (specs.length === 0) return
   const found: [number, number][] = []
   const shell = commandWords(text, from, "shell")
   for (const spec of specs) secretRanges(spec, shell, found)
   // inside a JSON string (`{"command":"sshpass -p \"a b\" ssh"}`) the quotes are escaped
-  if (rest.includes("\\")) {
+  const read = shell.length > 0 ? shell[shell.length - 1]!.end : from
+  if (text.slice(from, Math.max(read, from + 2)).includes("\\")) {
     const json = commandWords(text, from, "json")
     for (const spec of specs) secretRanges(spec, json, found)
   }
@@ -118,23 +131,24 @@ function readCommand(text: string, m: ProgramAt, all: readonly ProgramArguments[
 
 /** The start of the line holding `at`, and of the lines before it that a trailing backslash continues. */
 function commandStart(text: string, at: number): number {
-  let start = text.lastIndexOf("\n", at - 1) + 1
-  while (start >= 2 && (text[start - 2] === "\\" || (text[start - 2] === "\r" && text[start - 3] === "\\"))) {
-    start = text.lastIndexOf("\n", start - 2) + 1
+  const floor = Math.max(0, at - MAX_COMMAND)
+  for (let i = at - 1; ; i--) {
+    while (i >= floor && text.charCodeAt(i) !== 10) i--
+    if (i < floor) return floor
+    const continued = text[i - 1] === "\\" || (text[i - 1] === "\r" && text[i - 2] === "\\")
+    if (!continued) return i + 1
   }
-  return start
 }
 
 /** The end of the line (and of the lines a trailing backslash continues), at most MAX_COMMAND on. */
 function commandEnd(text: string, from: number): number {
   const limit = Math.min(text.length, from + MAX_COMMAND)
-  let end = from
-  for (;;) {
-    const nl = text.indexOf("\n", end)
-    if (nl < 0 || nl >= limit) return limit
-    if (text[nl - 1] !== "\\" && !(text[nl - 1] === "\r" && text[nl - 2] === "\\")) return nl
-    end = nl + 1
+  for (let i = from; i < limit; i++) {
+    if (text.charCodeAt(i) !== 10) continue
+    const continued = text[i - 1] === "\\" || (text[i - 1] === "\r" && text[i - 2] === "\\")
+    if (!continued) return i
   }
+  return limit
 }
 
 /** A cheap necessary condition: the subcommand, a flag or a key name the spec needs is in the text. */

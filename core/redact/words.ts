@@ -19,8 +19,10 @@ export interface ShellWord {
 /** How text is read: as written, or as the inside of a JSON string (`\"` is a quote, `"` ends it). */
 export type Reading = "shell" | "json"
 
-/** Longer than any command a person types; a bound on the work done after one program name. */
-export const MAX_COMMAND = 4096
+/** Longer than commands people type (a curl with a few KB of inline JSON); with MAX_WORDS, a bound
+ *  on the work done after one program name, so a text made of program names stays linear. */
+export const MAX_COMMAND = 16 * 1024
+const MAX_WORDS = 64
 
 /** The words from `from` to the end of the command (an unquoted newline, `;`, `|`, `&`, `)`, `#`). */
 export function commandWords(text: string, from: number, reading: Reading): ShellWord[] {
@@ -38,7 +40,7 @@ export function commandWords(text: string, from: number, reading: Reading): Shel
       continue
     }
     const word = readWord(r)
-    if (word === undefined) break
+    if (word === undefined || words.length >= MAX_WORDS) break
     word.redirect = redirect
     redirect = false
     words.push(word)
