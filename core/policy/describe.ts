@@ -38,6 +38,7 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
   policy.workspace.protected.forEach((p, i) => line(4, `- ${p}`, `workspace.protected.${i}`))
   section(line, policy, "redaction", { enabled: policy.redaction.enabled, env: `[${policy.redaction.env.join(", ")}]` })
   for (const p of policy.redaction.patterns) line(2, `- pattern ${p.id}: /${p.regex}/`, `redaction.patterns.${p.id}`)
+  for (const [program, flags] of Object.entries(policy.redaction.flags)) line(2, `- flags ${program}: ${flags.join(", ")}`, `redaction.flags.${program}`)
   if (Object.keys(policy.mcp.servers).length) mapSection(line, policy, "mcp.servers", Object.fromEntries(Object.entries(policy.mcp.servers).map(([k, v]) => [k, v.command ?? v.url ?? ""])), 0)
   if (policy.ignored.length) out.push("", "# ignored (untrusted layers may only restrict):", ...policy.ignored.map((i) => `#   ${i}`))
   return out.join("\n")

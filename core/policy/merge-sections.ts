@@ -128,6 +128,7 @@ function mergeRedaction(m: MergeStep): void {
   for (const [program, flags] of Object.entries(r.flags ?? {})) {
     const list = (cur.flags[program] ??= [])
     for (const flag of flags) if (!list.includes(flag)) list.push(flag)
+    m.policy.sources[`redaction.flags.${program}`] ??= sourceAt(m.layer, `redaction.flags.${program}`)
   }
 }
 
