@@ -21,6 +21,16 @@ describe("secret-bearing arguments", () => {
     ["bash -c 'sshpass -p S3cr3t-pw ssh h'", `bash -c 'sshpass -p ${M} ssh h'`],
     ["ssh bastion \"mysql -uroot -pS3cr3t-pw -e 'select 1'\"", `ssh bastion "mysql -uroot -p${M} -e 'select 1'"`],
     ["xargs -I{} sshpass -p S3cr3t-pw scp {} h:", `xargs -I{} sshpass -p ${M} scp {} h:`],
+    // how commands show up in output: set -x traces, history, ps
+    ["+ sshpass -p S3cr3t-pw ssh h", `+ sshpass -p ${M} ssh h`],
+    ["  812  mysql -uroot -pS3cr3t-pw", `  812  mysql -uroot -p${M}`],
+    ["root  4242  0.0  sshpass -p S3cr3t-pw ssh -N h", `root  4242  0.0  sshpass -p ${M} ssh -N h`],
+    // values the shell keeps whole, and values that look like flags
+    ["sshpass -p 'a;b|c&d' ssh h", `sshpass -p '${M}' ssh h`],
+    ["sshpass -p -S3cr3t- ssh h", `sshpass -p ${M} ssh h`],
+    ["sqlcmd.exe -S db -P S3cr3t-pw", `sqlcmd.exe -S db -P ${M}`],
+    ["htpasswd -b -B -C 10 f bob S3cr3t-pw", `htpasswd -b -B -C 10 f bob ${M}`],
+    ["curl -H 'Authorization: Bearer abcdefgh12345678' -u a:S3cr3t-pw x", `curl -H 'Authorization: Bearer [REDACTED:authorization-header]' -u a:${M} x`],
     ["curl -u admin:S3cr3t-pw https://x", `curl -u admin:${M} https://x`],
     ["curl -sSfu admin:S3cr3t-pw https://x", `curl -sSfu admin:${M} https://x`],
     ["curl -uadmin:S3cr3t-pw https://x", `curl -uadmin:${M} https://x`],
