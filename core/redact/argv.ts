@@ -8,6 +8,20 @@ import type { ShellWord } from "./words.ts"
 /** An argv with the secrets of its program's arguments replaced by `marker`, or undefined when it
  *  names no known program or holds no secret. */
 export function redactArgv(argv: readonly string[], marker: string, tables: readonly (readonly ProgramArguments[])[] = [SECRET_ARGUMENTS]): string[] | undefined {
+  const found = argvRanges(argv, tables)
+  if (!found) return undefined
+  return [argv[0]!, ...found.words.map((w) => hideIn(w, found.ranges, marker))]
+}
+
+/** The secret parts of an argv's arguments, as strings. */
+export function argvSecrets(argv: readonly string[], tables: readonly (readonly ProgramArguments[])[]): string[] {
+  const found = argvRanges(argv, tables)
+  if (!found) return []
+  const joined = found.words.map((w) => w.value).join("\0")
+  return found.ranges.map(([s, e]) => joined.slice(s, e))
+}
+
+function argvRanges(argv: readonly string[], tables: readonly (readonly ProgramArguments[])[]): { words: ShellWord[]; ranges: [number, number][] } | undefined {
   const program = (argv[0] ?? "").replace(/^.*[/\\]/, "").replace(/\.exe$/i, "")
   const specs = tables.flatMap((t) => t.filter((s) => s.programs.includes(program)))
   if (specs.length === 0) return undefined
@@ -21,8 +35,7 @@ export function redactArgv(argv: readonly string[], marker: string, tables: read
   }
   const ranges: [number, number][] = []
   for (const spec of specs) secretRanges(spec, words, ranges)
-  if (ranges.length === 0) return undefined
-  return [argv[0]!, ...words.map((w) => hideIn(w, ranges, marker))]
+  return ranges.length === 0 ? undefined : { words, ranges }
 }
 
 function hideIn(w: ShellWord, ranges: readonly [number, number][], marker: string): string {

@@ -2,6 +2,7 @@
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
 import { SECRET_ARGUMENTS } from "./arguments.ts"
 import { redactArgv } from "./argv.ts"
+import { redactParsedCommand } from "./parsed.ts"
 import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
 import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
@@ -60,6 +61,7 @@ export class RedactionPatternError extends Error {
 
 // provider tokens first: where a generic context rule hides the same token, the marker names the provider.
 // Built once: the combined anchor scans compile (and warm up) a single time per process.
+const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
 const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000)
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
@@ -83,7 +85,11 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   return {
     enabled: true,
     text,
-    value: (v) => redactValue(v, text, (argv) => redactArgv(argv, `[REDACTED:${SECRET_ARGUMENT_ID}]`, tables)),
+    value: (v) =>
+      redactValue(v, text, {
+        argv: (argv) => redactArgv(argv, ARGUMENT_MARKER, tables),
+        shell: (command) => redactParsedCommand(command, text(command), ARGUMENT_MARKER, tables),
+      }),
     stream: () => createStream(find, known?.values ?? []),
   }
 }

@@ -47,13 +47,22 @@ export function maskId(value: string): string {
 /** An argv with the secrets of its arguments hidden, or undefined (see argv.ts). */
 export type ArgvRedactor = (argv: readonly string[]) => string[] | undefined
 
-export function redactValue<T>(value: T, text: (s: string) => string, argv: ArgvRedactor = () => undefined): T {
-  return walk(value, { text, argv, seen: new WeakSet() }) as T
+export interface Commands {
+  argv: ArgvRedactor
+  /** a shell command string (a `command` field), redacted with what reading it as shell adds */
+  shell: (command: string) => string
+}
+
+const NO_COMMANDS: Commands = { argv: () => undefined, shell: (s) => s }
+
+export function redactValue<T>(value: T, text: (s: string) => string, commands: Commands = NO_COMMANDS): T {
+  return walk(value, { text, argv: commands.argv, shell: commands.shell, seen: new WeakSet() }) as T
 }
 
 interface Walk {
   text: (s: string) => string
   argv: ArgvRedactor
+  shell: (command: string) => string
   seen: WeakSet<object>
 }
 
@@ -81,7 +90,8 @@ function walk(v: unknown, w: Walk): unknown {
     for (const [k, x] of Object.entries(src)) {
       const sensitive = isSensitiveKey(k) || (namedSecret && k === "value") || (jwk && JWK_PRIVATE.has(k))
       const value = argvKey && k === argvKey.key ? argvKey.args : x
-      const redacted = sensitive ? mask(value) : isIdKey(k) ? maskIdValue(value, w) : walk(value, w)
+      const shellCommand = k === "command" && typeof value === "string"
+      const redacted = sensitive ? mask(value) : isIdKey(k) ? maskIdValue(value, w) : shellCommand ? w.shell(value) : walk(value, w)
       // an own "__proto__" key (JSON.parse makes them) must stay data, not become the prototype
       Object.defineProperty(out, text(k), { value: redacted, enumerable: true, writable: true, configurable: true })
     }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import { createRedactor } from "../../core/redact/index.ts"
+import { loadParser } from "../../core/shell/index.ts"
 import { layer, policyOf } from "../policy/helpers.ts"
 
 const r = createRedactor()
@@ -86,6 +87,19 @@ describe("secret-bearing arguments", () => {
     expect(r.value({ command: "htpasswd", args: ["-b", "f", "bob", "S3cr3t-pw"] })).toEqual({ command: "htpasswd", args: ["-b", "f", "bob", M] })
     // lists that are not commands stay as they are
     expect(r.value({ files: ["-p", "S3cr3t-pw"], command: "ls", args: ["-p", "x1"] })).toEqual({ files: ["-p", "S3cr3t-pw"], command: "ls", args: ["-p", "x1"] })
+  })
+
+  test("a shell call's command is also read by the shell analyser: program names spelled any way", async () => {
+    // quoted pieces of a program name: no text rule sees `sshpass`, the analyser does
+    expect(r.value({ command: '"ssh"pass -p S3cr3tValue h' })).toEqual({ command: `"ssh"pass -p ${M} h` })
+    expect(r.value({ command: "env A=1 'mysql' -uroot -pS3cr3tValue" })).toEqual({ command: `env A=1 'mysql' -uroot -p${M}` })
+    // escapes need tree-sitter (loaded by the runner before any call is decided)
+    await loadParser()
+    expect(r.value({ command: "s\\shpass -p S3cr3tValue h" })).toEqual({ command: `s\\shpass -p ${M} h` })
+    // a value the analyser finds but cannot point at in the text: the whole command goes
+    expect(r.value({ command: "m\\ysql -pS3cr\\3tValue" })).toEqual({ command: M })
+    // commands without secrets are untouched
+    expect(r.value({ command: "git log -p --stat" })).toEqual({ command: "git log -p --stat" })
   })
 
   test.each([
