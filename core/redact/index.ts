@@ -3,6 +3,7 @@
 import { SECRET_ARGUMENTS } from "./arguments.ts"
 import { redactArgv } from "./argv.ts"
 import { redactParsedCommand } from "./parsed.ts"
+import { parserReady } from "../shell/index.ts"
 import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
 import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
@@ -82,13 +83,21 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     return mergeLists(lists)
   }
   const text = (s: string): string => (s.length === 0 ? s : render(s, find(s)))
+  // a call's arguments are redacted for its row, its event and its audit: read each command once
+  let last: { command: string; parsed: boolean; redacted: string } | undefined
+  const shell = (command: string): string => {
+    if (last?.command !== command || last.parsed !== parserReady()) {
+      last = { command, parsed: parserReady(), redacted: redactParsedCommand(command, text(command), ARGUMENT_MARKER, tables) }
+    }
+    return last.redacted
+  }
   return {
     enabled: true,
     text,
     value: (v) =>
       redactValue(v, text, {
         argv: (argv) => redactArgv(argv, ARGUMENT_MARKER, tables),
-        shell: (command) => redactParsedCommand(command, text(command), ARGUMENT_MARKER, tables),
+        shell,
       }),
     stream: () => createStream(find, known?.values ?? []),
   }
