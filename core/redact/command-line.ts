@@ -1,6 +1,6 @@
-// Secrets typed as arguments (`sshpass -p X`, `curl -u user:X`, `mysql -pX`, `htpasswd -b f user X`):
-// wherever a known program's name starts a command in a text, its words are read as the shell reads
-// them and the table in arguments.ts says which are secrets. Pure.
+// Secrets typed as arguments (`sshpass -p X`, `curl -u user:X`, `mysql -pX`, `htpasswd -b f user X`)
+// in any text: on a line with a flag or a cue, the known programs' words are read as the shell reads
+// them (words.ts) and the table in arguments.ts says which are secrets (argv.ts). Pure.
 import { SECRET_ARGUMENTS, type ProgramArguments } from "./arguments.ts"
 import { secretRanges } from "./argv.ts"
 import { escapeRegex, type Located, type Rule } from "./spans.ts"
@@ -12,7 +12,7 @@ export const SECRET_ARGUMENT_ID = "secret-argument"
 export type ExtraFlags = Record<string, readonly string[]>
 
 /** The built-in table, or only the policy's additions (the built-in rules are compiled once per
- *  process). Two rules, one reading: the scan looks for what is rare in ordinary text and necessary
+ *  process). Several rules, one reading: the scan looks for what is rare in ordinary text and necessary
  *  in such a command — a flag (` -p`, ` --user`, ` /p:`), or the name of a program whose secrets are
  *  not behind a flag (`aws configure set`, `sqlplus user/pw`) — and only then for the program names
  *  on that line, which are too many to look for everywhere. */
@@ -37,8 +37,6 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
       return out
     }
   }
-  // what leads to a command whose secrets need no flag: its subcommand (`configure` of `aws configure
-  // set`) or its name (`sqlplus user/pw`); and flags that do not start with `-` (`/p:`)
   // what leads to a command whose secrets need no flag: its subcommand (` configure` of `aws
   // configure set`) or its name (`sqlplus user/pw`), written after a character that ends a word — a
   // name's letters are too common a start to try at every place in a text
