@@ -17,7 +17,7 @@ export function fallbackPolicy(): Policy {
     },
     circuit_breaker: { failure_threshold: 3, recovery_timeout: 300_000 },
     workspace: { confine: true, protected: [], detect_external_changes: true },
-    redaction: { enabled: true, patterns: [], env: [] },
+    redaction: { enabled: true, patterns: [], env: [], flags: {} },
     sandbox: { mode: "auto", network: "none", writable: [], hidden: [], read_only: [], preview: false },
     mcp: { servers: {} },
     prices: {},

@@ -43,6 +43,7 @@ export function describePolicy(policy: Policy, ctx: { workspace: string; layers:
   policy.workspace.protected.forEach((p, i) => line(4, `- ${p}`, `workspace.protected.${i}`))
   section(line, policy, "redaction", { enabled: policy.redaction.enabled, env: `[${policy.redaction.env.join(", ")}]` })
   for (const p of policy.redaction.patterns) line(2, `- pattern ${p.id}: /${p.regex}/`, `redaction.patterns.${p.id}`)
+  for (const [program, flags] of Object.entries(policy.redaction.flags)) line(2, `- flags ${program}: ${flags.join(", ")}`, `redaction.flags.${program}`)
   const box = policy.sandbox
   section(line, policy, "sandbox", { mode: box.mode, network: Array.isArray(box.network) ? `[${box.network.join(", ")}]` : box.network, preview: box.preview })
   for (const key of ["writable", "hidden", "read_only"] as const) {

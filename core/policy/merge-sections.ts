@@ -133,6 +133,12 @@ function mergeRedaction(m: MergeStep): void {
     m.claim(key, `redaction.patterns.${i}`)
   })
   for (const name of r.env ?? []) if (!cur.env.includes(name)) cur.env.push(name)
+  // any layer may add: a flag more to hide never loosens anything
+  for (const [program, flags] of Object.entries(r.flags ?? {})) {
+    const list = (cur.flags[program] ??= [])
+    for (const flag of flags) if (!list.includes(flag)) list.push(flag)
+    m.policy.sources[`redaction.flags.${program}`] ??= sourceAt(m.layer, `redaction.flags.${program}`)
+  }
 }
 
 function mergeMcpAndPrices(m: MergeStep): void {

@@ -107,6 +107,13 @@ export const Redaction = z.strictObject({
   enabled: z.boolean().optional(),
   patterns: z.array(z.strictObject({ id: z.string().min(1), regex: z.string().min(1) })).optional().describe("extra secret patterns"),
   env: z.array(z.string()).optional().describe("exact values of these env vars are masked everywhere"),
+  flags: z
+    .record(
+      z.string().regex(/^[\w.+-]+$/, "a program name (no path, no spaces)"),
+      z.array(z.string().regex(/^(?:--?|\/)[^\s=]+$/, "a flag as typed: -p, --token, -storepass, /p:")),
+    )
+    .optional()
+    .describe("program -> flags whose value is a secret, beside the built-in table (mysql -p, curl -u, ...)"),
 })
 
 export const SANDBOX_MODES = ["off", "auto", "required"] as const

@@ -62,7 +62,7 @@ export interface Policy {
   }
   circuit_breaker: { failure_threshold: number; recovery_timeout: number }
   workspace: { confine: boolean; protected: string[]; detect_external_changes: boolean }
-  redaction: { enabled: boolean; patterns: { id: string; regex: string }[]; env: string[] }
+  redaction: { enabled: boolean; patterns: { id: string; regex: string }[]; env: string[]; flags: Record<string, string[]> }
   sandbox: SandboxPolicy
   mcp: { servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string; timeout?: number }> }
   prices: Record<string, { input_per_mtok: number; output_per_mtok: number }>

@@ -2,9 +2,11 @@
 // `password=` / `secret:` assignments in text, JSON and YAML, password flags. Data and small pure checks.
 import type { Rule } from "./spans.ts"
 
-// A key block, multi-line or one line with `\n` escapes (JSON, twice-escaped JSON). An unterminated
-// block (truncated output) is hidden up to the first character that cannot be part of it.
-const PEM_BODY = String.raw`(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\{1,4}[nrt])`
+// A key block, multi-line or one line with `\n` escapes (JSON, twice-escaped JSON), also with the
+// decorations of the tool that printed it: `cat -A` and `sed -n l` (`$`, `^M`, `\` at a wrap),
+// `grep -rn` (`keys/id_rsa:12:`), `cat -n`. An unterminated block (truncated output) is hidden up to
+// the first character that cannot be part of it.
+const PEM_BODY = String.raw`[A-Za-z0-9+/=:,. \t\r\n\\$^_~-]`
 const PEM = new RegExp(
   String.raw`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
     `(?:${PEM_BODY}{0,16384}?` + String.raw`-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----` +
@@ -13,9 +15,9 @@ const PEM = new RegExp(
 )
 
 // `key = value`, `key: value`, `"key": "value"`, `\"key\": \"value\"`, `<key>value</`
-const KEY_END = String.raw`(?:\\{0,3}["'])?`
-const SEP = String.raw`(?:[ \t]{0,16}(?:=>|:=|[:=])(?![=>])[ \t]{0,16}|>(?<=<[\w.-]{1,60}>))`
-const VALUE =
+export const KEY_END = String.raw`(?:\\{0,3}["'])?`
+export const SEP = String.raw`(?:[ \t]{0,16}(?:=>|:=|[:=])(?![=>])[ \t]{0,16}|>(?<=<[\w.-]{1,60}>))`
+export const VALUE =
   String.raw`(?:\\{1,3}"([^"\\\r\n]{1,512})(?=\\{1,3}")` + // inside escaped JSON
   String.raw`|"((?:[^"\\\r\n]|\\[^\r\n]){1,512})(?=")` + // JSON / double-quoted
   String.raw`|'([^'\r\n]{1,512})(?=')` +
@@ -43,7 +45,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
     anchors: ["://"],
     follow: String.raw`(?=[^\s:/?#@'"<>]{0,256}:[^\s/?#'"<>]{1,256}@)`,
     re: /:\/\/[^\s:/?#@'"<>]{0,256}:([^\s/?#'"<>]{1,256})(?=@[^\s@/?#'"<>]*(?:[\s/?#'"<>:]|$))/g,
-    accept: (_m, secret) => !isPlaceholder(secret),
+    // `https://[REDACTED:url-user-token]@host` is no user and password
+    accept: (m, secret) => !isPlaceholder(secret) && !m[0].includes("[REDACTED:"),
   },
   {
     id: "authorization-header",
@@ -96,19 +99,6 @@ export const CONTEXT_RULES: readonly Rule[] = [
     re: /--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token|client-secret)[ \t]+(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"-][^\s'"]{0,511}))/gi,
     accept: (_m, secret) => !isPlaceholder(secret),
   },
-  {
-    id: "sshpass",
-    anchors: ["sshpass"],
-    re: /sshpass[ \t]+(?:-[a-zA-Z][ \t]+){0,4}-p[ \t]*(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"]{1,512}))/g,
-  },
-  // `mysql -uroot -pS3cret` (a bare `-p` prompts, `-p db` names a database)
-  { id: "password-flag", anchors: ["mysql"], re: /mysql(?:dump|admin)?\b[^\n|;&]{0,200}?[ \t]-p([^\s'"-][^\s'"]{0,511})/g },
-  {
-    id: "password-flag",
-    anchors: ["login"],
-    follow: "(?<=(?:docker|podman|nerdctl|buildah|skopeo|registry|oras) login)",
-    re: /login(?<=(?:docker|podman|nerdctl|buildah|skopeo|registry|oras) login)\b[^\n|;&]{0,200}?[ \t](?:-p|--password)(?:=|[ \t]+)(?:'([^'\r\n]{1,512})(?=')|"([^"\r\n]{1,512})(?=")|([^\s'"-][^\s'"]{0,511}))/g,
-  },
   // .netrc: `machine host login user password secret`
   {
     id: "netrc-password",
@@ -124,11 +114,11 @@ const PLACEHOLDER =
   /^(?:\$|%[sdv(]|<[^>]*>$|\{\{|\*+$|x+$|\.\.\.$|(?:null|nil|none|true|false|undefined|yes|no|on|off|empty|required|optional|string|redacted|hidden|masked)$)/i
 
 /** `$DB_PASSWORD`, `${{ secrets.X }}`, `<your-token>`, `***`, `null`: a reference, not a value. */
-function isPlaceholder(value: string): boolean {
+export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value)
 }
 
-function acceptAssignment(m: RegExpExecArray, secret: string, text: string): boolean {
+export function acceptAssignment(m: RegExpExecArray, secret: string, text: string): boolean {
   if (isPlaceholder(secret)) return false
   // `https://x-access-token:TOKEN@host` is a URL's user and password (url-password), not `key: value`
   if (/:\/\/[^\s/@]*$/.test(text.slice(Math.max(0, m.index - 256), m.index))) return false
@@ -153,7 +143,7 @@ function looksLikeCodeOrProse(value: string, after: string): boolean {
 }
 
 /** "Bearer tokens are..." is prose; a token has a digit or symbol, or mixed case and some length. */
-function looksLikeToken(s: string): boolean {
+export function looksLikeToken(s: string): boolean {
   if (isPlaceholder(s)) return false
   if (/\d/.test(s)) return true
   if (s.length >= 16 && (/[._~+/=-]/.test(s) || (/[a-z]/.test(s) && /[A-Z]/.test(s)))) return true

@@ -1,5 +1,11 @@
 // Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
+import { SECRET_ARGUMENTS } from "./arguments.ts"
+import { redactArgv } from "./argv.ts"
+import { redactParsedCommand } from "./parsed.ts"
+import { parserReady } from "../shell/index.ts"
+import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
+import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
 import { homeRules, ownHomeRule } from "./home.ts"
 import { knownValueRule } from "./known.ts"
@@ -25,6 +31,8 @@ export interface RedactOptions {
   secrets?: string[]
   /** policy `redaction.patterns`; a named group `secret` limits what is hidden, else the whole match */
   patterns?: { id: string; regex: string }[]
+  /** policy `redaction.flags`: program -> flags whose value is a secret, beside the built-in table */
+  flags?: ExtraFlags
   /** the user's home directory, masked in paths */
   home?: string
 }
@@ -54,7 +62,8 @@ export class RedactionPatternError extends Error {
 
 // provider tokens first: where a generic context rule hides the same token, the marker names the provider.
 // Built once: the combined anchor scans compile (and warm up) a single time per process.
-const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()], 1_000_000)
+const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
+const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000)
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
@@ -63,6 +72,9 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   if (opts.enabled === false) return PASS_THROUGH
   const known = knownValueRule(opts)
   const own = ownHomeRule(opts.home)
+  const extra = extraFlagsTable(opts.flags ?? {})
+  const tables = extra.length > 0 ? [SECRET_ARGUMENTS, extra] : [SECRET_ARGUMENTS]
+  if (extra.length > 0) userRules.push(...secretArgumentRules(extra))
   const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
   if (own) scanners.push(createScanner([own], 2_000_000))
   const find = (s: string): Span[] => {
@@ -71,10 +83,22 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     return mergeLists(lists)
   }
   const text = (s: string): string => (s.length === 0 ? s : render(s, find(s)))
+  // a call's arguments are redacted for its row, its event and its audit: read each command once
+  let last: { command: string; parsed: boolean; redacted: string } | undefined
+  const shell = (command: string): string => {
+    if (last?.command !== command || last.parsed !== parserReady()) {
+      last = { command, parsed: parserReady(), redacted: redactParsedCommand(command, text(command), ARGUMENT_MARKER, tables) }
+    }
+    return last.redacted
+  }
   return {
     enabled: true,
     text,
-    value: (v) => redactValue(v, text),
+    value: (v) =>
+      redactValue(v, text, {
+        argv: (argv) => redactArgv(argv, ARGUMENT_MARKER, tables),
+        shell,
+      }),
     stream: () => createStream(find, known?.values ?? []),
   }
 }

@@ -12,7 +12,10 @@ export interface KnownSources {
 export const MIN_KNOWN_LENGTH = 8
 
 const SECRET_NAME =
-  /(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|CREDENTIALS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$|PASSWORD|SECRET|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|_TOKEN_/i
+  /(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|CREDENTIALS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$|PASSWORD|SECRET|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|WRITE_?KEY$|_TOKEN_/i
+/** A line of key material: long, no blanks (not `Encryption: none` or `-----END ... KEY-----`). */
+const KEY_LINE = /^[^\s-][^\s]{15,}$/
+
 /** Names that match the shape above but hold paths or public material. */
 const NOT_SECRET_NAME = /^(?:OLD)?PWD$|_(?:FILE|PATH|DIR)$|PUBLIC/i
 
@@ -27,6 +30,11 @@ export function knownValueRule(src: KnownSources): Rule | undefined {
   const add = (value: string | undefined, marker: string) => {
     if (!value || value.length < MIN_KNOWN_LENGTH) return
     for (const form of encodings(value)) if (!markers.has(form)) markers.set(form, marker)
+    // a key in a variable, printed a line at a time (`printenv | grep`, `head -3`): each line of key
+    // material is a secret of its own
+    if (value.includes("\n")) {
+      for (const line of value.split(/\r?\n/)) if (KEY_LINE.test(line) && !markers.has(line)) markers.set(line, marker)
+    }
   }
   const env = src.env ?? {}
   for (const name of src.envNames ?? []) add(env[name], `[REDACTED:env:${name}]`)

@@ -1,7 +1,7 @@
 // Runs many rules over a text in few passes: one combined scan per case mode finds every anchor (a
 // literal that each match of a rule starts with) and only the rules of an anchor found run, sticky at
 // that spot. Rules without anchors scan the whole text. Pure.
-import { escapeRegex, spanOf, type Rule, type Span } from "./spans.ts"
+import { addSpans, escapeRegex, type Rule, type Span } from "./spans.ts"
 
 export interface Scanner {
   /** appends one sorted span list per rule that found something */
@@ -35,6 +35,7 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
     scan(text, out) {
       // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
       const state = new Map<number, { spans: Span[]; next: number }>()
+      const memo = new Map<unknown, unknown>()
       for (const p of passes) {
         const re = p.re
         re.lastIndex = 0
@@ -51,18 +52,27 @@ export function createScanner(rules: readonly Rule[], rankBase = 0): Scanner {
             const cur = st ?? { spans: [], next: 0 }
             if (!st) state.set(k, cur)
             cur.next = at + m[0].length
-            const span = spanOf(a.rule, m, text, a.rank)
-            if (span) cur.spans.push(span)
+            addSpans(a.rule, m, text, a.rank, cur.spans, memo)
           }
           // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
           re.lastIndex = at + 1
         }
       }
+      // rules that also match where a text starts, with no anchor there
+      anchored.forEach((a, k) => {
+        if (!a.rule.atStart) return
+        a.sticky.lastIndex = 0
+        const m = a.sticky.exec(text)
+        if (m === null || m[0].length === 0) return
+        const cur = state.get(k) ?? { spans: [], next: 0 }
+        state.set(k, cur)
+        addSpans(a.rule, m, text, a.rank, cur.spans, memo)
+      })
       for (const [k, { spans }] of state) {
-        if (spans.length > 0) out.push(anchored[k]!.rule.lead ? sortByStart(spans) : spans)
+        if (spans.length > 0) out.push(unordered(anchored[k]!.rule) ? sortByStart(spans) : spans)
       }
       for (const { rule, rank } of whole) {
-        const list = scanWhole(text, rule, rank)
+        const list = scanWhole(text, rule, rank, memo)
         if (list.length > 0) out.push(list)
       }
     },
@@ -97,11 +107,37 @@ function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefi
     }
     own.sort((x, y) => x - y)
   }
-  const alternation = keys
-    .sort((x, y) => y.length - x.length)
-    .map((key) => escapeRegex(key) + (hasShorter.has(key) ? "" : follow.get(key)!))
-    .join("|")
+  const alternation = trie(keys.map((key) => [key, hasShorter.has(key) ? "" : follow.get(key)!]))
   return { re: new RegExp(alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
+}
+
+interface Node {
+  next: Map<string, Node>
+  /** a key ends here: what must follow it */
+  end?: string
+}
+
+/** The anchors as a prefix tree (`m(?:ongo(?:sh|dump|(?=...))|ysql...)`): the regex engine gives up on
+ *  a branch at its first character instead of trying every anchor at every spot. Longer keys come
+ *  before a key that is their prefix, so the longest anchor at a spot is the one reported. */
+function trie(entries: readonly [string, string][]): string {
+  const root: Node = { next: new Map() }
+  for (const [key, tail] of entries) {
+    let node = root
+    for (const ch of key) {
+      let child = node.next.get(ch)
+      if (!child) node.next.set(ch, (child = { next: new Map() }))
+      node = child
+    }
+    node.end = tail
+  }
+  return render(root)
+}
+
+function render(node: Node): string {
+  const alts = [...node.next].map(([ch, child]) => escapeRegex(ch) + render(child))
+  if (node.end !== undefined) alts.push(node.end)
+  return alts.length === 1 ? alts[0]! : `(?:${alts.join("|")})`
 }
 
 /** The checks after an anchor: any one of its rules' `follow` (none when a rule has none). */
@@ -111,7 +147,7 @@ function followOf(rules: readonly Rule[]): string {
   return follows.length === 1 ? `(?:${follows[0]})` : `(?:${follows.map((f) => `(?:${f})`).join("|")})`
 }
 
-function scanWhole(text: string, rule: Rule, rank: number): Span[] {
+function scanWhole(text: string, rule: Rule, rank: number, memo: Map<unknown, unknown>): Span[] {
   const out: Span[] = []
   const re = rule.re
   re.lastIndex = 0
@@ -121,13 +157,16 @@ function scanWhole(text: string, rule: Rule, rank: number): Span[] {
       re.lastIndex++
       continue
     }
-    const span = spanOf(rule, m, text, rank)
-    if (span) out.push(span)
+    addSpans(rule, m, text, rank, out, memo)
   }
-  return rule.lead ? sortByStart(out) : out
+  return unordered(rule) ? sortByStart(out) : out
 }
 
-/** A lead can reach back before the previous match. */
+/** A lead can reach back before the previous match; located spans can lie past the next match. */
+function unordered(rule: Rule): boolean {
+  return rule.lead !== undefined || rule.locate !== undefined
+}
+
 function sortByStart(list: Span[]): Span[] {
   return list.sort((a, b) => a.start - b.start)
 }

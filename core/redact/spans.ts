@@ -1,5 +1,6 @@
 // What a rule is, what it hides for one match, and how hidden stretches are merged and rendered.
 // Pure: no I/O, no clock. Never emits any part of a matched secret.
+import { isPublicExample } from "./examples.ts"
 
 /** One detector. `re` is global; what it hides is, in order of preference: the named group `secret`
  *  (user rules, compiled with the `d` flag), the last capture group that matched (built-in rules put
@@ -10,6 +11,9 @@ export interface Rule {
   /** literals every match starts with (case-insensitively when `re` has the `i` flag); the engine
    *  only runs `re` where one occurs. Without anchors `re` scans the whole text. */
   anchors?: readonly string[]
+  /** its regex may also match at the very start of the text, where it has no anchor (a program name
+   *  whose anchors are the name after a delimiter) */
+  atStart?: boolean
   /** a zero-width check (regex source) that holds right after an anchor wherever `re` can match there;
    *  lets the anchor scan skip the many places a common keyword ("token", "password") is just a word */
   follow?: string
@@ -23,9 +27,15 @@ export interface Rule {
   accept?: (m: RegExpExecArray, secret: string, text: string) => boolean
   /** matches spanning lines are ignored (user patterns: keeps streamed and whole redaction equal) */
   singleLine?: boolean
+  /** for rules that hide several stretches per match (the secret arguments of a command): their
+   *  ranges in the text, in any order; used instead of the capture groups */
+  locate?: (m: RegExpExecArray, text: string, memo: Map<unknown, unknown>) => readonly Located[]
   /** the literal values this rule matches (a stream holds back a line that may start one of them) */
   values?: readonly string[]
 }
+
+/** A stretch to hide, and where what decided it starts when that is before the match (default: the match). */
+export type Located = [start: number, end: number, origin?: number]
 
 export interface Span {
   start: number
@@ -33,6 +43,9 @@ export interface Span {
   /** the rule's place in the order of DESIGN 10: lower wins when spans overlap */
   rank: number
   marker: string
+  /** where the match that found it starts, when before `start` on an earlier line (a command's
+   *  program name, a `Private-Lines:` header): a stream must not release that text apart from it */
+  origin?: number
 }
 
 /** Per-rule span lists (each sorted) as one sorted list; overlapping spans become one (best rank's marker). */
@@ -60,14 +73,28 @@ export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
 }
 
+/** Appends the spans a match hides (the rule's own checks passed) to `out`. `memo` lives for one
+ *  scan of one text (a rule that reads a whole command once for its several matches). */
+export function addSpans(rule: Rule, m: RegExpExecArray, text: string, rank: number, out: Span[], memo: Map<unknown, unknown>): void {
+  if (!rule.locate) {
+    const span = spanOf(rule, m, text, rank)
+    if (span) out.push(span)
+    return
+  }
+  const marker = rule.marker ?? `[REDACTED:${rule.id}]`
+  for (const [start, end, origin = m.index] of rule.locate(m, text, memo)) {
+    if (end > start && !isPublicExample(text.slice(start, end))) out.push({ start, end, rank, marker, origin })
+  }
+}
+
 /** The span a match hides, or undefined when the rule's own check turns it down. */
-export function spanOf(rule: Rule, m: RegExpExecArray, text: string, rank: number): Span | undefined {
+function spanOf(rule: Rule, m: RegExpExecArray, text: string, rank: number): Span | undefined {
   if (rule.singleLine && m[0].includes("\n")) return undefined
   const [start, end] = secretRange(m, rule.lead ?? 0)
   if (end <= start) return undefined
   const secret = text.slice(start, end)
   // already masked: redacting twice must not change anything
-  if (secret.startsWith("[REDACTED:") || secret === "***") return undefined
+  if (secret.startsWith("[REDACTED:") || secret === "***" || isPublicExample(secret)) return undefined
   if (rule.accept && !rule.accept(m, secret, text)) return undefined
   return { start, end, rank, marker: rule.markerOf ? rule.markerOf(m[0]) : (rule.marker ?? `[REDACTED:${rule.id}]`) }
 }
@@ -101,6 +128,7 @@ function mergeOverlaps(sorted: Span[]): Span[] {
       // one masked stretch: nothing of either secret may stay visible
       if (s.rank < cur.rank) cur = { ...cur, rank: s.rank, marker: s.marker }
       if (s.end > cur.end) cur = { ...cur, end: s.end }
+      if (s.origin !== undefined && s.origin < (cur.origin ?? cur.start)) cur = { ...cur, origin: s.origin }
       out[out.length - 1] = cur
       continue
     }

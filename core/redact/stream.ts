@@ -53,8 +53,13 @@ export function createStream(find: (text: string) => Span[], values: readonly st
 function safeCut(text: string, from: number, spans: readonly Span[], multiline: readonly string[]): number {
   const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
   // only key blocks and known values cross a newline; every other rule reads within one line
-  let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart))
-  cut = clear(text, spans, cut, lineStart)
+  let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart), openObject(text, from))
+  for (let before = -1; cut !== before; ) {
+    before = cut
+    // a line ending in a backslash goes on in the next (`mysql -u root \` then `  -pSECRET`)
+    while (cut > 1 && text[cut - 1] === "\n" && text[cut - 2] === "\\") cut = lineStart(cut - 1)
+    cut = clear(text, spans, cut, lineStart)
+  }
   if (cut > from || text.length - from <= MAX_LINE) return cut
 
   const afterSpace = (pos: number) => lastSpace(text, pos) + 1
@@ -68,8 +73,11 @@ function safeCut(text: string, from: number, spans: readonly Span[], multiline: 
 function clear(text: string, spans: readonly Span[], cut: number, back: (pos: number) => number): number {
   for (let k = spans.length - 1; k >= 0 && cut > 0; k--) {
     const s = spans[k]!
-    if (s.start >= cut) continue
-    if (s.end > cut || s.end === text.length) cut = back(s.start)
+    const origin = Math.min(s.origin ?? s.start, s.start)
+    if (origin >= cut) continue
+    // found from text before the cut (a program name on an earlier line): goes out with it
+    if (s.start >= cut) cut = back(origin)
+    else if (s.end > cut || s.end === text.length) cut = back(origin)
     else break // sorted and disjoint: every earlier span ends before this one
   }
   return cut
@@ -89,6 +97,38 @@ function partialValue(text: string, values: readonly string[], lineStart: (pos: 
   }
   return cut
 }
+
+/** A JSON object printed over several lines decides what its members are from all of them (a JWK's
+ *  `"d"` is a secret because of its `"kty"`): the start of the first line that opens an object still
+ *  open at the end of the text (`{`, `"key": {`), or the text's length when there is none. */
+function openObject(text: string, from: number): number {
+  OPENS_LINE.lastIndex = from
+  if (!OPENS_LINE.test(text)) return text.length
+  const opened: { at: number; depth: number }[] = []
+  let depth = 0
+  let inString = false
+  let lineStart = from
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash
+      else if (c === 34 || c === 10) inString = false
+      continue
+    }
+    if (c === 34) inString = true
+    else if (c === 123) {
+      depth++
+      if (OPENER.test(text.slice(lineStart, text.indexOf("\n", i) < 0 ? text.length : text.indexOf("\n", i)))) opened.push({ at: lineStart, depth })
+    } else if (c === 125) {
+      depth--
+      while (opened.length > 0 && opened[opened.length - 1]!.depth > depth) opened.pop()
+    } else if (c === 10) lineStart = i + 1
+  }
+  return opened[0]?.at ?? text.length
+}
+
+const OPENS_LINE = /\{[ \t]*\r?\n/g
+const OPENER = /^[ \t]*(?:"[^"\n]{0,256}"[ \t]*:[ \t]*|\[[ \t]*)?\{[ \t]*\r?$/
 
 function lastSpace(text: string, before: number): number {
   const from = before - 1

@@ -14,6 +14,8 @@ const SENSITIVE_PAIRS = new Set([
   "session key", "auth key", "license key", "client key", "account key", "connection string", "set cookie",
 ])
 const SENSITIVE_WHOLE = new Set(["auth", "dsn"])
+/** Private members of a JSON Web Key (an object with `kty`): RFC 7518 6.2.2, 6.3.2, 6.4.1. */
+const JWK_PRIVATE = new Set(["d", "p", "q", "dp", "dq", "qi", "k"])
 const ID_OWNERS = new Set([
   "user", "account", "customer", "member", "tenant", "org", "organization", "subscription", "session",
   "device", "installation", "client", "owner", "person", "employee", "patient",
@@ -42,27 +44,54 @@ export function maskId(value: string): string {
   return value.length >= 16 ? `${value.slice(0, 4)}${MASK}${value.slice(-4)}` : MASK
 }
 
-export function redactValue<T>(value: T, text: (s: string) => string): T {
-  return walk(value, text, new WeakSet()) as T
+/** An argv with the secrets of its arguments hidden, or undefined (see argv.ts). */
+export type ArgvRedactor = (argv: readonly string[]) => string[] | undefined
+
+export interface Commands {
+  argv: ArgvRedactor
+  /** a shell command string (a `command` field), redacted with what reading it as shell adds */
+  shell: (command: string) => string
 }
 
-function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+const NO_COMMANDS: Commands = { argv: () => undefined, shell: (s) => s }
+
+export function redactValue<T>(value: T, text: (s: string) => string, commands: Commands = NO_COMMANDS): T {
+  return walk(value, { text, argv: commands.argv, shell: commands.shell, seen: new WeakSet() }) as T
+}
+
+interface Walk {
+  text: (s: string) => string
+  argv: ArgvRedactor
+  shell: (command: string) => string
+  seen: WeakSet<object>
+}
+
+/** `{ command: "mysql", args: ["-pX"] }`: a program and its arguments given apart (exec-style tools). */
+const PROGRAM_KEYS = ["command", "cmd", "program", "executable", "file"]
+const ARGS_KEYS = ["args", "argv", "arguments"]
+
+function walk(v: unknown, w: Walk): unknown {
+  const { text, seen } = w
   if (typeof v === "string") return text(v)
   if (v === null || typeof v !== "object") return v
   if (seen.has(v)) return "[Circular]"
   seen.add(v)
   try {
-    if (Array.isArray(v)) return walkArray(v, text, seen)
+    if (Array.isArray(v)) return walkArray(v, w)
     if (v instanceof Date) return new Date(v.getTime())
     if (ArrayBuffer.isView(v)) return v
     if (v instanceof Error) return { name: v.name, message: text(v.message), stack: v.stack && text(v.stack) }
     const src = v as Record<string, unknown>
     // `{ name: "DB_PASSWORD", value: "..." }` (k8s env, form fields) hides `value` like a sensitive key
     const namedSecret = [src.name, src.key].some((n) => typeof n === "string" && isSensitiveKey(n))
+    const jwk = typeof src.kty === "string"
+    const argvKey = argsOf(src, w)
     const out: Record<string, unknown> = {}
     for (const [k, x] of Object.entries(src)) {
-      const sensitive = isSensitiveKey(k) || (namedSecret && k === "value")
-      const redacted = sensitive ? mask(x) : isIdKey(k) ? maskIdValue(x, text, seen) : walk(x, text, seen)
+      const sensitive = isSensitiveKey(k) || (namedSecret && k === "value") || (jwk && JWK_PRIVATE.has(k))
+      const value = argvKey && k === argvKey.key ? argvKey.args : x
+      const shellCommand = k === "command" && typeof value === "string"
+      const redacted = sensitive ? mask(value) : isIdKey(k) ? maskIdValue(value, w) : shellCommand ? w.shell(value) : walk(value, w)
       // an own "__proto__" key (JSON.parse makes them) must stay data, not become the prototype
       Object.defineProperty(out, text(k), { value: redacted, enumerable: true, writable: true, configurable: true })
     }
@@ -72,10 +101,25 @@ function walk(v: unknown, text: (s: string) => string, seen: WeakSet<object>): u
   }
 }
 
-function walkArray(v: unknown[], text: (s: string) => string, seen: WeakSet<object>): unknown[] {
+function walkArray(v: unknown[], w: Walk): unknown[] {
   // header pairs: [["Authorization", "Bearer ..."], ...]
-  if (v.length === 2 && typeof v[0] === "string" && isSensitiveKey(v[0])) return [text(v[0]), mask(v[1])]
-  return v.map((x) => walk(x, text, seen))
+  if (v.length === 2 && typeof v[0] === "string" && isSensitiveKey(v[0])) return [w.text(v[0]), mask(v[1])]
+  // an argv: ["sshpass", "-p", "secret", "ssh", "host"]
+  const argv = v.length >= 2 && v.every((x) => typeof x === "string") ? w.argv(v as string[]) : undefined
+  return (argv ?? v).map((x) => walk(x, w))
+}
+
+/** The arguments array of `{ command: "mysql", args: ["-pX"] }` with its secrets hidden. */
+function argsOf(src: Record<string, unknown>, w: Walk): { key: string; args: string[] } | undefined {
+  const program = PROGRAM_KEYS.map((k) => src[k]).find((p) => typeof p === "string")
+  if (typeof program !== "string") return undefined
+  for (const key of ARGS_KEYS) {
+    const args = src[key]
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) continue
+    const hidden = w.argv([program, ...args])
+    return hidden ? { key, args: hidden.slice(1) } : undefined
+  }
+  return undefined
 }
 
 function mask(v: unknown): unknown {
@@ -84,10 +128,10 @@ function mask(v: unknown): unknown {
   return MASK
 }
 
-function maskIdValue(v: unknown, text: (s: string) => string, seen: WeakSet<object>): unknown {
+function maskIdValue(v: unknown, w: Walk): unknown {
   if (typeof v === "string") return maskId(v)
   if (typeof v === "number" || typeof v === "bigint") return maskId(String(v))
-  return walk(v, text, seen)
+  return walk(v, w)
 }
 
 function words(key: string): string[] {

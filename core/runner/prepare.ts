@@ -117,6 +117,7 @@ function finishPrepare(
     env: toolEnv,
     envNames: policy.redaction.env,
     patterns: policy.redaction.patterns,
+    flags: policy.redaction.flags,
     home: homedir(),
   })
   // the agent section is checked now, so a bad one is exit 2 before anything is stored

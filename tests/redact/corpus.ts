@@ -3,60 +3,10 @@
 // the database for `secret`. Values are generated from a fixed seed (stable across runs) instead of
 // written out, so the repository holds no string a secret scanner would flag as a live credential.
 
-export interface CorpusEntry {
-  /** what it is, unique */
-  kind: string
-  /** the exact text that must never be stored or printed */
-  secret: string
-  /** a realistic line (or block of output) containing it */
-  line: string
-}
+import { ALNUM, B64, base64url, BECH32, DIGITS, entry, HEX, LOWER, password, pem, UPPER, URLSAFE, type CorpusEntry } from "./corpus-gen.ts"
+import { TYPED_CORPUS, TYPED_NEAR_MISSES } from "./corpus-typed.ts"
 
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-const LOWER = "abcdefghijklmnopqrstuvwxyz"
-const DIGITS = "0123456789"
-const ALNUM = UPPER + LOWER + DIGITS
-const HEX = "0123456789abcdef"
-const B64 = ALNUM + "+/"
-const URLSAFE = ALNUM + "_-"
-const BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
-
-type Gen = (alphabet: string, n: number) => string
-
-/** A generator seeded by the kind's name: the same kind always gets the same secret. */
-function generator(seed: string): Gen {
-  let h = 2166136261
-  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619)
-  let state = h >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return (alphabet, n) => {
-    let out = ""
-    for (let i = 0; i < n; i++) out += alphabet[Math.floor(next() * alphabet.length)]
-    return out
-  }
-}
-
-function entry(kind: string, make: (g: Gen) => { secret: string; line: string }): CorpusEntry {
-  return { kind, ...make(generator(kind)) }
-}
-
-/** A password-like value: mixed case, digits and a little punctuation, always with a digit. */
-const password = (g: Gen, n = 16) => g(ALNUM, n - 3) + g("-_.", 1) + g(DIGITS, 2)
-
-function pem(g: Gen, label: string, lines: number, first: string, width = 64): string {
-  const body = [first + g(B64, width - first.length)]
-  for (let i = 1; i < lines; i++) body.push(g(B64, width))
-  body.push(g(B64, 24) + "==")
-  return `-----BEGIN ${label}-----\n${body.join("\n")}\n-----END ${label}-----`
-}
-
-const base64url = (s: string) => btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+export type { CorpusEntry } from "./corpus-gen.ts"
 
 export const CORPUS: readonly CorpusEntry[] = [
   // cloud providers
@@ -491,6 +441,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     const secret = password(g)
     return { secret, line: `machine api.example.com login deploy password ${secret}` }
   }),
+  // how people type credentials on command lines and in files (corpus-typed.ts)
+  ...TYPED_CORPUS,
 ]
 
 /** Lines that look a little like secrets and must come out of redaction unchanged. */
@@ -535,6 +487,7 @@ export const NEAR_MISSES: readonly string[] = [
   "The key: value pairs are sorted; primary_key=id; sort_key=created_at",
   "token = await fetchToken()",
   "if (password === confirmPassword) return ok",
+  ...TYPED_NEAR_MISSES,
 ]
 
 const ORDINARY = NEAR_MISSES.flatMap((l) => [l, JSON.stringify(l).slice(1, -1)])

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test"
+import { secretArgumentRules } from "../../core/redact/command-line.ts"
+import { CONFIG_RULES } from "../../core/redact/configs.ts"
 import { CONTEXT_RULES } from "../../core/redact/contexts.ts"
 import { homeRules } from "../../core/redact/home.ts"
 import { checkRegexSafety, createRedactor, RedactionPatternError } from "../../core/redact/index.ts"
@@ -53,7 +55,7 @@ describe("user patterns (redaction.patterns)", () => {
 
 describe("checkRegexSafety", () => {
   test("every built-in rule passes the check user patterns must pass", () => {
-    for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()]) expect([rule.id, checkRegexSafety(rule.re.source)]).toEqual([rule.id, undefined])
+    for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()]) expect([rule.id, checkRegexSafety(rule.re.source)]).toEqual([rule.id, undefined])
   })
 
   test.each([

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test"
+import { secretArgumentRules } from "../../core/redact/command-line.ts"
+import { CONFIG_RULES } from "../../core/redact/configs.ts"
 import { CONTEXT_RULES } from "../../core/redact/contexts.ts"
 import { homeRules } from "../../core/redact/home.ts"
 import { createScanner } from "../../core/redact/scanner.ts"
@@ -6,7 +8,7 @@ import { mergeLists, type Rule, type Span } from "../../core/redact/spans.ts"
 import { TOKEN_RULES } from "../../core/redact/tokens.ts"
 import { CORPUS, NEAR_MISSES } from "./corpus.ts"
 
-const RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ...homeRules()]
+const RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()]
 const anchored = createScanner(RULES)
 // the reference: every rule's regex over the whole text, no anchors, no follow checks
 const whole = createScanner(RULES.map(({ anchors: _a, follow: _f, ...rule }) => rule))

@@ -23,12 +23,12 @@ describe("streamed output", () => {
         expect(leaked(out, c.secret)).toBe(false)
       }
     }
-  })
+  }, 60_000)
 
   test("ordinary output split anywhere comes out unchanged", () => {
     const text = NEAR_MISSES.join("\n") + "\n"
     for (let i = 0; i <= text.length; i++) expect(streamed(redactor, [text.slice(0, i), text.slice(i)])).toBe(text)
-  })
+  }, 60_000)
 
   test("many lines in small chunks: finished lines go out at once, the result equals text()", () => {
     const log = CORPUS.map((c, i) => `${NEAR_MISSES[i % NEAR_MISSES.length]}\n${c.line}\n`).join("")

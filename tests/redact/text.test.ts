@@ -64,7 +64,7 @@ describe("markers", () => {
     expect(redactor.text("export GITHUB_TOKEN=ghp_" + "a1B2".repeat(9))).toBe("export GITHUB_TOKEN=[REDACTED:github-token]")
     expect(redactor.text("postgres://app:s3cr3t-pw@db:5432/x")).toBe("postgres://app:[REDACTED:url-password]@db:5432/x")
     expect(redactor.text(`{"password": "hunter2-2024"}`)).toBe(`{"password": "[REDACTED:secret-assignment]"}`)
-    expect(redactor.text("sshpass -p 'p4ss word' ssh host")).toBe("sshpass -p '[REDACTED:sshpass]' ssh host")
+    expect(redactor.text("sshpass -p 'p4ss word' ssh host")).toBe("sshpass -p '[REDACTED:secret-argument]' ssh host")
   })
 
   test("a known value is named by its variable even where a pattern also matches", () => {
@@ -80,6 +80,14 @@ describe("known secret values", () => {
     const r = createRedactor({ secrets: [value] })
     expect(r.text(JSON.stringify({ arg: value }))).toBe(`{"arg":"[REDACTED:secret]"}`)
     expect(r.text(`https://x.test/?q=${encodeURIComponent(value)}`)).toBe("https://x.test/?q=[REDACTED:secret]")
+  })
+
+  test("each line of key material in a multi-line value is found alone (printenv | grep shows one)", () => {
+    const lines = ["QUFBQUIzTnphQzF5YzJFQUFBQURBUUFCQUFBQWdR", "cHJpdmF0ZS1saW5lLXR3by1vZi10aGUta2V5LWZpbGU="]
+    const r = createRedactor({ env: { DEPLOY_PPK: `Encryption: none\n${lines.join("\n")}\n` }, envNames: ["DEPLOY_PPK"] })
+    expect(r.text(`DEPLOY_PPK=${lines[0]}`)).toBe("DEPLOY_PPK=[REDACTED:env:DEPLOY_PPK]")
+    expect(r.text(`x ${lines[1]} y`)).toBe("x [REDACTED:env:DEPLOY_PPK] y")
+    expect(r.text("Encryption: none")).toBe("Encryption: none")
   })
 
   test("a value read from a file with a trailing newline is still found without it", () => {

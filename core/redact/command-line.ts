@@ -1,0 +1,166 @@
+// Secrets typed as arguments (`sshpass -p X`, `curl -u user:X`, `mysql -pX`, `htpasswd -b f user X`)
+// in any text: on a line with a flag or a cue, the known programs' words are read as the shell reads
+// them (words.ts) and the table in arguments.ts says which are secrets (argv.ts). Pure.
+import { SECRET_ARGUMENTS, type ProgramArguments } from "./arguments.ts"
+import { secretRanges } from "./argv.ts"
+import { escapeRegex, type Located, type Rule } from "./spans.ts"
+import { commandWords, MAX_COMMAND, type ShellWord } from "./words.ts"
+
+export const SECRET_ARGUMENT_ID = "secret-argument"
+
+/** Policy `redaction.flags`: program -> flags whose value is a secret (any form, the whole value). */
+export type ExtraFlags = Record<string, readonly string[]>
+
+/** The built-in table, or only the policy's additions (the built-in rules are compiled once per
+ *  process). Several rules, one reading: the scan looks for what is rare in ordinary text and necessary
+ *  in such a command — a flag (` -p`, ` --user`, ` /p:`), or the name of a program whose secrets are
+ *  not behind a flag (`aws configure set`, `sqlplus user/pw`) — and only then for the program names
+ *  on that line, which are too many to look for everywhere. */
+export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_ARGUMENTS): Rule[] {
+  const byProgram = new Map<string, ProgramArguments[]>()
+  for (const spec of table) for (const p of spec.programs) byProgram.set(p, [...(byProgram.get(p) ?? []), spec])
+  // each rule reads a command once per scan (a rule's spans keep its rank whatever finds them first)
+  const reader = () => {
+    const seen = Symbol("commands read")
+    return (m: RegExpExecArray, text: string, memo: Map<unknown, unknown>): Located[] => {
+      // matches come in text order: what an earlier one read is not read again
+      const read = (memo.get(seen) as { to: number } | undefined) ?? { to: 0 }
+      memo.set(seen, read)
+      if (m.index < read.to) return []
+      const start = Math.max(read.to, commandStart(text, m.index))
+      const end = commandEnd(text, m.index)
+      const programs = programsIn(text, start, end, byProgram, MAX_PROGRAMS + 1)
+      // the programs after the first MAX_PROGRAMS are read from the next match on (each has one)
+      read.to = programs.length > MAX_PROGRAMS ? programs[MAX_PROGRAMS]!.index : end
+      const out: Located[] = []
+      for (const p of programs.slice(0, MAX_PROGRAMS)) readCommand(text, p, byProgram.get(p.name)!, end, out)
+      return out
+    }
+  }
+  // what leads to a command whose secrets need no flag: its subcommand (` configure` of `aws
+  // configure set`) or its name (`sqlplus user/pw`), written after a character that ends a word — a
+  // name's letters are too common a start to try at every place in a text
+  const needCue = table.filter((s) => !s.flagged && (s.keys || s.positional?.some((p) => !p.with)))
+  const subcommands = [...new Set(needCue.flatMap((s) => (s.after ? [s.after[0]!] : [])))]
+  const names = [...new Set(needCue.flatMap((s) => (s.after ? [] : s.programs)))]
+  const slashFlags = [...new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => !f.startsWith("-")))]
+  // a short flag or bundle (`-p`, `-sSu`), a single-dash long one (`-storepass`), or a long one that
+  // starts like one in the table (`--user`; not `--git`, `--color`)
+  const longStarts = new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => f.startsWith("--")).map((f) => f[2]!))
+  const flagStart = `(?=[A-Za-z0-9]|-[${[...longStarts].map((c) => escapeRegex(c)).join("")}])`
+  const rule = (anchors: string[], re: string, follow?: string, atStart?: boolean): Rule => ({
+    id: SECRET_ARGUMENT_ID, anchors, re: new RegExp(re, "g"), locate: reader(), ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
+  })
+  const rules = [rule([" -", "\t-", "\n-", ' "-', " '-"], `[ \\t\\n]["']?-${flagStart}`, flagStart)]
+  const alt = (words: readonly string[]) => `(?:${words.map(escapeRegex).join("|")})`
+  if (subcommands.length > 0) rules.push(rule(subcommands.map((w) => ` ${w}`), ` ${alt(subcommands)}(?=[ \\t])`))
+  if (names.length > 0) {
+    const anchors = [...DELIMITERS, "\\n", "\\r", "\\t"].flatMap((d) => names.map((n) => d + n))
+    rules.push(rule(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, true))
+  }
+  if (slashFlags.length > 0) rules.push(rule(slashFlags.map((f) => ` ${f}`), ` ${alt(slashFlags)}`))
+  return rules
+}
+
+/** What stands right before a program's name (`/usr/bin/`, `bash -c '`); `a;b`, `$(b` are left to flags. */
+const DELIMITERS = [" ", "\t", "\n", "/", "'", '"']
+
+interface ProgramAt {
+  name: string
+  /** where the program's word starts and ends */
+  index: number
+  end: number
+}
+
+/** Known programs named in `text` between `start` and `end`: a word of its own (also the last part of
+ *  `/usr/bin/mysql`, `sqlcmd.exe`, and after a JSON `\n`) followed by a blank or a backslash-newline.
+ *  Words are looked up, not matched against every name (there are hundreds). */
+function programsIn(text: string, start: number, end: number, known: ReadonlyMap<string, unknown>, max: number): ProgramAt[] {
+  const out: ProgramAt[] = []
+  WORD.lastIndex = start
+  for (let w = WORD.exec(text); w !== null && w.index < end && out.length < max; w = WORD.exec(text)) {
+    let index = w.index
+    let name = w[0]
+    // most words are not programs: the lookup comes first
+    if (!known.has(name)) {
+      if (name.endsWith(".exe") && known.has(name.slice(0, -4))) name = name.slice(0, -4)
+      // `\nmysql` inside a JSON string: the `n` belongs to the escape
+      else if (text.charCodeAt(index - 1) === 92 && /^[nrt]/.test(name) && known.has(name.slice(1))) [index, name] = [index + 1, name.slice(1)]
+      else continue
+    }
+    if (index === w.index && index > 0 && /[\w.-]/.test(text[index - 1]!)) continue
+    // `"sshpass" -p X`: a quoted name ends after its quote
+    const quoted = /["']/.test(text[w.index - 1] ?? "") && text[w.index + w[0].length] === text[w.index - 1] ? 1 : 0
+    const wordEnd = w.index + w[0].length + quoted
+    if (!/^(?:[ \t]|\\\r?\n)/.test(text.slice(wordEnd, wordEnd + 3))) continue
+    out.push({ name, index, end: wordEnd })
+  }
+  return out
+}
+
+const WORD = /[\w.-]+/g
+
+/** Programs read per match (a JSON line can hold many commands; the rest wait for a later match):
+ *  bounds the work a text made of program names causes, else it grows with the square of its length. */
+const MAX_PROGRAMS = 32
+
+const PEEK = 2048
+
+/** The secrets among the words after one program name (its command ends by `lineEnd`). */
+function readCommand(text: string, m: ProgramAt, all: readonly ProgramArguments[], lineEnd: number, out: Located[]): void {
+  const from = m.end
+  // most mentions of a program name are not a command with a secret: look before reading words
+  // (within a window, so a line of many commands is not searched again for each of them)
+  const end = Math.max(from, lineEnd)
+  const rest = text.slice(from, Math.min(end, from + PEEK))
+  const specs = end - from > PEEK ? all : all.filter((spec) => mayHold(spec, rest))
+  if (specs.length === 0) return
+  const found: [number, number][] = []
+  const shell = commandWords(text, from, "shell")
+  for (const spec of specs) secretRanges(spec, shell, found)
+  // inside a JSON string (`{"command":"sshpass -p \"a b\" ssh"}`) the quotes are escaped
+  const read = shell.length > 0 ? shell[shell.length - 1]!.end : from
+  if (text.slice(from, Math.max(read, from + 2)).includes("\\")) {
+    const json = commandWords(text, from, "json")
+    for (const spec of specs) secretRanges(spec, json, found)
+  }
+  for (const [s, e] of found) out.push([s, e, m.index])
+}
+
+/** The start of the line holding `at`, and of the lines before it that a trailing backslash continues. */
+function commandStart(text: string, at: number): number {
+  const floor = Math.max(0, at - MAX_COMMAND)
+  for (let i = at - 1; ; i--) {
+    while (i >= floor && text.charCodeAt(i) !== 10) i--
+    if (i < floor) return floor
+    const continued = text[i - 1] === "\\" || (text[i - 1] === "\r" && text[i - 2] === "\\")
+    if (!continued) return i + 1
+  }
+}
+
+/** The end of the line (and of the lines a trailing backslash continues), at most MAX_COMMAND on. */
+function commandEnd(text: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_COMMAND)
+  for (let i = from; i < limit; i++) {
+    if (text.charCodeAt(i) !== 10) continue
+    const continued = text[i - 1] === "\\" || (text[i - 1] === "\r" && text[i - 2] === "\\")
+    if (!continued) return i
+  }
+  return limit
+}
+
+/** A cheap necessary condition: the subcommand, a flag or a key name the spec needs is in the text. */
+function mayHold(spec: ProgramArguments, rest: string): boolean {
+  if (spec.after && !rest.includes(spec.after[0]!)) return false
+  if (spec.keys) return spec.after !== undefined || rest.split(/[\s="']+/).some((word) => spec.keys!.test(word))
+  if (spec.positional) return spec.positional.every((p) => !p.with) || rest.includes("-")
+  // `-sSu user:pass`: a bundled flag is not written as itself
+  if (spec.bundles) return rest.includes("-")
+  return (spec.flags ?? []).some((f) => rest.includes(typeof f === "string" ? f : f.flag))
+}
+
+export function extraFlagsTable(flags: ExtraFlags): ProgramArguments[] {
+  return Object.entries(flags)
+    .filter(([, list]) => list.length > 0)
+    .map(([program, list]) => ({ programs: [program], flags: [...list] }))
+}
