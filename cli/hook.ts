@@ -136,7 +136,7 @@ function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: 
   const redactor = createRedactor({
     // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it
     enabled: redaction.enabled, env: process.env, envNames: redaction.env,
-    patterns: redaction.patterns, home: homedir(),
+    patterns: redaction.patterns, flags: redaction.flags, home: homedir(),
   })
   mark("redactor")
   const row = hookAuditRow(hook, cwd, d, verdict, redactor, policyStamp(policy))
