@@ -25,6 +25,10 @@ export interface ToolOutput {
   data?: unknown
   /** a tool reports failure by returning an error (throwing works too: type execution) */
   error?: { code?: string; type?: ErrorType; message: string }
+  /** bytes the tool produced, when `text` holds only part of them (head + tail) */
+  bytes?: number
+  /** the work ended by itself before any timeout or cancel: this is its real outcome, even if one fired since */
+  settled?: boolean
 }
 
 export interface ToolContext {
@@ -45,6 +49,10 @@ export interface ToolContext {
   paths: { resolve(path: string, access: "read" | "write"): string }
   /** ask the person running ccode (or pause the run when nobody is there) */
   ask(question: string): Promise<string>
+  /** a process tool started its process group (recorded with the call, for resume after a crash) */
+  onProcess?(info: { pgid: number }): void
+  /** the main process exited with this status (recorded at once, before output is drained) */
+  onExit?(exitCode: number): void
 }
 
 export interface Tool<A = any> {
