@@ -5,6 +5,7 @@ import type { RunResult } from "../core/runner/finish.ts"
 import { humanReporter, jsonReporter } from "./ui/reporters.ts"
 import { nobody, terminalHuman } from "./ui/human.ts"
 import { style } from "./ui/style.ts"
+import { killAllNow } from "../core/tools/process/kill.ts"
 
 export interface SessionFlags {
   db?: string
@@ -30,8 +31,13 @@ export function openSession(flags: SessionFlags, batch = false): RunEnv & { clos
   let signals = 0
   const onSignal = (signal: NodeJS.Signals) => {
     signals++
-    if (signals > 1) process.exit(130) // a second Ctrl-C: leave now; resume handles in-flight calls
-    process.stderr.write(`\n${signal}: stopping; the running tool is killed and a checkpoint written (again to force)\n`)
+    if (signals > 1) {
+      // a second Ctrl-C: SIGKILL every running step's group and escapes now, then leave; the calls
+      // stay in flight and resume asks a person what became of them
+      killAllNow()
+      process.exit(130)
+    }
+    process.stderr.write(`\n${signal}: stopping; the running step is ended and left for \`ccode resume\` to ask about (again to force)\n`)
     interrupt.abort(signal)
   }
   process.on("SIGINT", onSignal)

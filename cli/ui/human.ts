@@ -50,6 +50,13 @@ export function terminalHuman(): Human {
           { value: "fail", label: "mark it failed" },
         ]),
       ),
+    stillRunning: (_runId, step, where) =>
+      oneAtATime(() =>
+        select(`Step ${style.bold(step)} is ${where}, left over from the ccode that stopped.`, [
+          { value: "wait", label: "wait for it to end" },
+          { value: "kill", label: "kill it (its whole process group)" },
+        ]),
+      ),
     question: (_runId, questions, options) =>
       oneAtATime(async () => {
         const message = questions.join("\n")

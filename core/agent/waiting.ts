@@ -3,7 +3,8 @@
 // run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
 import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
-import { updateCall } from "../store/calls.ts"
+import { getCall, updateCall } from "../store/calls.ts"
+import { endLeftovers } from "../runner/leftovers.ts"
 import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
 import { append } from "./calls.ts"
 import { noteMessage, refusalMessage } from "./conversation.ts"
@@ -14,6 +15,7 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   const waiting = agent.waiting
   if (!waiting) return false
   const request = waiting.kind === "question" && !waiting.created ? undefined : getRequest(ctx.store, waiting.requestId)
+  if (waiting.kind === "in_flight" && !(await endInFlightLeftovers(ctx, waiting, request))) return true
   if (request && request.status !== "pending") {
     ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
     settleFromRequest(ctx, agent, waiting, request)
@@ -25,6 +27,13 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   }
   saveAgent(ctx, agent)
   return false
+}
+
+/** An in-flight call's processes may still run: "done" waits for them, any other answer kills them first. */
+async function endInFlightLeftovers(ctx: RunContext, waiting: { callId: string; call: ToolCall }, request: RequestRow | undefined): Promise<boolean> {
+  const row = { id: waiting.callId, tool: waiting.call.tool, itemId: waiting.call.key, pgid: getCall(ctx.store, waiting.callId)?.pgid ?? null }
+  if (request && request.status !== "pending") return endLeftovers(ctx, row, request.status === "answered" && request.answer?.trim() !== "skip" ? "wait" : "kill")
+  return ctx.human.interactive ? endLeftovers(ctx, row) : true
 }
 
 function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow): void {

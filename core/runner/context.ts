@@ -54,6 +54,8 @@ export interface Human {
   approve(prompt: ApprovalPrompt, timeoutMs: number): Promise<ApprovalAnswer | "timeout">
   breakpoint(runId: string, step: string, title: string): Promise<BreakpointAnswer>
   inFlight(runId: string, step: string, title: string): Promise<InFlightAnswer>
+  /** an in-flight call's processes outlived the ccode that started them: kill them, or wait for them */
+  stillRunning(runId: string, step: string, where: string): Promise<"kill" | "wait">
   question(runId: string, questions: string[], options?: string[]): Promise<string>
   /** continue after a guard fired, or stop */
   guard(runId: string, guard: string, reason: string): Promise<"continue" | "stop">
@@ -65,6 +67,7 @@ export const nobody: Human = {
   approve: async () => "timeout",
   breakpoint: async () => "stop",
   inFlight: async () => "fail",
+  stillRunning: async () => "wait",
   question: async () => {
     throw new Error("nobody to ask")
   },

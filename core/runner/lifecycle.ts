@@ -121,7 +121,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   reportExtras(ctx.recorder, prepared.extras)
-  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
+  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx, (id) => steps.get(id)?.retries ?? ctx.governor.policy.limits.retries))
   return drive(ctx, env, steps).finally(() => prepared.extras.close())
 }
 
