@@ -71,7 +71,6 @@ const verify = command({
       if (args.json) out(JSON.stringify(result))
       else if (result.ok) {
         process.stderr.write(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}\n`)
-        if (!result.head && result.rows) process.stderr.write("note: this database predates the chain head; removal of its newest rows cannot be detected until the next row is written\n")
       } else process.stderr.write(`audit chain broken: ${result.problem!.message}\n`)
       // a subcommand's return value does not reach the exit code through citty
       if (!result.ok) throw new Exit(1)

@@ -55,6 +55,9 @@ function migrate(sqlite: Database): void {
           if (statement.trim()) sqlite.run(statement)
         }
       }
+      // a database written before the chain head existed gets one from its table now, once: from here
+      // on, rows without a head are a removal that verify reports
+      sqlite.run("INSERT INTO audit_head (id, last_id, hash) SELECT 1, id, hash FROM audit WHERE NOT EXISTS (SELECT 1 FROM audit_head) ORDER BY id DESC LIMIT 1")
       sqlite.run(`PRAGMA user_version = ${migrations.length}`)
     })
     .immediate()
