@@ -24,11 +24,27 @@ export function statOf(pid: number): Stat | undefined {
 
 /** True when the process was started with CCODE_CALL_ID=<tag>. */
 export function carriesTag(pid: number, tag: string): boolean {
+  return carriesVariable(pid, TAG_VARIABLE, tag)
+}
+
+/** Live processes (not ccode itself) started with NAME=VALUE in their environment. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const out: number[] = []
+  for (const entry of safeReaddir("/proc")) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    const stat = statOf(pid)
+    if (stat && !stat.zombie && carriesVariable(pid, name, value)) out.push(pid)
+  }
+  return out
+}
+
+function carriesVariable(pid: number, name: string, value: string): boolean {
   try {
-    const environ = readFileSync(`/proc/${pid}/environ`, "latin1")
-    const needle = `${TAG_VARIABLE}=${tag}`
-    const at = environ.indexOf(needle)
-    return at !== -1 && (at === 0 || environ[at - 1] === "\0") && (environ.length === at + needle.length || environ[at + needle.length] === "\0")
+    const environ = readFileSync(`/proc/${pid}/environ`)
+    const needle = Buffer.from(`\0${name}=${value}\0`)
+    // entries are NUL-separated: match a whole entry, the first one included
+    return Buffer.concat([Buffer.from([0]), environ, Buffer.from([0])]).includes(needle)
   } catch {
     return false
   }
