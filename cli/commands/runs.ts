@@ -4,6 +4,7 @@ import { runIsLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
 import { findRun, listRuns } from "../../core/store/runs.ts"
+import { ensureSummary } from "../../core/runner/summary.ts"
 import { chooseRuns, pruneCandidates, removeRuns } from "../../core/runner/prune.ts"
 import { parseDuration } from "../../core/task/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
@@ -44,7 +45,9 @@ const show = command({
   run({ args }) {
     const store = openDb(args.db)
     try {
-      const detail = runDetail(store, findRun(store, args.id))
+      const run = findRun(store, args.id)
+      ensureSummary(store, run, ccodeHome())
+      const detail = runDetail(store, run)
       if (args.json) return void out(JSON.stringify(detail))
       const lines = [
         `run ${detail.id}  ${detail.task}  ${detail.status} (exit ${detail.exit_code ?? "-"})${detail.message ? ` — ${detail.message}` : ""}`,

@@ -22,6 +22,7 @@ import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
+import { ensureSummary } from "./summary.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
 import { driveSteps } from "./steps.ts"
 import { driveAgent } from "../agent/driver.ts"
@@ -96,7 +97,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
 }
 
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false): Promise<RunResult> {
-  const run = resumable(env.store, idOrPrefix)
+  const run = resumable(env.store, env.home, idOrPrefix)
   const spec = JSON.parse(run.options ?? "{}") as StoredSpec
   const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
@@ -164,11 +165,12 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
   }
 }
 
-function resumable(store: Store, idOrPrefix: string | undefined): RunRow {
+function resumable(store: Store, home: string, idOrPrefix: string | undefined): RunRow {
   const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
   if (!idOrPrefix) throw new ResumeError("give a run id or --last")
   if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
   if (TERMINAL.includes(run.status as never)) {
+    ensureSummary(store, run, home)
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
   }
   if (runIsLive(run)) {

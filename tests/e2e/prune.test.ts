@@ -102,3 +102,19 @@ describe("ccode runs prune", () => {
     expect(existsSync(join(sb.env.CCODE_HOME!, "runs", id))).toBe(false)
   }, 60_000)
 })
+
+describe("summary.md", () => {
+  test("a finished run whose summary is missing gets it back from runs show, and from a refused resume", async () => {
+    const sb = box()
+    sb.file("t.yaml", "version: 1\nsteps:\n  - run: echo x\n")
+    const id = await runTask(sb, "t.yaml")
+    const file = join(sb.env.CCODE_HOME!, "runs", id, "summary.md")
+    expect(existsSync(file)).toBe(true)
+    rmSync(file)
+    expect((await ccode(sb, ["runs", "show", id])).code).toBe(0)
+    expect(await Bun.file(file).text()).toContain("outcome: **completed**")
+    rmSync(file)
+    expect((await ccode(sb, ["resume", id])).code).toBe(2)
+    expect(existsSync(file)).toBe(true)
+  }, 60_000)
+})

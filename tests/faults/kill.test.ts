@@ -33,7 +33,7 @@ function stepOf(e: Record<string, unknown>): string | undefined {
 }
 
 describe("fault injection", () => {
-  test(`${TRIALS} trials of signals at random moments: 0 lost, 0 duplicated, audit intact, every run resumable`, async () => {
+  test(`${TRIALS} trials of signals at random moments: 0 lost, 0 duplicated, audit intact, every run resumable and summarised`, async () => {
     await binary()
     const all = faults()
     const failures: string[] = []
@@ -51,8 +51,8 @@ describe("fault injection", () => {
         const doubled = [...counts].filter(([, n]) => n > 1).map(([l]) => l)
         reruns += r.choices.rerun
         dones += r.choices.done
-        if (lost.length || doubled.length || r.auditCode !== 0 || r.status !== "completed") {
-          failures.push(`trial ${i + j} (${fault.signal}, +${fault.extraMs}ms${fault.after ? ", on an event" : ""}): lost ${lost.join(",") || "-"}; doubled ${doubled.join(",") || "-"}; audit exit ${r.auditCode}; status ${r.status}; exits ${r.exits.join(",")}`)
+        if (lost.length || doubled.length || r.auditCode !== 0 || r.status !== "completed" || !r.summary) {
+          failures.push(`trial ${i + j} (${fault.signal}, +${fault.extraMs}ms${fault.after ? ", on an event" : ""}): lost ${lost.join(",") || "-"}; doubled ${doubled.join(",") || "-"}; audit exit ${r.auditCode}; status ${r.status}; summary ${r.summary}; exits ${r.exits.join(",")}`)
         }
       })
     }

@@ -23,6 +23,8 @@ export interface TrialResult {
   choices: { rerun: number; done: number }
   auditCode: number
   status: string
+  /** summary.md of the finished run says it completed */
+  summary: boolean
 }
 
 /** The plan: most steps append outside the workspace (no snapshot), every 10th inside it (a snapshot), every 25th fails once first (a retry). */
@@ -65,7 +67,9 @@ export async function runTrial(fault: Fault): Promise<TrialResult> {
       if (resumed.code === 1 || resumed.code === 2 || resumed.code === 5) break
     }
     const audit = await ccode(sb, ["audit", "verify"])
-    return { lines: readLines(out), exits, choices, auditCode: audit.code, status }
+    const summaryFile = join(sb.env.CCODE_HOME!, "runs", runId, "summary.md")
+    const summary = existsSync(summaryFile) && readFileSync(summaryFile, "utf8").includes("outcome: **completed**")
+    return { lines: readLines(out), exits, choices, auditCode: audit.code, status, summary }
   } finally {
     rmSync(sb.root, { recursive: true, force: true })
   }
