@@ -23,7 +23,6 @@ export function isInteractive(flags: SessionFlags): boolean {
 
 export function openSession(flags: SessionFlags, batch = false): RunEnv & { close(): void } {
   const store = openDb(flags.db)
-  const human = isInteractive(flags) ? terminalHuman() : nobody
   const reporter = flags.json
     ? jsonReporter()
     : humanReporter({ tty: Boolean(process.stderr.isTTY), quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose), batch })
@@ -42,6 +41,8 @@ export function openSession(flags: SessionFlags, batch = false): RunEnv & { clos
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
+  // Ctrl-C at a prompt arrives as a keypress, not a signal: it interrupts the run the same way
+  const human = isInteractive(flags) ? terminalHuman(() => onSignal("SIGINT")) : nobody
   return {
     store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal,
     close() {

@@ -32,8 +32,12 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
     if ((ctx.human.interactive || ctx.approveAll) && (await endLeftovers(ctx, row, ctx.approveAll ? "kill" : undefined))) {
       // `resume --approve-all` settles a call found in flight now like any pending request: run it again
       const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, call.key, `${call.tool} ${JSON.stringify(call.args)}`)
-      applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
-    } else requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
+      if (answer !== "later") {
+        applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
+        continue
+      }
+    }
+    requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
   }
   ctx.state.stoppedBy = undefined
   saveAgent(ctx, agent)

@@ -20,7 +20,7 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
     ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
     settleFromRequest(ctx, agent, waiting, request)
   } else if (ctx.human.interactive) {
-    await askNow(ctx, agent, waiting, request)
+    if (await askNow(ctx, agent, waiting, request)) return true
   } else {
     if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, agent, waiting)
     return true
@@ -59,26 +59,29 @@ function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWai
   applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
 }
 
-async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<void> {
+/** Ask the person now; true when they gave no answer (Ctrl-C) and the agent still waits. */
+async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<boolean> {
   if (waiting.kind === "question") {
     const answer = await ctx.human.question(ctx.runId, waiting.questions, waiting.options)
     if (request) settleRequest(ctx.store, request.id, { status: "answered", answer, settledBy: "prompt" })
     ctx.recorder.audit({ type: "permission", actor: "user", tool: "ask_user", action: "answer", result: "approved", reason: "answered at the prompt" })
     delete agent.waiting
     append(ctx, agent, noteMessage(waiting.call, `the user answered: ${answer}`))
-    return
+    return false
   }
   if (waiting.kind === "approval") {
     // a person is here now: the call is decided again and asked at the prompt
     if (request) settleRequest(ctx.store, request.id, { status: "answered", answer: "asked again at the terminal", settledBy: "resume" })
     delete agent.waiting
     agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq } }
-    return
+    return false
   }
   const answer = await ctx.human.inFlight(ctx.runId, waiting.call.key, `${waiting.call.tool} ${JSON.stringify(waiting.call.args)}`)
+  if (answer === "later") return true
   if (request) settleRequest(ctx.store, request.id, { status: answer === "fail" ? "denied" : answer === "rerun" ? "approved" : "answered", answer, settledBy: "prompt" })
   delete agent.waiting
   applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
+  return false
 }
 
 /** A call in flight at a crash, decided by a person: run it again, or tell the model what became of it. */

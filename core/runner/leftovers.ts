@@ -32,7 +32,7 @@ export async function endLeftovers(ctx: RunContext, call: InFlightRow, choice?: 
   if (!running) return true
   ctx.recorder.event("tool.warning", { call: call.id, step: call.itemId, tool: call.tool, pgid: call.pgid, message: `step ${call.itemId ?? call.id} is ${running}` })
   const chosen = choice ?? (ctx.human.interactive ? await ctx.human.stillRunning(ctx.runId, call.itemId ?? call.id, running) : undefined)
-  if (!chosen) return false
+  if (!chosen || chosen === "later") return false
   ctx.recorder.audit({
     type: "permission", actor: choice ? "system" : "user", callId: call.id, tool: call.tool, action: `still_running:${chosen}`,
     result: "approved", reason: `call ${call.id} was ${running} when the run resumed; ${chosen === "kill" ? "killed" : "waited for"}`,

@@ -31,7 +31,7 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
         const call = getCall(ctx.store, waiting.call.callId)
         if (call && !(await endLeftovers(ctx, call))) continue
         const answer = await ctx.human.inFlight(ctx.runId, id, item.title)
-        applyInFlight(ctx, id, waiting.call.callId, answer, apply)
+        if (answer !== "later") applyInFlight(ctx, id, waiting.call.callId, answer, apply)
       }
       continue
     }
@@ -100,9 +100,11 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
       // a person chooses to kill or wait; then a person settles the call like any pending request
       if (await endLeftovers(ctx, call, ctx.approveAll ? "kill" : undefined)) {
         const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, id, item.title)
-        apply({ type: "wait", id, note: "in flight at a crash" })
-        applyInFlight(ctx, id, call.id, answer, apply)
-        continue
+        if (answer !== "later") {
+          apply({ type: "wait", id, note: "in flight at a crash" })
+          applyInFlight(ctx, id, call.id, answer, apply)
+          continue
+        }
       }
     }
     requestInFlight(ctx, call, id, apply)
