@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
-import { ccodeHome, openDb } from "../paths.ts"
+import { ccodeHome, openDbToRead } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 
 const out = (text: string) => process.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`)
@@ -46,7 +46,7 @@ const query = command({
     const format = (args.format ?? (args.json ? "json" : "table")) as ExportFormat
     if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format takes one of ${EXPORT_FORMATS.join(", ")}; got "${args.format}"`)
     const filter = parseFilter(args, Date.now())
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       if (filter.runs) filter.runs = filter.runs.map((id) => resolveAuditRun(store, id))
       const redactor = exportRedactor()
@@ -65,7 +65,7 @@ const verify = command({
   examples: ["ccode audit verify", "ccode audit verify --json"],
   args: { ...jsonArg, ...globalArgs },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const result = verifyStore(store)
       if (args.json) out(JSON.stringify(result))
@@ -93,7 +93,7 @@ const report = command({
   async run({ args }) {
     const format = args.format ?? (args.json ? "json" : "md")
     if (format !== "md" && format !== "json") throw new UsageError(`--format takes md or json; got "${format}"`)
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const runId = resolveAuditRun(store, args.id)
       const rows = queryAudit(store, { runs: [runId] })

@@ -10,7 +10,7 @@ import { parseDuration } from "../../core/task/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome, openDb } from "../paths.ts"
+import { ccodeHome, openDb, openDbToRead } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 
 const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`)
@@ -25,7 +25,7 @@ const ls = command({
     ...globalArgs,
   },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, args.status).map(runView)
       if (args.json) out(JSON.stringify(rows))
@@ -43,7 +43,7 @@ const show = command({
   examples: ["ccode runs show r1a2b3", "ccode runs show r1a2b3 --json"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const run = findRun(store, args.id)
       ensureSummary(store, run, ccodeHome())
@@ -77,7 +77,7 @@ const events = command({
   run({ args }) {
     const format = args.format ?? (args.json ? "jsonl" : "table")
     if (!["jsonl", "table"].includes(format)) throw new UsageError(`--format takes jsonl or table, got "${format}"`)
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const list = runEvents(store, findRun(store, args.id).id)
       if (format === "jsonl") out(list.map((e) => JSON.stringify(e)).join("\n"))
@@ -152,7 +152,7 @@ const exportRun = command({
     ...globalArgs,
   },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const run = findRun(store, args.id)
       if (!args.replay) return void out(JSON.stringify({ ...runDetail(store, run), events: runEvents(store, run.id) }))
