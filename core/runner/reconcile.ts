@@ -85,7 +85,7 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
     if (call.exitCode !== null) {
       // its command had exited before ccode stopped: that is its outcome (only the output was lost)
       await endLeftovers(ctx, call, "kill")
-      settleExited(ctx, call, itemOf(ctx.state.plan, id)!.attempts <= retriesOf(id) && !ctx.stop, apply)
+      settleExited(ctx, call, itemOf(ctx.state.plan, id)!.attempts <= retriesOf(id), apply)
       continue
     }
     if (tool?.idempotent) {

@@ -66,7 +66,8 @@ function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: numb
   if (result.status === "ok") return { type: "succeed", id }
   const item = itemOf(ctx.state.plan, id)!
   const retryable = !["param", "denied"].includes(result.error?.type ?? "")
-  const retry = retryable && item.attempts <= retries && !ctx.stop
+  // a failure while the run is stopping keeps its retries: the step is ready again, and resume retries it
+  const retry = retryable && item.attempts <= retries
   const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`
   return { type: "fail", id, retry, note }
 }

@@ -129,9 +129,14 @@ function runStatus(sb: Sandbox, runId: string): string {
 function latestRun(sb: Sandbox): string | undefined {
   if (!existsSync(sb.db)) return undefined
   const db = new Database(sb.db, { readonly: true })
-  const row = db.query("SELECT id FROM runs ORDER BY created_at DESC LIMIT 1").get() as { id: string } | null
-  db.close()
-  return row?.id
+  try {
+    // killed while the database was first created: no tables yet (its migration is one transaction)
+    const exists = db.query("SELECT 1 FROM sqlite_master WHERE name = 'runs'").get()
+    const row = exists ? (db.query("SELECT id FROM runs ORDER BY created_at DESC LIMIT 1").get() as { id: string } | null) : null
+    return row?.id
+  } finally {
+    db.close()
+  }
 }
 
 function readLines(file: string): string[] {
