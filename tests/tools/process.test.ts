@@ -62,6 +62,14 @@ describe("a step's processes end with the step", () => {
     expect(taggedProcesses(opts.callId)).toEqual([])
   })
 
+  test("an escape that drops its CCODE_CALL_ID tag is still found (ccode inherited it) and killed", async () => {
+    const ws = workspace()
+    const result = await executeTool(shell, { command: `(env -u CCODE_CALL_ID setsid bash -c 'echo $$ > esc.pid; exec sleep 100' &) ; sleep 0.3; echo ok` }, options(ws))
+    expect(result.status).toBe("ok")
+    await Bun.sleep(50)
+    expect(alive(Number(readFileSync(join(ws, "esc.pid"), "utf8")))).toBe(false)
+  })
+
   test("on timeout a TERM-ignoring child and a setsid escape are both killed", async () => {
     const ws = workspace()
     const opts = options(ws, { timeoutMs: 700 })

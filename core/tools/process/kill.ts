@@ -2,16 +2,16 @@
 // Also the registry of steps running in this process, so a second Ctrl-C can SIGKILL them all
 // synchronously before ccode exits (nothing is left behind holding the workspace).
 import { reapOrphans } from "./subreaper.ts"
-import { stepProcesses, taggedProcesses } from "./table.ts"
+import { stepProcesses, statOf, taggedProcesses } from "./table.ts"
 
 const ROUNDS = 20
 const ROUND_PAUSE_MS = 10
 
-const running = new Map<string, number>()
+const running = new Map<string, { pgid: number; since: number }>()
 
-/** Remember a running step (tag -> pgid) until `forget`. */
+/** Remember a running step (tag -> its group, and when it started) until `forget`. */
 export function track(tag: string, pgid: number): void {
-  running.set(tag, pgid)
+  running.set(tag, { pgid, since: statOf(pgid)?.start ?? Number.POSITIVE_INFINITY })
 }
 
 export function forget(tag: string): void {
@@ -21,7 +21,7 @@ export function forget(tag: string): void {
 /** Send a signal to the group and every escape of one step, once. Returns the pids signalled. */
 export function signalStep(tag: string, pgid: number | undefined, signal: NodeJS.Signals): number[] {
   if (pgid !== undefined) send(-pgid, signal)
-  const pids = stepProcesses(tag, pgid)
+  const pids = stepProcesses(tag, pgid, orphansOf(tag))
   for (const pid of pids) send(pid, signal)
   return pids
 }
@@ -57,9 +57,16 @@ export async function killLeftover(tag: string, pgid: number | null): Promise<vo
   }
 }
 
+function orphansOf(tag: string): { since: number; otherGroups: Set<number> } | undefined {
+  const step = running.get(tag)
+  if (!step) return undefined
+  const otherGroups = new Set([...running].filter(([other]) => other !== tag).map(([, s]) => s.pgid))
+  return { since: step.since, otherGroups }
+}
+
 /** Second Ctrl-C: SIGKILL every running step's group and escapes now, synchronously. */
 export function killAllNow(): void {
-  for (const [tag, pgid] of running) {
+  for (const [tag, { pgid }] of running) {
     send(-pgid, "SIGKILL")
     for (let round = 0; round < 3; round++) if (!signalStep(tag, pgid, "SIGKILL").length) break
   }

@@ -9,6 +9,8 @@ interface Stat {
   ppid: number
   pgid: number
   zombie: boolean
+  /** start time, in clock ticks since boot */
+  start: number
 }
 
 /** ppid, pgid and zombie state of a process, or undefined when it is gone. */
@@ -16,7 +18,7 @@ export function statOf(pid: number): Stat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8")
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
-    return { ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === "Z" || fields[0] === "X" }
+    return { ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === "Z" || fields[0] === "X", start: Number(fields[19]) }
   } catch {
     return undefined
   }
@@ -82,12 +84,18 @@ export function withDescendants(roots: number[]): number[] {
  * inherited as subreaper that carry its tag, and their descendants. Cheap: reads ccode's own
  * children, not the whole table (a full scan is the fallback when /proc lists no children).
  */
-export function stepProcesses(tag: string, pgid?: number): number[] {
+export function stepProcesses(tag: string, pgid?: number, orphans?: { since: number; otherGroups: Set<number> }): number[] {
   const mine = childrenOf(process.pid)
   if (!mine) return [...new Set([...taggedProcesses(tag), ...(pgid === undefined ? [] : groupMembers(pgid))])]
+  const ownGroup = orphans ? statOf(process.pid)?.pgid : undefined
   const roots = mine.filter((pid) => {
     const stat = statOf(pid)
-    return stat && !stat.zombie && ((pgid !== undefined && stat.pgid === pgid) || carriesTag(pid, tag))
+    if (!stat || stat.zombie) return false
+    if ((pgid !== undefined && stat.pgid === pgid) || carriesTag(pid, tag)) return true
+    // an escape that dropped its tag (env -u): ccode inherited it, it left ccode's own group (ccode's
+    // own helpers, git and MCP servers, stay in it), it belongs to no other running step, and it
+    // started after this step did
+    return orphans !== undefined && stat.pgid !== ownGroup && !orphans.otherGroups.has(stat.pgid) && stat.start >= orphans.since
   })
   const found = new Set(withDescendants(roots))
   if (pgid !== undefined) for (const pid of groupMembers(pgid)) found.add(pid)
