@@ -3,6 +3,7 @@
 import { Database } from "bun:sqlite"
 import { existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import { checkIntegrity, isCorruption, knownDamage } from "./integrity.ts"
 import { migrations } from "./migrations.gen.ts"
 
 export interface SqliteStore {
@@ -28,6 +29,10 @@ export function openSqlite(path: string, opts: OpenOptions = {}): SqliteStore {
     if (store) return store
   }
   if (path !== ":memory:") {
+    const damage = knownDamage(path)
+    if (damage) {
+      throw new StoreError(`${path} failed an integrity check (${damage}); ccode will not run on it. Move it aside (or point --db / CCODE_DB elsewhere) to start a fresh one; \`sqlite3 ${path} .recover\` may save its rows`)
+    }
     try {
       mkdirSync(dirname(path), { recursive: true })
     } catch (error) {
@@ -42,14 +47,25 @@ export function openSqlite(path: string, opts: OpenOptions = {}): SqliteStore {
     sqlite.run("PRAGMA synchronous = NORMAL")
     sqlite.run("PRAGMA foreign_keys = ON")
   } catch (error) {
+    if (isCorruption(error)) checkIntegrity(path)
     throw storeProblem(error, path) ?? new StoreError(`cannot open database ${path}: ${(error as Error).message} (check --db / CCODE_DB)`)
   }
   try {
     migrate(sqlite)
   } catch (error) {
+    if (isCorruption(error)) checkIntegrity(path)
     throw storeProblem(error, path) ?? error
   }
-  return { path, sqlite, tx: (fn) => sqlite.transaction(fn).immediate(), close: () => sqlite.close() }
+  const tx = <T>(fn: () => T): T => {
+    try {
+      return sqlite.transaction(fn).immediate()
+    } catch (error) {
+      // every write goes through here: SQLite saying "corrupt" is when the check is worth its cost
+      if (isCorruption(error) && path !== ":memory:") checkIntegrity(path)
+      throw error
+    }
+  }
+  return { path, sqlite, tx, close: () => sqlite.close() }
 }
 
 // user_version counts applied migrations; re-checked inside the write lock so two processes

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { appendAudit } from "../../core/audit/write.ts"
@@ -64,5 +64,39 @@ describe("database problems are clear errors (exit 2) that say what to do", () =
     expect(() => reader.sqlite.run("DELETE FROM audit")).toThrow()
     reader.close()
     expect(existsSync(`${path}-journal`)).toBe(false)
+  })
+})
+
+describe("a database that SQLite reports as corrupt", () => {
+  test("is checked once when the corruption shows, and no run starts on it until the file is replaced", () => {
+    const path = dbPath()
+    const store = openStore(path)
+    store.tx(() => {
+      for (let i = 0; i < 400; i++) appendAudit(store, { type: "decision", actor: "policy", reason: `row ${i} `.repeat(40) })
+    })
+    store.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    // damage pages in the middle of the audit table, as a failing disk would
+    const bytes = readFileSync(path)
+    for (let page = 8; page * 4096 < bytes.length; page += 2) for (let at = page * 4096; at < page * 4096 + 64; at++) bytes[at] = (at * 7919) % 251
+    writeFileSync(path, bytes)
+    // SQLite reports it on open or on the first write that reads a damaged page: either way it is checked then
+    let caught: unknown
+    try {
+      const damaged = openStore(path)
+      try {
+        damaged.tx(() => damaged.sqlite.query("SELECT count(*), sum(length(reason)) FROM audit").get())
+      } finally {
+        damaged.close()
+      }
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeDefined()
+    expect(existsSync(`${path}.damaged`)).toBe(true)
+    expect(() => openStore(path)).toThrow("failed an integrity check")
+    // replaced by a fresh file at the same path: ccode runs again
+    rmSync(path)
+    expect(() => openStore(path).close()).not.toThrow()
   })
 })
