@@ -20,7 +20,7 @@ function faults(): Fault[] {
     if (kind === 0) list.push({ signal, extraMs: 50 + Math.floor(Math.random() * 1200), again: i % 2 === 0 })
     else if (kind === 1) list.push({ signal, extraMs, after: (e) => e.type === "step.started" && e.step === `s${step}` })
     else if (kind === 2) list.push({ signal, extraMs, after: (e) => e.type === "step.finished" && e.status === "error" }) // during the retry's backoff
-    else if (kind === 3) list.push({ signal, extraMs, after: (e) => e.type === "step.finished" && /^s\d*0$/.test(String(stepOf(e))) }) // while its snapshot is taken
+    else if (kind === 3) list.push({ signal, extraMs, after: (e) => e.type === "step.finished" && /^s\d*[02468]0$/.test(String(stepOf(e))) }) // while its snapshot is taken
     else list.push({ signal, extraMs: extraMs % 5, after: (e) => e.type === "run.finished" || (e.type === "step.started" && e.step === `s${STEPS}`) }) // the final commit and summary
   }
   return list

@@ -27,12 +27,12 @@ export interface TrialResult {
   summary: boolean
 }
 
-/** The plan: most steps append outside the workspace (no snapshot), every 10th inside it (a snapshot), every 25th fails once first (a retry). */
+/** The plan: most steps append outside the workspace (no snapshot), every 20th inside it too (a snapshot), every 25th fails once first (a retry). */
 export function faultPlan(outFile: string): string {
   const steps: string[] = []
   for (let i = 1; i <= STEPS; i++) {
     const line = `echo s${i} >> ${outFile}`
-    let run = i % 10 === 0 ? `${line}; echo s${i} > ws-${i}.txt` : line
+    let run = i % 20 === 0 ? `${line}; echo s${i} > ws-${i}.txt` : line
     if (i % 25 === 0) run = `if [ -f flaky-${i} ]; then ${run}; else touch flaky-${i}; exit 1; fi`
     steps.push(`  - id: s${i}\n    run: '${run}'${i % 25 === 0 ? "\n    retries: 1" : ""}`)
   }
@@ -66,7 +66,7 @@ export async function runTrial(fault: Fault): Promise<TrialResult> {
       // 130 or death by the signal (137, 143 before the handler was set up): resume again; 0: done
       if (resumed.code === 1 || resumed.code === 2 || resumed.code === 5) break
     }
-    const audit = await ccode(sb, ["audit", "verify"])
+    const audit = await ccode(sb, ["audit", "verify"], { timeoutMs: 30_000 })
     const summaryFile = join(sb.env.CCODE_HOME!, "runs", runId, "summary.md")
     const summary = existsSync(summaryFile) && readFileSync(summaryFile, "utf8").includes("outcome: **completed**")
     return { lines: readLines(out), exits, choices, auditCode: audit.code, status, summary }
