@@ -1,6 +1,7 @@
 // A step's processes never outlive it, and never run twice at once: setsid escapes, background
 // children holding the output, a long step left running by a kill -9, TERM-ignoring children and
 // a double Ctrl-C. Each case uses its own `sleep` duration as a marker to find its processes.
+import { Database } from "bun:sqlite"
 import { afterEach, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -84,6 +85,29 @@ describe("escaped and leftover processes", () => {
     expect(lines(join(sb.work, "log.txt"))).toEqual(["start", "again, copies running: 0"])
     expect(pidsOf(m)).toEqual([])
   }, 90_000)
+
+  test("kill -9 after the command exited but before its result was committed: resume settles it from the recorded exit status", async () => {
+    const sb = box()
+    const m = marker()
+    // the background sleep holds stdout, so ccode is still draining output when it is killed
+    sb.file("task.yaml", `version: 1\nsteps:\n  - id: quick\n    run: 'sleep ${m} & echo quick >> log.txt'\n  - id: after\n    needs: [quick]\n    run: echo after >> log.txt\n`)
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--json"])
+    await waitFor(() => lines(join(sb.work, "log.txt")).length >= 1, 30_000, 5)
+    await Bun.sleep(60)
+    proc.kill("SIGKILL")
+    await proc.exited
+    const db = new Database(sb.db, { readonly: true })
+    const call = db.query("SELECT status, exit_code AS exitCode, pgid FROM calls WHERE item_id = 'quick'").get() as { status: string; exitCode: number | null; pgid: number | null }
+    db.close()
+    expect(call.pgid).toBeGreaterThan(1)
+    if (call.status !== "running") return // the result was committed before the kill: nothing to settle (rare on a fast machine)
+    expect(call.exitCode).toBe(0)
+    const resumed = await ccode(sb, ["resume", "--last", "--json"])
+    expect(resumed.code).toBe(0)
+    expect(events(resumed.stdout).filter((e) => e.type === "request.created")).toEqual([])
+    expect(lines(join(sb.work, "log.txt"))).toEqual(["quick", "after"])
+    expect(pidsOf(m)).toEqual([])
+  }, 60_000)
 
   test("two Ctrl-Cs 50 ms apart: a TERM-ignoring child is SIGKILLed before ccode exits", async () => {
     const sb = box()
