@@ -1,4 +1,5 @@
 // The one mapping from errors to exit codes (DESIGN section 2) and to what the user reads.
+import { storeProblem } from "../core/store/sqlite.ts"
 
 /** Bad flags or arguments: exit 2, nothing was run. */
 export class UsageError extends Error {
@@ -17,6 +18,7 @@ export class Exit extends Error {
 // argument errors are CLIError by name.
 export function exitCodeFor(error: unknown): number {
   if (error instanceof Exit) return error.code
+  if (storeProblem(error)) return 2
   const code = (error as { exitCode?: unknown })?.exitCode
   if (typeof code === "number") return code
   if ((error as Error)?.name === "CLIError") return 2
@@ -24,6 +26,7 @@ export function exitCodeFor(error: unknown): number {
 }
 
 export function describeError(error: unknown): string {
+  error = storeProblem(error) ?? error
   if (error instanceof Error) {
     if (exitCodeFor(error) === 2) return error.message
     return `internal error: ${error.message}${process.env.CCODE_DEBUG ? `\n${error.stack}` : "\n(set CCODE_DEBUG=1 for the stack trace)"}`

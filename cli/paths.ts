@@ -7,3 +7,8 @@ export { ccodeHome, dbPath }
 export function openDb(flag: string | undefined): Store {
   return openStore(dbPath(flag))
 }
+
+/** For commands that only look (runs ls/show/events/export, audit): never writes, works on a read-only home. */
+export function openDbToRead(flag: string | undefined): Store {
+  return openStore(dbPath(flag), { readonly: true })
+}

@@ -5,6 +5,7 @@ import type { RunResult } from "../core/runner/finish.ts"
 import { humanReporter, jsonReporter } from "./ui/reporters.ts"
 import { nobody, terminalHuman } from "./ui/human.ts"
 import { style } from "./ui/style.ts"
+import { killAllNow } from "../core/tools/process/kill.ts"
 
 export interface SessionFlags {
   db?: string
@@ -22,7 +23,6 @@ export function isInteractive(flags: SessionFlags): boolean {
 
 export function openSession(flags: SessionFlags, batch = false): RunEnv & { close(): void } {
   const store = openDb(flags.db)
-  const human = isInteractive(flags) ? terminalHuman() : nobody
   const reporter = flags.json
     ? jsonReporter()
     : humanReporter({ tty: Boolean(process.stderr.isTTY), quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose), batch })
@@ -30,12 +30,19 @@ export function openSession(flags: SessionFlags, batch = false): RunEnv & { clos
   let signals = 0
   const onSignal = (signal: NodeJS.Signals) => {
     signals++
-    if (signals > 1) process.exit(130) // a second Ctrl-C: leave now; resume handles in-flight calls
-    process.stderr.write(`\n${signal}: stopping; the running tool is killed and a checkpoint written (again to force)\n`)
+    if (signals > 1) {
+      // a second Ctrl-C: SIGKILL every running step's group and escapes now, then leave; the calls
+      // stay in flight and resume asks a person what became of them
+      killAllNow()
+      process.exit(130)
+    }
+    process.stderr.write(`\n${signal}: stopping; the running step is ended and left for \`ccode resume\` to ask about (again to force)\n`)
     interrupt.abort(signal)
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
+  // Ctrl-C at a prompt arrives as a keypress, not a signal: it interrupts the run the same way
+  const human = isInteractive(flags) ? terminalHuman(() => onSignal("SIGINT")) : nobody
   return {
     store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal,
     close() {

@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
-import { ccodeHome, openDb } from "../paths.ts"
+import { ccodeHome, openDbToRead } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { out } from "../out.ts"
 
@@ -48,7 +48,7 @@ const query = command({
     const format = (args.format ?? (args.json ? "json" : "table")) as ExportFormat
     if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format takes one of ${EXPORT_FORMATS.join(", ")}; got "${args.format}"`)
     const filter = parseFilter(args, Date.now())
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       if (filter.runs) filter.runs = filter.runs.map((id) => resolveAuditRun(store, id))
       const redactor = exportRedactor()
@@ -67,13 +67,12 @@ const verify = command({
   examples: ["ccode audit verify", "ccode audit verify --json"],
   args: { ...jsonArg, ...globalArgs },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const result = verifyStore(store)
       if (args.json) out(JSON.stringify(result))
       else if (result.ok) {
         out(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}`)
-        if (!result.head && result.rows) process.stderr.write("note: this database predates the chain head; removal of its newest rows cannot be detected until the next row is written\n")
       } else out(`audit chain broken: ${result.problem!.message}`)
       // a subcommand's return value does not reach the exit code through citty
       if (!result.ok) throw new Exit(1)
@@ -96,7 +95,7 @@ const report = command({
   async run({ args }) {
     const format = args.format ?? (args.json ? "json" : "md")
     if (format !== "md" && format !== "json") throw new UsageError(`--format takes md or json; got "${format}"`)
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const runId = resolveAuditRun(store, args.id)
       const rows = queryAudit(store, { runs: [runId] })

@@ -1,16 +1,16 @@
 // ccode runs [ls|show|events|rm|prune]: list and inspect runs.
-import { existsSync, rmSync } from "node:fs"
-import { join } from "node:path"
 import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
 import { runIsLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
-import { deleteRun, findRun, listRuns, pruneRuns } from "../../core/store/runs.ts"
+import { findRun, listRuns } from "../../core/store/runs.ts"
+import { ensureSummary } from "../../core/runner/summary.ts"
+import { chooseRuns, pruneCandidates, removeRuns } from "../../core/runner/prune.ts"
 import { parseDuration } from "../../core/task/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome, openDb } from "../paths.ts"
+import { ccodeHome, openDb, openDbToRead } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { out } from "../out.ts"
 import { logs } from "./runs-logs.ts"
@@ -27,7 +27,7 @@ const ls = command({
     ...globalArgs,
   },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       // `crashed` is a running row whose process is gone: stored as running
       const stored = args.status === "crashed" ? "running" : args.status
@@ -47,9 +47,11 @@ const show = command({
   examples: ["ccode runs show r1a2b3", "ccode runs show r1a2b3 --json"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
-      const detail = runDetail(store, findRun(store, args.id))
+      const run = findRun(store, args.id)
+      ensureSummary(store, run, ccodeHome())
+      const detail = runDetail(store, run)
       if (args.json) return void out(JSON.stringify(detail))
       const lines = [
         `run ${detail.id}  ${detail.task}  ${detail.status} (exit ${detail.exit_code ?? "-"})${detail.message ? ` — ${detail.message}` : ""}`,
@@ -83,7 +85,7 @@ const events = command({
   run({ args }) {
     const format = args.format ?? (args.json ? "jsonl" : "table")
     if (!["jsonl", "table"].includes(format)) throw new UsageError(`--format takes jsonl or table, got "${format}"`)
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const list = runEvents(store, findRun(store, args.id).id)
       if (format === "jsonl") out(list.map((e) => JSON.stringify(e)).join("\n"))
@@ -95,16 +97,15 @@ const events = command({
 })
 
 const rm = command({
-  meta: { name: "rm", description: "Delete a run and its summary (audit rows are kept)" },
+  meta: { name: "rm", description: "Delete a run, its summary and its snapshots (audit rows are kept)" },
   examples: ["ccode runs rm r1a2b3"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
-  run({ args }) {
+  async run({ args }) {
     const store = openDb(args.db)
     try {
       const run = findRun(store, args.id)
       if (runIsLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
-      deleteRun(store, run.id)
-      removeSummary(run.id)
+      await removeRuns(store, ccodeHome(), [run.id], Number.POSITIVE_INFINITY)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
       else out(`removed ${run.id}`)
     } finally {
@@ -114,23 +115,40 @@ const rm = command({
 })
 
 const prune = command({
-  meta: { name: "prune", description: "Delete runs older than the retention (default 7d); audit rows are kept" },
-  examples: ["ccode runs prune", "ccode runs prune --older-than 30d --json"],
-  args: { "older-than": { type: "string", description: "age, e.g. 7d, 12h", valueHint: "DURATION" }, ...jsonArg, ...globalArgs },
-  run({ args }) {
-    const age = parseDuration(args["older-than"] ?? "7d")
-    if (age === undefined) throw new UsageError(`--older-than takes a duration like 7d or 12h, got "${args["older-than"]}"`)
+  meta: { name: "prune", description: "Delete finished runs not touched for a while (default 7d), their summaries and snapshots; audit rows are kept" },
+  examples: ["ccode runs prune", "ccode runs prune --older-than 30d --dry-run", "ccode runs prune --older-than 12h --all --json"],
+  args: {
+    "older-than": { type: "string", description: "age since the run last changed, with a unit: 7d, 12h, 30m", valueHint: "DURATION" },
+    all: { type: "boolean", description: "also runs that could still be resumed (paused, stopped, interrupted, crashed)" },
+    "dry-run": { type: "boolean", description: "list what would be removed, remove nothing" },
+    ...jsonArg,
+    ...globalArgs,
+  },
+  async run({ args }) {
+    const age = ageFlag(args["older-than"] ?? "7d")
     const store = openDb(args.db)
     try {
-      const removed = pruneRuns(store, Date.now() - age, runIsLive)
-      removed.forEach(removeSummary)
-      if (args.json) out(JSON.stringify({ removed }))
-      else out(`removed ${removed.length} run(s)`)
+      const chosen = chooseRuns(pruneCandidates(store), { olderThanMs: age, all: Boolean(args.all), now: Date.now() })
+      if (args["dry-run"]) {
+        if (args.json) out(JSON.stringify({ would_remove: chosen.map((r) => ({ id: r.id, task: r.task, status: r.status, last_update: new Date(r.touchedAt).toISOString() })) }))
+        else out(chosen.length ? `would remove ${chosen.length} run(s):\n${chosen.map((r) => `  ${r.id}  ${r.status}  ${r.task}  last update ${new Date(r.touchedAt).toISOString()}`).join("\n")}` : "nothing to remove")
+        return
+      }
+      const result = await removeRuns(store, ccodeHome(), chosen.map((r) => r.id), age)
+      if (args.json) out(JSON.stringify({ removed: result.removed, snapshot_refs: result.snapshots.refs }))
+      else out(`removed ${result.removed.length} run(s)${result.snapshots.refs ? ` and ${result.snapshots.refs} snapshot(s)` : ""}`)
     } finally {
       store.close()
     }
   },
 })
+
+/** --older-than needs its unit: a bare "7" would otherwise be 7 ms and remove everything. */
+function ageFlag(text: string): number {
+  const age = /^\s*\d+(\.\d+)?\s*(ms|s|m|h|d)\s*$/.test(text) ? parseDuration(text) : undefined
+  if (age === undefined) throw new UsageError(`--older-than takes a duration with a unit, like 7d, 12h or 30m; got "${text}"`)
+  return age
+}
 
 const exportRun = command({
   meta: { name: "export", description: "Export a run: --replay writes an agent run's model turns as a replay script (YAML)" },
@@ -142,7 +160,7 @@ const exportRun = command({
     ...globalArgs,
   },
   run({ args }) {
-    const store = openDb(args.db)
+    const store = openDbToRead(args.db)
     try {
       const run = findRun(store, args.id)
       if (!args.replay) return void out(JSON.stringify({ ...runDetail(store, run), events: runEvents(store, run.id) }))
@@ -166,9 +184,4 @@ function detailOf(e: Record<string, unknown>): string {
   const { type: _t, ts: _ts, run: _r, ...rest } = e
   const text = JSON.stringify(rest)
   return text.length > 120 ? `${text.slice(0, 117)}...` : text
-}
-
-function removeSummary(runId: string): void {
-  const dir = join(ccodeHome(), "runs", runId)
-  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
 }

@@ -7,16 +7,25 @@ import { grantLabel } from "../../core/policy/grants.ts"
 
 export { nobody } from "../../core/runner/context.ts"
 
-export function terminalHuman(): Human {
+/**
+ * `interrupt`: what Ctrl-C at a prompt does — the same as Ctrl-C while a step runs: the run stops with
+ * exit 130, resumable, and the question asked stays open (an approval stays a pending request).
+ */
+export function terminalHuman(interrupt: () => void = () => {}): Human {
   let queue: Promise<unknown> = Promise.resolve()
   const oneAtATime = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = queue.then(fn, fn)
     queue = next.catch(() => undefined)
     return next
   }
-  const select = async <T extends string>(message: string, options: { value: T; label: string }[]): Promise<T> => {
+  // Ctrl-C at a prompt (consola answers null): interrupt the run and give the answer that decides nothing
+  const select = async <T extends string, L extends string>(message: string, options: { value: T; label: string }[], later: L): Promise<T | L> => {
     const answer = await consola.prompt(message, { type: "select", options, cancel: "null" })
-    return ((answer as unknown as T | null) ?? options[options.length - 1]!.value) as T
+    if (answer === null || answer === undefined) {
+      interrupt()
+      return later
+    }
+    return answer as unknown as T
   }
   return {
     interactive: true,
@@ -32,7 +41,7 @@ export function terminalHuman(): Human {
         if (p.grant && d.risk !== "critical") options.push({ value: "run", label: `allow for this run: ${grantLabel(p.grant)}` })
         options.push({ value: "deny", label: "deny" }, { value: "stop", label: "deny and stop the run" })
         const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref())
-        return Promise.race([select("Allow this call?", options), timeout])
+        return Promise.race([select("Allow this call?", options, "timeout"), timeout])
       }),
     breakpoint: (_runId, step, title) =>
       oneAtATime(() =>
@@ -40,7 +49,7 @@ export function terminalHuman(): Human {
           { value: "continue", label: "continue" },
           { value: "skip", label: "skip this step" },
           { value: "stop", label: "stop here (resume later)" },
-        ]),
+        ], "stop"),
       ),
     inFlight: (_runId, step, title) =>
       oneAtATime(() =>
@@ -49,12 +58,19 @@ export function terminalHuman(): Human {
           { value: "done", label: "it finished: mark it done" },
           { value: "skip", label: "skip it" },
           { value: "fail", label: "mark it failed" },
-        ]),
+        ], "later"),
+      ),
+    stillRunning: (_runId, step, where) =>
+      oneAtATime(() =>
+        select(`Step ${style.bold(step)} is ${where}, left over from the ccode that stopped.`, [
+          { value: "wait", label: "wait for it to end" },
+          { value: "kill", label: "kill it (its whole process group)" },
+        ], "later"),
       ),
     question: (_runId, questions, options) =>
       oneAtATime(async () => {
         const message = questions.join("\n")
-        if (options?.length) return select(message, options.map((o) => ({ value: o, label: o })))
+        if (options?.length) return select(message, options.map((o) => ({ value: o, label: o })), "")
         const answer = await consola.prompt(message, { type: "text", cancel: "null" })
         return String(answer ?? "")
       }),
@@ -63,7 +79,7 @@ export function terminalHuman(): Human {
         select(`Guard ${style.bold(guard)} fired: ${reason}`, [
           { value: "continue", label: "continue once" },
           { value: "stop", label: "stop (resume later)" },
-        ]),
+        ], "stop"),
       ),
   }
 }

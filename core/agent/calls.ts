@@ -25,6 +25,8 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
     switch (outcome.kind) {
       case "halted":
         return // a guard stopped the run first: the call runs on resume
+      case "interrupted":
+        return // stopped by a signal part-way: in flight, a person settles it on resume
       case "waiting":
         agent.waiting = { kind: "approval", requestId: outcome.requestId, call, callId: outcome.callId, seq: outcome.seq }
         return
@@ -32,7 +34,6 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
         append(ctx, agent, refusalMessage(call, outcome.decision.reason))
         return
       case "ran":
-        if (outcome.result.error?.code === "INTERRUPTED") return // killed by a signal: it runs again on resume
         if (outcome.result.status === "ok") {
           if (call.tool === "ask_user") {
             // the answer is the result: a person gives it at the prompt, or later with `ccode answer`

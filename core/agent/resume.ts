@@ -3,6 +3,7 @@
 // driver's reconcile, whose waiting/pending maps are keyed by plan item.
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
+import { endLeftovers } from "../runner/leftovers.ts"
 import { inFlightCalls, lastCallSeq, updateCall } from "../store/calls.ts"
 import { openCalls } from "./conversation.ts"
 import { attachHistory } from "./history.ts"
@@ -22,15 +23,21 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
       continue
     }
     if (ctx.registry.get(row.tool)?.tool.idempotent) {
+      await endLeftovers(ctx, row, "kill")
       // safe to run again: the driver makes a fresh call for it
       updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; run again (idempotent)" })
       continue
     }
-    if (ctx.human.interactive || ctx.approveAll) {
+    // its processes may outlive the ccode that died: --approve-all ends them, a person chooses
+    if ((ctx.human.interactive || ctx.approveAll) && (await endLeftovers(ctx, row, ctx.approveAll ? "kill" : undefined))) {
       // `resume --approve-all` settles a call found in flight now like any pending request: run it again
       const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, call.key, `${call.tool} ${JSON.stringify(call.args)}`)
-      applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
-    } else requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
+      if (answer !== "later") {
+        applyInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, answer)
+        continue
+      }
+    }
+    requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
   }
   ctx.state.stoppedBy = undefined
   saveAgent(ctx, agent)

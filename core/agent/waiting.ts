@@ -3,7 +3,8 @@
 // run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
 import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
-import { updateCall } from "../store/calls.ts"
+import { getCall, updateCall } from "../store/calls.ts"
+import { endLeftovers } from "../runner/leftovers.ts"
 import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
 import { append } from "./calls.ts"
 import { noteMessage, refusalMessage } from "./conversation.ts"
@@ -14,17 +15,25 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   const waiting = agent.waiting
   if (!waiting) return false
   const request = waiting.kind === "question" && !waiting.created ? undefined : getRequest(ctx.store, waiting.requestId)
+  if (waiting.kind === "in_flight" && !(await endInFlightLeftovers(ctx, waiting, request))) return true
   if (request && request.status !== "pending") {
     ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
     settleFromRequest(ctx, agent, waiting, request)
   } else if (ctx.human.interactive) {
-    await askNow(ctx, agent, waiting, request)
+    if (await askNow(ctx, agent, waiting, request)) return true
   } else {
     if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, agent, waiting)
     return true
   }
   saveAgent(ctx, agent)
   return false
+}
+
+/** An in-flight call's processes may still run: "done" waits for them, any other answer kills them first. */
+async function endInFlightLeftovers(ctx: RunContext, waiting: { callId: string; call: ToolCall }, request: RequestRow | undefined): Promise<boolean> {
+  const row = { id: waiting.callId, tool: waiting.call.tool, itemId: waiting.call.key, pgid: getCall(ctx.store, waiting.callId)?.pgid ?? null }
+  if (request && request.status !== "pending") return endLeftovers(ctx, row, request.status === "answered" && request.answer?.trim() !== "skip" ? "wait" : "kill")
+  return ctx.human.interactive ? endLeftovers(ctx, row) : true
 }
 
 function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow): void {
@@ -50,26 +59,29 @@ function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWai
   applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
 }
 
-async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<void> {
+/** Ask the person now; true when they gave no answer (Ctrl-C) and the agent still waits. */
+async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<boolean> {
   if (waiting.kind === "question") {
     const answer = await ctx.human.question(ctx.runId, waiting.questions, waiting.options)
     if (request) settleRequest(ctx.store, request.id, { status: "answered", answer, settledBy: "prompt" })
     ctx.recorder.audit({ type: "permission", actor: "user", tool: "ask_user", action: "answer", result: "approved", reason: "answered at the prompt" })
     delete agent.waiting
     append(ctx, agent, noteMessage(waiting.call, `the user answered: ${answer}`))
-    return
+    return false
   }
   if (waiting.kind === "approval") {
     // a person is here now: the call is decided again and asked at the prompt
     if (request) settleRequest(ctx.store, request.id, { status: "answered", answer: "asked again at the terminal", settledBy: "resume" })
     delete agent.waiting
     agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq } }
-    return
+    return false
   }
   const answer = await ctx.human.inFlight(ctx.runId, waiting.call.key, `${waiting.call.tool} ${JSON.stringify(waiting.call.args)}`)
+  if (answer === "later") return true
   if (request) settleRequest(ctx.store, request.id, { status: answer === "fail" ? "denied" : answer === "rerun" ? "approved" : "answered", answer, settledBy: "prompt" })
   delete agent.waiting
   applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
+  return false
 }
 
 /** A call in flight at a crash, decided by a person: run it again, or tell the model what became of it. */

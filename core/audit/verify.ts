@@ -24,7 +24,7 @@ export interface VerifyResult {
   rows: number
   /** the last row's id and hash (anchor it elsewhere to detect a rewritten chain) */
   last: { id: number; hash: string } | null
-  /** what the audit_head table says; null in a database written before it existed */
+  /** what the audit_head table says (null with rows present: the head was removed) */
   head: ChainHead | null
   problem?: ChainProblem
 }
@@ -68,6 +68,11 @@ export function verifyChain(rows: Iterable<ChainedRow>, head: ChainHead | null):
     beforePrev = prev?.hash ?? GENESIS
     prev = { id: row.id, hash: row.hash }
   }
+  if (!head && prev) {
+    // every database has audit_head once migrated (it is seeded from the table when the schema gains
+    // it), so rows without a head mean the head was removed — to hide rows removed from the end
+    return fail({ kind: "deleted", id: prev.id + 1, message: `the chain's head (audit_head) is missing while ${count} row(s) exist: the newest rows and the head were removed` })
+  }
   if (head && (prev?.id ?? 0) < head.lastId) {
     const first = (prev?.id ?? 0) + 1
     const more = head.lastId - first
@@ -79,11 +84,21 @@ export function verifyChain(rows: Iterable<ChainedRow>, head: ChainHead | null):
   return { ok: true, rows: count, last: prev, head }
 }
 
+/**
+ * Head and rows are read in one read transaction: one snapshot of the database, so a writer that
+ * commits in between cannot make a consistent chain look broken (WAL: the writer is not blocked).
+ */
 export function verifyStore(store: Store): VerifyResult {
-  const head = store.sqlite.query("SELECT last_id AS lastId, hash FROM audit_head WHERE id = 1").get() as ChainHead | null
-  const statement = store.sqlite.query("SELECT * FROM audit ORDER BY id")
-  function* rows(): Generator<ChainedRow> {
-    for (const raw of statement.iterate() as IterableIterator<RawAuditRow>) yield readRow(raw)
+  const { sqlite } = store
+  sqlite.run("BEGIN DEFERRED")
+  try {
+    const head = sqlite.query("SELECT last_id AS lastId, hash FROM audit_head WHERE id = 1").get() as ChainHead | null
+    const statement = sqlite.query("SELECT * FROM audit ORDER BY id")
+    function* rows(): Generator<ChainedRow> {
+      for (const raw of statement.iterate() as IterableIterator<RawAuditRow>) yield readRow(raw)
+    }
+    return verifyChain(rows(), head)
+  } finally {
+    sqlite.run("COMMIT")
   }
-  return verifyChain(rows(), head)
 }

@@ -131,6 +131,8 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
         )
       case "halted":
         return errorResult("STOPPED", "denied", `stopped by the ${outcome.trip.guard} guard: ${outcome.trip.reason}`)
+      case "interrupted":
+        return errorResult("INTERRUPTED", "execution", "ccode was stopped by a signal while this call ran; it may or may not have taken effect")
     }
   }
 

@@ -11,7 +11,7 @@ import { afterHooks } from "../plugins/hooks.ts"
 import { planIndex } from "./plan.ts"
 import { resolveAsk } from "./approve.ts"
 import { decideCall } from "./decide-call.ts"
-import { guardAfter, guardBefore, guardStart, haltOrContinue, resultSummary } from "./guarding.ts"
+import { guardAfter, guardBefore, guardStart, haltOrContinue, ownChanges, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import { excerpt } from "./output.ts"
@@ -37,6 +37,8 @@ export type CallOutcome =
   | { kind: "waiting"; callId: string; seq: number; requestId: string; decision: Decision }
   /** a guard stopped the run before this call; it runs again on resume */
   | { kind: "halted"; callId: string; seq: number; trip: Trip }
+  /** a signal stopped ccode while the call ran: it stays in flight, and a person settles it on resume */
+  | { kind: "interrupted"; callId: string; seq: number }
 
 /**
  * Run one call. `settle` applies the outcome to ctx.state (plan transitions, counters) synchronously,
@@ -151,6 +153,7 @@ export async function runCall(
       : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   }
   ctx.state.counters.calls++
+  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, settle)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
@@ -159,13 +162,13 @@ export async function runCall(
   rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
-    result: result.status === "ok" ? "success" : result.error?.code === "INTERRUPTED" ? "error" : "failed",
+    result: result.status === "ok" ? "success" : "failed",
     risk: decision.risk, reason: result.error?.message ?? null,
     data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
   commit(ctx, () =>
     updateCall(ctx.store, callId, {
-      status: result.status === "ok" ? "ok" : result.error?.code === "INTERRUPTED" ? "interrupted" : "error",
+      status: result.status === "ok" ? "ok" : "error",
       finishedAt: Date.now(),
       durationMs: result.stats.duration_ms,
       exitCode: exitCode(result),
@@ -176,6 +179,30 @@ export async function runCall(
       errorMessage: result.error ? ctx.redactor.text(result.error.message) : null,
     }),
   )
+  return outcome
+}
+
+/**
+ * SIGINT/SIGTERM while the call ran: the tool was stopped part-way, so whether its effect happened is
+ * unknown. Its row stays `running` (in flight), exactly as after a kill -9, and resume asks a person
+ * (run again / done / skip / failed) instead of running it again by itself.
+ */
+async function leaveInFlight(
+  ctx: RunContext,
+  call: { callId: string; seq: number; tool: string; step: string | undefined; risk: string; result: ToolResult },
+  settle: (outcome: CallOutcome) => void,
+): Promise<CallOutcome> {
+  // what it changed before it was stopped is this run's doing, not an external change
+  await ownChanges(ctx, { callId: call.callId, seq: call.seq, tool: call.tool })
+  const outcome: CallOutcome = { kind: "interrupted", callId: call.callId, seq: call.seq }
+  settle(outcome)
+  ctx.recorder.event("step.finished", finishedFields(call.callId, call.step, call.result, ctx.redactor.text(call.result.text)))
+  ctx.recorder.audit({
+    type: "tool_call", actor: "agent", callId: call.callId, tool: call.tool, action: "run", result: "error", risk: call.risk,
+    reason: "interrupted by a signal while running; left in flight for a person to settle on resume",
+    data: { duration_ms: call.result.stats.duration_ms, error: call.result.error },
+  })
+  commit(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
   return outcome
 }
 
@@ -230,6 +257,10 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     idleTimeoutMs: limits.idle_timeout,
     signal: ctx.cancel.signal,
     sandbox,
+    // recorded at once (outside the result's transaction): after a crash, resume finds the step's
+    // processes by its group and knows whether its command had already exited, and how
+    onProcess: ({ pgid }) => updateCall(ctx.store, callId, { pgid }),
+    onExit: (code) => updateCall(ctx.store, callId, { exitCode: code }),
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)

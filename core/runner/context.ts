@@ -60,7 +60,10 @@ export interface Human {
   interactive: boolean
   approve(prompt: ApprovalPrompt, timeoutMs: number): Promise<ApprovalAnswer | "timeout">
   breakpoint(runId: string, step: string, title: string): Promise<BreakpointAnswer>
-  inFlight(runId: string, step: string, title: string): Promise<InFlightAnswer>
+  /** "later": no answer now (Ctrl-C at the prompt): the call stays in flight with a pending request */
+  inFlight(runId: string, step: string, title: string): Promise<InFlightAnswer | "later">
+  /** an in-flight call's processes outlived the ccode that started them: kill them, or wait for them */
+  stillRunning(runId: string, step: string, where: string): Promise<"kill" | "wait" | "later">
   question(runId: string, questions: string[], options?: string[]): Promise<string>
   /** continue after a guard fired, or stop */
   guard(runId: string, guard: string, reason: string): Promise<"continue" | "stop">
@@ -72,6 +75,7 @@ export const nobody: Human = {
   approve: async () => "timeout",
   breakpoint: async () => "stop",
   inFlight: async () => "fail",
+  stillRunning: async () => "wait",
   question: async () => {
     throw new Error("nobody to ask")
   },

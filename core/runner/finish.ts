@@ -57,13 +57,15 @@ export function finishRun(ctx: RunContext, homeDir: string): RunResult {
   const terminal = status === "completed" || status === "failed"
   ctx.state.guards = pauseGuards(ctx.state.guards, Date.now())
   ctx.state.fingerprint = ctx.fingerprint
-  commit(ctx, () =>
-    updateRun(ctx.store, ctx.runId, { status, exitCode, message, finishedAt: terminal ? Date.now() : null, pid: null }),
-  )
+  const ending = { status, exitCode, message, finishedAt: terminal ? Date.now() : null, pid: null }
+  // the summary is written before the commit that ends the run: a crash in between leaves a run that
+  // is not finished in the database (resume finishes it and writes the summary again), never a
+  // finished run without its summary
   try {
-    writeSummary(ctx.store, findRun(ctx.store, ctx.runId), summaryPath, wallTime(ctx), ctx.state.changed)
+    writeSummary(ctx.store, { ...findRun(ctx.store, ctx.runId), ...ending, updatedAt: Date.now() }, summaryPath, wallTime(ctx), ctx.state.changed)
   } catch (error) {
     ctx.reporter.output(ctx.runId, "", `warning: could not write ${summaryPath}: ${(error as Error).message}\n`)
   }
+  commit(ctx, () => updateRun(ctx.store, ctx.runId, ending))
   return { runId: ctx.runId, task: ctx.task.name, status, exitCode, message, summaryPath, pending }
 }

@@ -81,7 +81,8 @@ async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
   return diff.changed ? externalChangeTrip(diff) : undefined
 }
 
-async function ownChanges(ctx: RunContext, call: SnapshotCall): Promise<void> {
+/** Changes the call made (even part-way, when it was interrupted) are ccode's own, not external ones. */
+export async function ownChanges(ctx: RunContext, call: SnapshotCall): Promise<void> {
   const previous = ctx.fingerprint
   if (!previous) return
   const now = await fingerprint(ctx, previous)

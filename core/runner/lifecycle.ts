@@ -23,6 +23,7 @@ import { haltOrContinue, watchStart } from "./guarding.ts"
 import { createPlan, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
+import { ensureSummary } from "./summary.ts"
 import { initialState, type RunState, type StepConfig } from "./state.ts"
 import { driveSteps } from "./steps.ts"
 import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
@@ -105,7 +106,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
 }
 
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false, overrides: ResumeOverrides = {}): Promise<RunResult> {
-  const run = resumable(env.store, idOrPrefix)
+  const run = resumable(env.store, env.home, idOrPrefix)
   const stored = JSON.parse(run.options ?? "{}") as StoredSpec
   const { options, changed } = withOverrides(stored.options, overrides)
   const spec = { ...stored, options }
@@ -140,7 +141,7 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
-  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx))
+  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx, (id) => steps.get(id)?.retries ?? ctx.governor.policy.limits.retries))
   return drive(ctx, env, steps).finally(() => prepared.extras.close())
 }
 
@@ -185,11 +186,12 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
   }
 }
 
-function resumable(store: Store, idOrPrefix: string | undefined): RunRow {
+function resumable(store: Store, home: string, idOrPrefix: string | undefined): RunRow {
   const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
   if (!idOrPrefix) throw new ResumeError("give a run id or --last")
   if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
   if (TERMINAL.includes(run.status as never)) {
+    ensureSummary(store, run, home)
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
   }
   if (runIsLive(run)) {

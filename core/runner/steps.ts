@@ -42,6 +42,8 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
       case "halted":
         apply({ type: "reset", id, note: `stopped by guard ${outcome.trip.guard}` })
         return
+      case "interrupted":
+        return // stays active with its call in flight: resume asks a person what became of it
       case "waiting":
         ctx.state.waiting[id] = { kind: "approval", requestId: outcome.requestId, call: { callId: outcome.callId, seq: outcome.seq } }
         apply({ type: "wait", id, note: `waiting for approval (${outcome.requestId})` })
@@ -62,10 +64,10 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
 
 function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {
   if (result.status === "ok") return { type: "succeed", id }
-  if (result.error?.code === "INTERRUPTED") return { type: "reset", id, note: "interrupted; runs again on resume" }
   const item = itemOf(ctx.state.plan, id)!
   const retryable = !["param", "denied"].includes(result.error?.type ?? "")
-  const retry = retryable && item.attempts <= retries && !ctx.stop
+  // a failure while the run is stopping keeps its retries: the step is ready again, and resume retries it
+  const retry = retryable && item.attempts <= retries
   const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`
   return { type: "fail", id, retry, note }
 }

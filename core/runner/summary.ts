@@ -1,12 +1,12 @@
 // summary.md of a run: outcome, plan, every call with its decision and result, guards, requests.
 // renderSummary is pure; writeSummary gathers rows and writes the file.
-import { mkdirSync, writeFileSync } from "node:fs"
-import { dirname } from "node:path"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { eq, and } from "drizzle-orm"
 import { callsOf, planOf, type CallRow } from "../store/calls.ts"
 import type { Store } from "../store/open.ts"
 import { requestsOf, type RequestRow } from "../store/requests.ts"
-import type { RunRow } from "../store/runs.ts"
+import { TERMINAL, type RunRow } from "../store/runs.ts"
 import { events, usage } from "../store/schema.ts"
 import { formatDuration } from "../task/duration.ts"
 import { lastLines } from "./output.ts"
@@ -37,6 +37,18 @@ export function writeSummary(store: Store, run: RunRow, path: string, wallMs: nu
   }
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, renderSummary(input))
+}
+
+/** summary.md of a finished run whose file is missing (a crash right after its last commit, a deleted file): written again from its rows. */
+export function ensureSummary(store: Store, run: RunRow, home: string): string | undefined {
+  const path = join(home, "runs", run.id, "summary.md")
+  if (!TERMINAL.includes(run.status as never) || existsSync(path)) return undefined
+  try {
+    writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
+    return path
+  } catch {
+    return undefined // a read-only home: the run can still be inspected
+  }
 }
 
 export function renderSummary(s: SummaryInput): string {

@@ -4,6 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { safeGit, type GitResult } from "../git/safe-git.ts"
+import { processesWithEnv } from "../tools/process/table.ts"
 
 export interface ShadowRepo {
   gitDir: string
@@ -106,14 +107,30 @@ const STALE_LOCK_MS = 120_000
 async function withIndexLock(gitDir: string, run: () => Promise<GitResult>): Promise<GitResult> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await run()
+      const result = await run()
+      // with check: false git's failure comes back as a result, not an error
+      if (result.exitCode === 0 || !result.stderr.includes("index.lock") || attempt >= LOCK_RETRIES) return result
+      clearStaleLock(gitDir)
+      await Bun.sleep(20 + attempt * 10)
     } catch (error) {
       const message = (error as Error).message
       if (!message.includes("index.lock") || attempt >= LOCK_RETRIES) throw error
-      const lock = join(gitDir, "index.lock")
-      // a lock left by a killed process never goes away by itself
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true })
+      clearStaleLock(gitDir)
       await Bun.sleep(20 + attempt * 10)
     }
   }
+}
+
+/**
+ * A lock left by a killed snapshot never goes away by itself, and would switch undo off for good:
+ * it is removed when no live git process works on this shadow repository (every one is started
+ * with GIT_DIR=<it>), or when it is older than any snapshot takes.
+ */
+export function clearStaleLock(gitDir: string): boolean {
+  const lock = join(gitDir, "index.lock")
+  if (!existsSync(lock)) return false
+  const ownerGone = processesWithEnv("GIT_DIR", gitDir).length === 0
+  if (!ownerGone && Date.now() - statSync(lock).mtimeMs <= STALE_LOCK_MS) return false
+  rmSync(lock, { force: true })
+  return true
 }

@@ -9,12 +9,12 @@ export type NewCall = typeof calls.$inferInsert
 // The per-call writes are the runner's hot path: plain prepared statements (cached per connection).
 const CALL_COLUMNS = [
   "id", "run_id", "seq", "item_id", "attempt", "tool", "args", "args_hash", "decision", "risk", "decided_by", "status",
-  "started_at", "finished_at", "duration_ms", "exit_code", "output", "bytes", "error_code", "error_type", "error_message",
+  "started_at", "finished_at", "duration_ms", "exit_code", "pgid", "output", "bytes", "error_code", "error_type", "error_message",
 ] as const
 const CALL_FIELDS: Record<string, keyof NewCall> = {
   id: "id", run_id: "runId", seq: "seq", item_id: "itemId", attempt: "attempt", tool: "tool", args: "args", args_hash: "argsHash",
   decision: "decision", risk: "risk", decided_by: "decidedBy", status: "status", started_at: "startedAt", finished_at: "finishedAt",
-  duration_ms: "durationMs", exit_code: "exitCode", output: "output", bytes: "bytes", error_code: "errorCode",
+  duration_ms: "durationMs", exit_code: "exitCode", pgid: "pgid", output: "output", bytes: "bytes", error_code: "errorCode",
   error_type: "errorType", error_message: "errorMessage",
 }
 

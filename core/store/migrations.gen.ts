@@ -4,10 +4,12 @@ import m0000 from "../../drizzle/0000_init.sql" with { type: "text" }
 import m0001 from "../../drizzle/0001_audit_head.sql" with { type: "text" }
 import m0002 from "../../drizzle/0002_agent_messages.sql" with { type: "text" }
 import m0003 from "../../drizzle/0003_plan_rows.sql" with { type: "text" }
+import m0004 from "../../drizzle/0004_call_pgid.sql" with { type: "text" }
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0000 },
   { tag: "0001_audit_head", sql: m0001 },
   { tag: "0002_agent_messages", sql: m0002 },
   { tag: "0003_plan_rows", sql: m0003 },
+  { tag: "0004_call_pgid", sql: m0004 },
 ]

@@ -1,5 +1,5 @@
 // Run rows: create, update, find (by id or unique prefix), list, delete.
-import { desc, eq, inArray, like, lt } from "drizzle-orm"
+import { desc, eq, inArray, like } from "drizzle-orm"
 import type { Store } from "./open.ts"
 import { runs } from "./schema.ts"
 
@@ -44,16 +44,4 @@ export function lastResumable(store: Store): RunRow | undefined {
     .orderBy(desc(runs.updatedAt), desc(runs.id))
     .limit(1)
     .get()
-}
-
-export function deleteRun(store: Store, id: string): void {
-  store.db.delete(runs).where(eq(runs.id, id)).run()
-}
-
-/** Delete runs created before `before` (ms), except those `keep` says are still at work; returns their ids. */
-export function pruneRuns(store: Store, before: number, keep: (run: { status: string; pid: number | null }) => boolean = () => false): string[] {
-  const old = store.db.select({ id: runs.id, status: runs.status, pid: runs.pid }).from(runs).where(lt(runs.createdAt, before)).all()
-  const ids = old.filter((r) => !keep(r)).map((r) => r.id)
-  if (ids.length) store.tx(() => store.db.delete(runs).where(inArray(runs.id, ids)).run())
-  return ids
 }

@@ -66,6 +66,7 @@ export const calls = sqliteTable(
     finishedAt: integer("finished_at"),
     durationMs: integer("duration_ms"),
     exitCode: integer("exit_code"),
+    pgid: integer("pgid"), // the step's process group: found again on resume after a crash
     output: text("output"), // redacted head + tail
     bytes: integer("bytes"),
     errorCode: text("error_code"),

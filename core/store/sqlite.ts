@@ -1,8 +1,9 @@
 // Opens the SQLite database without the ORM: WAL, busy timeout, foreign keys, migrations applied on
 // open. The hot paths that must start fast (`ccode hook`) use this directly; openStore adds drizzle.
 import { Database } from "bun:sqlite"
-import { mkdirSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import { checkIntegrity, isCorruption, knownDamage } from "./integrity.ts"
 import { migrations } from "./migrations.gen.ts"
 
 export interface SqliteStore {
@@ -17,8 +18,21 @@ export class StoreError extends Error {
   readonly exitCode = 2
 }
 
-export function openSqlite(path: string): SqliteStore {
+export interface OpenOptions {
+  /** inspection commands: never write (they work on a read-only CCODE_HOME) */
+  readonly?: boolean
+}
+
+export function openSqlite(path: string, opts: OpenOptions = {}): SqliteStore {
+  if (opts.readonly && path !== ":memory:" && existsSync(path)) {
+    const store = openReadonly(path)
+    if (store) return store
+  }
   if (path !== ":memory:") {
+    const damage = knownDamage(path)
+    if (damage) {
+      throw new StoreError(`${path} failed an integrity check (${damage}); ccode will not run on it. Move it aside (or point --db / CCODE_DB elsewhere) to start a fresh one; \`sqlite3 ${path} .recover\` may save its rows`)
+    }
     try {
       mkdirSync(dirname(path), { recursive: true })
     } catch (error) {
@@ -33,10 +47,25 @@ export function openSqlite(path: string): SqliteStore {
     sqlite.run("PRAGMA synchronous = NORMAL")
     sqlite.run("PRAGMA foreign_keys = ON")
   } catch (error) {
-    throw new StoreError(`cannot open database ${path}: ${(error as Error).message} (check --db / CCODE_DB)`)
+    if (isCorruption(error)) checkIntegrity(path)
+    throw storeProblem(error, path) ?? new StoreError(`cannot open database ${path}: ${(error as Error).message} (check --db / CCODE_DB)`)
   }
-  migrate(sqlite)
-  return { path, sqlite, tx: (fn) => sqlite.transaction(fn).immediate(), close: () => sqlite.close() }
+  try {
+    migrate(sqlite)
+  } catch (error) {
+    if (isCorruption(error)) checkIntegrity(path)
+    throw storeProblem(error, path) ?? error
+  }
+  const tx = <T>(fn: () => T): T => {
+    try {
+      return sqlite.transaction(fn).immediate()
+    } catch (error) {
+      // every write goes through here: SQLite saying "corrupt" is when the check is worth its cost
+      if (isCorruption(error) && path !== ":memory:") checkIntegrity(path)
+      throw error
+    }
+  }
+  return { path, sqlite, tx, close: () => sqlite.close() }
 }
 
 // user_version counts applied migrations; re-checked inside the write lock so two processes
@@ -55,7 +84,52 @@ function migrate(sqlite: Database): void {
           if (statement.trim()) sqlite.run(statement)
         }
       }
+      // a database written before the chain head existed gets one from its table now, once: from here
+      // on, rows without a head are a removal that verify reports
+      sqlite.run("INSERT INTO audit_head (id, last_id, hash) SELECT 1, id, hash FROM audit WHERE NOT EXISTS (SELECT 1 FROM audit_head) ORDER BY id DESC LIMIT 1")
       sqlite.run(`PRAGMA user_version = ${migrations.length}`)
     })
     .immediate()
+}
+
+/** A read-only connection to an up-to-date database; undefined when it needs migrating first (a writer does that). */
+function openReadonly(path: string): SqliteStore | undefined {
+  let sqlite: Database
+  try {
+    sqlite = new Database(path, { readonly: true, strict: true })
+    sqlite.run("PRAGMA busy_timeout = 15000")
+    const { user_version } = sqlite.query("PRAGMA user_version").get() as { user_version: number }
+    if (user_version !== migrations.length) {
+      sqlite.close()
+      return undefined
+    }
+  } catch (error) {
+    throw storeProblem(error, path) ?? new StoreError(`cannot open database ${path} for reading: ${(error as Error).message} (check --db / CCODE_DB)`)
+  }
+  const refuse = () => {
+    throw new StoreError(`database ${path} was opened read-only for inspection`)
+  }
+  return { path, sqlite, tx: refuse, close: () => sqlite.close() }
+}
+
+/**
+ * SQLite failures a person can act on, as clear errors (exit 2): a full disk, a corrupt or foreign
+ * file, a read-only location. Anything else is not recognised (undefined).
+ */
+export function storeProblem(error: unknown, path?: string): StoreError | undefined {
+  const code = String((error as { code?: unknown })?.code ?? "")
+  const where = path ?? (error as { filename?: string })?.filename ?? "the database"
+  if (code.startsWith("SQLITE_FULL")) {
+    return new StoreError(`the disk holding ${where} is full (SQLite: database or disk is full); nothing more was written. Free some space (\`ccode runs prune\` removes old runs), then \`ccode resume\` continues where it stopped`)
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+    return new StoreError(`${where} is damaged or not a ccode database (${code}); ccode will not run on it. Move it aside (or point --db / CCODE_DB elsewhere) to start a fresh one; \`sqlite3 ${where} .recover\` may save its rows`)
+  }
+  if (code.startsWith("SQLITE_READONLY")) {
+    return new StoreError(`${where} cannot be written (read-only file or folder); inspection commands (runs, audit) still work — run others where CCODE_HOME / --db is writable`)
+  }
+  if (code.startsWith("SQLITE_IOERR") && /no space|full/i.test((error as Error).message)) {
+    return storeProblem({ code: "SQLITE_FULL" }, path)
+  }
+  return undefined
 }

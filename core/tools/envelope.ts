@@ -14,8 +14,8 @@ export function capText(text: string, cap = OUTPUT_CAP): string {
 
 export function okResult(output: ToolOutput, durationMs: number): ToolResult {
   const text = output.text ?? ""
-  if (output.error) return errorResult(output.error.code ?? "TOOL_ERROR", output.error.type ?? "execution", output.error.message, durationMs, text, output.data)
-  return { status: "ok", text: capText(text), data: output.data, stats: { duration_ms: Math.round(durationMs), bytes: byteLength(text) } }
+  if (output.error) return errorResult(output.error.code ?? "TOOL_ERROR", output.error.type ?? "execution", output.error.message, durationMs, text, output.data, output.bytes)
+  return { status: "ok", text: capText(text), data: output.data, stats: { duration_ms: Math.round(durationMs), bytes: output.bytes ?? byteLength(text) } }
 }
 
 export function errorResult(
@@ -25,13 +25,14 @@ export function errorResult(
   durationMs = 0,
   text = "",
   data?: unknown,
+  bytes?: number,
 ): ToolResult {
   return {
     status: "error",
     text: capText(text || message),
     data,
     error: { code, type, message },
-    stats: { duration_ms: Math.round(durationMs), bytes: byteLength(text) },
+    stats: { duration_ms: Math.round(durationMs), bytes: bytes ?? byteLength(text) },
   }
 }
 

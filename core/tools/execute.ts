@@ -24,6 +24,8 @@ export interface ExecuteOptions {
   onOutput?(chunk: string): void
   ask?(question: string): Promise<string>
   sandbox?: Sandbox
+  onProcess?(info: { pgid: number }): void
+  onExit?(exitCode: number): void
 }
 
 export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOptions): Promise<ToolResult> {
@@ -69,13 +71,15 @@ export async function executeTool(tool: Tool, rawArgs: unknown, opts: ExecuteOpt
     },
     paths: { resolve: (path: string) => resolveToolPath(path, opts.cwd, opts.workspace, opts.confine) },
     sandbox: opts.sandbox,
+    onProcess: opts.onProcess,
+    onExit: opts.onExit,
     ask: (question: string) => (opts.ask ? opts.ask(question) : Promise.reject(new ToolFailure("NO_HUMAN", "denied", "nobody can answer questions here"))),
   }
   try {
     const output = await Promise.race([Promise.resolve().then(() => tool.run(parsed.data, ctx)), abandoned(controller.signal)])
-    if (controller.signal.aborted && !output.error) {
+    if (controller.signal.aborted && !output.error && !output.settled) {
       const failure = controller.signal.reason as ToolFailure
-      return errorResult(failure.code, failure.type, failure.message, performance.now() - started, output.text ?? "")
+      return errorResult(failure.code, failure.type, failure.message, performance.now() - started, output.text ?? "", undefined, output.bytes)
     }
     return okResult(output, performance.now() - started)
   } catch (error) {

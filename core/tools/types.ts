@@ -26,6 +26,10 @@ export interface ToolOutput {
   data?: unknown
   /** a tool reports failure by returning an error (throwing works too: type execution) */
   error?: { code?: string; type?: ErrorType; message: string }
+  /** bytes the tool produced, when `text` holds only part of them (head + tail) */
+  bytes?: number
+  /** the work ended by itself before any timeout or cancel: this is its real outcome, even if one fired since */
+  settled?: boolean
 }
 
 export interface ToolContext {
@@ -48,6 +52,10 @@ export interface ToolContext {
   ask(question: string): Promise<string>
   /** the run's OS sandbox: a tool that starts processes spawns them through `sandboxed()` (core/sandbox) */
   sandbox?: Sandbox
+  /** a process tool started its process group (recorded with the call, for resume after a crash) */
+  onProcess?(info: { pgid: number }): void
+  /** the main process exited with this status (recorded at once, before output is drained) */
+  onExit?(exitCode: number): void
 }
 
 /** What a tool may do to the machine: the policy, snapshots and MCP annotations read this. */

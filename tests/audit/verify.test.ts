@@ -6,6 +6,8 @@ import { verifyStore } from "../../core/audit/verify.ts"
 import { appendAudit, appendAuditRows } from "../../core/audit/write.ts"
 import { sampleRun, storeWith, tempDb } from "./helpers.ts"
 import { openStore } from "../../core/store/open.ts"
+import { migrations } from "../../core/store/migrations.gen.ts"
+import { Database } from "bun:sqlite"
 
 const tenRows = () => storeWith([...sampleRun("r1"), { type: "trust", actor: "user", action: "trust", reason: "trusted .ccode/policy.yaml" }])
 
@@ -105,11 +107,28 @@ describe("the audit hash chain", () => {
     expect(verifyStore(store).problem).toMatchObject({ kind: "deleted", id: 1 })
   })
 
-  test("a database written before the chain head existed verifies, and gets a head with its next row", () => {
+  test("deleting the newest rows and the chain head together is caught", () => {
     const store = tenRows()
+    store.sqlite.run("DELETE FROM audit WHERE id > 7")
     store.sqlite.run("DELETE FROM audit_head")
-    expect(verifyStore(store)).toMatchObject({ ok: true, head: null })
-    store.tx(() => appendAudit(store, { type: "session_start", actor: "user" }))
-    expect(verifyStore(store)).toMatchObject({ ok: true, rows: 11, head: { lastId: 11 } })
+    const result = verifyStore(store)
+    expect(result.ok).toBe(false)
+    expect(result.problem).toMatchObject({ kind: "deleted", id: 8 })
+    expect(result.problem!.message).toContain("audit_head")
+  })
+
+  test("a database written before the chain head existed gets its head when it is migrated, then verifies", () => {
+    const path = tempDb()
+    // as an old ccode left it: the schema of its first two migrations, rows, and no head yet
+    const old = new Database(path, { create: true, strict: true })
+    for (const migration of migrations.slice(0, 2)) for (const statement of migration.sql.split("--> statement-breakpoint")) if (statement.trim()) old.run(statement)
+    old.run("PRAGMA user_version = 2")
+    const store = { path, sqlite: old, tx: <T>(fn: () => T) => old.transaction(fn).immediate(), close: () => old.close() }
+    store.tx(() => appendAuditRows(store, sampleRun("r1")))
+    old.run("DELETE FROM audit_head")
+    old.close()
+    const upgraded = openStore(path)
+    expect(verifyStore(upgraded)).toMatchObject({ ok: true, rows: 9, head: { lastId: 9 } })
+    upgraded.close()
   })
 })

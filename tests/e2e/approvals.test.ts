@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
+import { binary, ccode, events, sandbox, type Sandbox } from "./harness.ts"
 
 const POLICY = (onAsk: string) => `version: 1
 approval: { mode: auto, threshold: high, on_ask: ${onAsk} }
@@ -92,4 +92,25 @@ describe("approvals without a terminal", () => {
     const again = await ccode(sb, ["approve", String(req.run), String(req.req)])
     expect([again.code, again.stderr.includes("already approved")]).toEqual([2, true])
   }, 60_000)
+})
+
+describe("Ctrl-C at an approval prompt", () => {
+  test("pauses the run: exit 130, the request stays open, approve + resume runs the call once", async () => {
+    const sb = sandbox()
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: risky\n    run: rm -rf build && echo risky >> log.txt\n  - id: after\n    needs: [risky]\n    run: echo after\n")
+    const env = { ...sb.env, TERM: "xterm" }
+    const driver = join(import.meta.dir, "..", "fixtures", "pty-ctrl-c.py")
+    const proc = Bun.spawn(["python3", driver, sb.work, "Allow this call?", "--", await binary(), "run", "task.yaml"], { env, stdout: "pipe", stderr: "pipe" })
+    const printed = await new Response(proc.stdout).text()
+    await proc.exited
+    expect(printed).toContain("EXIT 130 PRESSED True")
+    const ls = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout) as { id: string; status: string }[]
+    expect(ls.map((r) => r.status)).toEqual(["interrupted"])
+    const show = JSON.parse((await ccode(sb, ["runs", "show", ls[0]!.id, "--json"])).stdout) as { requests: { kind: string; status: string }[] }
+    expect(show.requests.map((r) => [r.kind, r.status])).toEqual([["approval", "pending"]])
+    expect(existsSync(join(sb.work, "log.txt"))).toBe(false)
+    expect((await ccode(sb, ["approve", ls[0]!.id, "--all"])).code).toBe(0)
+    expect((await ccode(sb, ["resume", ls[0]!.id])).code).toBe(0)
+    expect(readFileSync(join(sb.work, "log.txt"), "utf8")).toBe("risky\n")
+  }, 90_000)
 })

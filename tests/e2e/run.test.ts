@@ -116,7 +116,7 @@ describe("ccode run (scripted plans)", () => {
     expect(result.stderr).toMatch(/gate\s+paused\s+3/)
   }, 60_000)
 
-  test("SIGINT kills the running tool, writes a checkpoint, exits 130, and resume continues", async () => {
+  test("SIGINT ends the running tool, exits 130, and leaves it in flight: resume asks, approve runs it again", async () => {
     const sb = sandbox()
     sb.file("task.yaml", "version: 1\nsteps:\n  - id: slow\n    run: 'if [ -f once ]; then echo again >> log.txt; else touch once; echo started >> log.txt; sleep 30; fi'\n    timeout: 1m\n  - id: after\n    needs: [slow]\n    run: echo after >> log.txt\n")
     const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--json"])
@@ -126,6 +126,12 @@ describe("ccode run (scripted plans)", () => {
     const printed = events(await new Response(proc.stdout).text())
     expect(printed.at(-1)).toMatchObject({ type: "run.finished", status: "interrupted", exit_code: 130 })
     const runId = String(printed[0]!.run)
+    // never re-run silently: without a person, resume pauses with an in_flight request
+    const asked = await ccode(sb, ["resume", runId, "--json"], { env: {} })
+    expect(asked.code).toBe(3)
+    expect(events(asked.stdout).filter((e) => e.type === "request.created").map((e) => e.kind)).toEqual(["in_flight"])
+    expect(lines(join(sb.work, "log.txt"))).toEqual(["started"])
+    expect((await ccode(sb, ["approve", runId, "--all"])).code).toBe(0)
     const resumed = await ccode(sb, ["resume", runId], { env: {} })
     expect(resumed.code).toBe(0)
     expect(lines(join(sb.work, "log.txt"))).toEqual(["started", "again", "after"])

@@ -42,7 +42,7 @@ describe("ccode runs", () => {
     const bad = await ccode(sb, ["runs", "prune", "--older-than", "soon"])
     expect([bad.code, bad.stderr.includes("--older-than takes a duration")]).toEqual([2, true])
     const kept = await ccode(sb, ["runs", "prune", "--json"]) // default retention: 7 days, nothing that old
-    expect(JSON.parse(kept.stdout)).toEqual({ removed: [] })
+    expect(JSON.parse(kept.stdout)).toMatchObject({ removed: [] })
     const pruned = await ccode(sb, ["runs", "prune", "--older-than", "0s", "--json"])
     expect((JSON.parse(pruned.stdout).removed as string[]).sort()).toEqual(ids.slice(1).sort())
     expect(JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)).toEqual([])

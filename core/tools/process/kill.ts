@@ -1,0 +1,81 @@
+// Ending a step's processes: its group, its escapes and their descendants, until none is left.
+// Also the registry of steps running in this process, so a second Ctrl-C can SIGKILL them all
+// synchronously before ccode exits (nothing is left behind holding the workspace).
+import { reapOrphans } from "./subreaper.ts"
+import { stepProcesses, statOf, taggedProcesses } from "./table.ts"
+
+const ROUNDS = 20
+const ROUND_PAUSE_MS = 10
+
+const running = new Map<string, { pgid: number; since: number }>()
+
+/** Remember a running step (tag -> its group, and when it started) until `forget`. */
+export function track(tag: string, pgid: number): void {
+  running.set(tag, { pgid, since: statOf(pgid)?.start ?? Number.POSITIVE_INFINITY })
+}
+
+export function forget(tag: string): void {
+  running.delete(tag)
+}
+
+/** Send a signal to the group and every escape of one step, once. Returns the pids signalled. */
+export function signalStep(tag: string, pgid: number | undefined, signal: NodeJS.Signals): number[] {
+  if (pgid !== undefined) send(-pgid, signal)
+  const pids = stepProcesses(tag, pgid, orphansOf(tag))
+  for (const pid of pids) send(pid, signal)
+  return pids
+}
+
+/**
+ * SIGKILL a step's group and escapes, again and again until nothing of it is left (a process whose
+ * parent was just killed is reparented a moment later, and is found in the next round).
+ */
+export async function killStep(tag: string, pgid: number | undefined): Promise<void> {
+  const killed = new Set<number>()
+  for (let round = 0; round < ROUNDS; round++) {
+    const pids = signalStep(tag, pgid, "SIGKILL")
+    for (const pid of pids) killed.add(pid)
+    if (!pids.length) break
+    await Bun.sleep(ROUND_PAUSE_MS)
+  }
+  reapOrphans([...killed])
+}
+
+/** A step of an earlier ccode process (found by its tag anywhere on the machine): its live pids. */
+export function leftoverProcesses(tag: string): number[] {
+  return taggedProcesses(tag)
+}
+
+/** SIGKILL what is left of an earlier process's step, until nothing carries its tag. */
+export async function killLeftover(tag: string, pgid: number | null): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    if (pgid !== null) send(-pgid, "SIGKILL")
+    const pids = taggedProcesses(tag)
+    for (const pid of pids) send(pid, "SIGKILL")
+    if (!pids.length) return
+    await Bun.sleep(ROUND_PAUSE_MS * 5)
+  }
+}
+
+function orphansOf(tag: string): { since: number; otherGroups: Set<number> } | undefined {
+  const step = running.get(tag)
+  if (!step) return undefined
+  const otherGroups = new Set([...running].filter(([other]) => other !== tag).map(([, s]) => s.pgid))
+  return { since: step.since, otherGroups }
+}
+
+/** Second Ctrl-C: SIGKILL every running step's group and escapes now, synchronously. */
+export function killAllNow(): void {
+  for (const [tag, { pgid }] of running) {
+    send(-pgid, "SIGKILL")
+    for (let round = 0; round < 3; round++) if (!signalStep(tag, pgid, "SIGKILL").length) break
+  }
+}
+
+function send(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch {
+    // gone already
+  }
+}

@@ -1,0 +1,68 @@
+// Makes ccode the subreaper of everything its steps start (Linux prctl PR_SET_CHILD_SUBREAPER):
+// a `setsid`/double-fork escape is reparented to ccode instead of init, so it stays findable and
+// can be reaped after it is killed. Best effort: elsewhere, escapes are found by their tag alone.
+import { readFileSync } from "node:fs"
+
+const PR_SET_CHILD_SUBREAPER = 36
+const WNOHANG = 1
+
+interface Libc {
+  prctl(option: number, arg2: number, arg3: number, arg4: number, arg5: number): number
+  waitpid(pid: number, status: null, options: number): number
+}
+
+let libc: Libc | null | undefined
+
+function load(): Libc | null {
+  if (libc !== undefined) return libc
+  libc = null
+  if (process.platform !== "linux") return libc
+  try {
+    // bun:ffi is loaded only here, on first use: nothing else pays for it
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi")
+    const lib = dlopen("libc.so.6", {
+      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+      waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+    })
+    libc = lib.symbols as unknown as Libc
+  } catch {
+    libc = null
+  }
+  return libc
+}
+
+let enabled: boolean | undefined
+
+/** Turn ccode into a subreaper (once); true when the kernel accepted it. */
+export function becomeSubreaper(): boolean {
+  if (enabled !== undefined) return enabled
+  const lib = load()
+  enabled = lib ? lib.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) === 0 : false
+  return enabled
+}
+
+/**
+ * Collect the exit status of orphans that were reparented to ccode and have been killed, so they do
+ * not linger as zombies. Only pids ccode did not spawn itself are passed here (Bun reaps its own).
+ */
+export function reapOrphans(pids: number[]): void {
+  const lib = load()
+  if (!lib) return
+  for (const pid of pids) {
+    if (parentOf(pid) !== process.pid) continue
+    try {
+      lib.waitpid(pid, null, WNOHANG)
+    } catch {
+      // already reaped
+    }
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,150 @@
+// Finding a step's processes in the process table: its process group, the escapes that ccode
+// (as subreaper) inherited, and their descendants. Every step process carries the call id in its
+// environment (CCODE_CALL_ID), which is how an escape from the group is recognised as the step's.
+import { readdirSync, readFileSync } from "node:fs"
+
+export const TAG_VARIABLE = "CCODE_CALL_ID"
+
+interface Stat {
+  ppid: number
+  pgid: number
+  zombie: boolean
+  /** start time, in clock ticks since boot */
+  start: number
+}
+
+/** ppid, pgid and zombie state of a process, or undefined when it is gone. */
+export function statOf(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+    return { ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === "Z" || fields[0] === "X", start: Number(fields[19]) }
+  } catch {
+    return undefined
+  }
+}
+
+/** True when the process was started with CCODE_CALL_ID=<tag>. */
+export function carriesTag(pid: number, tag: string): boolean {
+  return carriesVariable(pid, TAG_VARIABLE, tag)
+}
+
+/** Live processes (not ccode itself) started with NAME=VALUE in their environment. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const out: number[] = []
+  for (const entry of safeReaddir("/proc")) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    const stat = statOf(pid)
+    if (stat && !stat.zombie && carriesVariable(pid, name, value)) out.push(pid)
+  }
+  return out
+}
+
+function carriesVariable(pid: number, name: string, value: string): boolean {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`)
+    const needle = Buffer.from(`\0${name}=${value}\0`)
+    // entries are NUL-separated: match a whole entry, the first one included
+    return Buffer.concat([Buffer.from([0]), environ, Buffer.from([0])]).includes(needle)
+  } catch {
+    return false
+  }
+}
+
+/** Direct children of a process (all its threads), from /proc; undefined when the kernel does not list them. */
+export function childrenOf(pid: number): number[] | undefined {
+  try {
+    const out: number[] = []
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim()
+      if (text) for (const child of text.split(" ")) out.push(Number(child))
+    }
+    return out
+  } catch {
+    return undefined
+  }
+}
+
+/** A process and all its live descendants. */
+export function withDescendants(roots: number[]): number[] {
+  const seen = new Set<number>()
+  const queue = [...roots]
+  while (queue.length) {
+    const pid = queue.pop()!
+    if (seen.has(pid)) continue
+    seen.add(pid)
+    for (const child of childrenOf(pid) ?? []) queue.push(child)
+  }
+  return [...seen]
+}
+
+/**
+ * The live processes of a step that ran in this ccode process: members of its group, children ccode
+ * inherited as subreaper that carry its tag, and their descendants. Cheap: reads ccode's own
+ * children, not the whole table (a full scan is the fallback when /proc lists no children).
+ */
+export function stepProcesses(tag: string, pgid?: number, orphans?: { since: number; otherGroups: Set<number> }): number[] {
+  const mine = childrenOf(process.pid)
+  if (!mine) return [...new Set([...taggedProcesses(tag), ...(pgid === undefined ? [] : groupMembers(pgid))])]
+  const ownGroup = orphans ? statOf(process.pid)?.pgid : undefined
+  const roots = mine.filter((pid) => {
+    const stat = statOf(pid)
+    if (!stat || stat.zombie) return false
+    if ((pgid !== undefined && stat.pgid === pgid) || carriesTag(pid, tag)) return true
+    // an escape that dropped its tag (env -u): ccode inherited it, it left ccode's own group (ccode's
+    // own helpers, git and MCP servers, stay in it), it belongs to no other running step, and it
+    // started after this step did
+    return orphans !== undefined && stat.pgid !== ownGroup && !orphans.otherGroups.has(stat.pgid) && stat.start >= orphans.since
+  })
+  const found = new Set(withDescendants(roots))
+  if (pgid !== undefined) for (const pid of groupMembers(pgid)) found.add(pid)
+  return [...found].filter((pid) => pid !== process.pid && !statOf(pid)?.zombie)
+}
+
+/** Every live process on the machine that carries the tag, and its descendants (a full /proc scan). */
+export function taggedProcesses(tag: string): number[] {
+  const out: number[] = []
+  for (const name of safeReaddir("/proc")) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    const stat = statOf(pid)
+    if (!stat || stat.zombie) continue
+    if (carriesTag(pid, tag)) out.push(pid)
+  }
+  return withDescendants(out).filter((pid) => pid !== process.pid && statOf(pid) && !statOf(pid)!.zombie)
+}
+
+/** Is any process of the group alive (zombies aside)? */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+  return groupMembers(pgid).length > 0 || childrenOf(process.pid) === undefined
+}
+
+function groupMembers(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0)
+  } catch {
+    return []
+  }
+  const out: number[] = []
+  for (const name of safeReaddir("/proc")) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid)) continue
+    const stat = statOf(pid)
+    if (stat && !stat.zombie && stat.pgid === pgid) out.push(pid)
+  }
+  return out
+}
+
+function safeReaddir(path: string): string[] {
+  try {
+    return readdirSync(path)
+  } catch {
+    return []
+  }
+}

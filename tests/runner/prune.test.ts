@@ -1,0 +1,19 @@
+import { describe, expect, test } from "bun:test"
+import { chooseRuns, type PruneCandidate } from "../../core/runner/prune.ts"
+
+const DAY = 86_400_000
+const now = 100 * DAY
+const run = (id: string, status: string, touchedDaysAgo: number): PruneCandidate => ({ id, task: "t", status, pid: null, touchedAt: now - touchedDaysAgo * DAY })
+
+describe("which runs a prune removes", () => {
+  const runs = [run("old-done", "completed", 30), run("old-failed", "failed", 8), run("fresh-done", "completed", 1), run("old-paused", "paused", 30), run("old-crashed", "running", 30)]
+
+  test("finished runs not touched for the age; resumable ones stay", () => {
+    expect(chooseRuns(runs, { olderThanMs: 7 * DAY, all: false, now }, () => false).map((r) => r.id)).toEqual(["old-done", "old-failed"])
+  })
+
+  test("--all adds resumable runs, but never one whose process is still at work", () => {
+    const live = (r: PruneCandidate) => r.id === "old-crashed"
+    expect(chooseRuns(runs, { olderThanMs: 7 * DAY, all: true, now }, live).map((r) => r.id)).toEqual(["old-done", "old-failed", "old-paused"])
+  })
+})
