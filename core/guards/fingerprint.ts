@@ -34,8 +34,8 @@ export async function fingerprintWorkspace(root: string, opts: FingerprintOption
   return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? 50_000, skip)
 }
 
-// relative path -> not part of the workspace's content
-function ignorer(root: string, ignore: string[]): (path: string) => boolean {
+/** relative path -> not part of the workspace's content (ccode's own files) */
+export function ignorer(root: string, ignore: string[]): (path: string) => boolean {
   const own = ignore.map((p) => relative(root, p).split(sep).join("/")).filter((r) => r && !r.startsWith(".."))
   if (!own.length) return () => false
   return (path) => own.some((o) => path === o || path.startsWith(`${o}/`) || /^-(wal|shm|journal)$/.test(path.slice(o.length)) && path.startsWith(o))

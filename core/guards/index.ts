@@ -12,4 +12,4 @@ export { breakerVerdict, type Breaker, type BreakerVerdict, type CircuitState, t
 export { backoffDelay, isPermanent, isTransient, shouldRetry, type BackoffOptions, type Jitter } from "./retry.ts"
 export { stallStep, type StallState, type TurnOutcome } from "./stall.ts"
 export { describeDiff, diffFingerprints, externalChangeTrip, type FileMark, type Fingerprint, type WorkspaceDiff } from "./workspace-diff.ts"
-export { fingerprintWorkspace, type FingerprintOptions } from "./fingerprint.ts"
+export { fingerprintWorkspace, ignorer, type FingerprintOptions } from "./fingerprint.ts"

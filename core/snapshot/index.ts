@@ -4,11 +4,14 @@
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
+import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
+import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
+export type { StagedChange } from "./stage.ts"
 
 export interface SnapshotterOptions {
   /** the workspace root: the work tree of the shadow repository */
@@ -30,8 +33,11 @@ export interface RestoreResult {
 
 export interface Snapshotter {
   readonly workspace: string
-  /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one) */
+  /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one).
+   *  Once `stage` has been called, the shadow index is taken as it is: the caller keeps it current. */
   take(label: string): Promise<string>
+  /** bring the shadow index up to date (with only `paths` when given: the ones a watcher saw touched) and say what changed */
+  stage(paths?: readonly string[]): Promise<StagedChange>
   /** paths that differ between the snapshot and the workspace now */
   changedSince(ref: string): Promise<string[]>
   /** put the workspace back as it was at `ref`; with dryRun only say what would change */
@@ -46,6 +52,8 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
   let shadow: Promise<ShadowRepo> | undefined
   const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, opts.exclude ?? []))
   let last: { tree: string; manifest: string; ref: string } | undefined
+  // the shadow index as staged, once a caller keeps it current through stage()
+  let tracked: Tracked | undefined
   let queue: Promise<unknown> = Promise.resolve()
   // one operation at a time on the shadow index within this process
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -53,31 +61,48 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
     queue = next.catch(() => undefined)
     return next
   }
+  const stageAllNow = async (r: ShadowRepo) => {
+    const staged = await stageAll(r, tracked)
+    tracked = staged.tracked
+    return staged.change
+  }
 
   return {
     workspace: opts.workspace,
     take: (label) =>
       serial(async () => {
         const r = await repo()
-        await addAll(r)
-        const [tree, listing] = await Promise.all([r.git(["write-tree"]), workspaceListing(r)])
-        const manifest = JSON.stringify(listing.manifest)
-        const treeId = tree.stdout.trim()
+        let manifestObject: Manifest
+        if (tracked) manifestObject = tracked.manifest
+        else {
+          await addAll(r)
+          manifestObject = (await workspaceListing(r)).manifest
+        }
+        const treeId = (await r.git(["write-tree"])).stdout.trim()
+        const manifest = JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
-        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${await manifestLine(r, manifest)}\n`
-        const commit = (await r.git(["commit-tree", treeId, "-F", "-"], { input: message })).stdout.trim()
-        // a ref per snapshot keeps it (and its manifest) safe from any pruning
-        await r.git(["update-ref", `refs/ccode/snapshots/${commit}`, commit])
+        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
+        const commit = writeCommit(r.gitDir, treeId, message)
+        writeSnapshotRef(r.gitDir, commit)
         last = { tree: treeId, manifest, ref: commit }
         return commit
       }),
+    stage: (paths) =>
+      serial(async () => {
+        const r = await repo()
+        if (!tracked || !paths) return stageAllNow(r)
+        const change = await stagePaths(r, tracked, paths)
+        return change === "structural" ? stageAllNow(r) : change
+      }),
     changedSince: (ref) =>
       serial(async () => {
+        tracked = undefined // planFor stages the whole tree
         const plan = await planFor(await repo(), ref)
         return [...new Set([...plan.restored, ...plan.removed, ...plan.modified])].sort()
       }),
     restore: (ref, { dryRun = false } = {}) =>
       serial(async () => {
+        tracked = undefined
         const r = await repo()
         const plan = await planFor(r, ref)
         const result: RestoreResult = {
@@ -103,18 +128,9 @@ async function planFor(r: ShadowRepo, ref: string): Promise<RestorePlan> {
   return planRestore({ files, manifest }, current)
 }
 
-/** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */
-async function addAll(r: ShadowRepo): Promise<void> {
-  const added = await r.git(["add", "-A", "--ignore-errors", "--", "."], { check: false })
-  if (added.exitCode === 0) return
-  const real = added.stderr.split("\n").filter((l) => l.trim() && !/^(error: open\(|error: unable to index file|warning: )/.test(l) && !l.includes("failed to insert into database"))
-  if (real.length) throw new SnapshotError(`git add in the shadow repository failed: ${real.join("; ")}`)
-}
-
-async function manifestLine(r: ShadowRepo, manifest: string): Promise<string> {
+function manifestLine(r: ShadowRepo, manifest: string): string {
   if (manifest.length <= INLINE_MANIFEST_MAX) return `${MANIFEST_LINE}${manifest}`
-  const blob = await r.git(["hash-object", "-w", "--stdin"], { input: manifest })
-  return `${MANIFEST_BLOB_LINE}${blob.stdout.trim()}`
+  return `${MANIFEST_BLOB_LINE}${writeObject(r.gitDir, "blob", manifest)}`
 }
 
 async function readManifest(r: ShadowRepo, ref: string): Promise<Manifest> {
