@@ -8,6 +8,8 @@ import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
+import { fetchMissing } from "./seed.ts"
+import { writeTrees } from "./trees.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -73,12 +75,16 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
       serial(async () => {
         const r = await repo()
         let manifestObject: Manifest
-        if (tracked) manifestObject = tracked.manifest
-        else {
+        let treeId: string
+        if (tracked) {
+          manifestObject = tracked.manifest
+          // staged path by path, the index is behind: the trees are computed here, only the changed ones each time
+          treeId = tracked.indexCurrent ? (await r.git(["write-tree", "--missing-ok"])).stdout.trim() : writeTrees(r.gitDir, tracked.trees)
+        } else {
           await addAll(r)
           manifestObject = (await workspaceListing(r)).manifest
+          treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
         }
-        const treeId = (await r.git(["write-tree"])).stdout.trim()
         const manifest = JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
         const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
@@ -157,6 +163,9 @@ async function apply(r: ShadowRepo, ref: string, plan: RestorePlan): Promise<voi
   // created writable first: a read-only directory gets its mode after its files are back
   for (const dir of plan.createDirs) mkdirSync(at(dir.path), { recursive: true })
   if (plan.checkout.length) {
+    // a seeded shadow repository holds the blobs of files that were as in the user's index only by name
+    const wanted = await snapshotFiles(r, ref)
+    await fetchMissing(r, plan.checkout.map((path) => wanted.get(path)?.oid).filter((oid): oid is string => Boolean(oid)))
     await r.git(["checkout", ref, "--pathspec-from-file=-", "--pathspec-file-nul"], { input: plan.checkout.join("\0") })
   }
   for (const { path, mode } of [...plan.chmod, ...plan.createDirs].sort((a, b) => b.path.length - a.path.length)) chmodSync(at(path), mode)

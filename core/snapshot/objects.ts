@@ -5,7 +5,7 @@ import { dirname, join } from "node:path"
 import { deflateSync } from "node:zlib"
 
 /** A loose object, as git writes it: zlib("<type> <size>\0<content>") under objects/xx/yyyy. Returns its id. */
-export function writeObject(gitDir: string, type: "blob" | "commit", content: string | Uint8Array): string {
+export function writeObject(gitDir: string, type: "blob" | "tree" | "commit", content: string | Uint8Array): string {
   const body = typeof content === "string" ? Buffer.from(content) : Buffer.from(content)
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])
   const id = new Bun.CryptoHasher("sha1").update(raw).digest("hex")

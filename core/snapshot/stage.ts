@@ -6,11 +6,17 @@
 import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs"
 import { join } from "node:path"
 import { canonicalMode, DIR_MODE, permOf, workspaceListing, type Entry, type Listing, type Manifest } from "./listing.ts"
+import { writeObject } from "./objects.ts"
 import { SnapshotError, type ShadowRepo } from "./repo.ts"
+import { setEntry, treesFrom, type Trees } from "./trees.ts"
 
 /** The shadow index as last staged, in memory. */
 export interface Tracked {
   entries: Map<string, Entry>
+  /** the listing's directories as git trees, recomputed where something changed */
+  trees: Trees
+  /** the shadow index holds exactly this listing (true after a whole-tree pass; staging a path by path leaves it behind) */
+  indexCurrent: boolean
   /** directory -> number of index entries below it (every ancestor of every entry) */
   dirs: Map<string, number>
   manifest: Manifest
@@ -32,55 +38,65 @@ export async function stageAll(r: ShadowRepo, before?: Tracked): Promise<{ track
   return { tracked, change: diffEntries(before?.entries ?? new Map(), tracked.entries, before?.manifest, tracked.manifest) }
 }
 
-/** Stage only `paths` (workspace-relative). Updates `t` in place; "structural" when a whole-tree pass is needed. */
+/**
+ * Stage only `paths` (workspace-relative) into the in-memory listing and the object store: a changed
+ * file is hashed and written as a blob here, with no git process; a new path is first asked of
+ * `git check-ignore`. The shadow index itself is left behind (the next whole-tree pass catches up).
+ * Updates `t` in place; "structural" when a whole-tree pass is needed.
+ */
 export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly string[]): Promise<StagedChange | "structural"> {
-  const specs: string[] = []
+  const change: StagedChange = { added: [], removed: [], modified: [] }
+  const fresh: { path: string; stats: Stats }[] = []
   const unknownDirs: string[] = []
   const knownDirs: string[] = []
+  const staged: string[] = []
   for (const path of new Set(paths)) {
-    if (!path || path.includes("\n")) return "structural" // the root itself, or a name add -v cannot report unambiguously
+    if (!path) continue // the root directory itself: its mode is not part of a snapshot
     const stats = lstatOrNull(join(r.workspace, path))
+    const known = t.entries.get(path)
     if (stats?.isDirectory()) {
+      if (known) return "structural" // a nested repository (gitlink), or a file that became a directory
       if (t.dirs.has(path)) knownDirs.push(path)
-      else if (!t.entries.has(path)) unknownDirs.push(path)
-      else return "structural" // a nested repository (gitlink) or a file that became a directory
-    } else if (stats) specs.push(path)
-    else if (t.entries.has(path)) specs.push(path)
-    else if (t.dirs.has(path)) return "structural" // a directory with files in it is gone
-    // else: created and removed again between two looks; nothing to stage
-  }
-  const change: StagedChange = { added: [], removed: [], modified: [] }
-  if (specs.length) {
-    const added = await r.git(["add", "-A", "-v", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: specs.join("\0"), check: false })
-    checkAdd(added.exitCode, added.stderr)
-    for (const line of added.stdout.split("\n")) {
-      if (!line) continue
-      const match = /^(add|remove) '(.*)'$/s.exec(line)
-      if (!match) return "structural"
-      const path = match[2]!
-      if (match[1] === "remove") {
-        if (!t.entries.delete(path)) return "structural"
-        change.removed.push(path)
-        if (count(t.dirs, path, -1)) return "structural" // its directory has no file left: maybe an empty directory now
+      else unknownDirs.push(path)
+    } else if (stats && (stats.isFile() || stats.isSymbolicLink())) {
+      if (!known) {
+        if (insideNested(t, path)) continue // a nested repository's own file: not the workspace's to stage
+        fresh.push({ path, stats })
         continue
       }
-      const stats = lstatOrNull(join(r.workspace, path))
-      if (!stats || stats.isDirectory()) return "structural"
-      const entry = { mode: gitMode(stats), oid: blobOid(join(r.workspace, path), stats) }
-      const known = t.entries.has(path)
-      t.entries.set(path, entry)
-      if (known) change.modified.push(path)
-      else {
-        change.added.push(path)
-        if (count(t.dirs, path, 1)) return "structural" // a first file in a directory: it may have been listed as empty
+      const entry = stageFile(r, path, stats)
+      if (!entry) return "structural"
+      staged.push(path)
+      if (entry.oid !== known.oid || entry.mode !== known.mode) {
+        setTracked(t, path, entry)
+        change.modified.push(path)
       }
-    }
+    } else if (known) {
+      if (stats) return "structural" // a file replaced by a socket or fifo: let git decide
+      setTracked(t, path, undefined)
+      change.removed.push(path)
+      if (count(t.dirs, path, -1)) return "structural" // its directory has no file left: maybe an empty directory now
+    } else if (t.dirs.has(path)) return "structural" // a directory with files in it is gone
+    // else: created and removed again between two looks; nothing to stage
   }
-  if (unknownDirs.length) {
-    // a directory with no staged file in it: an empty directory in the listing, unless ignored
-    const ignored = await r.git(["check-ignore", "-z", "--stdin"], { input: unknownDirs.join("\0"), check: false })
-    const out = new Set(ignored.stdout.split("\0"))
-    if (unknownDirs.some((dir) => !out.has(dir))) return "structural"
+  const asked = [...fresh.map((f) => f.path), ...unknownDirs]
+  if (asked.length) {
+    // check-ignore takes no pathspec magic, not even "literal"; it matches each path as a path anyway
+    const answer = await r.git(["check-ignore", "-z", "--stdin"], { input: asked.join("\0"), check: false, env: { GIT_LITERAL_PATHSPECS: undefined } })
+    if (answer.exitCode > 1) throw new SnapshotError(`git check-ignore in the shadow repository failed: ${answer.stderr.trim()}`)
+    const ignored = new Set(answer.stdout.split("\0"))
+    // a directory that is not ignored and holds no staged file: an empty directory in the listing, or a nested repository
+    if (unknownDirs.some((dir) => !ignored.has(dir))) return "structural"
+    for (const { path, stats } of fresh) {
+      if (ignored.has(path)) continue
+      if (path.split("/").includes(".git")) return "structural" // a repository being made inside the workspace
+      const entry = stageFile(r, path, stats)
+      if (!entry) return "structural"
+      staged.push(path)
+      setTracked(t, path, entry)
+      change.added.push(path)
+      if (count(t.dirs, path, 1)) return "structural" // a first file in a directory: it may have been listed as empty
+    }
   }
   const manifest = t.manifest
   const listed = new Set([...change.added, ...change.modified, ...change.removed])
@@ -91,7 +107,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
     // a chmod that git's two modes cannot see is still a change of the snapshot
     if (was !== perm && !listed.has(path)) change.modified.push(path)
   }
-  for (const path of new Set([...specs, ...change.added, ...change.modified])) {
+  for (const path of [...staged, ...change.removed]) {
     const entry = t.entries.get(path)
     const perm = entry && (entry.mode === "100644" || entry.mode === "100755") ? permOf(join(r.workspace, path)) : undefined
     setMode(manifest.files, path, perm !== undefined && perm !== canonicalMode(entry!.mode) ? perm : undefined)
@@ -106,7 +122,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
 export function trackedFrom(listing: Listing): Tracked {
   const dirs = new Map<string, number>()
   for (const path of listing.files.keys()) count(dirs, path, 1)
-  return { entries: listing.files, dirs, manifest: listing.manifest }
+  return { entries: listing.files, dirs, manifest: listing.manifest, trees: treesFrom(listing.files), indexCurrent: true }
 }
 
 /** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */
@@ -164,19 +180,34 @@ function diffEntries(before: Map<string, Entry>, after: Map<string, Entry>, befo
   return change
 }
 
+function setTracked(t: Tracked, path: string, entry: Entry | undefined): void {
+  if (entry) t.entries.set(path, entry)
+  else t.entries.delete(path)
+  setEntry(t.trees, path, entry)
+  t.indexCurrent = false
+}
+
+/** Hash and store one file as git would with no filters (symlinks: their target); undefined when it cannot be read. */
+function stageFile(r: ShadowRepo, path: string, stats: Stats): Entry | undefined {
+  const absolute = join(r.workspace, path)
+  try {
+    const content = stats.isSymbolicLink() ? Buffer.from(readlinkSync(absolute)) : readFileSync(absolute)
+    return { mode: gitMode(stats), oid: writeObject(r.gitDir, "blob", content) }
+  } catch {
+    return undefined
+  }
+}
+
+function insideNested(t: Tracked, path: string): boolean {
+  for (let end = path.indexOf("/"); end > 0; end = path.indexOf("/", end + 1)) {
+    if (t.entries.get(path.slice(0, end))?.mode === "160000") return true
+  }
+  return false
+}
+
 function gitMode(stats: Stats): string {
   if (stats.isSymbolicLink()) return "120000"
   return stats.mode & 0o111 ? "100755" : "100644"
-}
-
-/** The blob id git gives this file in the shadow repository (which stores bytes as they are: no filters, no eol). */
-function blobOid(absolute: string, stats: Stats): string {
-  try {
-    const content = stats.isSymbolicLink() ? Buffer.from(readlinkSync(absolute)) : readFileSync(absolute)
-    return new Bun.CryptoHasher("sha1").update(`blob ${content.length}\0`).update(content).digest("hex")
-  } catch {
-    return "" // vanished or unreadable since it was staged: compares unequal to anything
-  }
 }
 
 function lstatOrNull(path: string): Stats | null {
