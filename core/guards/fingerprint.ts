@@ -9,7 +9,7 @@ import type { FileMark, Fingerprint } from "./workspace-diff.ts"
 export interface FingerprintOptions {
   /** the last fingerprint of this workspace: unchanged files (same size and mtime) are not read again */
   previous?: Fingerprint
-  /** the walk stops after this many files (default 50,000) */
+  /** the walk stops after this many files (default: none; the fingerprint then says it is truncated) */
   maxFiles?: number
   /** defaults to Date.now(); compared with file mtimes */
   now?: number
@@ -19,6 +19,8 @@ export interface FingerprintOptions {
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"])
+/** Files bigger than this are compared by size and mtime, not read: a walk must not read gigabytes. */
+const MAX_HASHED_BYTES = 8 * 1024 * 1024
 /** A file modified this close to the previous fingerprint may have changed again within one mtime tick. */
 const RACY_MS = 2000
 
@@ -31,7 +33,7 @@ export async function fingerprintWorkspace(root: string, opts: FingerprintOption
     const fromGit = await gitFingerprint(realRoot, takenAt, cache, skip).catch(() => undefined)
     if (fromGit) return fromGit
   }
-  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? 50_000, skip)
+  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? Number.POSITIVE_INFINITY, skip)
 }
 
 /** relative path -> not part of the workspace's content (ccode's own files) */
@@ -128,6 +130,7 @@ function contentHash(absolute: string, stats: Stats): string {
     if (stats.isSymbolicLink()) return `link:${readlinkSync(absolute)}`
     if (stats.isDirectory()) return "dir" // an untracked nested repository, reported by git as "dir/"
     if (!stats.isFile()) return "special"
+    if (stats.size > MAX_HASHED_BYTES) return `big:${stats.size}:${stats.mtimeMs}`
     return new Bun.CryptoHasher("sha1").update(readFileSync(absolute)).digest("hex").slice(0, 16)
   } catch {
     return "unreadable"

@@ -22,6 +22,8 @@ export interface Fingerprint {
   takenAt: number
   /** the walk stopped at its file cap: files past it were not looked at */
   truncated?: boolean
+  /** `files` was written to this file instead (a big walk stays out of the checkpoint) */
+  stored?: string
 }
 
 export interface WorkspaceDiff {

@@ -9,6 +9,7 @@ import type { Transition } from "../guards/breaker.ts"
 import type { ToolResult } from "../tools/types.ts"
 import type { SnapshotCall } from "../snapshot/hook.ts"
 import type { RunContext } from "./context.ts"
+import { loadFingerprint, storeFingerprint } from "../guards/fingerprint-file.ts"
 import { isWatching, lookNow, noteOwn, startWatching, stopWatching } from "./watching.ts"
 
 import { READ_ONLY_TOOLS as READ_ONLY } from "../snapshot/hook.ts"
@@ -64,7 +65,9 @@ export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boo
 export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
   const detect = ctx.governor.policy.workspace.detect_external_changes
   if (!detect && !ctx.snapshots) return undefined
-  const stored = ctx.state.fingerprint as Fingerprint | undefined
+  const stored = loadFingerprint(ctx.state.fingerprint as Fingerprint | undefined)
+  // used up here: later checkpoints of this segment need not carry it
+  ctx.state.fingerprint = undefined
   const now = await fingerprint(ctx, stored)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
@@ -78,6 +81,10 @@ export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
 /** End of a segment: the watch stops; the fingerprint stored with the run is a whole one. */
 export async function watchEnd(ctx: RunContext): Promise<void> {
   await stopWatching(ctx)
+  // a segment's snapshots as deltas in one pack rather than a disk block per object
+  await ctx.snapshots?.snapshotter.pack().catch(() => 0)
+  const home = ctx.ownPaths[0]
+  if (ctx.fingerprint && home) ctx.fingerprint = storeFingerprint(ctx.fingerprint, home, ctx.runId)
 }
 
 async function externalChange(ctx: RunContext): Promise<Trip | undefined> {

@@ -8,6 +8,7 @@ import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
+import { packLoose } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
 import { writeTrees } from "./trees.ts"
 
@@ -38,6 +39,8 @@ export interface Snapshotter {
   /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one).
    *  Once `stage` has been called, the shadow index is taken as it is: the caller keeps it current. */
   take(label: string): Promise<string>
+  /** pack the shadow repository's loose objects (end of a run segment); how many were packed */
+  pack(): Promise<number>
   /** bring the shadow index up to date (with only `paths` when given: the ones a watcher saw touched) and say what changed */
   stage(paths?: readonly string[]): Promise<StagedChange>
   /** paths that differ between the snapshot and the workspace now */
@@ -100,6 +103,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         const change = await stagePaths(r, tracked, paths)
         return change === "structural" ? stageAllNow(r) : change
       }),
+    pack: () => serial(async () => packLoose(await repo())),
     changedSince: (ref) =>
       serial(async () => {
         tracked = undefined // planFor stages the whole tree
