@@ -39,9 +39,10 @@ try {
     if (c.files === 100_000) await firstSnapshot(dir)
     for (const kind of ["no change", "one file changed"] as const) {
       const command = kind === "no change" ? "true" : "echo line >> d0000/f001.txt"
-      const perStep = overheadPerStep(dir, command)
-      const ok = c.budget === undefined ? undefined : perStep <= c.budget
-      report({ name: `step overhead, ${c.name}, ${kind} (vs bash loop)`, value: round(perStep), unit: "ms/step", budget: c.budget === undefined ? undefined : `<= ${c.budget}`, ok })
+      const { wall, cpu } = overheadPerStep(dir, command)
+      const ok = c.budget === undefined ? undefined : wall <= c.budget
+      report({ name: `step overhead, ${c.name}, ${kind} (vs bash loop)`, value: round(wall), unit: "ms/step", budget: c.budget === undefined ? undefined : `<= ${c.budget}`, ok })
+      report({ name: `  cpu time of it (ccode + its git)`, value: round(cpu), unit: "ms/step" })
     }
     if (c.files === 20_000 && c.git) diskPerChange(dir)
     rmSync(dir, { recursive: true, force: true })
@@ -65,17 +66,25 @@ function makeWorkspace(dir: string, files: number, git: boolean): void {
   }
 }
 
-/** ms of runner overhead per step: the difference between a long and a short plan, minus a bash loop's. */
-function overheadPerStep(dir: string, command: string): number {
+/**
+ * Runner overhead per step: a long plan minus a short one (start-up and the run's first look cancel
+ * out), minus a bash loop running the same commands. Best of three, as the machine may be busy;
+ * cpu is the processor time of ccode and everything it ran, less bash's, per step.
+ */
+function overheadPerStep(dir: string, command: string): { wall: number; cpu: number } {
   const env = sandboxEnv(dir)
   runTask(dir, env, command, 2) // warm: the shadow repository exists, as in every run after the first
-  const short = runTask(dir, env, command, SHORT)
-  const long = runTask(dir, env, command, LONG)
-  const bash = bashLoop(dir, command, LONG - SHORT)
-  return (long - short - bash) / (LONG - SHORT)
+  const best = (f: () => { wall: number; cpu: number }) => {
+    const runs = [f(), f(), f()]
+    return { wall: Math.min(...runs.map((r) => r.wall)), cpu: Math.min(...runs.map((r) => r.cpu)) }
+  }
+  const short = best(() => runTask(dir, env, command, SHORT))
+  const long = best(() => runTask(dir, env, command, LONG))
+  const bash = best(() => bashLoop(dir, command, LONG - SHORT))
+  return { wall: (long.wall - short.wall - bash.wall) / (LONG - SHORT), cpu: (long.cpu - short.cpu - bash.cpu) / (LONG - SHORT) }
 }
 
-function runTask(dir: string, env: Record<string, string>, command: string, steps: number): number {
+function runTask(dir: string, env: Record<string, string>, command: string, steps: number): { wall: number; cpu: number } {
   // the task file lives outside the workspace: writing it is no change of the workspace
   const task = join(root, "tasks", `${dir.split("/").at(-1)}.yaml`)
   mkdirSync(join(root, "tasks"), { recursive: true })
@@ -83,26 +92,37 @@ function runTask(dir: string, env: Record<string, string>, command: string, step
   writeFileSync(task, `version: 1\nname: scale\nworkdir: ${JSON.stringify(dir)}\nsteps:\n${body}\n`)
   const started = performance.now()
   const run = Bun.spawnSync([bin, "run", task, "--non-interactive", "--quiet", "--yes"], { cwd: dir, env, stdout: "ignore", stderr: "pipe" })
-  const ms = performance.now() - started
+  const wall = performance.now() - started
   if (run.exitCode !== 0) throw new Error(`the bench run failed (exit ${run.exitCode}): ${run.stderr.toString()}`)
-  return ms
+  return { wall, cpu: cpuMs(run) }
 }
 
-function bashLoop(dir: string, command: string, steps: number): number {
+function cpuMs(proc: { resourceUsage?: { cpuTime: { total: number | bigint } } }): number {
+  return Number(proc.resourceUsage?.cpuTime.total ?? 0) / 1000
+}
+
+function bashLoop(dir: string, command: string, steps: number): { wall: number; cpu: number } {
   const started = performance.now()
-  Bun.spawnSync(["bash", "-c", `for i in $(seq ${steps}); do bash -c ${shellQuote(command)}; done`], { cwd: dir, stdout: "ignore" })
-  return performance.now() - started
+  const proc = Bun.spawnSync(["bash", "-c", `for i in $(seq ${steps}); do bash -c ${shellQuote(command)}; done`], { cwd: dir, stdout: "ignore" })
+  return { wall: performance.now() - started, cpu: cpuMs(proc) }
 }
 
-/** The first snapshot of the 100k repository with no shadow repository yet (in process: the snapshot alone). */
+/** The first snapshot of the 100k repository with no shadow repository yet, in a process of its own (wall and cpu). */
 async function firstSnapshot(dir: string): Promise<void> {
   const home = join(root, "cold-home")
+  const script = `import { createSnapshotter } from ${JSON.stringify(join(import.meta.dir, "..", "core", "snapshot", "index.ts"))}
+const s = createSnapshotter({ workspace: ${JSON.stringify(dir)}, home: ${JSON.stringify(home)} })
+await s.stage(); await s.take("first")`
+  const file = join(root, "first-snapshot.ts")
+  writeFileSync(file, script)
+  const warm = Bun.spawnSync(["bun", "-e", "0"]) // bun itself, measured apart and taken off
   const started = performance.now()
-  const snapshotter = createSnapshotter({ workspace: dir, home })
-  await snapshotter.stage()
-  await snapshotter.take("first")
+  const proc = Bun.spawnSync(["bun", file], { stdout: "ignore", stderr: "pipe" })
   const ms = performance.now() - started
+  if (proc.exitCode !== 0) throw new Error(`first snapshot failed: ${proc.stderr.toString()}`)
+  const cpu = cpuMs(proc) - cpuMs(warm)
   report({ name: "first snapshot, git 100k files, cold", value: Math.round(ms), unit: "ms", budget: "<= 2000", ok: ms <= 2000 })
+  report({ name: "  cpu time of it (bun + git)", value: Math.round(cpu), unit: "ms" })
   rmSync(home, { recursive: true, force: true })
 }
 

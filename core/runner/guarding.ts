@@ -10,6 +10,7 @@ import type { ToolResult } from "../tools/types.ts"
 import type { SnapshotCall } from "../snapshot/hook.ts"
 import type { RunContext } from "./context.ts"
 import { loadFingerprint, storeFingerprint } from "../guards/fingerprint-file.ts"
+import { applySizeLimits } from "./size-guard.ts"
 import { isWatching, lookNow, noteOwn, startWatching, stopWatching } from "./watching.ts"
 
 import { READ_ONLY_TOOLS as READ_ONLY } from "../snapshot/hook.ts"
@@ -71,6 +72,7 @@ export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
   const now = await fingerprint(ctx, stored)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
+  applySizeLimits(ctx, now)
   // from here on each step looks only at what a watch saw touched (or, without one, at every file)
   await startWatching(ctx).catch(() => false)
   if (!stored || !detect) return undefined

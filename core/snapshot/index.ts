@@ -10,7 +10,7 @@ import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
 import { packLoose } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
-import { writeTrees } from "./trees.ts"
+import { treesFrom, writeTrees } from "./trees.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -39,6 +39,8 @@ export interface Snapshotter {
   /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one).
    *  Once `stage` has been called, the shadow index is taken as it is: the caller keeps it current. */
   take(label: string): Promise<string>
+  /** keep these absolute paths out of every snapshot (e.g. files over the size limit); only before the first snapshot */
+  leaveOut(paths: readonly string[]): void
   /** pack the shadow repository's loose objects (end of a run segment); how many were packed */
   pack(): Promise<number>
   /** bring the shadow index up to date (with only `paths` when given: the ones a watcher saw touched) and say what changed */
@@ -55,7 +57,8 @@ const INLINE_MANIFEST_MAX = 64 * 1024
 
 export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
   let shadow: Promise<ShadowRepo> | undefined
-  const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, opts.exclude ?? []))
+  const excluded = [...(opts.exclude ?? [])]
+  const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, excluded))
   let last: { tree: string; manifest: string; ref: string } | undefined
   // the shadow index as staged, once a caller keeps it current through stage()
   let tracked: Tracked | undefined
@@ -82,7 +85,12 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         if (tracked) {
           manifestObject = tracked.manifest
           // staged path by path, the index is behind: the trees are computed here, only the changed ones each time
-          treeId = tracked.indexCurrent ? (await r.git(["write-tree", "--missing-ok"])).stdout.trim() : writeTrees(r.gitDir, tracked.trees)
+          if (tracked.indexCurrent) {
+            treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
+            // git has just written every tree: work out their ids here without writing them again (the
+            // root's id proves the rest); later snapshots then write only the trees above a change
+            if (tracked.trees.dirty.size && writeTrees(r.gitDir, tracked.trees, false) !== treeId) tracked.trees = treesFrom(tracked.entries)
+          } else treeId = writeTrees(r.gitDir, tracked.trees)
         } else {
           await addAll(r)
           manifestObject = (await workspaceListing(r)).manifest
@@ -103,6 +111,9 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         const change = await stagePaths(r, tracked, paths)
         return change === "structural" ? stageAllNow(r) : change
       }),
+    leaveOut: (paths) => {
+      if (!shadow) excluded.push(...paths)
+    },
     pack: () => serial(async () => packLoose(await repo())),
     changedSince: (ref) =>
       serial(async () => {

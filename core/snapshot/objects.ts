@@ -5,10 +5,11 @@ import { dirname, join } from "node:path"
 import { deflateSync } from "node:zlib"
 
 /** A loose object, as git writes it: zlib("<type> <size>\0<content>") under objects/xx/yyyy. Returns its id. */
-export function writeObject(gitDir: string, type: "blob" | "tree" | "commit", content: string | Uint8Array): string {
+export function writeObject(gitDir: string, type: "blob" | "tree" | "commit", content: string | Uint8Array, write = true): string {
   const body = typeof content === "string" ? Buffer.from(content) : Buffer.from(content)
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])
   const id = new Bun.CryptoHasher("sha1").update(raw).digest("hex")
+  if (!write) return id
   const path = join(gitDir, "objects", id.slice(0, 2), id.slice(2))
   if (!existsSync(path)) atomicWrite(path, deflateSync(raw, { level: 1 }), 0o444)
   return id
@@ -26,9 +27,23 @@ export function writeSnapshotRef(gitDir: string, id: string): void {
   atomicWrite(join(gitDir, "refs", "ccode", "snapshots", id), `${id}\n`, 0o644)
 }
 
+/** directories known to exist: a mkdir per object would cost more than the object */
+const made = new Set<string>()
+
 function atomicWrite(path: string, data: string | Uint8Array, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true })
+  const dir = dirname(path)
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true })
+    made.add(dir)
+  }
   const temp = `${path}.tmp-${process.pid}`
-  writeFileSync(temp, data, { mode })
+  try {
+    writeFileSync(temp, data, { mode })
+  } catch (error) {
+    // its directory was removed meanwhile (prune-packed removes emptied object directories)
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(temp, data, { mode })
+  }
   renameSync(temp, path)
 }

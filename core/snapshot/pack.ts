@@ -6,7 +6,7 @@ import { join } from "node:path"
 import type { ShadowRepo } from "./repo.ts"
 
 /** Pack the loose objects once there are at least `minimum`; returns how many were packed. */
-export async function packLoose(r: ShadowRepo, minimum = 64): Promise<number> {
+export async function packLoose(r: ShadowRepo, minimum = 16): Promise<number> {
   const ids = looseObjects(r.gitDir)
   if (ids.length < minimum) return 0
   await r.git(["pack-objects", "-q", join(r.gitDir, "objects", "pack", "pack")], { input: `${ids.join("\n")}\n` })

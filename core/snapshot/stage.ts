@@ -28,6 +28,9 @@ export interface StagedChange {
   modified: string[]
 }
 
+/** Bigger files are left to git, which streams them. */
+const READ_LIMIT = 32 * 1024 * 1024
+
 export const NO_CHANGE: StagedChange = { added: [], removed: [], modified: [] }
 
 /** Stage the whole work tree; what changed compared with `before` (everything is "added" without one). */
@@ -59,6 +62,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
       if (t.dirs.has(path)) knownDirs.push(path)
       else unknownDirs.push(path)
     } else if (stats && (stats.isFile() || stats.isSymbolicLink())) {
+      if (stats.size > READ_LIMIT) return "structural" // git streams big files; here they would be read whole
       if (!known) {
         if (insideNested(t, path)) continue // a nested repository's own file: not the workspace's to stage
         fresh.push({ path, stats })

@@ -36,8 +36,8 @@ export function setEntry(trees: Trees, path: string, entry: Entry | undefined): 
   }
 }
 
-/** Write the trees of the dirty directories (deepest first) and return the root tree's id. */
-export function writeTrees(gitDir: string, trees: Trees): string {
+/** Write the trees of the dirty directories (deepest first) and return the root tree's id; with `write` false, only work out their ids. */
+export function writeTrees(gitDir: string, trees: Trees, write = true): string {
   const order = [...trees.dirty].sort((a, b) => depth(b) - depth(a))
   for (const dir of order) {
     const children = trees.children.get(dir)
@@ -49,7 +49,7 @@ export function writeTrees(gitDir: string, trees: Trees): string {
       trees.children.get(parent)?.delete(name)
       continue
     }
-    const id = writeObject(gitDir, "tree", serialise(children ?? new Map()))
+    const id = writeObject(gitDir, "tree", serialise(children ?? new Map()), write)
     if (dir) {
       let siblings = trees.children.get(parent)
       if (!siblings) trees.children.set(parent, (siblings = new Map()))
@@ -58,7 +58,7 @@ export function writeTrees(gitDir: string, trees: Trees): string {
     if (!dir) return id
   }
   trees.dirty.clear()
-  return writeObject(gitDir, "tree", serialise(trees.children.get("") ?? new Map()))
+  return writeObject(gitDir, "tree", serialise(trees.children.get("") ?? new Map()), write)
 }
 
 /** A tree object's content: entries in git's order (a directory sorts as if its name ended in "/"). */
