@@ -61,7 +61,17 @@ export async function lookNow(ctx: RunContext): Promise<Look | undefined> {
   const news = session.watch.drain()
   if (!news.paths.length && !news.git && !news.lost) return undefined
   const snapshotter = ctx.snapshots!.snapshotter
-  const change = await snapshotter.stage(news.lost ? undefined : news.paths)
+  let change: StagedChange
+  try {
+    change = await snapshotter.stage(news.lost ? undefined : news.paths)
+  } catch (error) {
+    // the shadow repository cannot follow (the workspace is gone, a disk is full): back to looking at every file
+    sessions.delete(ctx)
+    session.watch.close()
+    if (ctx.snapshots) ctx.snapshots.sync = undefined
+    ctx.reporter.output(ctx.runId, "", `warning: the workspace watch stopped: ${(error as Error).message}\n`)
+    return undefined
+  }
   const before = ctx.fingerprint!
   const head = news.git || news.lost ? await headOf(session.root, before) : before.head
   const paths = [...change.added, ...change.modified, ...change.removed].sort()

@@ -53,8 +53,11 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
   const unknownDirs: string[] = []
   const knownDirs: string[] = []
   const staged: string[] = []
+  const realDirs = new Map<string, boolean>()
   for (const path of new Set(paths)) {
     if (!path) continue // the root directory itself: its mode is not part of a snapshot
+    // a directory replaced by a symlink since the event: reading through it would read outside the workspace
+    if (!underRealDirs(r.workspace, path, realDirs)) return "structural"
     const stats = lstatOrNull(join(r.workspace, path))
     const known = t.entries.get(path)
     if (stats?.isDirectory()) {
@@ -200,6 +203,21 @@ function stageFile(r: ShadowRepo, path: string, stats: Stats): Entry | undefined
   } catch {
     return undefined
   }
+}
+
+/** Every directory above `path` is a real directory inside the workspace (not a symlink, not gone). */
+function underRealDirs(root: string, path: string, known: Map<string, boolean>): boolean {
+  for (let end = path.indexOf("/"); end > 0; end = path.indexOf("/", end + 1)) {
+    const dir = path.slice(0, end)
+    let real = known.get(dir)
+    if (real === undefined) {
+      const stats = lstatOrNull(join(root, dir))
+      real = stats !== null && stats.isDirectory()
+      known.set(dir, real)
+    }
+    if (!real) return false
+  }
+  return true
 }
 
 function insideNested(t: Tracked, path: string): boolean {

@@ -131,3 +131,22 @@ test("a change staged path by path is reported as what it is: added, modified, r
   expect(await snapshotter.stage(["src/app.ts"])).toEqual({ added: [], modified: [], removed: [] })
   expect(readFileSync(join(work, "src/app.ts"), "utf8")).toBe("changed\n")
 })
+
+test("a directory swapped for a symlink to somewhere else is never read through", async () => {
+  const { root, work } = project(false)
+  const outside = join(root, "outside")
+  mkdirSync(outside)
+  writeFileSync(join(outside, "config.json"), "a secret from outside\n")
+  const home = join(root, "home")
+  const snapshotter = createSnapshotter({ workspace: work, home })
+  await snapshotter.stage()
+  await snapshotter.take("first")
+  rmSync(join(work, "src/deep"), { recursive: true })
+  symlinkSync(outside, join(work, "src/deep"))
+  // what a watch reports for that: the directory and the file that was in it
+  await snapshotter.stage(["src/deep", "src/deep/config.json"])
+  const ref = await snapshotter.take("after")
+  const listed = await safeGit(["ls-tree", "-r", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })
+  expect(listed.stdout).toMatch(/^120000 blob \w+\tsrc\/deep$/m)
+  expect(listed.stdout).not.toContain("src/deep/config.json")
+})
