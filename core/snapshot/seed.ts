@@ -35,9 +35,8 @@ export async function seedFromUserRepo(repo: ShadowRepo): Promise<boolean> {
     // the same mtime as the user's index: git's check for racily clean entries works as it does there
     const { atime, mtime } = statSync(join(userGit, "index"))
     utimesSync(index, atime, mtime)
-    // an index the shadow repository cannot use (split, sparse) fails here
-    await repo.git(["write-tree", "--missing-ok"])
-    // entries git is told not to look at (assume-unchanged, skip-worktree) would never be staged again
+    // an index the shadow repository cannot read (split: its shared part is not here) fails here, and
+    // entries git is told not to look at (assume-unchanged, skip-worktree, sparse) would never be staged again
     const flags = await repo.git(["ls-files", "-v", "-z"])
     if (flags.stdout.split("\0").some((record) => record && !record.startsWith("H "))) throw new Error("flagged entries")
     return true
