@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { configuredFilters, safeGit } from "../git/safe-git.ts"
-import type { FileMark, Fingerprint } from "./workspace-diff.ts"
+import { markAt, setMark, type FileMark, type Fingerprint } from "./workspace-diff.ts"
 
 export interface FingerprintOptions {
   /** the last fingerprint of this workspace: unchanged files (same size and mtime) are not read again */
@@ -64,7 +64,7 @@ async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint 
     if (!parsed) continue
     const path = prefix ? relative(prefix, parsed.path).split(sep).join("/") : parsed.path.replace(/\/$/, "")
     if (path.startsWith("..") || skip(path)) continue
-    files[path] = { ...markFile(join(root, path), path, cache), status: parsed.status }
+    setMark(files, path, { ...markFile(join(root, path), path, cache), status: parsed.status })
   }
   return { kind: "git", root, head, files, takenAt }
 }
@@ -101,7 +101,7 @@ function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | und
         truncated = true
         return
       }
-      files[path] = markFile(join(dir, entry.name), path, cache)
+      setMark(files, path, markFile(join(dir, entry.name), path, cache))
     }
   }
   visit(root, "")
@@ -118,7 +118,7 @@ function markFile(absolute: string, path: string, cache: Fingerprint | undefined
     return { hash: null, size: 0, mtimeMs: 0 }
   }
   const mark = { size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) }
-  const known = cache?.files[path]
+  const known = cache ? markAt(cache.files, path) : undefined
   if (known && known.hash !== null && known.size === mark.size && known.mtimeMs === mark.mtimeMs && mark.mtimeMs < cache!.takenAt - RACY_MS) {
     return { hash: known.hash, ...mark }
   }

@@ -6,7 +6,7 @@
 import { realpathSync } from "node:fs"
 import { resolve } from "node:path"
 import { safeGit } from "../git/safe-git.ts"
-import { fingerprintWorkspace, ignorer, type FileMark, type Fingerprint, type WorkspaceDiff } from "../guards/index.ts"
+import { fingerprintWorkspace, ignorer, markAt, setMark, type FileMark, type Fingerprint, type WorkspaceDiff } from "../guards/index.ts"
 import { watchWorkspace, type WorkspaceWatch } from "../guards/watch.ts"
 import type { StagedChange } from "../snapshot/index.ts"
 import type { RunContext } from "./context.ts"
@@ -69,6 +69,7 @@ export async function lookNow(ctx: RunContext): Promise<Look | undefined> {
     sessions.delete(ctx)
     session.watch.close()
     if (ctx.snapshots) ctx.snapshots.sync = undefined
+    ctx.fingerprint = flatten(ctx.fingerprint!)
     ctx.reporter.output(ctx.runId, "", `warning: the workspace watch stopped: ${(error as Error).message}\n`)
     return undefined
   }
@@ -103,13 +104,26 @@ export async function stopWatching(ctx: RunContext): Promise<void> {
 
 // Staged changes as fingerprint marks: enough for "did anything change since that fingerprint"
 // (the stall guard). size and mtime -1 keep them from ever serving as a cache of file hashes.
+// The marks sit on top of the previous fingerprint's (its files are the prototype), so a change step
+// costs what changed even when a walk lists every file: a diff against the previous one iterates only
+// the new marks, and everything else resolves to the very same objects.
 function patch(before: Fingerprint, change: StagedChange, head: string | undefined): Fingerprint {
   const stamp = `staged:${Date.now()}:${Math.random().toString(36).slice(2, 8)}`
-  const files: Record<string, FileMark> = { ...before.files }
-  for (const path of change.added) files[path] = { hash: stamp, size: -1, mtimeMs: -1, status: "??" }
-  for (const path of change.modified) files[path] = { hash: stamp, size: -1, mtimeMs: -1, status: ".M" }
-  for (const path of change.removed) files[path] = { hash: null, size: -1, mtimeMs: -1 }
+  const files = Object.create(before.files) as Record<string, FileMark>
+  for (const path of change.added) setMark(files, path, { hash: stamp, size: -1, mtimeMs: -1, status: "??" })
+  for (const path of change.modified) setMark(files, path, { hash: stamp, size: -1, mtimeMs: -1, status: ".M" })
+  for (const path of change.removed) setMark(files, path, { hash: null, size: -1, mtimeMs: -1 })
   return { ...before, head, files, takenAt: Date.now() }
+}
+
+/** A patched fingerprint as plain data again (for a whole look to compare with). */
+function flatten(fingerprint: Fingerprint): Fingerprint {
+  const files: Record<string, FileMark> = {}
+  for (const path in fingerprint.files) {
+    const mark = markAt(fingerprint.files, path)
+    if (mark) setMark(files, path, mark)
+  }
+  return { ...fingerprint, files }
 }
 
 /** The repository's own directories (its git dir and common dir): a commit or checkout shows there. */
