@@ -14,8 +14,9 @@ import type { RunContext } from "./context.ts"
 interface Session {
   watch: WorkspaceWatch
   root: string
-  /** the fingerprint was patched from staged changes: a full one is taken before it is stored */
-  patched: boolean
+  /** the watch reported something this segment: a whole fingerprint is taken before one is stored (what the
+   *  shadow repository leaves out, e.g. files a .gitignore names in a plain folder, a walk still lists) */
+  touched: boolean
 }
 
 const sessions = new WeakMap<RunContext, Session>()
@@ -42,7 +43,7 @@ export async function startWatching(ctx: RunContext): Promise<boolean> {
     watch.close()
     throw error
   }
-  sessions.set(ctx, { watch, root, patched: false })
+  sessions.set(ctx, { watch, root, touched: false })
   ctx.snapshots!.sync = async () => {
     const look = await lookNow(ctx)
     if (look) noteOwn(ctx, look.paths)
@@ -60,6 +61,7 @@ export async function lookNow(ctx: RunContext): Promise<Look | undefined> {
   if (!session) return undefined
   const news = session.watch.drain()
   if (!news.paths.length && !news.git && !news.lost) return undefined
+  session.touched = true
   const snapshotter = ctx.snapshots!.snapshotter
   let change: StagedChange
   try {
@@ -78,7 +80,6 @@ export async function lookNow(ctx: RunContext): Promise<Look | undefined> {
   const paths = [...change.added, ...change.modified, ...change.removed].sort()
   if (!paths.length && head === before.head) return undefined
   ctx.fingerprint = patch(before, change, head)
-  session.patched = true
   const diff: WorkspaceDiff = { changed: true, added: change.added.sort(), removed: change.removed.sort(), modified: change.modified.sort() }
   if (head !== before.head) diff.head = { before: before.head, after: head }
   return { diff, paths }
@@ -96,7 +97,7 @@ export async function stopWatching(ctx: RunContext): Promise<void> {
   sessions.delete(ctx)
   session.watch.close()
   if (ctx.snapshots) ctx.snapshots.sync = undefined
-  if (!session.patched) return
+  if (!session.touched) return
   // a patched fingerprint is no basis for resume's comparison: a whole one, or none
   ctx.fingerprint = await fingerprintWorkspace(ctx.workspace, { ignore: [ctx.store.path, ...ctx.ownPaths] }).catch(() => undefined)
   ctx.fingerprintAt = Date.now()
