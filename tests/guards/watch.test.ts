@@ -81,6 +81,14 @@ describe.skipIf(process.platform !== "linux")("ccode's own file watch (inotify)"
     expect(w.drain().paths.sort()).toEqual(["a.txt", "link"])
   })
 
+  test("a name that is not UTF-8 cannot be named onwards: the watch says to look at everything", () => {
+    const root = folder({ "a.txt": "a" })
+    const w = watch(root)
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x66, 0xff, 0x2e, 0x74])]), "latin-1 name")
+    expect(w.drain().lost).toBe(true)
+    expect(w.drain()).toEqual({ paths: [], git: false, lost: false })
+  })
+
   test("a closed watch says everything may have changed", () => {
     const root = folder({ "a.txt": "a" })
     const w = watch(root)
