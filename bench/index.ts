@@ -6,7 +6,12 @@ import { benchBinary, type BenchResult } from "./lib.ts"
 
 const dir = import.meta.dir
 const only = process.argv.slice(2)
-const files = readdirSync(dir).filter((f) => f.endsWith(".bench.ts") && (!only.length || only.some((o) => f.includes(o)))).sort()
+// benchmarks that build big workspaces run only when named: `bun run bench scale`
+const SLOW = new Set(["scale.bench.ts"])
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.ts") && (only.length ? only.some((o) => f.includes(o)) : !SLOW.has(f)))
+  .sort()
+if (!only.length) process.stderr.write(`(left out, slow: ${[...SLOW].join(", ")}; run \`bun run bench scale\`)\n`)
 const bin = await benchBinary()
 const results: (BenchResult & { file: string })[] = []
 for (const file of files) {

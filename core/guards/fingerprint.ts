@@ -4,12 +4,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { configuredFilters, safeGit } from "../git/safe-git.ts"
-import type { FileMark, Fingerprint } from "./workspace-diff.ts"
+import { markAt, setMark, type FileMark, type Fingerprint } from "./workspace-diff.ts"
 
 export interface FingerprintOptions {
   /** the last fingerprint of this workspace: unchanged files (same size and mtime) are not read again */
   previous?: Fingerprint
-  /** the walk stops after this many files (default 50,000) */
+  /** the walk stops after this many files (default: none; the fingerprint then says it is truncated) */
   maxFiles?: number
   /** defaults to Date.now(); compared with file mtimes */
   now?: number
@@ -19,6 +19,8 @@ export interface FingerprintOptions {
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"])
+/** Files bigger than this are compared by size and mtime, not read: a walk must not read gigabytes. */
+const MAX_HASHED_BYTES = 8 * 1024 * 1024
 /** A file modified this close to the previous fingerprint may have changed again within one mtime tick. */
 const RACY_MS = 2000
 
@@ -31,11 +33,11 @@ export async function fingerprintWorkspace(root: string, opts: FingerprintOption
     const fromGit = await gitFingerprint(realRoot, takenAt, cache, skip).catch(() => undefined)
     if (fromGit) return fromGit
   }
-  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? 50_000, skip)
+  return walkFingerprint(realRoot, takenAt, cache, opts.maxFiles ?? Number.POSITIVE_INFINITY, skip)
 }
 
-// relative path -> not part of the workspace's content
-function ignorer(root: string, ignore: string[]): (path: string) => boolean {
+/** relative path -> not part of the workspace's content (ccode's own files) */
+export function ignorer(root: string, ignore: string[]): (path: string) => boolean {
   const own = ignore.map((p) => relative(root, p).split(sep).join("/")).filter((r) => r && !r.startsWith(".."))
   if (!own.length) return () => false
   return (path) => own.some((o) => path === o || path.startsWith(`${o}/`) || /^-(wal|shm|journal)$/.test(path.slice(o.length)) && path.startsWith(o))
@@ -62,7 +64,7 @@ async function gitFingerprint(root: string, takenAt: number, cache: Fingerprint 
     if (!parsed) continue
     const path = prefix ? relative(prefix, parsed.path).split(sep).join("/") : parsed.path.replace(/\/$/, "")
     if (path.startsWith("..") || skip(path)) continue
-    files[path] = { ...markFile(join(root, path), path, cache), status: parsed.status }
+    setMark(files, path, { ...markFile(join(root, path), path, cache), status: parsed.status })
   }
   return { kind: "git", root, head, files, takenAt }
 }
@@ -99,7 +101,7 @@ function walkFingerprint(root: string, takenAt: number, cache: Fingerprint | und
         truncated = true
         return
       }
-      files[path] = markFile(join(dir, entry.name), path, cache)
+      setMark(files, path, markFile(join(dir, entry.name), path, cache))
     }
   }
   visit(root, "")
@@ -116,7 +118,7 @@ function markFile(absolute: string, path: string, cache: Fingerprint | undefined
     return { hash: null, size: 0, mtimeMs: 0 }
   }
   const mark = { size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) }
-  const known = cache?.files[path]
+  const known = cache ? markAt(cache.files, path) : undefined
   if (known && known.hash !== null && known.size === mark.size && known.mtimeMs === mark.mtimeMs && mark.mtimeMs < cache!.takenAt - RACY_MS) {
     return { hash: known.hash, ...mark }
   }
@@ -128,6 +130,7 @@ function contentHash(absolute: string, stats: Stats): string {
     if (stats.isSymbolicLink()) return `link:${readlinkSync(absolute)}`
     if (stats.isDirectory()) return "dir" // an untracked nested repository, reported by git as "dir/"
     if (!stats.isFile()) return "special"
+    if (stats.size > MAX_HASHED_BYTES) return `big:${stats.size}:${stats.mtimeMs}`
     return new Bun.CryptoHasher("sha1").update(readFileSync(absolute)).digest("hex").slice(0, 16)
   } catch {
     return "unreadable"

@@ -11,5 +11,5 @@ export { detectLoop, loopEntry, type CallSummary, type LoopEntry, type LoopFindi
 export { breakerVerdict, type Breaker, type BreakerVerdict, type CircuitState, type Transition } from "./breaker.ts"
 export { backoffDelay, isPermanent, isTransient, shouldRetry, type BackoffOptions, type Jitter } from "./retry.ts"
 export { stallStep, type StallState, type TurnOutcome } from "./stall.ts"
-export { describeDiff, diffFingerprints, externalChangeTrip, type FileMark, type Fingerprint, type WorkspaceDiff } from "./workspace-diff.ts"
-export { fingerprintWorkspace, type FingerprintOptions } from "./fingerprint.ts"
+export { describeDiff, diffFingerprints, externalChangeTrip, markAt, setMark, type FileMark, type Fingerprint, type WorkspaceDiff } from "./workspace-diff.ts"
+export { fingerprintWorkspace, ignorer, type FingerprintOptions } from "./fingerprint.ts"

@@ -22,6 +22,8 @@ export interface Fingerprint {
   takenAt: number
   /** the walk stopped at its file cap: files past it were not looked at */
   truncated?: boolean
+  /** `files` was written to this file instead (a big walk stays out of the checkpoint) */
+  stored?: string
 }
 
 export interface WorkspaceDiff {
@@ -42,8 +44,8 @@ export function diffFingerprints(before: Fingerprint, after: Fingerprint): Works
   const paths = before.kind === after.kind ? new Set([...Object.keys(before.files), ...Object.keys(after.files)]) : []
   for (const path of paths) {
     const change = after.kind === "git"
-      ? gitChange(before.files[path], after.files[path], headMoved)
-      : walkChange(before.files[path], after.files[path])
+      ? gitChange(markAt(before.files, path), markAt(after.files, path), headMoved)
+      : walkChange(markAt(before.files, path), markAt(after.files, path))
     if (change === "added") added.push(path)
     else if (change === "removed") removed.push(path)
     else if (change === "modified") modified.push(path)
@@ -53,6 +55,18 @@ export function diffFingerprints(before: Fingerprint, after: Fingerprint): Works
   if (before.kind !== after.kind) diff.kind = { before: before.kind, after: after.kind }
   diff.changed = added.length + removed.length + modified.length > 0 || headMoved || diff.kind !== undefined
   return diff
+}
+
+/** The mark of `path`, and nothing else: a file named "constructor" or "__proto__" must not find the object machinery. */
+export function markAt(files: Record<string, FileMark>, path: string): FileMark | undefined {
+  const value: unknown = files[path]
+  if (!value || typeof value !== "object" || !Object.prototype.hasOwnProperty.call(value, "hash")) return undefined
+  return typeof (value as FileMark).size === "number" ? (value as FileMark) : undefined
+}
+
+/** Set a mark as the files' own property, whatever the path is called (a plain assignment to "__proto__" would not). */
+export function setMark(files: Record<string, FileMark>, path: string, mark: FileMark): void {
+  Object.defineProperty(files, path, { value: mark, enumerable: true, writable: true, configurable: true })
 }
 
 /** One line per kind of change, file lists shortened. */

@@ -1,4 +1,4 @@
-// Guards around each call (DESIGN section 8): limits and circuit breakers before, the loop
+// Guards around each call: limits and circuit breakers before, the loop
 // detector and breaker after, the workspace watch on both sides. Detectors are pure (core/guards);
 // this module does the I/O around them and turns trips into events, audit rows and stops.
 import {
@@ -9,8 +9,11 @@ import type { Transition } from "../guards/breaker.ts"
 import type { ToolResult } from "../tools/types.ts"
 import type { SnapshotCall } from "../snapshot/hook.ts"
 import type { RunContext } from "./context.ts"
-
+import { loadFingerprint, storeFingerprint } from "../guards/fingerprint-file.ts"
+import { applySizeLimits } from "./size-guard.ts"
+import { isWatching, lookNow, noteOwn, startWatching, stopWatching } from "./watching.ts"
 import { isReadOnly } from "../tools/declare.ts"
+
 /** Own activity this recent explains a change; older than this, a change before a call is someone else's. */
 const QUIET_MS = 250
 
@@ -18,6 +21,8 @@ export async function guardBefore(ctx: RunContext, tool: string): Promise<Trip |
   const now = Date.now()
   const tripped = checkBeforeCall(ctx.state.guards, tool, now, ctx.governor.policy)
   if (tripped) return tripped
+  // a call that cannot change the workspace is not harmed by a change: the next one that can is checked
+  if (isReadOnly(ctx.registry.get(tool)?.tool)) return undefined
   return externalChange(ctx)
 }
 
@@ -61,16 +66,41 @@ export async function guardAfter(ctx: RunContext, summary: CallSummary, ran: boo
 export async function watchStart(ctx: RunContext): Promise<Trip | undefined> {
   const detect = ctx.governor.policy.workspace.detect_external_changes
   if (!detect && !ctx.snapshots) return undefined
-  const stored = ctx.state.fingerprint as Fingerprint | undefined
+  const stored = loadFingerprint(ctx.state.fingerprint as Fingerprint | undefined)
+  // used up here: later checkpoints of this segment need not carry it
+  ctx.state.fingerprint = undefined
   const now = await fingerprint(ctx, stored)
   ctx.fingerprint = now
   ctx.fingerprintAt = Date.now()
+  applySizeLimits(ctx, now)
+  // from here on each step looks only at what a watch saw touched (or, without one, at every file)
+  await startWatching(ctx).catch(() => false)
   if (!stored || !detect) return undefined
   const diff = diffFingerprints(stored, now)
   return diff.changed ? externalChangeTrip(diff) : undefined
 }
 
+/** End of a segment: the watch stops; the fingerprint stored with the run is a whole one. */
+export async function watchEnd(ctx: RunContext): Promise<void> {
+  await stopWatching(ctx)
+  // a segment's snapshots as deltas in one pack rather than a disk block per object
+  await ctx.snapshots?.snapshotter.pack().catch(() => 0)
+  const home = ctx.ownPaths[0]
+  if (ctx.fingerprint && home) ctx.fingerprint = storeFingerprint(ctx.fingerprint, home, ctx.runId)
+}
+
 async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
+  if (isWatching(ctx)) {
+    // staged now whether or not it is reported: the next snapshot must hold it
+    const look = await lookNow(ctx)
+    if (!look || !ctx.governor.policy.workspace.detect_external_changes) return undefined
+    if (ctx.active > 0 || Date.now() - ctx.fingerprintAt < QUIET_MS) {
+      noteOwn(ctx, look.paths)
+      return undefined
+    }
+    ctx.fingerprintAt = Date.now()
+    return externalChangeTrip(look.diff)
+  }
   if (!ctx.governor.policy.workspace.detect_external_changes || !ctx.fingerprint) return undefined
   // while other calls of this run are active, their changes cannot be told from someone else's
   if (ctx.active > 0 || Date.now() - ctx.fingerprintAt < QUIET_MS) return undefined
@@ -83,15 +113,26 @@ async function externalChange(ctx: RunContext): Promise<Trip | undefined> {
 
 /** Changes the call made (even part-way, when it was interrupted) are ccode's own, not external ones. */
 export async function ownChanges(ctx: RunContext, call: SnapshotCall): Promise<void> {
+  if (isWatching(ctx)) {
+    const look = await lookNow(ctx)
+    if (look) {
+      noteOwn(ctx, look.paths)
+      await ctx.snapshots?.after(call)
+    }
+    ctx.fingerprintAt = Date.now()
+    return
+  }
   const previous = ctx.fingerprint
   if (!previous) return
   const now = await fingerprint(ctx, previous)
   ctx.fingerprint = now
-  ctx.fingerprintAt = Date.now()
   const diff = diffFingerprints(previous, now)
-  if (!diff.changed) return
-  for (const file of [...diff.added, ...diff.modified, ...diff.removed]) if (!ctx.state.changed.includes(file)) ctx.state.changed.push(file)
-  await ctx.snapshots?.after(call)
+  if (diff.changed) {
+    noteOwn(ctx, [...diff.added, ...diff.modified, ...diff.removed])
+    await ctx.snapshots?.after(call)
+  }
+  // after the snapshot: a slow one must not make the next step look at the workspace again
+  ctx.fingerprintAt = Date.now()
 }
 
 // The workspace as ccode sees it, without ccode's own files (its database, CCODE_HOME) when they live inside it.

@@ -19,7 +19,7 @@ import { resumeGuards } from "../guards/index.ts"
 import { createSnapshotHook } from "../snapshot/hook.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
-import { haltOrContinue, watchStart } from "./guarding.ts"
+import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
 import { createPlan, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
@@ -164,6 +164,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
     throw error
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
+    await watchEnd(ctx)
   }
   return finishRun(ctx, env.home)
 }

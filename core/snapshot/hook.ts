@@ -14,6 +14,9 @@ export interface SnapshotCall {
 }
 
 export interface SnapshotHook {
+  readonly snapshotter: Snapshotter
+  /** set by a run that keeps the shadow index current: stages what changed before the first snapshot */
+  sync?: () => Promise<void>
   /** before a call runs: the run's first snapshot, if it has none yet and the call may write */
   before(call: SnapshotCall): Promise<void>
   /** after a call ran: a new snapshot when the workspace changed */
@@ -46,9 +49,12 @@ export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
       store.tx(() => appendAudit(store, { runId, callId: call.callId, type: "error", actor: "system", action: "snapshot", result: "error", reason: message }))
     }
   }
-  return {
+  const hook: SnapshotHook = {
+    snapshotter,
     async before(call) {
       if (lastRef || opts.readOnly(call.tool)) return
+      // a failed sync leaves the index as it was; the snapshot below reports its own failure
+      await hook.sync?.().catch(() => undefined)
       await take(call, call.seq, `before call ${call.seq} (${call.tool})`)
     },
     async after(call) {
@@ -56,6 +62,7 @@ export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
       await take(call, call.seq + 1, `after call ${call.seq} (${call.tool})`)
     },
   }
+  return hook
 }
 
 /** Run a call between the hook's before and after (after runs even when the call throws). */

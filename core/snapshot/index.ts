@@ -4,12 +4,18 @@
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
+import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { limitPlan } from "./partial.ts"
+import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
+import { packLoose } from "./pack.ts"
+import { fetchMissing } from "./seed.ts"
+import { treesFrom, writeTrees } from "./trees.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
+export type { StagedChange } from "./stage.ts"
 
 export interface SnapshotterOptions {
   /** the workspace root: the work tree of the shadow repository */
@@ -31,8 +37,15 @@ export interface RestoreResult {
 
 export interface Snapshotter {
   readonly workspace: string
-  /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one) */
+  /** snapshot the workspace now; returns the snapshot's ref (the same ref when nothing changed since the last one).
+   *  Once `stage` has been called, the shadow index is taken as it is: the caller keeps it current. */
   take(label: string): Promise<string>
+  /** keep these absolute paths out of every snapshot (e.g. files over the size limit); only before the first snapshot */
+  leaveOut(paths: readonly string[]): void
+  /** pack the shadow repository's loose objects (end of a run segment); how many were packed */
+  pack(): Promise<number>
+  /** bring the shadow index up to date (with only `paths` when given: the ones a watcher saw touched) and say what changed */
+  stage(paths?: readonly string[]): Promise<StagedChange>
   /** paths that differ between the snapshot and the workspace now */
   changedSince(ref: string): Promise<string[]>
   /** paths that differ between two snapshots (content, type or mode; directories with a trailing /) */
@@ -47,8 +60,11 @@ const INLINE_MANIFEST_MAX = 64 * 1024
 
 export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
   let shadow: Promise<ShadowRepo> | undefined
-  const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, opts.exclude ?? []))
+  const excluded = [...(opts.exclude ?? [])]
+  const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, excluded))
   let last: { tree: string; manifest: string; ref: string } | undefined
+  // the shadow index as staged, once a caller keeps it current through stage()
+  let tracked: Tracked | undefined
   let queue: Promise<unknown> = Promise.resolve()
   // one operation at a time on the shadow index within this process
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -56,31 +72,61 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
     queue = next.catch(() => undefined)
     return next
   }
+  const stageAllNow = async (r: ShadowRepo) => {
+    const staged = await stageAll(r, tracked)
+    tracked = staged.tracked
+    return staged.change
+  }
 
   return {
     workspace: opts.workspace,
     take: (label) =>
       serial(async () => {
         const r = await repo()
-        await addAll(r)
-        const [tree, listing] = await Promise.all([r.git(["write-tree"]), workspaceListing(r)])
-        const manifest = JSON.stringify(listing.manifest)
-        const treeId = tree.stdout.trim()
+        let manifestObject: Manifest
+        let treeId: string
+        if (tracked) {
+          manifestObject = tracked.manifest
+          // staged path by path, the index is behind: the trees are computed here, only the changed ones each time
+          if (tracked.indexCurrent) {
+            treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
+            // git has just written every tree: work out their ids here without writing them again (the
+            // root's id proves the rest); later snapshots then write only the trees above a change
+            if (tracked.trees.dirty.size && writeTrees(r.gitDir, tracked.trees, false) !== treeId) tracked.trees = treesFrom(tracked.entries)
+          } else treeId = writeTrees(r.gitDir, tracked.trees)
+        } else {
+          await addAll(r)
+          manifestObject = (await workspaceListing(r)).manifest
+          treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
+        }
+        const manifest = JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
-        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${await manifestLine(r, manifest)}\n`
-        const commit = (await r.git(["commit-tree", treeId, "-F", "-"], { input: message })).stdout.trim()
-        // a ref per snapshot keeps it (and its manifest) safe from any pruning
-        await r.git(["update-ref", `refs/ccode/snapshots/${commit}`, commit])
+        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
+        const commit = writeCommit(r.gitDir, treeId, message)
+        writeSnapshotRef(r.gitDir, commit)
         last = { tree: treeId, manifest, ref: commit }
         return commit
       }),
+    stage: (paths) =>
+      serial(async () => {
+        const r = await repo()
+        if (!tracked || !paths) return stageAllNow(r)
+        const change = await stagePaths(r, tracked, paths)
+        return change === "structural" ? stageAllNow(r) : change
+      }),
+    leaveOut: (paths) => {
+      if (!shadow) excluded.push(...paths)
+    },
+    pack: () => serial(async () => packLoose(await repo())),
     changedSince: (ref) =>
       serial(async () => {
+        tracked = undefined // planFor stages the whole tree
         const plan = await planFor(await repo(), ref)
         return [...new Set([...plan.restored, ...plan.removed, ...plan.modified])].sort()
       }),
     changedBetween: (from, to) =>
       serial(async () => {
+        tracked = undefined
         const r = await repo()
         const side = async (ref: string) => {
           const [files, manifest] = await Promise.all([snapshotFiles(r, ref), readManifest(r, ref)])
@@ -117,18 +163,9 @@ async function planFor(r: ShadowRepo, ref: string): Promise<RestorePlan> {
   return planRestore({ files, manifest }, current)
 }
 
-/** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */
-async function addAll(r: ShadowRepo): Promise<void> {
-  const added = await r.git(["add", "-A", "--ignore-errors", "--", "."], { check: false })
-  if (added.exitCode === 0) return
-  const real = added.stderr.split("\n").filter((l) => l.trim() && !/^(error: open\(|error: unable to index file|warning: )/.test(l) && !l.includes("failed to insert into database"))
-  if (real.length) throw new SnapshotError(`git add in the shadow repository failed: ${real.join("; ")}`)
-}
-
-async function manifestLine(r: ShadowRepo, manifest: string): Promise<string> {
+function manifestLine(r: ShadowRepo, manifest: string): string {
   if (manifest.length <= INLINE_MANIFEST_MAX) return `${MANIFEST_LINE}${manifest}`
-  const blob = await r.git(["hash-object", "-w", "--stdin"], { input: manifest })
-  return `${MANIFEST_BLOB_LINE}${blob.stdout.trim()}`
+  return `${MANIFEST_BLOB_LINE}${writeObject(r.gitDir, "blob", manifest)}`
 }
 
 async function readManifest(r: ShadowRepo, ref: string): Promise<Manifest> {
@@ -155,6 +192,9 @@ async function apply(r: ShadowRepo, ref: string, plan: RestorePlan): Promise<voi
   // created writable first: a read-only directory gets its mode after its files are back
   for (const dir of plan.createDirs) mkdirSync(at(dir.path), { recursive: true })
   if (plan.checkout.length) {
+    // a seeded shadow repository holds the blobs of files that were as in the user's index only by name
+    const wanted = await snapshotFiles(r, ref)
+    await fetchMissing(r, plan.checkout.map((path) => wanted.get(path)?.oid).filter((oid): oid is string => Boolean(oid)))
     await r.git(["checkout", ref, "--pathspec-from-file=-", "--pathspec-file-nul"], { input: plan.checkout.join("\0") })
   }
   for (const { path, mode } of [...plan.chmod, ...plan.createDirs].sort((a, b) => b.path.length - a.path.length)) chmodSync(at(path), mode)

@@ -5,11 +5,12 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, stat
 import { dirname, join, relative, sep } from "node:path"
 import { safeGit, type GitResult } from "../git/safe-git.ts"
 import { processesWithEnv } from "../tools/process/table.ts"
+import { seedFromUserRepo } from "./seed.ts"
 
 export interface ShadowRepo {
   gitDir: string
   workspace: string
-  git(args: string[], opts?: { input?: string | Uint8Array; check?: boolean }): Promise<GitResult>
+  git(args: string[], opts?: { input?: string | Uint8Array; check?: boolean; env?: Record<string, string | undefined> }): Promise<GitResult>
 }
 
 export class SnapshotError extends Error {}
@@ -64,7 +65,7 @@ export async function openShadow(workspace: string, home: string, exclude?: stri
         safeGit(args, {
           cwd: root, gitDir, workTree: root, filters: [], input: opts.input, check: opts.check ?? true, timeoutMs: 10 * 60_000,
           // no ~/.gitconfig: its autocrlf, excludesFile or filters must not shape what a snapshot holds
-          env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_LITERAL_PATHSPECS: "1", ...IDENTITY },
+          env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_LITERAL_PATHSPECS: "1", ...IDENTITY, ...opts.env },
         }),
       ),
   }
@@ -73,6 +74,7 @@ export async function openShadow(workspace: string, home: string, exclude?: stri
     await repo.git(["init", "-q", "--template="])
     appendFileSync(join(gitDir, "config"), CONFIG)
     writeFileSync(join(gitDir, "workspace"), `${root}\n`)
+    await seedFromUserRepo(repo)
   }
   // readers (reports) pass no exclude list and leave the repository's settings as the writers left them
   if (exclude || !existsSync(join(gitDir, "info", "attributes"))) {

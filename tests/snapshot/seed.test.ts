@@ -1,0 +1,64 @@
+// The cold start from the user's index: used when the user's blobs are the bytes on disk, never when
+// they may not be, and restoring from it brings back the bytes, not the index's idea of them.
+import { afterAll, expect, test } from "bun:test"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createSnapshotter } from "../../core/snapshot/index.ts"
+import { shadowDir } from "../../core/snapshot/repo.ts"
+import { git } from "../git/hostile-repo.ts"
+import { treeState, treeWithTimes } from "./tree.ts"
+
+const roots: string[] = []
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true })
+})
+
+function repo(files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), "ccode-seed-"))
+  roots.push(root)
+  const work = join(root, "work")
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(work, path, ".."), { recursive: true })
+    writeFileSync(join(work, path), content)
+  }
+  const env = { PATH: process.env.PATH!, HOME: root, GIT_CONFIG_NOSYSTEM: "1" }
+  const run = (...args: string[]) => git(work, env, ...args)
+  run("init", "-q")
+  run("add", "-A")
+  run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+  return { root, work, home: join(root, "home"), run }
+}
+
+const seeded = (home: string, work: string) => existsSync(join(shadowDir(home, work), "ccode-seeded-from"))
+
+test("a plain repository seeds the shadow index; undo brings back committed and uncommitted bytes alike, and .git is untouched", async () => {
+  const { work, home } = repo({ "a.txt": "committed\n", "src/b.txt": "b\n" })
+  writeFileSync(join(work, "src/b.txt"), "edited, not committed\n")
+  const before = treeState(work)
+  const userGit = treeWithTimes(join(work, ".git"))
+  const snapshots = createSnapshotter({ workspace: work, home })
+  const ref = await snapshots.take("before")
+  expect(seeded(home, work)).toBe(true)
+  writeFileSync(join(work, "a.txt"), "changed by the run\n")
+  writeFileSync(join(work, "src/b.txt"), "changed again\n")
+  await snapshots.restore(ref)
+  expect(treeState(work)).toEqual(before)
+  expect(treeWithTimes(join(work, ".git"))).toEqual(userGit)
+})
+
+test("no seeding where the index may not hold the bytes on disk: attributes, or entries git is told to skip", async () => {
+  const withAttributes = repo({ ".gitattributes": "*.txt text eol=crlf\n", "a.txt": "a\n" })
+  await createSnapshotter({ workspace: withAttributes.work, home: withAttributes.home }).take("x")
+  expect(seeded(withAttributes.home, withAttributes.work)).toBe(false)
+
+  const flagged = repo({ "a.txt": "committed\n" })
+  flagged.run("update-index", "--assume-unchanged", "a.txt")
+  writeFileSync(join(flagged.work, "a.txt"), "edited behind git's back\n")
+  const snapshots = createSnapshotter({ workspace: flagged.work, home: flagged.home })
+  const ref = await snapshots.take("before")
+  expect(seeded(flagged.home, flagged.work)).toBe(false)
+  writeFileSync(join(flagged.work, "a.txt"), "changed by the run\n")
+  await snapshots.restore(ref)
+  expect(readFileSync(join(flagged.work, "a.txt"), "utf8")).toBe("edited behind git's back\n")
+})
