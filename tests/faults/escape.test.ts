@@ -1,6 +1,8 @@
 // A step's processes never outlive it, and never run twice at once: setsid escapes, background
 // children holding the output, a long step left running by a kill -9, TERM-ignoring children and
 // a double Ctrl-C. Each case uses its own `sleep` duration as a marker to find its processes.
+// Runs are unsandboxed: these cases are about ccode's own process handling (inside the OS sandbox
+// its pid namespace ends every process of a step with the step).
 import { Database } from "bun:sqlite"
 import { afterEach, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync } from "node:fs"
@@ -41,7 +43,7 @@ describe("escaped and leftover processes", () => {
     const m = marker()
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: escape\n    run: '(setsid bash -c "sleep ${m}" &); echo ran >> log.txt'\n    timeout: 2m\n`)
     const started = Date.now()
-    const result = await ccode(sb, ["run", "task.yaml", "--yes"])
+    const result = await ccode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes"])
     expect(result.code).toBe(0)
     expect(Date.now() - started).toBeLessThan(20_000)
     expect(lines(join(sb.work, "log.txt"))).toEqual(["ran"])
@@ -52,7 +54,7 @@ describe("escaped and leftover processes", () => {
     const sb = box()
     const m = marker()
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: bg\n    run: 'sleep ${m} & echo ran >> log.txt'\n  - id: next\n    needs: [bg]\n    run: echo next >> log.txt\n`)
-    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    const result = await ccode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"])
     expect(result.code).toBe(0)
     const finished = events(result.stdout).filter((e) => e.type === "step.finished")
     expect(finished.map((e) => [e.status, e.exit_code])).toEqual([["ok", 0], ["ok", 0]])
@@ -65,7 +67,7 @@ describe("escaped and leftover processes", () => {
     const m = marker()
     const step = `if [ -f once ]; then echo "again, copies running: $(pgrep -fc "^sleep ${m.replace(".", "\\\\.")}$")" >> log.txt; else touch once; echo start >> log.txt; (setsid sleep ${m} &); sleep ${m}; fi`
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: long\n    run: '${step}'\n    timeout: 5m\n`)
-    const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--json"])
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"])
     await waitFor(() => pidsOf(m).length >= 2)
     proc.kill("SIGKILL")
     await proc.exited
@@ -91,7 +93,7 @@ describe("escaped and leftover processes", () => {
     const m = marker()
     // the background sleep holds stdout, so ccode is still draining output when it is killed
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: quick\n    run: 'sleep ${m} & echo quick >> log.txt'\n  - id: after\n    needs: [quick]\n    run: echo after >> log.txt\n`)
-    const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--json"])
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"])
     await waitFor(() => lines(join(sb.work, "log.txt")).length >= 1, 30_000, 5)
     await Bun.sleep(60)
     proc.kill("SIGKILL")
@@ -113,7 +115,7 @@ describe("escaped and leftover processes", () => {
     const sb = box()
     const m = marker()
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: stubborn\n    run: 'trap "" TERM; echo start >> log.txt; exec sleep ${m}'\n`)
-    const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes"])
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes"])
     await waitFor(() => pidsOf(m).length === 1)
     proc.kill("SIGINT")
     await Bun.sleep(50)
@@ -127,7 +129,7 @@ describe("escaped and leftover processes", () => {
     const sb = box()
     const m = marker()
     sb.file("task.yaml", `version: 1\nsteps:\n  - id: work\n    run: 'echo work >> log.txt; sleep ${m}'\n  - id: after\n    needs: [work]\n    run: echo after >> log.txt\n`)
-    const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--json"])
+    const proc = await spawnCcode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"])
     await waitFor(() => pidsOf(m).length === 1)
     proc.kill("SIGTERM")
     expect(await proc.exited).toBe(130)

@@ -1,3 +1,4 @@
+// Runs are unsandboxed: the steps append to a file outside the workspace, which the OS sandbox forbids.
 // One fault-injection trial: a 100-step plan whose steps append unique lines, a signal at a chosen
 // moment, then resumes until the run completes, with a "person" settling what was in flight by
 // looking at the file (line there: "done"; not there: run it again). Nothing else decides.
@@ -45,13 +46,13 @@ export async function runTrial(fault: Fault): Promise<TrialResult> {
     const out = join(sb.root, "out.txt")
     sb.file("task.yaml", faultPlan(out))
     const exits: number[] = []
-    const first = await signalled(sb, ["run", "task.yaml", "--yes", "--json"], fault)
+    const first = await signalled(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"], fault)
     exits.push(first.code)
     let runId = first.runId ?? latestRun(sb)
     if (!runId) {
       // stopped before the run was recorded: nothing ran (checked below by the lines), so run it again
       if (readLines(out).length) throw new Error("steps ran but no run was recorded")
-      const again = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+      const again = await ccode(sb, ["run", "task.yaml", "--sandbox", "off", "--yes", "--json"])
       exits.push(again.code)
       runId = latestRun(sb)!
     }
