@@ -13,7 +13,13 @@ const PATH = /['‘"`]([^'’"`\n]+)['’"`]|((?:~|\.{0,2})?\/[^\s:'’"`,;]+|[\
 export interface Blocked {
   /** "write to ~/.bashrc", "read of ~/.ssh/id_rsa (hidden)", "network access (sandbox.network: none)" */
   what: string
+  /** the policy change that would let it through, when there is an obvious one */
+  hint?: string
 }
+
+// git writes its own folder (index, objects, refs) on commit, add, checkout; its hooks and config
+// are what would run code, and they stay read-only even when the folder is writable
+const GIT_HINT = "git's folder is read-only in the sandbox: to let steps commit, add `.git` to sandbox.writable (its hooks and config stay read-only)"
 
 export function blockedBySandbox(output: string, layout: SandboxLayout, home: string): Blocked | undefined {
   for (const line of output.split("\n")) {
@@ -22,7 +28,7 @@ export function blockedBySandbox(output: string, layout: SandboxLayout, home: st
     if (write || missing) {
       for (const path of pathsIn(line, layout.cwd, home)) {
         if (write && (!layout.writable.some((w) => inside(path, w)) || layout.readOnly.some((r) => inside(path, r)))) {
-          return { what: `write to ${tilde(path, home)}` }
+          return { what: `write to ${tilde(path, home)}`, ...(gitInternal(path, layout) ? { hint: GIT_HINT } : {}) }
         }
         if (missing && layout.hidden.some((h) => h.dir && inside(path, h.path) && path !== h.path)) {
           return { what: `read of ${tilde(path, home)} (hidden)` }
@@ -32,6 +38,14 @@ export function blockedBySandbox(output: string, layout: SandboxLayout, home: st
     if (layout.network === "none" && NETWORK.test(line)) return { what: "network access (sandbox.network: none)" }
   }
   return undefined
+}
+
+/** A path in a workspace repository's own folder that is neither its hooks nor its config. */
+function gitInternal(path: string, layout: SandboxLayout): boolean {
+  const at = path.lastIndexOf("/.git/")
+  if (at < 0) return false
+  const rest = path.slice(at + "/.git/".length)
+  return !/^(hooks|config)(\/|$)/.test(rest) && layout.writable.some((w) => inside(path.slice(0, at), w))
 }
 
 function pathsIn(line: string, cwd: string, home: string): string[] {

@@ -86,7 +86,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
       const blocked = blockedBySandbox(result.text, layout(cwd), input.home)
       if (!blocked) return result
-      const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); widen the policy's sandbox section if it is meant to`
+      const next = blocked.hint ?? "widen the policy's sandbox section if it is meant to"
+      const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
     within: (workspace) => sandboxAt({ ...input, workspace }, bwrap),

@@ -26,6 +26,14 @@ describe("a failure caused by the sandbox is named", () => {
     expect(what("hook.sh: line 1: .git/hooks/x: Read-only file system")).toBe("write to /w/.git/hooks/x")
   })
 
+  test("a commit stopped by git's read-only folder says how to let steps commit; its hooks and config get no such hint", () => {
+    const git = { ...layout, readOnly: ["/w/.git"] }
+    const index = blockedBySandbox("fatal: Unable to create '/w/.git/index.lock': Read-only file system", git, home)
+    expect(index).toEqual({ what: "write to /w/.git/index.lock", hint: expect.stringContaining("add `.git` to sandbox.writable") })
+    expect(blockedBySandbox("h.sh: line 1: .git/hooks/pre-commit: Read-only file system", git, home)).toEqual({ what: "write to /w/.git/hooks/pre-commit" })
+    expect(blockedBySandbox("h.sh: line 1: .git/config: Read-only file system", git, home)).toEqual({ what: "write to /w/.git/config" })
+  })
+
   test("a read of a hidden credential", () => {
     expect(what("cat: /home/u/.ssh/id_rsa: No such file or directory")).toBe("read of ~/.ssh/id_rsa (hidden)")
   })
