@@ -61,9 +61,12 @@ export class RedactionPatternError extends Error {
 }
 
 // provider tokens first: where a generic context rule hides the same token, the marker names the provider.
-// Built once: the combined anchor scans compile (and warm up) a single time per process.
+// Built once, on first use (a command that imports this module but redacts nothing does not pay for it):
+// the combined anchor scans compile (and warm up) a single time per process.
 const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
-const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000)
+let builtin: Scanner | undefined
+const builtinScanner = (): Scanner =>
+  (builtin ??= createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000))
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
@@ -75,7 +78,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const extra = extraFlagsTable(opts.flags ?? {})
   const tables = extra.length > 0 ? [SECRET_ARGUMENTS, extra] : [SECRET_ARGUMENTS]
   if (extra.length > 0) userRules.push(...secretArgumentRules(extra))
-  const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
+  const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), builtinScanner()]
   if (own) scanners.push(createScanner([own], 2_000_000))
   const find = (s: string): Span[] => {
     const lists: Span[][] = []
