@@ -5,16 +5,16 @@ import { redactArgv } from "./argv.ts"
 import { redactParsedCommand } from "./parsed.ts"
 import { parserReady } from "../shell/index.ts"
 import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
-import { CONFIG_RULES } from "./configs.ts"
-import { CONTEXT_RULES } from "./contexts.ts"
-import { homeRules, ownHomeRule } from "./home.ts"
+import { ownHomeRule } from "./home.ts"
 import { knownValueRule } from "./known.ts"
 import { checkRegexSafety, splitInlineFlags } from "./safety.ts"
 import { createScanner, type Scanner } from "./scanner.ts"
+import { builtinRules } from "./builtin.ts"
+// evaluated at build time (a Bun macro): the passes are inlined as data
+import { builtinPasses } from "./builtin.ts" with { type: "macro" }
 import { mergeLists, render, type Rule, type Span } from "./spans.ts"
 import { createStream } from "./stream.ts"
 import { redactValue } from "./structured.ts"
-import { TOKEN_RULES } from "./tokens.ts"
 
 export { checkRegexSafety } from "./safety.ts"
 export { isSensitiveKey, isIdKey } from "./structured.ts"
@@ -65,8 +65,7 @@ export class RedactionPatternError extends Error {
 // the combined anchor scans compile (and warm up) a single time per process.
 const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
 let builtin: Scanner | undefined
-const builtinScanner = (): Scanner =>
-  (builtin ??= createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000))
+const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, builtinPasses()))
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
