@@ -60,9 +60,9 @@ export class RedactionPatternError extends Error {
   }
 }
 
-// provider tokens first: where a generic context rule hides the same token, the marker names the provider.
-// Built once, on first use (a command that imports this module but redacts nothing does not pay for it):
-// the combined anchor scans compile (and warm up) a single time per process.
+// The built-in rules (their order is in builtin.ts) in one scanner, built once, on first use (a command
+// that imports this module but redacts nothing does not pay for it), from the passes the build
+// computed: the combined anchor scans compile (and warm up) a single time per process.
 const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
 let builtin: Scanner | undefined
 const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, builtinPasses()))
