@@ -6,7 +6,8 @@ import { dirname, join } from "node:path"
 import type { Layer } from "./layer.ts"
 import { isFile } from "./workspace.ts"
 import { layerFromText, readPolicyText } from "./read.ts"
-import { parseSignature, verifyContent, type PublicKey } from "./signature.ts"
+// type only: node:crypto (and the Node streams it loads, ~3 ms) is imported when a file must be signed
+import type { PublicKey } from "./signature.ts"
 
 export const SYSTEM_MANAGED_DIR = "/etc/ccode"
 
@@ -56,7 +57,7 @@ export async function loadManaged(dir: string): Promise<Managed> {
  * checked are the bytes returned, so the file cannot change between the check and the parse.
  */
 export async function verifiedText(file: string, managed: Pick<Managed, "keys" | "pinnedIn">): Promise<{ text: string; keyId: string }> {
-  const { ConfigError } = await import("../task/yaml.ts")
+  const [{ ConfigError }, { parseSignature, verifyContent }] = await Promise.all([import("../task/yaml.ts"), import("./signature.ts")])
   const fail = (problem: string): never => {
     throw new ConfigError(file, 1, 1, problem)
   }

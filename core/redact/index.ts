@@ -5,16 +5,16 @@ import { redactArgv } from "./argv.ts"
 import { redactParsedCommand } from "./parsed.ts"
 import { parserReady } from "../shell/index.ts"
 import { extraFlagsTable, SECRET_ARGUMENT_ID, secretArgumentRules, type ExtraFlags } from "./command-line.ts"
-import { CONFIG_RULES } from "./configs.ts"
-import { CONTEXT_RULES } from "./contexts.ts"
-import { homeRules, ownHomeRule } from "./home.ts"
+import { ownHomeRule } from "./home.ts"
 import { knownValueRule } from "./known.ts"
 import { checkRegexSafety, splitInlineFlags } from "./safety.ts"
 import { createScanner, type Scanner } from "./scanner.ts"
+import { builtinRules } from "./builtin.ts"
+// evaluated at build time (a Bun macro): the passes are inlined as data
+import { builtinPasses } from "./builtin.ts" with { type: "macro" }
 import { mergeLists, render, type Rule, type Span } from "./spans.ts"
 import { createStream } from "./stream.ts"
 import { redactValue } from "./structured.ts"
-import { TOKEN_RULES } from "./tokens.ts"
 
 export { checkRegexSafety } from "./safety.ts"
 export { isSensitiveKey, isIdKey } from "./structured.ts"
@@ -60,10 +60,12 @@ export class RedactionPatternError extends Error {
   }
 }
 
-// provider tokens first: where a generic context rule hides the same token, the marker names the provider.
-// Built once: the combined anchor scans compile (and warm up) a single time per process.
+// The built-in rules (their order is in builtin.ts) in one scanner, built once, on first use (a command
+// that imports this module but redacts nothing does not pay for it), from the passes the build
+// computed: the combined anchor scans compile (and warm up) a single time per process.
 const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
-const BUILTIN = createScanner([...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()], 1_000_000)
+let builtin: Scanner | undefined
+const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, builtinPasses()))
 
 /** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
@@ -75,7 +77,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const extra = extraFlagsTable(opts.flags ?? {})
   const tables = extra.length > 0 ? [SECRET_ARGUMENTS, extra] : [SECRET_ARGUMENTS]
   if (extra.length > 0) userRules.push(...secretArgumentRules(extra))
-  const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), BUILTIN]
+  const scanners: Scanner[] = [createScanner([...(known ? [known] : []), ...userRules]), builtinScanner()]
   if (own) scanners.push(createScanner([own], 2_000_000))
   const find = (s: string): Span[] => {
     const lists: Span[][] = []
