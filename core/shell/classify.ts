@@ -10,6 +10,7 @@ import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
+import { buildArguments } from "./builds.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 
@@ -64,6 +65,9 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     }
     known = true
   }
+  // a build runs the workspace's code: arguments and variables that point it elsewhere are judged here
+  // (after the program's own assessor, whose reasons name its options more precisely)
+  if (findings.some((f) => f.name === "build")) buildArguments(view, findings)
   if (checkOptions(view, findings)) known = true
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
 
