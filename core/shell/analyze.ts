@@ -12,6 +12,7 @@ import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { redirectPaths, touchedPaths } from "./touched.ts"
+import { recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
@@ -142,6 +143,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
     if (part.unresolved) unresolvable = true
   }
