@@ -12,6 +12,7 @@ import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
 import { buildArguments } from "./builds.ts"
 import { unknownReads } from "./secretreads.ts"
+import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 
@@ -70,6 +71,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   // (after the program's own assessor, whose reasons name its options more precisely)
   if (findings.some((f) => f.name === "build")) buildArguments(view, findings)
   if (checkOptions(view, findings)) known = true
+  appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
   if (hidden) findings.push({ name: "read-unknown", level: "medium", reason: hidden })
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
