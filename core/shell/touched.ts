@@ -34,6 +34,16 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
     for (const w of operands(part.words.slice(2))) add(w, "read")
     return out
   }
+  // git reads the files its options name (blame --contents F, grep -f F, --ignore-revs-file F, ..) and
+  // its pathspecs: every path-looking word or `--opt=` value is a read the path rules judge
+  if (part.program === "git") {
+    for (const w of part.words.slice(1)) {
+      const v = w.value ?? ""
+      const eq = v.startsWith("-") ? v.indexOf("=") : -1
+      const value = eq >= 0 ? { ...w, value: v.slice(eq + 1), text: v.slice(eq + 1), tilde: false } : w
+      if (!v.startsWith("-") || eq >= 0) if (looksLikePath(value) || /^[~.]/.test(value.value ?? "")) add(value, "read")
+    }
+  }
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")
