@@ -94,7 +94,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   if (walked.unresolved?.length) run.unresolved = true
   walked.bare.forEach((r, i) => {
     const at = walked.bareCwd[i] ?? cwd
-    const verdict = writeVerdict(r.target, at, run.place)
+    const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, run.place)
     if (verdict) run.bare.findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
     run.bare.paths.push(...redirectPaths([r], at, run.ctx.home))
   })
