@@ -24,6 +24,9 @@ const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".
 /** Why a content-showing read reaches files nobody can name before it runs; undefined when all are known. */
 export function unknownReads(part: Part): string | undefined {
   if (!SHOWS_CONTENT.has(part.program)) return undefined
+  const vals = part.words.slice(1).map((w) => w.value ?? "")
+  if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
+  if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
   const ops = operands(part.words.slice(1))
   for (const w of SCRIPT_FIRST.has(part.program) ? ops.slice(1) : ops) {

@@ -34,15 +34,17 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
     for (const w of operands(part.words.slice(2))) add(w, "read")
     return out
   }
-  // git reads the files its options name (blame --contents F, grep -f F, --ignore-revs-file F, ..) and
-  // its pathspecs: every path-looking word or `--opt=` value is a read the path rules judge
-  if (part.program === "git") {
-    for (const w of part.words.slice(1)) {
-      const v = w.value ?? ""
-      const eq = v.startsWith("-") ? v.indexOf("=") : -1
-      const value = eq >= 0 ? { ...w, value: v.slice(eq + 1), text: v.slice(eq + 1), tilde: false } : w
-      if (!v.startsWith("-") || eq >= 0) if (looksLikePath(value) || /^[~.]/.test(value.value ?? "")) add(value, "read")
-    }
+  // options read the files they name (git blame --contents F, diff --from-file=F, date --file=F, grep -fF):
+  // every `--opt=` value and `-xVALUE` that looks like a path, and git's path-looking words, are reads the
+  // path rules judge
+  for (const w of part.words.slice(1)) {
+    const v = w.value ?? ""
+    const eq = v.startsWith("--") ? v.indexOf("=") : -1
+    const attached = eq >= 0 ? v.slice(eq + 1) : /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1]
+    if (attached !== undefined) {
+      const value = { ...w, value: attached, text: attached, tilde: false }
+      if (looksLikePath(value)) add(value, "read")
+    } else if (part.program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) add(w, "read")
   }
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
