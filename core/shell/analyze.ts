@@ -174,6 +174,9 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
+  const open = part.words.slice(1).flatMap((w, i) => (w.value === undefined || w.hollow || w.placeholder ? [i] : []))
+  if (open.length) cmd.open = open
+  if (part.appended) cmd.appended = true
   return cmd
 }
 
