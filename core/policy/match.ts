@@ -1,6 +1,6 @@
 // Which rules and grants match a prepared call, part by part (DESIGN section 4, step 3 and 6).
 // deny > ask > allow; an allow (rule or grant) must cover every simple command. Pure.
-import { matchCommandPattern } from "../shell/index.ts"
+import { couldMatchCommandPattern, matchCommandPattern } from "../shell/index.ts"
 import type { SimpleCommand } from "../shell/types.ts"
 import type { DecisionKind } from "./risk.ts"
 import type { Call, Grant, MatchedRule } from "./types.ts"
@@ -43,22 +43,31 @@ export function matchRules(cp: CompiledPolicy, call: Call, grants: readonly Gran
     if (!cr.restrict && allowBlocked) continue
     if (cr.args && !argsMatch(cr.args, call.args)) continue
     if (cr.paths && !pathsMatch(cr.paths, cr.access, call, cr.restrict)) continue
-    let hit = false
+    let hit: DecisionKind | undefined
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]
-      if (cr.commands && (!part || !commandMatches(cr, part))) continue
+      let decision = cr.rule.decision
+      if (cr.commands) {
+        if (!part) continue
+        if (!commandMatches(cr, part)) {
+          // a deny/ask rule that words known only at run time could meet (`touch $(..)`, `xargs touch`):
+          // it cannot be ruled out, so the call is not auto-approved
+          if (!cr.restrict || !commandCouldMatch(cr, part)) continue
+          decision = "ask"
+        }
+      }
       if (!cr.restrict && part?.loaderEnv) continue
-      hit = true
+      if (!hit || rank(decision) > rank(hit)) hit = decision
       const out = outcomes[i]!
-      if (!out.decision || rank(cr.rule.decision) > rank(out.decision)) {
-        out.decision = cr.rule.decision
+      if (!out.decision || rank(decision) > rank(out.decision)) {
+        out.decision = decision
         out.rule = cr.rule.id
       }
     }
     if (!hit) continue
-    matched.push({ id: cr.rule.id, decision: cr.rule.decision, source: cr.rule.source, reason: cr.rule.reason })
-    if (cr.rule.decision === "deny") deny ??= cr
-    else if (cr.rule.decision === "ask") ask ??= cr
+    matched.push({ id: cr.rule.id, decision: hit, source: cr.rule.source, reason: cr.rule.reason })
+    if (hit === "deny") deny ??= cr
+    else if (hit === "ask") ask ??= cr
   }
 
   let covered = true
@@ -77,6 +86,10 @@ export function matchRules(cp: CompiledPolicy, call: Call, grants: readonly Gran
   // a part an allow rule covered only counts when no restrictive rule took it over
   if (covered) covered = outcomes.every((o) => o.decision === "allow")
   return { matched, deny, ask, covered, grant: byGrant, parts: outcomes }
+}
+
+function commandCouldMatch(cr: CompiledRule, part: SimpleCommand): boolean {
+  return cr.commands!.some((c) => (c.program === undefined || c.program === part.program) && couldMatchCommandPattern(c.pattern, part))
 }
 
 function commandMatches(cr: CompiledRule, part: SimpleCommand): boolean {

@@ -12,6 +12,7 @@ import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { redirectPaths, touchedPaths } from "./touched.ts"
+import { recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
@@ -93,7 +94,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   if (walked.unresolved?.length) run.unresolved = true
   walked.bare.forEach((r, i) => {
     const at = walked.bareCwd[i] ?? cwd
-    const verdict = writeVerdict(r.target, at, run.place)
+    const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, run.place)
     if (verdict) run.bare.findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
     run.bare.paths.push(...redirectPaths([r], at, run.ctx.home))
   })
@@ -142,6 +143,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
     if (part.unresolved) unresolvable = true
   }
@@ -172,6 +174,9 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
+  const open = part.words.slice(1).flatMap((w, i) => (w.value === undefined || w.hollow || w.placeholder ? [i] : []))
+  if (open.length) cmd.open = open
+  if (part.appended) cmd.appended = true
   return cmd
 }
 

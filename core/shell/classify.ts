@@ -10,6 +10,9 @@ import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
+import { buildArguments } from "./builds.ts"
+import { unknownReads } from "./secretreads.ts"
+import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 
@@ -64,7 +67,13 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     }
     known = true
   }
+  // a build runs the workspace's code: arguments and variables that point it elsewhere are judged here
+  // (after the program's own assessor, whose reasons name its options more precisely)
+  if (findings.some((f) => f.name === "build")) buildArguments(view, findings)
   if (checkOptions(view, findings)) known = true
+  appendedArguments(part, base, findings)
+  const hidden = unknownReads(part)
+  if (hidden) findings.push({ name: "read-unknown", level: "medium", reason: hidden })
   if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
 
   for (const w of part.writes ?? []) {

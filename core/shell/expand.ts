@@ -129,8 +129,9 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
     if (isLoaderVar(v.slice(0, eq))) part.loader = [...part.loader, v.slice(0, eq)]
     words = words.slice(1)
   }
-  const dir = scan.values.get("C") ?? scan.values.get("chdir")
-  if (dir !== undefined) part.cwd = changeDir(part.cwd, [literalWord(dir)], ex.home)
+  // the word itself (`env -C ~` is the home directory; `env -C "$(..)"` an unknown one), not its bare value
+  const dir = scan.valueWords.get("C") ?? scan.valueWords.get("chdir")
+  if (dir !== undefined || scan.flags.has("C") || scan.flags.has("chdir")) part.cwd = dir ? changeDir(part.cwd, [dir], ex.home) : null
   if (!words.length) {
     part.program = "env"
     ex.out.push(part)

@@ -6,7 +6,7 @@ import type { ShellAnalysis } from "./types.ts"
 
 export type { ShellAnalysis, SimpleCommand, TouchedPath, Construct, Redirect } from "./types.ts"
 export type { AnalyzeContext, AnalyzeOptions } from "./analyze.ts"
-export { matchCommandPattern } from "./match.ts"
+export { couldMatchCommandPattern, matchCommandPattern } from "./match.ts"
 export { isPlainCommand } from "./plain.ts"
 export { splitBestEffort, splitPattern } from "./pattern.ts"
 export { loadParser, parserReady } from "./parser.ts"

@@ -53,8 +53,27 @@ function matchCanonical(program: string, pattern: PatternToken[], args: readonly
   return matchTokens(operands, have.operands)
 }
 
+/** Whether words known only at run time (`$(..)`, `$X`, what xargs appends) could make a deny or ask
+ *  pattern match: the rule cannot be ruled out, so a person decides. */
+export function couldMatchCommandPattern(pattern: string, cmd: SimpleCommand): boolean {
+  if (!cmd.open?.length && !cmd.appended) return false
+  const tokens = splitPattern(pattern)
+  const head = tokens[0]
+  if (!head || !programMatches(head, cmd, "restrict")) return false
+  return matchOpen(tokens.slice(1), cmd)
+}
+
+/** matchTokens where open words match any single token and an appended tail may be any words. */
+function matchOpen(pattern: PatternToken[], cmd: SimpleCommand): boolean {
+  const open = new Set(cmd.open ?? [])
+  const words = cmd.args.map((a, i) => (open.has(i) ? undefined : a))
+  const extra = cmd.appended ? pattern.length : 0
+  for (let m = 0; m <= extra; m++) if (matchTokens(pattern, [...words, ...new Array<undefined>(m).fill(undefined)])) return true
+  return false
+}
+
 /** Token glob: a bare `*` token matches any number of words; `*` inside a token matches within it. */
-function matchTokens(pattern: PatternToken[], words: readonly string[]): boolean {
+function matchTokens(pattern: PatternToken[], words: readonly (string | undefined)[]): boolean {
   // dp[j]: pattern[0..i) matches words[0..j)
   let dp = new Array<boolean>(words.length + 1).fill(false)
   dp[0] = true
@@ -67,7 +86,8 @@ function matchTokens(pattern: PatternToken[], words: readonly string[]): boolean
         next[j] = seen
       }
     } else {
-      for (let j = 1; j <= words.length; j++) next[j] = dp[j - 1]! && tokenMatches(t, words[j - 1]!)
+      // an undefined word is open: it could be whatever the token asks for
+      for (let j = 1; j <= words.length; j++) next[j] = dp[j - 1]! && (words[j - 1] === undefined || tokenMatches(t, words[j - 1]!))
     }
     dp = next
   }

@@ -41,6 +41,8 @@ export function shell(part: Part, ex: Expander): void {
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
+    // `xargs sh -c`: the script is the first argument xargs adds at run time
+    else if (part.appended) part.unresolved = `${part.program} -c runs a script filled in at run time`
     return
   }
   const file = stdinMode ? undefined : part.words[i]

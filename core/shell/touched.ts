@@ -34,6 +34,18 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
     for (const w of operands(part.words.slice(2))) add(w, "read")
     return out
   }
+  // options read the files they name (git blame --contents F, diff --from-file=F, date --file=F, grep -fF):
+  // every `--opt=` value and `-xVALUE` that looks like a path, and git's path-looking words, are reads the
+  // path rules judge
+  for (const w of part.words.slice(1)) {
+    const v = w.value ?? ""
+    const eq = v.startsWith("--") ? v.indexOf("=") : -1
+    const attached = eq >= 0 ? v.slice(eq + 1) : /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1]
+    if (attached !== undefined) {
+      const value = { ...w, value: attached, text: attached, tilde: false }
+      if (looksLikePath(value)) add(value, "read")
+    } else if (part.program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) add(w, "read")
+  }
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")

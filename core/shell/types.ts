@@ -41,6 +41,11 @@ export interface SimpleCommand {
   unresolved: boolean
   /** a loader/config variable (LD_PRELOAD, GIT_*, PATH, ...) is set: allow rules do not apply */
   loaderEnv: boolean
+  /** indices of args whose words are known only at run time ($(..), $X, `{}`): a deny or ask rule
+   *  they could meet makes the call ask */
+  open?: number[]
+  /** xargs (or parallel) appends words from its input: they could be any words */
+  appended?: boolean
 }
 
 export interface TouchedPath {

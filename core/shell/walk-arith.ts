@@ -76,6 +76,12 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   }
+  // ${v@P} expands the value as a prompt string: command substitutions and arithmetic in it run
+  if (/@P\}$/.test(w.src.slice(node.start, node.end))) {
+    const value = name ? scriptValue(scope)(w.src.slice(name.start, name.end)) : undefined
+    // a variable the script does not set comes from the environment, or is special (BASH_COMMAND, $1): not known
+    if (value === "unset" || value === undefined || /[$`]/.test(value)) note(w, `${w.src.slice(node.start, node.end)} expands the value as a prompt, which runs the command substitutions in it`)
+  }
   // ${v:OFFSET:LENGTH}: both are arithmetic
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
   if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))

@@ -61,6 +61,11 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       return command(w, node, scope, cwd, ctx, redirects, undefined, [])
     case "redirected_statement":
       return redirected(w, node, scope, cwd, ctx, redirects)
+    // `$(< FILE)` parses as a bare redirect inside the substitution: bash reads FILE into the word
+    case "file_redirect":
+    case "herestring_redirect":
+    case "heredoc_redirect":
+      return redirected(w, { ...node, type: "redirected_statement", children: [node] }, scope, cwd, ctx, redirects)
     case "list":
       return list(w, node.children, scope, cwd, ctx, redirects)
     case "pipeline":
