@@ -102,6 +102,11 @@ export const SECRET_ARGUMENTS: readonly ProgramArguments[] = [
   { programs: ["useradd", "usermod"], flags: ["-p", "--password"] },
   { programs: ["sqlplus", "rman", "expdp", "impdp", "sqlldr"], positional: [{ index: 0, part: "slash-password" }], valued: ["-L", "-M"] },
   { programs: ["wpa_passphrase"], positional: [{ index: 1 }] },
+  // `vault login TOKEN` (Go flags: `-address X` takes the next word; `-method=userpass password=X` is an assignment)
+  {
+    programs: ["vault"], after: ["login"], positional: [{ index: 0 }],
+    valued: ["-address", "--address", "-method", "--method", "-path", "--path", "-namespace", "--namespace", "-ns", "-format", "--format", "-field", "--field", "-ca-cert", "-ca-path", "-client-cert", "-client-key", "-tls-server-name"],
+  },
   { programs: ["rabbitmqctl"], after: ["add_user"], positional: [{ index: 1 }] },
   { programs: ["rabbitmqctl"], after: ["change_password"], positional: [{ index: 1 }] },
   { programs: ["mc"], after: ["alias", "set"], positional: [{ index: 3 }] },

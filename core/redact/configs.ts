@@ -55,6 +55,14 @@ export const CONFIG_RULES: readonly Rule[] = [
     re: new RegExp(String.raw`KEY(?<=(?<![\w$.-](?<!\\[nrt]))[A-Z][A-Z0-9_]{0,80}KEY)=` + String.raw`[ \t]{0,16}` + VALUE, "g"),
     accept: acceptAssignment,
   },
+  // `export PASS=...`, `PASS='...'` in an env file: the bare upper-case name (`DB_PASS` is
+  // secret-assignment's; lower-case `pass=3` in test summaries is a count, not a password)
+  {
+    id: "secret-assignment",
+    anchors: ["PASS="],
+    re: new RegExp(String.raw`PASS(?<=(?<![\w$.-](?<!\\[nrt]))PASS)=` + String.raw`[ \t]{0,16}` + VALUE, "g"),
+    accept: acceptAssignment,
+  },
 ]
 
 const LINE_END = /\r?\n|\\{1,3}(?:r\\{1,3})?n/y

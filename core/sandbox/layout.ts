@@ -27,7 +27,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
   const protectedPaths = existing(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
     .filter((p) => !granted.some((w) => inside(p, w)))
-  const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths])
+  const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => inside(p, w)))
   const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden].map(expand)))
     // the workspace and the temp dir stay what they are, even when a socket path names them
@@ -78,6 +78,18 @@ function existing(paths: string[]): string[] {
     }
   }
   return out
+}
+
+// a worktree's or submodule's `.git` is a file naming the repository: rewritten to `gitdir: evil`, the
+// user's next git command there would read evil/config (core.fsmonitor runs a program), so it is kept
+// as it is; its .git/hooks and .git/config do not exist to be protected
+function gitFile(workspace: string): string[] {
+  const path = join(workspace, ".git")
+  try {
+    return lstatSync(path).isFile() ? [path] : []
+  } catch {
+    return []
+  }
 }
 
 function isDir(path: string): boolean {

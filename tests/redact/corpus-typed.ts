@@ -228,6 +228,18 @@ export const TYPED_CORPUS: readonly CorpusEntry[] = [
     const secret = g(ALNUM, 28)
     return { secret, line: `NODE_ENV=production\nALGOLIA_ADMIN_KEY=${secret}\nPORT=3000` }
   }),
+  entry("vault-login-token", (g) => {
+    const secret = g(ALNUM, 26)
+    return { secret, line: `vault login -address https://vault.internal:8200 ${secret}` }
+  }),
+  entry("export-bare-pass", (g) => {
+    const secret = g(ALNUM, 20)
+    return { secret, line: `export PASS=${secret}` }
+  }),
+  entry("dotenv-bare-pass-quoted", (g) => {
+    const secret = password(g, 18)
+    return { secret, line: `USER=deploy\nPASS='${secret}'\nHOST=db` }
+  }),
   // private keys as tools print them
   entry("pem-cat-A", (g) => {
     const secret = pem(g, "RSA PRIVATE KEY", 8, "MIIEowIBAAKCAQEA").replace(/\n/g, "$\n") + "$"

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runSandbox, sandboxed, sandboxStatus } from "../../core/sandbox/session.ts"
@@ -66,5 +66,20 @@ describe("the run's sandbox around a spawn", () => {
     expect(box.explain(failed("EXIT_CODE", text), ws).error?.code).toBe("SANDBOX_BLOCKED")
     expect(box.explain(failed("INTERRUPTED", text), ws).error?.code).toBe("INTERRUPTED")
     expect(box.explain(failed("CANCELLED", text), ws).error?.code).toBe("CANCELLED")
+  })
+})
+
+describe("a workspace whose .git is a file (a worktree or a submodule)", () => {
+  test("a sandboxed command cannot point it at a repository of its own (whose config would run code on the next git command)", () => {
+    const wt = join(root, "worktree")
+    mkdirSync(wt, { recursive: true })
+    writeFileSync(join(wt, ".git"), `gitdir: ${join(root, "real.git")}\n`)
+    const box = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: policy("auto"), protectedGlobs: [], workspace: wt, home: join(root, "home"), runDir: join(root, "run-wt") })!
+    const script = "mkdir -p evil && echo '[core]' > evil/config && echo 'gitdir: evil' > .git; rm -f .git; mv .git moved; echo 'gitdir: evil' > .git"
+    const { argv, env } = sandboxed(box, ["bash", "-c", script], { cwd: wt, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } })
+    const done = Bun.spawnSync(argv, { cwd: wt, env })
+    expect(done.stderr.toString()).toContain(".git")
+    expect(readFileSync(join(wt, ".git"), "utf8")).toBe(`gitdir: ${join(root, "real.git")}\n`)
+    expect(readFileSync(join(wt, "evil", "config"), "utf8")).toBe("[core]\n")
   })
 })
