@@ -1,13 +1,14 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
 import { mkdirSync, realpathSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
 import { inside, sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
+import { missingPlantable, planted, setAside } from "./planted.ts"
 import type { SandboxLayout, SandboxProbe } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
@@ -76,12 +77,26 @@ function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>): SandboxLayout =>
     sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env })
+  // a folder the policy makes writable (writable: [.git]) may be created by a step
+  const allowed = input.policy.writable.map((p) => resolve(input.workspace, p === "~" || p.startsWith("~/") ? input.home + p.slice(1) : p))
+  let missing: string[] = []
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
+      missing = missingPlantable(input.workspace, allowed)
       return { argv: bwrapArgv(layout(spawn.cwd, spawn.env), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
     },
     explain(result, cwd) {
+      const made = planted(input.workspace, missing)
+      missing = []
+      if (made.length) {
+        // moved aside before anything (the user's next git command, another agent) can read it
+        const aside = setAside(input.workspace, made, String(Date.now()))
+        const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +
+          `(a repository's config or an agent's hooks run programs outside the sandbox); moved aside to ${aside.join(", ")} for review. ` +
+          `To let steps create it, add it to sandbox.writable`
+        return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
+      }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
       const blocked = blockedBySandbox(result.text, layout(cwd), input.home)

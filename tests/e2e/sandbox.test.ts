@@ -167,6 +167,28 @@ describe.skipIf(!HAS_BWRAP)("attempts to get around the sandbox", () => {
     expect(result.code).toBe(1)
     expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe("# rc\n")
   }, 60_000)
+
+  test("a step cannot plant a .git whose config runs a program on the user's next git command: it is moved aside and the step is blocked", async () => {
+    const sb = box()
+    rmSync(join(sb.work, ".git"), { recursive: true, force: true }) // a workspace that is not a repository
+    const pwned = join(sb.root, "pwned")
+    sb.file("plant.sh", `git init -q && git config core.fsmonitor "touch ${pwned}"\n`)
+    sb.file("task.yaml", "version: 1\nsteps:\n  - id: plant\n    run: bash plant.sh\n")
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"])
+    expect(result.code).toBe(1)
+    const finished = events(result.stdout).find((e) => e.type === "step.finished")!
+    expect((finished.error as { code: string }).code).toBe("SANDBOX_BLOCKED")
+    expect(String((finished.error as { message: string }).message)).toContain("created .git")
+    // no repository where git looks for one; the planted one is kept, renamed, for review
+    expect(existsSync(join(sb.work, ".git"))).toBe(false)
+    expect(readdirSync(sb.work).filter((n) => n.startsWith(".git.blocked-"))).toHaveLength(1)
+    Bun.spawnSync(["git", "status"], { cwd: sb.work, env: sb.env })
+    expect(existsSync(pwned)).toBe(false)
+    // a policy that lets steps create it (a flag: the person's own choice) lets it through
+    const allowed = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--policy", sb.file("writable.yaml", "sandbox:\n  writable: [.git]\n")])
+    expect(allowed.code).toBe(0)
+    expect(existsSync(join(sb.work, ".git", "config"))).toBe(true)
+  }, 60_000)
 })
 
 describe("without bwrap on PATH", () => {
