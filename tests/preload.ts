@@ -11,7 +11,8 @@ import { join } from "node:path"
 import { removeTree } from "./tmp"
 
 const root = mkdtempSync(join(tmpdir(), "ccode-test-"))
-afterAll(() => removeTree(root))
+// a whole run's root can hold tens of thousands of files (scale tests): far longer than a test's timeout
+afterAll(() => removeTree(root), 600_000)
 process.env.TMPDIR = join(root, "tmp")
 mkdirSync(process.env.TMPDIR)
 process.env.HOME = join(root, "home")
