@@ -34,12 +34,16 @@ export function sandbox(): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "ccode-e2e-"))
   const work = join(root, "work")
   const home = join(root, "home")
+  // ccode's own temp dirs land in the sandbox too (removed with the test process's root)
+  const tmp = join(root, "tmp")
   mkdirSync(work, { recursive: true })
   mkdirSync(home, { recursive: true })
+  mkdirSync(tmp, { recursive: true })
   const db = join(root, "ccode.db")
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,
+    TMPDIR: tmp,
     CCODE_HOME: join(root, "ccode-home"),
     CCODE_DB: db,
     XDG_CONFIG_HOME: join(root, "config"),
