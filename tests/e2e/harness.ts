@@ -113,3 +113,25 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
   }
   throw new Error(`condition not met within ${timeoutMs}ms`)
 }
+
+/**
+ * Run ccode in a real pseudo-terminal (`script`) and press Enter every 400 ms until it exits:
+ * Enter picks the first choice at each prompt (allow once / continue / apply).
+ */
+export async function atTerminalPressingEnter(sb: Sandbox, args: string, opts: { cwd?: string; cols?: number } = {}): Promise<{ code: number; output: string }> {
+  const bin = await binary()
+  const proc = Bun.spawn(["script", "-qfec", `stty cols ${opts.cols ?? 120} rows 40; ${bin} ${args}`, "/dev/null"], {
+    cwd: opts.cwd ?? sb.work, env: { ...sb.env, TERM: "xterm" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
+  })
+  let done = false
+  void proc.exited.then(() => (done = true))
+  for (let i = 0; i < 60 && !done; i++) {
+    await Bun.sleep(400)
+    if (!done) {
+      proc.stdin.write("\r")
+      proc.stdin.flush()
+    }
+  }
+  const code = await proc.exited
+  return { code, output: await new Response(proc.stdout).text() }
+}

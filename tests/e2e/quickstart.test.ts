@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { cpSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { binary, ccode, events, sandbox } from "./harness.ts"
+import { atTerminalPressingEnter, ccode, events, sandbox } from "./harness.ts"
 
 const EXAMPLE = join(import.meta.dir, "..", "..", "examples", "quickstart")
 
@@ -15,22 +15,8 @@ function quickstart() {
 describe("quickstart", () => {
   test("at a terminal: the person presses Enter at each prompt and the run completes with exit 0", async () => {
     const sb = quickstart()
-    const bin = await binary()
-    // `script` gives ccode a real pseudo-terminal; Enter picks the first choice (allow once / continue)
-    const proc = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; ${bin} run quickstart/task.yaml`, "/dev/null"], {
-      cwd: sb.work, env: { ...sb.env, TERM: "xterm" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
-    })
-    let done = false
-    void proc.exited.then(() => (done = true))
-    for (let i = 0; i < 60 && !done; i++) {
-      await Bun.sleep(400)
-      if (!done) {
-        proc.stdin.write("\r")
-        proc.stdin.flush()
-      }
-    }
-    const code = await proc.exited
-    const output = await new Response(proc.stdout).text()
+    // Enter picks the first choice at each prompt (allow once / continue)
+    const { code, output } = await atTerminalPressingEnter(sb, "run quickstart/task.yaml")
     expect(output).toContain("Allow this call?")
     expect(output).toContain("Breakpoint before step")
     expect(output).toMatch(/completed/)

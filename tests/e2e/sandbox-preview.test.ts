@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { binary, ccode, events, sandbox, type Sandbox } from "./harness.ts"
+import { atTerminalPressingEnter, ccode, events, sandbox, type Sandbox } from "./harness.ts"
 import { pathWithoutBwrap } from "./no-bwrap.ts"
 
 const HAS_BWRAP = Bun.which("bwrap") !== null
@@ -102,21 +102,7 @@ describe.skipIf(!HAS_BWRAP)("preview, confirm, commit", () => {
 
   test("at a terminal: the diff is shown, Enter approves, and exactly that change is applied", async () => {
     const sb = box()
-    const bin = await binary()
-    const proc = Bun.spawn(["script", "-qfec", `stty cols 160 rows 40; ${bin} run task.yaml --yes`, "/dev/null"], {
-      cwd: sb.work, env: { ...sb.env, TERM: "xterm" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
-    })
-    let done = false
-    void proc.exited.then(() => (done = true))
-    for (let i = 0; i < 60 && !done; i++) {
-      await Bun.sleep(400)
-      if (!done) {
-        proc.stdin.write("\r")
-        proc.stdin.flush()
-      }
-    }
-    const code = await proc.exited
-    const output = await new Response(proc.stdout).text()
+    const { code, output } = await atTerminalPressingEnter(sb, "run task.yaml --yes", { cols: 160 })
     expect(output).toContain("+hello there")
     expect(output).toContain("1 added, 1 changed, 1 deleted")
     expect(code).toBe(0)
