@@ -1,7 +1,8 @@
 // Ending a step's processes: its group, its escapes and their descendants, until none is left.
 // Also the registry of steps running in this process, so a second Ctrl-C can SIGKILL them all
 // synchronously before ccode exits (nothing is left behind holding the workspace).
-import { reapOrphans } from "./subreaper.ts"
+import { existsSync } from "node:fs"
+import { reapGroupZombies, reapOrphans } from "./subreaper.ts"
 import { stepProcesses, statOf, taggedProcesses } from "./table.ts"
 
 const ROUNDS = 20
@@ -38,7 +39,22 @@ export async function killStep(tag: string, pgid: number | undefined): Promise<v
     if (!pids.length) break
     await Bun.sleep(ROUND_PAUSE_MS)
   }
-  reapOrphans([...killed])
+  await reapKilled([...killed])
+  // members of the group that died of an earlier signal are not in `killed`: reap them as they come
+  for (let round = 0; pgid !== undefined && round < 40 && reapGroupZombies(pgid) > 0; round++) await Bun.sleep(25)
+}
+
+/**
+ * Reap what was killed. A SIGKILLed process dies, and an orphan is reparented to ccode, a moment
+ * after the signal: one WNOHANG pass right away can miss it, and it would stay a zombie of a
+ * long-lived ccode (`ccode mcp`). Bounded: at most about a second.
+ */
+async function reapKilled(pids: number[]): Promise<void> {
+  for (let round = 0; round < 40; round++) {
+    reapOrphans(pids)
+    if (!pids.some((pid) => existsSync(`/proc/${pid}`))) return
+    await Bun.sleep(25)
+  }
 }
 
 /** A step of an earlier ccode process (found by its tag anywhere on the machine): its live pids. */

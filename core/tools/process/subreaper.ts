@@ -1,7 +1,7 @@
 // Makes ccode the subreaper of everything its steps start (Linux prctl PR_SET_CHILD_SUBREAPER):
 // a `setsid`/double-fork escape is reparented to ccode instead of init, so it stays findable and
 // can be reaped after it is killed. Best effort: elsewhere, escapes are found by their tag alone.
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 const PR_SET_CHILD_SUBREAPER = 36
 const WNOHANG = 1
@@ -65,4 +65,43 @@ function parentOf(pid: number): number | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * Reap zombies that were part of a step's process group and were reparented to ccode (a background
+ * child that died of the group's SIGTERM before its pid was collected). The group leader is Bun's own
+ * child and is left to Bun. Returns how many members of the group are still there.
+ */
+export function reapGroupZombies(pgid: number): number {
+  const lib = load()
+  if (!lib) return 0
+  let entries: string[]
+  try {
+    entries = readdirSync("/proc")
+  } catch {
+    return 0
+  }
+  let left = 0
+  for (const name of entries) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === pgid) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    } catch {
+      continue
+    }
+    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    if (Number(pgrp) !== pgid) continue
+    if (state !== "Z" || Number(ppid) !== process.pid) {
+      left++ // still dying, or not yet reparented to ccode
+      continue
+    }
+    try {
+      lib.waitpid(pid, null, WNOHANG)
+    } catch {
+      // already reaped
+    }
+  }
+  return left
 }
