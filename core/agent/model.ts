@@ -1,5 +1,6 @@
 // Asking the model for one turn: the provider's errors classified, transient ones retried with
 // backoff (the server's Retry-After first), the rest turned into a failed or stopped run.
+import { setTimeout as sleep } from "node:timers/promises"
 import { backoffDelay, disabledTools } from "../guards/index.ts"
 import { saveAgent } from "./save.ts"
 import type { RunContext } from "../runner/context.ts"
@@ -38,7 +39,8 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
         const delay = Math.min(MAX_RETRY_DELAY_MS, failure.retryAfterMs ?? backoffDelay(attempt, policy.limits.retry_backoff, Math.random))
         ctx.recorder.event("agent.retry", { kind: failure.kind, status: failure.status ?? null, attempt, delay_ms: delay, message })
         saveAgent(ctx, agent)
-        if (!(await sleep(delay, ctx.cancel.signal))) return undefined
+        // interrupted while waiting: ctx.stop says so; resume asks again
+        if (!(await sleep(delay, true, { signal: ctx.cancel.signal }).catch(() => false))) return undefined
         continue
       }
       ctx.recorder.event("agent.error", { kind: failure.kind, status: failure.status ?? null, attempts: attempt, message })
@@ -51,19 +53,4 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
       return undefined
     }
   }
-}
-
-/** Wait, unless cancelled; false when cancelled. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false)
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer)
-      signal.removeEventListener("abort", onAbort)
-      resolve(ok)
-    }
-    const onAbort = () => done(false)
-    const timer = setTimeout(() => done(true), ms)
-    signal.addEventListener("abort", onAbort, { once: true })
-  })
 }

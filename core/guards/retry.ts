@@ -26,20 +26,19 @@ export function backoffDelay(attempt: number, baseMs: number, random: () => numb
   return Math.round(delay)
 }
 
-/** Failures that may well go away by themselves. */
-export function isTransient(type: ErrorType | undefined): boolean {
-  return type === "timeout" || type === "network"
-}
-
-/** Failures that the same call will meet again, however often it is retried. */
-export function isPermanent(type: ErrorType | undefined): boolean {
-  return type === "param" || type === "denied" || type === "not_found" || type === "circuit_open"
+/** A step's retries stop at once for a call that was wrong (bad arguments) or refused (denied): running it again meets the same answer. */
+export function isRetryable(type: ErrorType | undefined): boolean {
+  return type !== "param" && type !== "denied"
 }
 
 /**
- * Should a failed step run again? `failures` counts failed attempts so far (1 after the first).
- * A scripted step's own failure (tests failing) is retried; a wrong or refused call is not.
+ * Should a failed step run again? `attempts` counts attempts so far (1 after the first).
+ * A scripted step's own failure (tests failing, a timeout, a missing file it waits for) is retried;
+ * a wrong or refused call is not.
  */
-export function shouldRetry(failures: number, retries: number, type: ErrorType | undefined): boolean {
-  return failures <= retries && !isPermanent(type)
+export function shouldRetry(attempts: number, retries: number, type: ErrorType | undefined): boolean {
+  return attempts <= retries && isRetryable(type)
 }
+
+/** The longest a scripted step waits between attempts (docs/runner.md). */
+export const STEP_BACKOFF_CAP_MS = 30_000

@@ -1,13 +1,13 @@
 // The scripted driver: runs plan items in dependency order (in parallel up to limits.parallel
 // and --jobs), with breakpoints, retries with backoff, and continue_on_error.
+import { setTimeout as sleep } from "node:timers/promises"
+import { backoffDelay, shouldRetry, STEP_BACKOFF_CAP_MS } from "../guards/index.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { commit, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
 import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
-
-const MAX_BACKOFF_MS = 30_000
 
 export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>): Promise<void> {
   const limits = ctx.governor.policy.limits
@@ -65,19 +65,14 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
 function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {
   if (result.status === "ok") return { type: "succeed", id }
   const item = itemOf(ctx.state.plan, id)!
-  const retryable = !["param", "denied"].includes(result.error?.type ?? "")
   // a failure while the run is stopping keeps its retries: the step is ready again, and resume retries it
-  const retry = retryable && item.attempts <= retries
+  const retry = shouldRetry(item.attempts, retries, result.error?.type)
   const note = `${result.error?.message ?? "failed"}${retry ? ` (attempt ${item.attempts} of ${retries + 1}, retrying)` : ""}`
   return { type: "fail", id, retry, note }
 }
 
 async function backoff(ctx: RunContext, attempt: number): Promise<void> {
-  const base = ctx.governor.policy.limits.retry_backoff
-  const capped = Math.min(MAX_BACKOFF_MS, base * 2 ** Math.max(0, attempt - 1))
-  const delay = capped / 2 + Math.random() * (capped / 2) // equal jitter
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, delay)
-    ctx.cancel.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true })
-  })
+  const delay = backoffDelay(attempt, ctx.governor.policy.limits.retry_backoff, Math.random, { capMs: STEP_BACKOFF_CAP_MS })
+  // a stop (signal, guard) ends the wait at once: the step stays ready and resume retries it
+  await sleep(delay, undefined, { signal: ctx.cancel.signal }).catch(() => {})
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { backoffDelay, isPermanent, isTransient, shouldRetry } from "../../core/guards/retry.ts"
+import { backoffDelay, isRetryable, shouldRetry, STEP_BACKOFF_CAP_MS } from "../../core/guards/retry.ts"
 
 const lowest = () => 0
 const highest = () => 0.999999
@@ -40,16 +40,20 @@ describe("backoff", () => {
 })
 
 describe("which failures to retry", () => {
-  test("timeouts and network errors are transient; bad params, denials and missing files are not", () => {
-    expect(isTransient("timeout")).toBe(true)
-    expect(isTransient("network")).toBe(true)
-    for (const type of ["param", "denied", "not_found", "execution"] as const) expect(isTransient(type)).toBe(false)
-    for (const type of ["param", "denied", "not_found", "circuit_open"] as const) expect(isPermanent(type)).toBe(true)
+  test("only a wrong call (param) or a refused one (denied) is never retried: what a scripted step does today", () => {
+    for (const type of ["param", "denied"] as const) expect(isRetryable(type)).toBe(false)
+    for (const type of ["timeout", "network", "not_found", "execution", "circuit_open", undefined] as const) expect(isRetryable(type)).toBe(true)
   })
 
   test("a failing step is retried `retries` times, a refused one never", () => {
-    expect([1, 2, 3].map((failures) => shouldRetry(failures, 2, "execution"))).toEqual([true, true, false])
+    expect([1, 2, 3].map((attempts) => shouldRetry(attempts, 2, "execution"))).toEqual([true, true, false])
     expect(shouldRetry(1, 2, "denied")).toBe(false)
+    expect(shouldRetry(1, 2, "param")).toBe(false)
     expect(shouldRetry(1, 0, "timeout")).toBe(false)
+  })
+
+  test("a step's backoff stops growing at 30 s", () => {
+    expect(backoffDelay(20, 1000, highest, { capMs: STEP_BACKOFF_CAP_MS })).toBe(30_000)
+    expect(backoffDelay(20, 1000, lowest, { capMs: STEP_BACKOFF_CAP_MS })).toBe(15_000)
   })
 })
