@@ -17,7 +17,7 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
       if (json) out(JSON.stringify({ type: "policy.warning", task: task.name, message }))
       process.stderr.write(`${task.name}: warning: ${message}\n`)
     }
-    if (task.spec.agent) {
+    if (prepared.driver.name === "agent") {
       // an agent's calls exist only once a model proposes them: say so rather than show nothing
       const note = "agent task: calls are decided as the model proposes them (replay a recorded run to see a policy's decisions)"
       if (json) out(JSON.stringify({ type: "dry_run.note", task: task.name, note }))

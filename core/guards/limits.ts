@@ -5,8 +5,11 @@ import { formatDuration, parseDuration } from "../task/duration.ts"
 import { trip, type Trip } from "./trip.ts"
 
 export type Limits = Policy["limits"]
-/** Step/call/depth limits bound agent runs only; a scripted plan is bounded by itself. */
-export type Driver = "agent" | "plan"
+/**
+ * Step/call/depth limits bound agent runs only (an MCP session counts as one); a scripted plan is
+ * bounded by itself. Checkpoints written before this name was settled say "plan" for "steps".
+ */
+export type Driver = "agent" | "steps"
 
 export interface Usage {
   steps: number

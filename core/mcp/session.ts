@@ -2,20 +2,14 @@
 // makes goes through runCall — decided, run, checkpointed and audited like a step of a task. An `ask`
 // becomes an approval request and an error result saying how to approve; the same call made again
 // after `ccode approve` runs. Never executes a call the policy did not allow.
-import { hostname } from "node:os"
 import { hashArgs, runCall, commit, type CallOutcome } from "../runner/call.ts"
 import type { RunOptions } from "../runner/context.ts"
-import { finishRun, type RunResult } from "../runner/finish.ts"
-import { newId } from "../runner/ids.ts"
-import { context, type RunEnv } from "../runner/lifecycle.ts"
-import { createPlan } from "../runner/plan.ts"
-import { prepareRun } from "../runner/prepare.ts"
-import { reportSandbox } from "../runner/sandbox.ts"
-import { initialState, type PendingCall } from "../runner/state.ts"
-import { reportExtras } from "../plugins/extras.ts"
+import type { RunResult } from "../runner/finish.ts"
+import { openRun, planTask, type RunEnv } from "../runner/lifecycle.ts"
+import type { PendingCall } from "../runner/state.ts"
 import { getRequest } from "../store/requests.ts"
-import { insertRun } from "../store/runs.ts"
 import type { LoadedTask } from "../task/load.ts"
+import { mcpDriver } from "./driver.ts"
 import { parseYaml } from "../task/yaml.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { ToolFailure, type Tool, type ToolResult } from "../tools/types.ts"
@@ -48,28 +42,12 @@ export interface McpSessionOptions {
 }
 
 export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Promise<McpSession> {
-  const task = sessionTask(opts.cwd)
-  const prepared = await prepareRun(env, task, opts.options)
-  const runId = newId("r")
-  const ctx = context(env, prepared, task, runId, opts.options, initialState(createPlan([]), "agent"))
-  const now = Date.now()
-  ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: 0, driver: "mcp" })
-  ctx.recorder.audit({ type: "session_start", actor: "user", action: "mcp", reason: "ccode mcp", data: { options: opts.options } })
-  for (const warning of prepared.governor.policy.ignored) {
-    ctx.recorder.event("policy.warning", { message: warning })
-    ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
-  }
-  reportExtras(ctx.recorder, prepared.extras)
-  reportSandbox(ctx, prepared.sandbox)
-  commit(ctx, () =>
-    insertRun(env.store, {
-      id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running", driver: "mcp",
-      policyHash: prepared.policyHash, pid: process.pid, host: hostname(), createdAt: now, updatedAt: now,
-      options: JSON.stringify({ options: opts.options, steps: {} }),
-    }),
-  )
+  const planned = await planTask(env, sessionTask(opts.cwd), opts.options, mcpDriver)
+  const run = openRun(env, planned, { action: "mcp", reason: "ccode mcp" })
+  const { ctx } = run
+  const { runId } = ctx
 
-  const tools = [...prepared.registry.values()].filter((r) => !r.source.startsWith("mcp:") && !AGENT_ONLY.has(r.tool.name)).map((r) => r.tool)
+  const tools = [...ctx.registry.values()].filter((r) => !r.source.startsWith("mcp:") && !AGENT_ONLY.has(r.tool.name)).map((r) => r.tool)
   const served = new Set(tools.map((t) => t.name))
   // calls waiting for a person, by tool + arguments: the same call made again picks up the answer
   const waiting = new Map<string, PendingCall & { requestId: string }>()
@@ -139,7 +117,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   return {
     runId,
     tools,
-    problems: prepared.extras.problems,
+    problems: run.problems,
     redact: (text) => ctx.redactor.text(text),
     // one call at a time, in arrival order: the run's checkpoints and guards see a sequence, as in a task
     serves: (name) => served.has(name),
@@ -149,13 +127,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
       return next
     },
     close() {
-      closed ??= queue.then(async () => {
-        try {
-          return finishRun(ctx, env.home)
-        } finally {
-          await prepared.extras.close()
-        }
-      })
+      closed ??= queue.then(run.finish)
       return closed
     },
   }

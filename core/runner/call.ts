@@ -242,7 +242,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   const limits = ctx.governor.policy.limits
   const asked = proposal.args.timeout
   const stepTimeout = proposal.timeoutMs ?? (typeof asked === "string" || typeof asked === "number" ? asked : undefined)
-  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout, Boolean(proposal.itemId) && !ctx.task.spec.agent)
+  const timeoutMs = toolTimeoutFor(limits, proposal.tool, tool.timeout, stepTimeout, Boolean(proposal.itemId) && ctx.driver.stepTimeouts)
   const stream = ctx.redactor.stream()
   const sandbox = view?.sandbox ?? (call.sandboxed ? ctx.sandbox : undefined)
   const result = await executeTool(tool, proposal.args, {

@@ -14,7 +14,8 @@ import type { Declaration } from "../tools/declare.ts"
 import type { Reporter } from "./events.ts"
 import type { Recorder } from "./recorder.ts"
 import type { PlanItem } from "./plan.ts"
-import type { RunState } from "./state.ts"
+import type { RunState, StepConfig } from "./state.ts"
+import type { Driver } from "./driver.ts"
 
 /** The command-line options of a run, stored with it and reused on resume. */
 export interface RunOptions {
@@ -91,6 +92,10 @@ export interface RunContext {
   store: Store
   runId: string
   task: LoadedTask
+  /** what proposes the calls: the task's steps, its agent, or an MCP client */
+  driver: Driver
+  /** the task's steps by id (scripted runs; empty for the others) */
+  steps: Map<string, StepConfig>
   /** the workspace root (file tools stay inside it) */
   workspace: string
   /** the task's workdir, where tools run */

@@ -8,8 +8,6 @@ import { commit } from "./call.ts"
 import { wallTime, type RunContext } from "./context.ts"
 import { planOutcome, type Plan } from "./plan.ts"
 import { writeSummary } from "./summary.ts"
-import { agentStatus } from "../agent/status.ts"
-import type { AgentState } from "../agent/types.ts"
 
 export interface RunResult {
   runId: string
@@ -43,14 +41,11 @@ export function runStatus(plan: Plan, stop: RunContext["stop"]): { status: RunSt
 }
 
 export function finishRun(ctx: RunContext, homeDir: string): RunResult {
-  const agent = ctx.task.spec.agent ? (ctx.state.agent as AgentState | undefined) : undefined
-  const { status, message } = ctx.task.spec.agent ? agentStatus(agent, ctx.stop) : runStatus(ctx.state.plan, ctx.stop)
+  // an agent run counts its turns; a scripted plan its finished steps
+  const { status, message, steps } = ctx.driver.status(ctx)
   const exitCode = EXIT[status]
   const summaryPath = join(homeDir, "runs", ctx.runId, "summary.md")
   const pending = requestsOf(ctx.store, ctx.runId, "pending").map((r) => ({ id: r.id, kind: r.kind, title: r.title }))
-  const items = ctx.state.plan.items
-  // an agent run counts its turns; a scripted plan its finished steps
-  const steps = agent ? agent.turns : items.filter((i) => i.state === "done").length
   if (status === "paused") ctx.recorder.event("run.paused", { requests: pending.map((p) => p.id), message })
   ctx.recorder.event("run.finished", { task: ctx.task.name, status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, message }, { summary_path: summaryPath })
   ctx.recorder.audit({ type: "session_end", actor: "system", action: status, result: status === "completed" ? "success" : status === "failed" ? "failed" : null, reason: message })

@@ -8,6 +8,7 @@ import type { Store } from "../store/open.ts"
 import { requestsOf, settleRequest } from "../store/requests.ts"
 import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
 import { loadTask, type LoadedTask } from "../task/load.ts"
+import type { Driver } from "./driver.ts"
 import { commit } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
@@ -24,13 +25,10 @@ import { createPlan, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { ensureSummary } from "./summary.ts"
-import { initialState, type RunState, type StepConfig } from "./state.ts"
-import { driveSteps } from "./steps.ts"
+import { initialState, type RunState } from "./state.ts"
 import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
-import { driveAgent } from "../agent/driver.ts"
-import { reconcileAgent } from "../agent/resume.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
-import { changesApproval, describeOverrides, redecideWaiting, withOverrides, type ResumeOverrides } from "./overrides.ts"
+import { changesApproval, describeOverrides, withOverrides, type ResumeOverrides } from "./overrides.ts"
 
 export interface RunEnv {
   store: Store
@@ -67,19 +65,42 @@ export interface PlannedRun {
 
 /** Load and check a task and its policy and tools; throws ConfigError (exit 2) before anything is stored. */
 export async function planRun(env: RunEnv, taskFile: string, options: RunOptions): Promise<PlannedRun> {
-  const task = loadTask(taskFile)
-  return { task, prepared: await prepareRun(env, task, options), options }
+  return planTask(env, loadTask(taskFile), options)
 }
 
-export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string): Promise<RunResult> {
+/** planRun for a task that is not a file (the MCP server's session), optionally with its own driver. */
+export async function planTask(env: RunEnv, task: LoadedTask, options: RunOptions, driver?: Driver): Promise<PlannedRun> {
+  return { task, prepared: await prepareRun(env, task, options, false, driver), options }
+}
+
+/** A run that has started: its row, its start in the audit trail and the events; drive it, then finish it. */
+export interface OpenRun {
+  ctx: RunContext
+  /** plugins and MCP servers left out, for the person who started the run */
+  problems: string[]
+  /** ends the run (status, summary.md, audit) and stops the MCP servers it started */
+  finish(): Promise<RunResult>
+}
+
+/** What started the run, for the session_start audit row (`ccode run FILE` unless said otherwise). */
+export interface RunStart {
+  batch?: string
+  action?: string
+  reason?: string
+}
+
+/** Create the run: everything a run writes before its first call, the same for every driver. */
+export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}): OpenRun {
   const { task, prepared, options } = planned
   const runId = newId("r")
   const now = Date.now()
-  const steps = Object.fromEntries(prepared.steps.map((s) => [s.id, s.config]))
   const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError })))
-  const ctx = context(env, prepared, task, runId, options, initialState(plan, task.spec.agent ? "agent" : "plan"))
-  ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: task.spec.agent ? "agent" : "steps" })
-  ctx.recorder.audit({ type: "session_start", actor: "user", action: "run", reason: `ccode run ${task.file}`, data: { options, policy_warnings: prepared.governor.policy.ignored, ...policyStamp(prepared.governor.policy) } })
+  const ctx = context(env, prepared, task, runId, options, initialState(plan, prepared.driver.guards))
+  ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: ctx.driver.name })
+  ctx.recorder.audit({
+    type: "session_start", actor: "user", action: start.action ?? "run", reason: start.reason ?? `ccode run ${task.file}`,
+    data: { options, policy_warnings: prepared.governor.policy.ignored, ...policyStamp(prepared.governor.policy) },
+  })
   for (const warning of prepared.governor.policy.ignored) {
     ctx.recorder.event("policy.warning", { message: warning })
     ctx.recorder.audit({ type: "policy", actor: "policy", action: "ignored_grant", result: "denied", reason: warning })
@@ -98,11 +119,23 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
   commit(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
-      driver: task.spec.agent ? "agent" : "steps", policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
-      batch: batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps_hash: prepared.stepsHash } satisfies StoredSpec),
+      driver: ctx.driver.name, policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
+      batch: start.batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps_hash: prepared.stepsHash } satisfies StoredSpec),
     }),
   )
-  return drive(ctx, env, new Map(Object.entries(steps))).finally(() => prepared.extras.close())
+  const finish = async () => {
+    try {
+      return finishRun(ctx, env.home)
+    } finally {
+      await prepared.extras.close()
+    }
+  }
+  return { ctx, problems: prepared.extras.problems, finish }
+}
+
+export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string): Promise<RunResult> {
+  const { ctx } = openRun(env, planned, { batch })
+  return drive(ctx, env, planned.prepared)
 }
 
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false, overrides: ResumeOverrides = {}): Promise<RunResult> {
@@ -117,7 +150,6 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
     await prepared.extras.close()
     throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started; resume continues the plan it started with — restore the file, or start a new run`)
   }
-  const steps = new Map(prepared.steps.map((s) => [s.id, s.config]))
   const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   // the plan comes from its rows (checkpoints written before they held it whole still carry it)
@@ -130,22 +162,27 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
     ctx.approveAll = true
   }
   updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
-  ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: task.spec.agent ? "agent" : "steps" })
+  ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: ctx.driver.name })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   if (Object.keys(changed).length) {
     // the person's change: kept for later resumes, in the audit, and in the resumed event
     updateRun(env.store, run.id, { options: JSON.stringify(spec) })
     ctx.recorder.audit({ type: "policy", actor: "user", action: "resume_override", result: "approved", reason: `resumed with ${describeOverrides(changed)}`, data: changed })
     ctx.recorder.event("policy.warning", { message: `resumed with ${describeOverrides(changed)}` })
-    if (!task.spec.agent && changesApproval(changed)) redecideWaiting(ctx)
+    if (changesApproval(changed)) ctx.driver.redecide?.(ctx)
   }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
-  await (task.spec.agent ? reconcileAgent(ctx) : reconcile(ctx, (id) => steps.get(id)?.retries ?? ctx.governor.policy.limits.retries))
-  return drive(ctx, env, steps).finally(() => prepared.extras.close())
+  await ctx.driver.reconcile(ctx)
+  return drive(ctx, env, prepared)
 }
 
-async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig>): Promise<RunResult> {
+/** Drive the run to the end of this segment, then finish it; its plugins' servers stop either way. */
+function drive(ctx: RunContext, env: RunEnv, prepared: Prepared): Promise<RunResult> {
+  return driveSegment(ctx, env).finally(() => prepared.extras.close())
+}
+
+async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
   const onInterrupt = () => {
     ctx.stop = { status: "interrupted", reason: "interrupted by a signal; `ccode resume` continues" }
     ctx.cancel.abort("interrupted")
@@ -156,7 +193,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
     // the workspace as it is now; on resume, compared with how the last segment left it
     const changed = await watchStart(ctx)
     if (changed) await haltOrContinue(ctx, changed)
-    await (ctx.task.spec.agent ? driveAgent(ctx) : driveSteps(ctx, steps))
+    await ctx.driver.drive(ctx)
   } catch (error) {
     // a crash of ccode itself: recorded, and the run stays resumable (its status is still `running`)
     ctx.recorder.audit({ type: "error", actor: "system", action: "internal_error", result: "error", reason: (error as Error).message ?? String(error) })
@@ -169,8 +206,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
   return finishRun(ctx, env.home)
 }
 
-/** The context of a run (exported for drivers outside this file, e.g. the MCP server's long-lived run). */
-export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
+function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
   // undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
   const snapshots = createSnapshotHook({
@@ -179,7 +215,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
   })
   return {
-    store: env.store, runId, task, workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
+    store: env.store, runId, task, driver: prepared.driver, steps: new Map(prepared.steps.map((s) => [s.id, s.config])), workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,

@@ -11,8 +11,8 @@ import { createRedactor, type Redactor } from "../redact/index.ts"
 import { trustIn } from "../store/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
-import { AGENT_TOOLS } from "../tools/builtin/agent.ts"
-import { prepareAgent } from "../agent/setup.ts"
+import type { Driver } from "./driver.ts"
+import { driverFor } from "./drivers.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { ConfigError, positionOf } from "../task/yaml.ts"
 import type { Governor, RunOptions } from "./context.ts"
@@ -50,6 +50,8 @@ export interface Prepared {
   extras: Extras
   /** whether shell calls run inside the OS sandbox, and why not */
   sandbox: SandboxStatus
+  /** what proposes the calls */
+  driver: Driver
   recorder(runId: string): Recorder
 }
 
@@ -58,7 +60,7 @@ export interface Prepared {
  * arguments are not validated again (each call still is, when it runs) and its titles, which
  * come from the stored plan rows, are not redacted again — a 10,000-step plan resumes at once.
  */
-export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false): Promise<Prepared> {
+export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false, driver = driverFor(task)): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const loaded = await loadRunPolicy(env, task, options, cwd)
@@ -70,18 +72,18 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   // `required` without a working sandbox is exit 2 here, before any plugin loads or any step runs.
   // bwrap is looked up on ccode's own PATH, never the task's `env:` one, which the repository controls
   const sandbox = await sandboxStatus(policy.sandbox, env.env.PATH, workspace)
-  const registry = createRegistry(task.spec.agent ? AGENT_TOOLS : [])
+  const registry = createRegistry(driver.tools)
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
     isTrusted: options.trust ? () => true : trustIn(env.store, workspace),
     cacheDir: join(env.home, "cache"),
   })
   try {
-    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }, resume)
+    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver }, resume)
     prepared.warnings = loadWarnings(policy, prepared.steps.map((s) => ({
       id: s.id, tool: s.config.tool, toolTimeout: registry.get(s.config.tool)?.tool.timeout,
       timeout: s.config.timeout ?? (s.config.args.timeout as string | number | undefined),
-    })), { scripted: !task.spec.agent, trusted, explicit: (source) => source.startsWith("flag:") || source.startsWith(task.file) })
+    })), { scripted: driver.guards === "steps", trusted, explicit: (source) => source.startsWith("flag:") || source.startsWith(task.file) })
     return prepared
   } catch (error) {
     await extras.close()
@@ -91,7 +93,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
-  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
+  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox" | "driver"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
   resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
@@ -120,14 +122,14 @@ function finishPrepare(
     flags: policy.redaction.flags,
     home: homedir(),
   })
-  // the agent section is checked now, so a bad one is exit 2 before anything is stored
-  if (task.spec.agent) prepareAgent(task, registry, toolEnv)
+  // the driver's own section (agent:) is checked now, so a bad one is exit 2 before anything is stored
+  driver.check?.(task, registry, toolEnv)
   const governor = createGovernor(policy, workspace, toolEnv, { sandboxed: sandbox.bwrap !== undefined, loaderEnv })
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, stepsHash: stepsHash(steps), warnings: [],
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, driver, stepsHash: stepsHash(steps), warnings: [],
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }

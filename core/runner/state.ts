@@ -1,6 +1,8 @@
 // The checkpoint: everything a run needs to continue, as plain JSON.
 import { initGuardState, type GuardState } from "../guards/index.ts"
 import type { Grant } from "../policy/types.ts"
+import type { AgentState } from "../agent/types.ts"
+import type { Driver } from "./driver.ts"
 import type { Plan } from "./plan.ts"
 
 export interface StepConfig {
@@ -50,12 +52,13 @@ export interface RunState {
   changed: string[]
   /** the workspace fingerprint when the last segment ended (resume compares against it) */
   fingerprint?: unknown
-  agent?: unknown
+  /** the agent driver's conversation, notes and waits (agent runs only) */
+  agent?: AgentState
 }
 
-export function initialState(plan: Plan, driver: "plan" | "agent" = "plan", now = Date.now()): RunState {
+export function initialState(plan: Plan, guards: Driver["guards"] = "steps", now = Date.now()): RunState {
   return {
     v: 1, plan, callSeq: 0, counters: { calls: 0, denied: 0, failed: 0, turns: 0 }, grants: [], waiting: {}, pending: {},
-    passed: [], guards: initGuardState(driver, now), changed: [],
+    passed: [], guards: initGuardState(guards, now), changed: [],
   }
 }

@@ -17,8 +17,8 @@ describe("wall time across resumes", () => {
     clock = viaCheckpoint(startSegment(clock, 60 * MIN)) // `ccode resume`
     expect(wallTimeUsed(clock, 65 * MIN)).toBe(9 * MIN)
     expect(remainingWallTime(clock, 65 * MIN, limits)).toBe(MIN)
-    expect(limitBeforeCall(limits, NO_USAGE, clock, 65 * MIN, "plan")).toBeUndefined()
-    const trip = limitBeforeCall(limits, NO_USAGE, clock, 66 * MIN, "plan")
+    expect(limitBeforeCall(limits, NO_USAGE, clock, 65 * MIN, "steps")).toBeUndefined()
+    const trip = limitBeforeCall(limits, NO_USAGE, clock, 66 * MIN, "steps")
     expect(trip).toMatchObject({ guard: "limit", action: "pause", evidence: { limit: "max_wall_time", used: 10 * MIN, max: 10 * MIN } })
     expect(trip?.reason).toBe(
       "Limit reached: max_wall_time — 10m0s of 10m0s wall time used (across resumes). To go on, raise limits.max_wall_time in the policy, then `ccode resume`.",
@@ -41,7 +41,7 @@ describe("agent limits", () => {
     expect(limitBeforeCall(limits, { ...NO_USAGE, toolCalls: 99 }, clock, 0, "agent")).toBeUndefined()
     expect(limitBeforeCall(limits, used, clock, 0, "agent")).toMatchObject({ action: "pause", evidence: { limit: "max_tool_calls", used: 100, max: 100 } })
     // a scripted plan of 500 steps runs whole
-    expect(limitBeforeCall(limits, { ...NO_USAGE, toolCalls: 500 }, clock, 0, "plan")).toBeUndefined()
+    expect(limitBeforeCall(limits, { ...NO_USAGE, toolCalls: 500 }, clock, 0, "steps")).toBeUndefined()
   })
 
   test("turns, tokens and cost stop the next turn", () => {

@@ -118,7 +118,7 @@ describe("one GuardState through a run", () => {
 
   test("wall time adds up over pause and resume, not the time in between", () => {
     const policy10 = guardPolicy({ limits: { max_wall_time: 10 * MIN } })
-    let state = initGuardState("plan", 0)
+    let state = initGuardState("steps", 0)
     state = viaCheckpoint(runCall(state, ok("shell", { command: "make" }), 6 * MIN).state)
     state = viaCheckpoint(pauseGuards(state, 6 * MIN))
     state = viaCheckpoint(resumeGuards(state, 24 * 60 * MIN))
@@ -127,7 +127,7 @@ describe("one GuardState through a run", () => {
   })
 
   test("a scripted plan is not bounded by agent limits and never stalls", () => {
-    let state = initGuardState("plan", 0)
+    let state = initGuardState("steps", 0)
     const tight = guardPolicy({ limits: { max_tool_calls: 5, max_steps: 5, max_noop_iterations: 1 } })
     for (let i = 0; i < 50; i++) {
       expect(checkBeforeCall(state, "shell", i, tight)).toBeUndefined()
@@ -158,7 +158,7 @@ describe("one GuardState through a run", () => {
   })
 
   test("10,000 calls keep the checkpoint small and the guards fast", () => {
-    let state = initGuardState("plan", 0)
+    let state = initGuardState("steps", 0)
     const started = performance.now()
     for (let i = 0; i < 10_000; i++) {
       if (checkBeforeCall(state, "shell", i, policy)) throw new Error("unexpected trip")
