@@ -14,7 +14,7 @@ import { applyInFlight, requestInFlight } from "./waiting.ts"
 export async function reconcileAgent(ctx: RunContext): Promise<void> {
   // intents are committed without a checkpoint: new calls number on from the last one stored
   ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
-  const agent = ctx.state.agent ? attachHistory(ctx.store, ctx.runId, ctx.state.agent as AgentState) : undefined
+  const agent = ctx.state.agent ? attachHistory(ctx.store, ctx.runId, ctx.state.agent) : undefined
   const open = new Map((agent ? openCalls(agent) : []).map((c) => [c.key, c]))
   for (const row of inFlightCalls(ctx.store, ctx.runId)) {
     const call = row.itemId ? open.get(row.itemId) : undefined
@@ -37,7 +37,7 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
         continue
       }
     }
-    requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq }, newId("q"))
+    requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq, pgid: row.pgid }, newId("q"))
   }
   ctx.state.stoppedBy = undefined
   saveAgent(ctx, agent)

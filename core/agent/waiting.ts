@@ -3,8 +3,9 @@
 // run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
 import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
-import { getCall, updateCall } from "../store/calls.ts"
+import { getCall } from "../store/calls.ts"
 import { endLeftovers } from "../runner/leftovers.ts"
+import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight as inFlightRequest, settleInFlightCall } from "../runner/requests.ts"
 import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
 import { append } from "./calls.ts"
 import { noteMessage, refusalMessage } from "./conversation.ts"
@@ -17,7 +18,7 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   const request = waiting.kind === "question" && !waiting.created ? undefined : getRequest(ctx.store, waiting.requestId)
   if (waiting.kind === "in_flight" && !(await endInFlightLeftovers(ctx, waiting, request))) return true
   if (request && request.status !== "pending") {
-    ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
+    reportSettled(ctx, request)
     settleFromRequest(ctx, agent, waiting, request)
   } else if (ctx.human.interactive) {
     if (await askNow(ctx, agent, waiting, request)) return true
@@ -32,7 +33,7 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
 /** An in-flight call's processes may still run: "done" waits for them, any other answer kills them first. */
 async function endInFlightLeftovers(ctx: RunContext, waiting: { callId: string; call: ToolCall }, request: RequestRow | undefined): Promise<boolean> {
   const row = { id: waiting.callId, tool: waiting.call.tool, itemId: waiting.call.key, pgid: getCall(ctx.store, waiting.callId)?.pgid ?? null }
-  if (request && request.status !== "pending") return endLeftovers(ctx, row, request.status === "answered" && request.answer?.trim() !== "skip" ? "wait" : "kill")
+  if (request && request.status !== "pending") return endLeftovers(ctx, row, leftoverChoice(inFlightAnswer(request)))
   return ctx.human.interactive ? endLeftovers(ctx, row) : true
 }
 
@@ -48,15 +49,12 @@ function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWai
       agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq, approved: true, forRun: Boolean(request.forRun) } }
       return
     }
-    const reason = `denied by ${request.settledBy ?? "a person"}${request.answer ? `: ${request.answer}` : ""}`
-    updateCall(ctx.store, waiting.callId, { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() })
-    ctx.state.counters.denied++
+    const reason = denialReason(request)
+    denyWaitingCall(ctx, waiting.callId, reason)
     append(ctx, agent, refusalMessage(waiting.call, reason))
     return
   }
-  const answer: InFlightAnswer =
-    request.status === "approved" ? "rerun" : request.status === "denied" ? "fail" : request.answer?.trim() === "skip" ? "skip" : "done"
-  applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
+  applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, inFlightAnswer(request))
 }
 
 /** Ask the person now; true when they gave no answer (Ctrl-C) and the agent still waits. */
@@ -86,18 +84,12 @@ async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting,
 
 /** A call in flight at a crash, decided by a person: run it again, or tell the model what became of it. */
 export function applyInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number }, answer: InFlightAnswer): void {
-  ctx.recorder.audit({ type: "permission", actor: "user", callId: row.callId, tool: call.tool, action: `in_flight:${answer}`, result: answer === "fail" ? "denied" : "approved" })
+  settleInFlightCall(ctx, { callId: row.callId, tool: call.tool }, answer)
   if (answer === "rerun") {
     agent.pending = { key: call.key, call: { ...row, approved: true } }
     return
   }
   const done = answer === "done"
-  updateCall(ctx.store, row.callId, {
-    status: done ? "ok" : "abandoned",
-    finishedAt: Date.now(),
-    output: done ? "(marked done by a person after a crash)" : null,
-    errorMessage: done ? null : `in flight at a crash; ${answer === "skip" ? "skipped" : "marked failed"} by a person`,
-  })
   const text = done
     ? "this call was running when ccode stopped; a person confirmed it finished, but its output was not kept"
     : `this call was running when ccode stopped and was not run again (${answer === "skip" ? "skipped" : "marked failed"} by a person); it may or may not have taken effect`
@@ -105,17 +97,10 @@ export function applyInFlight(ctx: RunContext, agent: AgentState, call: ToolCall
 }
 
 /** The in-flight request for a call that was running at a crash and cannot safely run twice. */
-export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number }, requestId: string): void {
-  agent.waiting = { kind: "in_flight", requestId, call, ...row }
-  ctx.recorder.event("request.created", { req: requestId, kind: "in_flight", call: row.callId, step: call.key, tool: call.tool, args: call.args })
-  ctx.recorder.audit({ type: "permission", actor: "system", callId: row.callId, tool: call.tool, action: "request:in_flight", result: "asked", reason: "call was in flight when the process died" })
-  saveAgent(ctx, agent, () =>
-    insertRequest(ctx.store, {
-      id: requestId, runId: ctx.runId, callId: row.callId, itemId: call.key, kind: "in_flight", status: "pending",
-      title: ctx.redactor.text(`call ${call.key} (${call.tool}) was running when ccode stopped: run it again?`),
-      detail: JSON.stringify(ctx.redactor.value({ tool: call.tool, args: call.args })), createdAt: Date.now(),
-    }),
-  )
+export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number; pgid: number | null }, requestId: string): void {
+  agent.waiting = { kind: "in_flight", requestId, call, callId: row.callId, seq: row.seq }
+  const { write } = inFlightRequest(ctx, { requestId, call: { id: row.callId, tool: call.tool, itemId: call.key, pgid: row.pgid, args: call.args }, name: `call ${call.key}` })
+  saveAgent(ctx, agent, write)
 }
 
 function createQuestion(ctx: RunContext, agent: AgentState, waiting: Extract<AgentWaiting, { kind: "question" }>): void {

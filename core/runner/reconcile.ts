@@ -1,12 +1,13 @@
 // On resume: bring the checkpoint up to date with what happened since — calls that were in
 // flight when the process died, and requests a person settled with `ccode approve/deny/answer`.
 import { getCall, inFlightCalls, lastCallSeq, updateCall, type CallRow } from "../store/calls.ts"
-import { getRequest, insertRequest } from "../store/requests.ts"
+import { getRequest } from "../store/requests.ts"
 import { commit } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
-import { endLeftovers, stillRunning } from "./leftovers.ts"
+import { endLeftovers } from "./leftovers.ts"
 import { transition, type PlanEvent, itemOf } from "./plan.ts"
+import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight, settleInFlightCall } from "./requests.ts"
 
 /** `retriesOf`: how often a step may be retried (for a call whose command is known to have failed). */
 export async function reconcile(ctx: RunContext, retriesOf: (id: string) => number = () => ctx.governor.policy.limits.retries): Promise<void> {
@@ -39,11 +40,10 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
       // settled with approve/deny/answer while its processes may still run: "done" waits for them,
       // any other answer ends them first (a re-run never starts beside the old copy)
       const call = getCall(ctx.store, waiting.call!.callId)
-      const answer = inFlightAnswer(request)
-      if (call && !(await endLeftovers(ctx, call, answer === "done" ? "wait" : "kill"))) continue
+      if (call && !(await endLeftovers(ctx, call, leftoverChoice(inFlightAnswer(request))))) continue
     }
     delete ctx.state.waiting[id]
-    ctx.recorder.event("request.settled", { req: request.id, kind: request.kind, status: request.status, answer: request.answer })
+    reportSettled(ctx, request)
     if (waiting.kind === "breakpoint") {
       if (request.status === "approved") {
         ctx.state.passed.push(id)
@@ -54,9 +54,8 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
         ctx.state.pending[id] = { ...waiting.call!, approved: true, forRun: Boolean(request.forRun) }
         apply({ type: "release", id })
       } else {
-        const reason = `denied by ${request.settledBy ?? "a person"}${request.answer ? `: ${request.answer}` : ""}`
-        if (waiting.call) updateCall(ctx.store, waiting.call.callId, { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() })
-        ctx.state.counters.denied++
+        const reason = denialReason(request)
+        denyWaitingCall(ctx, waiting.call?.callId, reason)
         apply({ type: "fail", id, retry: false, denied: "person", note: reason })
       }
     } else applyInFlight(ctx, id, waiting.call!.callId, inFlightAnswer(request), apply)
@@ -65,10 +64,6 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
   for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied === "policy") apply({ type: "release", id: item.id })
   ctx.state.stoppedBy = undefined
   commit(ctx)
-}
-
-function inFlightAnswer(request: { status: string; answer: string | null }): InFlightAnswer {
-  return request.status === "approved" ? "rerun" : request.status === "denied" ? "fail" : request.answer?.trim() === "skip" ? "skip" : "done"
 }
 
 async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, retriesOf: (id: string) => number): Promise<void> {
@@ -107,27 +102,12 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
         }
       }
     }
-    requestInFlight(ctx, call, id, apply)
+    const requestId = newId("q")
+    const { write, note } = requestInFlight(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
+    apply({ type: "wait", id, note })
+    ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
+    commit(ctx, write)
   }
-}
-
-/** Nobody can choose now: an in_flight request, settled later with approve / deny / answer. */
-function requestInFlight(ctx: RunContext, call: CallRow, id: string, apply: (e: PlanEvent) => void): void {
-  const running = stillRunning(call)
-  const requestId = newId("q")
-  const how = running
-    ? `it is ${running}; approve to kill it and run it again, deny or answer "skip" to kill it, or answer "done" to wait for it`
-    : `approve to run it again, deny to fail it, or answer "done" or "skip"`
-  apply({ type: "wait", id, note: `was running when ccode stopped; ${how} (${requestId})` })
-  ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
-  ctx.recorder.event("request.created", { req: requestId, kind: "in_flight", call: call.id, step: id, tool: call.tool, args: JSON.parse(call.args), ...(running ? { pgid: call.pgid, still_running: true } : {}) })
-  ctx.recorder.audit({ type: "permission", actor: "system", callId: call.id, tool: call.tool, action: "request:in_flight", result: "asked", reason: `call was in flight when ccode stopped${running ? `; ${running}` : ""}` })
-  commit(ctx, () =>
-    insertRequest(ctx.store, {
-      id: requestId, runId: ctx.runId, callId: call.id, itemId: id, kind: "in_flight", status: "pending",
-      title: `step ${id} (${call.tool}) was running when ccode stopped${running ? ` and is ${running}` : ""}: run it again?`, detail: call.args, createdAt: Date.now(),
-    }),
-  )
 }
 
 /** The command had exited before ccode stopped: its recorded exit status settles the call, as if it had returned. */
@@ -149,20 +129,13 @@ function settleExited(ctx: RunContext, call: CallRow, canRetry: boolean, apply: 
 
 function applyInFlight(ctx: RunContext, id: string, callId: string, answer: InFlightAnswer, apply: (e: PlanEvent) => void): void {
   const call = getCall(ctx.store, callId)
-  ctx.recorder.audit({ type: "permission", actor: "user", callId, tool: call?.tool ?? null, action: `in_flight:${answer}`, result: answer === "fail" ? "denied" : "approved" })
+  settleInFlightCall(ctx, { callId, tool: call?.tool ?? null }, answer)
   if (answer === "rerun") {
     ctx.state.pending[id] = { callId, seq: call?.seq ?? ++ctx.state.callSeq, approved: true }
     apply({ type: "reset", id, note: "in flight at a crash; running again" })
     return
   }
-  const done = answer === "done"
-  updateCall(ctx.store, callId, {
-    status: done ? "ok" : "abandoned",
-    finishedAt: Date.now(),
-    errorMessage: done ? null : `in flight at a crash; ${answer === "skip" ? "skipped" : "marked failed"} by a person`,
-    output: done ? "(marked done by a person after a crash)" : null,
-  })
-  if (done) {
+  if (answer === "done") {
     apply({ type: "release", id })
     apply({ type: "start", id })
     apply({ type: "succeed", id })
