@@ -93,15 +93,7 @@ export async function runCall(
 
   if (decision.decision === "ask") {
     const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
-    if (resolved.kind === "waiting") {
-      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: resolved.requestId, decision }
-      settle(outcome)
-      commit(ctx, () => {
-        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
-        resolved.write()
-      })
-      return outcome
-    }
+    if (resolved.kind === "waiting") return waitFor(ctx, resolved, { row, decision }, settle)
     decision = resolved.decision
   }
 
@@ -138,13 +130,7 @@ export async function runCall(
     const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
-      const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
-      settle(outcome)
-      commit(ctx, () => {
-        upsertCall(ctx.store, pendingRow(row, decision, "pending"))
-        previewed.write()
-      })
-      return outcome
+      return waitFor(ctx, previewed, { row, decision }, settle)
     }
     result = previewed.result
   } else {
@@ -179,6 +165,22 @@ export async function runCall(
       errorMessage: result.error ? ctx.redactor.text(result.error.message) : null,
     }),
   )
+  return outcome
+}
+
+/** The call waits for a person: its row (pending) and the request are committed with the checkpoint. */
+function waitFor(
+  ctx: RunContext,
+  request: { requestId: string; write: () => void },
+  { row, decision }: { row: Omit<Parameters<typeof upsertCall>[1], "status">; decision: Decision },
+  settle: (outcome: CallOutcome) => void,
+): CallOutcome {
+  const outcome: CallOutcome = { kind: "waiting", callId: row.id, seq: row.seq, requestId: request.requestId, decision }
+  settle(outcome)
+  commit(ctx, () => {
+    upsertCall(ctx.store, pendingRow(row, decision, "pending"))
+    request.write()
+  })
   return outcome
 }
 

@@ -1,5 +1,6 @@
 // Deciding one proposed call: the tool's own argument defaults applied, the policy's decision,
-// plugin beforeCall hooks (which may only restrict), and a person's earlier approval.
+// plugin beforeCall hooks (which may only restrict), and a person's earlier approval. `--dry-run`
+// and `policy check` decide through the same functions (decideProposal, decideProposed, toolRiskOf).
 import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../policy/risk.ts"
@@ -9,6 +10,7 @@ import type { GuardState } from "../policy/types.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Governor, RunContext } from "./context.ts"
 import type { PendingCall } from "./state.ts"
+import type { PluginHooks } from "../plugins/validate.ts"
 
 export interface Decided<P extends { tool: string; args: Record<string, unknown> }> {
   /** the proposal as it will run: parsed arguments, possibly rewritten by a hook */
@@ -20,33 +22,41 @@ export interface Decided<P extends { tool: string; args: Record<string, unknown>
 export async function decideCall<P extends { tool: string; args: Record<string, unknown> }>(
   ctx: RunContext, proposal: P, callId: string, trip: Trip | undefined, pending?: PendingCall,
 ): Promise<Decided<P>> {
-  const first = await decideProposed(ctx, proposal.tool, proposal.args, { tripped: trip, grants: ctx.state.grants })
-  const given = { ...proposal, args: first.args }
-  const decideArgs = (args: Record<string, unknown>) => decideProposed(ctx, proposal.tool, args, { tripped: trip, grants: ctx.state.grants })
-  let { call, decision } = first
-  let effective = given
-  if (ctx.hooks.length && !trip) {
-    const hooked = await decideWithHooks({
-      hooks: ctx.hooks,
-      call: { tool: proposal.tool, args: given.args, cwd: ctx.cwd, workspace: ctx.workspace, runId: ctx.runId, callId },
-      decision,
-      redecide: async (args) => {
-        const again = await decideArgs(args)
-        call = again.call
-        return again.decision
-      },
-    })
-    decision = hooked.decision
-    effective = { ...given, args: hooked.args }
-  }
+  const decided = await decideProposal({ ...ctx, hooks: trip ? [] : ctx.hooks }, proposal, { callId, state: { tripped: trip, grants: ctx.state.grants } })
+  let { decision } = decided
   if (pending?.approved && decision.decision === "ask") {
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
-      const grant = ctx.governor.grantFor(call, decision)
+      const grant = ctx.governor.grantFor(decided.call, decision)
       if (grant && decision.risk !== "critical") recordGrant(ctx, grant)
     }
   }
-  return { proposal: effective, call, decision }
+  return { ...decided, decision }
+}
+
+/**
+ * A proposed call as the run decides it, before any person: the policy's decision (decideProposed),
+ * then the plugins' beforeCall hooks, which may deny or rewrite (a rewrite is decided again). The one
+ * path for a run, a resume, an MCP client's call and `--dry-run`. (A guard that tripped skips the hooks.)
+ */
+export async function decideProposal<P extends { tool: string; args: Record<string, unknown> }>(
+  d: Deciding & { hooks: readonly PluginHooks[]; runId: string }, proposal: P, at: { callId: string; state: GuardState },
+): Promise<Decided<P>> {
+  const first = await decideProposed(d, proposal.tool, proposal.args, at.state)
+  const given = { ...proposal, args: first.args }
+  let { call, decision } = first
+  if (!d.hooks.length) return { proposal: given, call, decision }
+  const hooked = await decideWithHooks({
+    hooks: d.hooks,
+    call: { tool: proposal.tool, args: given.args, cwd: d.cwd, workspace: d.workspace, runId: d.runId, callId: at.callId },
+    decision,
+    redecide: async (args) => {
+      const again = await decideProposed(d, proposal.tool, args, at.state)
+      call = again.call
+      return again.decision
+    },
+  })
+  return { proposal: { ...given, args: hooked.args }, call, decision: hooked.decision }
 }
 
 /** What deciding a proposed call needs: the run's tools and policy, where it runs. */

@@ -44,4 +44,27 @@ describe("plugin hooks", () => {
     // afterCall ran for the call that ran (denied calls never reach a tool)
     expect(readFileSync(join(sb.work, "hook-log.txt"), "utf8")).toBe("greet ok\n")
   }, 60_000)
+
+  test("--dry-run applies beforeCall hooks as the run does: the step a hook denies shows denied, a rewrite is decided again", async () => {
+    const sb = sandbox()
+    userPlugins(sb, "greet.ts", "guard_hooks.ts")
+    sb.file("policy.yaml", "version: 1\napproval: { mode: auto, threshold: low, on_ask: deny }\n")
+    sb.file("task.yaml", [
+      "version: 1",
+      "steps:",
+      "  - { id: alice, tool: greet, with: { name: alice } }",
+      "  - { id: mallory, tool: greet, with: { name: mallory } }",
+      "  - { id: bob, tool: greet, with: { name: bob } }",
+      "",
+    ].join("\n"))
+    const result = await ccode(sb, ["run", "task.yaml", "--policy", "policy.yaml", "--dry-run", "--json"])
+    expect(result.code).toBe(5)
+    const decisions = Object.fromEntries(events(result.stdout).filter((e) => e.type === "decision").map((e) => [String(e.step), e]))
+    expect(decisions.alice).toMatchObject({ decision: "allow", risk: "low" })
+    expect(decisions.mallory).toMatchObject({ decision: "deny", rules: [expect.objectContaining({ id: "hook:guard_hooks.ts" })] })
+    expect(decisions.bob).toMatchObject({ decision: "ask", risk: "high" })
+    expect(String(decisions.bob!.reason)).toContain("arguments rewritten by")
+    // nothing ran: no afterCall hook saw a result
+    expect(() => readFileSync(join(sb.work, "hook-log.txt"), "utf8")).toThrow()
+  }, 60_000)
 })
