@@ -12,6 +12,7 @@ const FILES = [
   "./tests/task/load.test.ts",
   "./tests/tools/shell.test.ts",
   "./tests/plugins/load.test.ts",
+  "./tests/runner/reconcile.test.ts",
   "./tests/e2e/plugin-hooks.test.ts",
   "./tests/fixtures/tmp/leaves-everything.ts",
 ]
