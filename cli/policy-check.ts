@@ -6,8 +6,7 @@ import { join, resolve } from "node:path"
 import type { ArgsDef } from "citty"
 import { decide, prepareCall } from "../core/policy/index.ts"
 import type { Risk } from "../core/policy/risk.ts"
-import type { Decision } from "../core/policy/types.ts"
-import type { Declaration } from "../core/tools/declare.ts"
+import type { Decision, Policy } from "../core/policy/types.ts"
 import { afterDashes, allValues, checkFlags, globalArgs, jsonArg } from "./args.ts"
 import { UsageError } from "./errors.ts"
 import { loadForCli } from "./policy-load.ts"
@@ -56,12 +55,10 @@ export async function runCheck(args: CheckArgs, rawArgs: string[]): Promise<numb
   const loaded = await loadForCli({ cwd, flags: { policy: allValues(rawArgs, "policy") }, trust: Boolean(args.trust), db: args.db as string | undefined })
   warn(loaded.warnings)
   const known = await knownTool(tool, callArgs, Boolean(args.args))
-  const resolved = known.plugin ? await pluginTool(tool, callArgs, { cwd, workspace: loaded.workspace, trust: Boolean(args.trust), db: args.db as string | undefined }) : known
-  const { toolRisk, declaration } = resolved
-  const call = await prepareCall(tool, resolved.args ?? callArgs, {
-    cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk, declaration, overrides: loaded.policy.risk.overrides,
-  })
-  const decision = decide(loaded.policy, call, { grants: [] })
+  const plugin = known.plugin ? await pluginDecision(tool, callArgs, loaded.policy, { cwd, workspace: loaded.workspace, trust: Boolean(args.trust), db: args.db as string | undefined }) : undefined
+  const decision = plugin ?? decide(loaded.policy, await prepareCall(tool, callArgs, {
+    cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk: known.toolRisk, overrides: loaded.policy.risk.overrides,
+  }), { grants: [] })
   if (args.json) console.log(JSON.stringify(decision, null, 2))
   else console.log(renderDecision(decision))
   return 0
@@ -109,7 +106,7 @@ function joinCommand(words: string[]): string {
 
 // A built-in tool's arguments are validated against its schema and its own risk used, as in a run;
 // plain `check -- CMD` skips the tool registry (and zod) entirely.
-async function knownTool(tool: string, args: Record<string, unknown>, given: boolean): Promise<{ toolRisk?: Risk; plugin?: boolean; args?: Record<string, unknown>; declaration?: Declaration }> {
+async function knownTool(tool: string, args: Record<string, unknown>, given: boolean): Promise<{ toolRisk?: Risk; plugin?: boolean }> {
   if (!given && tool === "shell") return {}
   const { createRegistry } = await import("../core/tools/registry.ts")
   const registered = createRegistry().get(tool)
@@ -124,11 +121,12 @@ async function knownTool(tool: string, args: Record<string, unknown>, given: boo
 
 /**
  * A tool that is not built in: the workspace's (trusted) plugins are loaded as a run would load them,
- * and the tool's own risk (its risk function, with its argument defaults) counts, as in a run.
+ * and the call is decided as the run decides it (decideProposal: its zod defaults, its risk function,
+ * its declared paths, the plugins' beforeCall hooks). Undefined when no plugin has the tool.
  */
-async function pluginTool(tool: string, args: Record<string, unknown>, at: { cwd: string; workspace: string; trust: boolean; db?: string }): Promise<{ toolRisk?: Risk; args?: Record<string, unknown>; declaration?: Declaration }> {
-  const [{ createRegistry }, { addExtraTools }, { toolRiskOf }, { openSqlite }, { ccodeHome, dbPath }, { trustIn }] = await Promise.all([
-    import("../core/tools/registry.ts"), import("../core/plugins/extras.ts"), import("../core/runner/decide-call.ts"),
+async function pluginDecision(tool: string, args: Record<string, unknown>, policy: Policy, at: { cwd: string; workspace: string; trust: boolean; db?: string }): Promise<Decision | undefined> {
+  const [{ createRegistry }, { addExtraTools }, { decideProposal }, { createGovernor }, { openSqlite }, { ccodeHome, dbPath }, { trustIn }] = await Promise.all([
+    import("../core/tools/registry.ts"), import("../core/plugins/extras.ts"), import("../core/runner/decide-call.ts"), import("../core/runner/governor.ts"),
     import("../core/store/sqlite.ts"), import("./home.ts"), import("../core/store/trust.ts"),
   ])
   const store = openSqlite(dbPath(at.db))
@@ -138,17 +136,20 @@ async function pluginTool(tool: string, args: Record<string, unknown>, at: { cwd
       registry, workspace: at.workspace, cwd: at.cwd, env: process.env, home: homedir(), servers: {}, onClash: () => {},
       isTrusted: at.trust ? () => true : trustIn(store, at.workspace), cacheDir: join(ccodeHome(process.env), "cache"),
     })
-    await extras.close()
-    const found = registry.get(tool)?.tool
-    if (!found) {
-      for (const problem of extras.problems) console.error(`warning: ${problem}`)
-      return {}
+    try {
+      const found = registry.get(tool)?.tool
+      if (!found) {
+        for (const problem of extras.problems) console.error(`warning: ${problem}`)
+        return undefined
+      }
+      const parsed = found.args.safeParse(args)
+      if (!parsed.success) throw new UsageError(`--args do not fit ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")}`)
+      const governor = createGovernor(policy, at.workspace, process.env)
+      const deciding = { registry, governor, cwd: at.cwd, workspace: at.workspace, hooks: extras.hooks, runId: "policy-check" }
+      return (await decideProposal(deciding, { tool, args }, { callId: "policy-check", state: { grants: [] } })).decision
+    } finally {
+      await extras.close()
     }
-    const parsed = found.args.safeParse(args)
-    if (!parsed.success) throw new UsageError(`--args do not fit ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")}`)
-    const given = parsed.data as Record<string, unknown>
-    // the plugin's own declaration says which arguments are paths (path rules apply as in a run)
-    return { toolRisk: toolRiskOf(found, given, at), args: given, declaration: found }
   } finally {
     store.close()
   }

@@ -1,6 +1,6 @@
 // Deciding one proposed call: the tool's own argument defaults applied, the policy's decision,
 // plugin beforeCall hooks (which may only restrict), and a person's earlier approval. `--dry-run`
-// and `policy check` decide through the same functions (decideProposal, decideProposed, toolRiskOf).
+// and `policy check` (for plugin tools) decide through decideProposal.
 import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../policy/risk.ts"
@@ -87,11 +87,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 // A tool's declared risk: static, or computed from the arguments (a risk function that throws is not trusted to say "low").
-/** A tool's own risk for these arguments (static, or its risk function's answer). */
-export function toolRiskOf(tool: { risk?: unknown }, args: Record<string, unknown>, at: { cwd: string; workspace: string }): Risk | undefined {
-  return staticRisk(tool.risk, args, at)
-}
-
 function staticRisk(risk: unknown, args: Record<string, unknown>, ctx: { cwd: string; workspace: string }): Risk | undefined {
   if (typeof risk !== "function") return risk as Risk | undefined
   try {

@@ -67,4 +67,20 @@ describe("plugin hooks", () => {
     // nothing ran: no afterCall hook saw a result
     expect(() => readFileSync(join(sb.work, "hook-log.txt"), "utf8")).toThrow()
   }, 60_000)
+
+  test("policy check decides a plugin tool as the run does: a beforeCall hook's deny and rewrite count", async () => {
+    const sb = sandbox()
+    userPlugins(sb, "greet.ts", "guard_hooks.ts")
+    sb.file("policy.yaml", "version: 1\napproval: { mode: auto, threshold: low, on_ask: deny }\n")
+    const check = async (name: string) => {
+      const result = await ccode(sb, ["policy", "check", "--json", "--policy", "policy.yaml", "--tool", "greet", "--args", JSON.stringify({ name })])
+      expect(result.code).toBe(0)
+      return JSON.parse(result.stdout)
+    }
+    expect(await check("alice")).toMatchObject({ decision: "allow", risk: "low" })
+    expect(await check("mallory")).toMatchObject({ decision: "deny", rules: [expect.objectContaining({ id: "hook:guard_hooks.ts" })] })
+    const bob = await check("bob")
+    expect(bob).toMatchObject({ decision: "ask", risk: "high" })
+    expect(String(bob.reason)).toContain("arguments rewritten by")
+  }, 60_000)
 })
