@@ -6,6 +6,7 @@ import { hashArgs, runCall, commit, type CallOutcome } from "../runner/call.ts"
 import type { RunOptions } from "../runner/context.ts"
 import type { RunResult } from "../runner/finish.ts"
 import { openRun, planTask, type RunEnv } from "../runner/lifecycle.ts"
+import { denialReason } from "../runner/requests.ts"
 import type { PendingCall } from "../runner/state.ts"
 import { getRequest } from "../store/requests.ts"
 import type { LoadedTask } from "../task/load.ts"
@@ -71,7 +72,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
       }
       waiting.delete(key)
       if (request?.status === "approved") pending = { callId: earlier.callId, seq: earlier.seq, approved: true, forRun: Boolean(request.forRun) }
-      else return errorResult("DENIED", "denied", `denied by ${request?.settledBy ?? "a person"}${request?.answer ? `: ${request.answer}` : ""}`)
+      else return errorResult("DENIED", "denied", denialReason({ settledBy: request?.settledBy ?? null, answer: request?.answer ?? null }))
     }
     // one controller per call (calls run one at a time): the client's cancel stops this call only,
     // a signal to the server (ctx.cancel at that moment) still stops whatever runs

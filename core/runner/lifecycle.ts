@@ -9,6 +9,7 @@ import { requestsOf, settleRequest } from "../store/requests.ts"
 import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
 import { loadTask, type LoadedTask } from "../task/load.ts"
 import type { Driver } from "./driver.ts"
+import { driverFor } from "./drivers.ts"
 import { commit } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
@@ -145,7 +146,12 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   const spec = { ...stored, options }
   const task = loadTask(run.taskFile, { fast: true }) // its plan is checked against the stored hash below
   task.workdir = run.workdir
-  const prepared = await prepareRun(env, task, spec.options, true)
+  // the checkpoint is the driver's: a task file that now names another driver cannot continue it
+  const driver = driverFor(task)
+  if (driver.name !== run.driver) {
+    throw new ResumeError(`run ${run.id} was started by the ${run.driver} driver, but ${run.taskFile} now describes a${driver.name === "agent" ? "n" : ""} ${driver.name} task; restore the file, or start a new run`)
+  }
+  const prepared = await prepareRun(env, task, spec.options, true, driver)
   if (spec.steps_hash && spec.steps_hash !== prepared.stepsHash) {
     await prepared.extras.close()
     throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started; resume continues the plan it started with — restore the file, or start a new run`)

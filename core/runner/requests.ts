@@ -7,7 +7,6 @@ import { insertRequest, type RequestRow } from "../store/requests.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { stillRunning, type InFlightRow } from "./leftovers.ts"
 
-type Settled = Pick<RequestRow, "status" | "answer" | "settledBy">
 
 /** approve: run it again; deny: it failed; answer "skip": skip it; any other answer: it was done. */
 export function inFlightAnswer(request: Pick<RequestRow, "status" | "answer">): InFlightAnswer {
@@ -20,7 +19,7 @@ export function leftoverChoice(answer: InFlightAnswer): "wait" | "kill" {
 }
 
 /** "denied by cli: not today" */
-export function denialReason(request: Settled): string {
+export function denialReason(request: Pick<RequestRow, "answer" | "settledBy">): string {
   return `denied by ${request.settledBy ?? "a person"}${request.answer ? `: ${request.answer}` : ""}`
 }
 

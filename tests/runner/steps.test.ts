@@ -69,3 +69,19 @@ describe("the scripted driver", () => {
     expect(() => readFileSync(join(ws!.dir, "deployed.txt"))).toThrow()
   })
 })
+
+describe("resume keeps the driver a run started with", () => {
+  test("a task file that is now an agent task cannot continue a scripted run (exit 2, nothing runs)", async () => {
+    ws = workspace()
+    ws.task({ policy: QUIET_POLICY, steps: [{ id: "gate", run: "echo gate > gate.txt", breakpoint: true }] })
+    const first = await ws.run()
+    expect(first.status).toBe("paused")
+    ws.file("turns.json", "[]")
+    ws.task({ policy: QUIET_POLICY, agent: { provider: "replay", script: "turns.json", goal: "echo gate > gate.txt" } })
+    const error = await ws.resume(first.runId).then(() => undefined, (e: Error & { exitCode?: number }) => e)
+    expect(error?.message).toContain("was started by the steps driver")
+    expect(error?.exitCode).toBe(2)
+    expect(findRun(ws.store, first.runId).status).toBe("paused")
+    expect(() => readFileSync(join(ws!.dir, "gate.txt"))).toThrow()
+  })
+})
