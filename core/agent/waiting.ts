@@ -5,7 +5,7 @@ import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
 import { getCall } from "../store/calls.ts"
 import { endLeftovers } from "../runner/leftovers.ts"
-import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight as inFlightRequest, settleInFlightCall } from "../runner/requests.ts"
+import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight as inFlightRequest, answerInFlightCall } from "../runner/requests.ts"
 import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
 import { append } from "./calls.ts"
 import { noteMessage, refusalMessage } from "./conversation.ts"
@@ -84,7 +84,7 @@ async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting,
 
 /** A call in flight at a crash, decided by a person: run it again, or tell the model what became of it. */
 export function applyInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number }, answer: InFlightAnswer): void {
-  settleInFlightCall(ctx, { callId: row.callId, tool: call.tool }, answer)
+  answerInFlightCall(ctx, { callId: row.callId, tool: call.tool }, answer)
   if (answer === "rerun") {
     agent.pending = { key: call.key, call: { ...row, approved: true } }
     return

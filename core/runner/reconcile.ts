@@ -7,7 +7,7 @@ import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import { endLeftovers } from "./leftovers.ts"
 import { transition, type PlanEvent, itemOf } from "./plan.ts"
-import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight, settleInFlightCall } from "./requests.ts"
+import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight, answerInFlightCall } from "./requests.ts"
 
 /** `retriesOf`: how often a step may be retried (for a call whose command is known to have failed). */
 export async function reconcile(ctx: RunContext, retriesOf: (id: string) => number = () => ctx.governor.policy.limits.retries): Promise<void> {
@@ -129,7 +129,7 @@ function settleExited(ctx: RunContext, call: CallRow, canRetry: boolean, apply: 
 
 function applyInFlight(ctx: RunContext, id: string, callId: string, answer: InFlightAnswer, apply: (e: PlanEvent) => void): void {
   const call = getCall(ctx.store, callId)
-  settleInFlightCall(ctx, { callId, tool: call?.tool ?? null }, answer)
+  answerInFlightCall(ctx, { callId, tool: call?.tool ?? null }, answer)
   if (answer === "rerun") {
     ctx.state.pending[id] = { callId, seq: call?.seq ?? ++ctx.state.callSeq, approved: true }
     apply({ type: "reset", id, note: "in flight at a crash; running again" })

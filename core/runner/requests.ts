@@ -38,7 +38,7 @@ export function denyWaitingCall(ctx: RunContext, callId: string | undefined, rea
  * A person's answer about a call in flight at a crash, on the call's row and in the audit trail.
  * "rerun" leaves the row as it is: the same call runs again under its id.
  */
-export function settleInFlightCall(ctx: RunContext, call: { callId: string; tool: string | null }, answer: InFlightAnswer): void {
+export function answerInFlightCall(ctx: RunContext, call: { callId: string; tool: string | null }, answer: InFlightAnswer): void {
   ctx.recorder.audit({ type: "permission", actor: "user", callId: call.callId, tool: call.tool, action: `in_flight:${answer}`, result: answer === "fail" ? "denied" : "approved" })
   if (answer === "rerun") return
   const done = answer === "done"
