@@ -7,7 +7,7 @@ import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import { endLeftovers } from "./leftovers.ts"
 import { transition, type PlanEvent, itemOf } from "./plan.ts"
-import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, requestInFlight, answerInFlightCall } from "./requests.ts"
+import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, inFlightRequest, answerInFlightCall } from "./requests.ts"
 
 /** `retriesOf`: how often a step may be retried (for a call whose command is known to have failed). */
 export async function reconcile(ctx: RunContext, retriesOf: (id: string) => number = () => ctx.governor.policy.limits.retries): Promise<void> {
@@ -103,7 +103,7 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
       }
     }
     const requestId = newId("q")
-    const { write, note } = requestInFlight(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
+    const { write, note } = inFlightRequest(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
     apply({ type: "wait", id, note })
     ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
     commit(ctx, write)

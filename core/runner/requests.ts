@@ -62,7 +62,7 @@ export interface InFlightRequest {
  * the event and audit row; returns the request's row write and what blocks the item, for the
  * driver's commit. The title and detail are redacted like every request's.
  */
-export function requestInFlight(ctx: RunContext, { requestId, call, name }: InFlightRequest): { write: () => void; note: string } {
+export function inFlightRequest(ctx: RunContext, { requestId, call, name }: InFlightRequest): { write: () => void; note: string } {
   const running = stillRunning(call)
   const how = running
     ? `it is ${running}; approve to kill it and run it again, deny or answer "skip" to kill it, or answer "done" to wait for it`
