@@ -35,7 +35,11 @@ export function blockedBySandbox(output: string, layout: SandboxLayout, home: st
         }
       }
     }
-    if (layout.network === "none" && NETWORK.test(line)) return { what: "network access (sandbox.network: none)" }
+    if (layout.network !== "allow" && NETWORK.test(line)) {
+      return layout.network === "none"
+        ? { what: "network access (sandbox.network: none)" }
+        : { what: "network access outside the proxy (sandbox.network lists hosts; only programs that use HTTP_PROXY/HTTPS_PROXY get through)" }
+    }
   }
   return undefined
 }
