@@ -37,6 +37,7 @@ export interface Proxy {
 
 const HEAD_TIMEOUT_MS = 10_000
 const CONNECT_TIMEOUT_MS = 10_000
+const REFUSED_LINGER_MS = 1000
 
 /**
  * Listen on `socket` (owner-only). Synchronous: bwrap binds the socket file into the sandbox the moment
@@ -154,8 +155,13 @@ async function systemResolve(host: string): Promise<string[]> {
 function refuse(client: Socket, status: number, reason: string): void {
   const text = STATUS[status] ?? "Error"
   const body = `ccode sandbox proxy: ${reason}\n`
+  // what the client still sends is read and dropped: closing on unread bytes would reset the
+  // connection and lose the answer; the client gets a moment to read it, then the socket is destroyed
+  client.removeAllListeners("data")
+  client.on("data", () => undefined)
+  client.resume()
   client.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-  client.destroySoon?.()
+  setTimeout(() => client.destroy(), REFUSED_LINGER_MS).unref()
 }
 
 const STATUS: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large", 502: "Bad Gateway" }
