@@ -23,8 +23,8 @@ export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
     const fields = { call: callId ?? null, method: c.method, host: c.host, port: c.port, allowed: c.allowed, reason: c.reason ?? null, address: c.address ?? null }
     ctx.recorder.event("sandbox.network", fields)
     ctx.recorder.audit({
-      type: "policy", actor: "policy", action: "network", callId, result: c.allowed ? "approved" : "denied",
-      reason: `${c.method} ${c.host}:${c.port} ${c.allowed ? "allowed" : `refused: ${c.reason}`}`, data: fields,
+      type: "policy", actor: "policy", action: "network", callId, result: !c.allowed ? "denied" : c.reason ? "failed" : "approved",
+      reason: `${c.method} ${c.host}:${c.port} ${!c.allowed ? `refused: ${c.reason}` : c.reason ? `allowed, ${c.reason}` : "allowed"}`, data: fields,
     })
   })
 }

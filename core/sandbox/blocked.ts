@@ -6,7 +6,7 @@ import { inside } from "./layout.ts"
 
 const WRITE_DENIED = /(Read-only file system|Permission denied|Operation not permitted|EROFS|EACCES|EPERM)/
 const MISSING = /(No such file or directory|ENOENT)/
-const NETWORK = /(Connection refused|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo)/i
+const NETWORK = /(Connection refused|Couldn't connect to server|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo)/i
 // a path in an error line: quoted ('x', ‘x’, "x", `x`) or bare, absolute, ~ or relative with a slash or dot
 const PATH = /['‘"`]([^'’"`\n]+)['’"`]|((?:~|\.{0,2})?\/[^\s:'’"`,;]+|[\w.-]*\.[\w.-]+(?:\/[^\s:'’"`,;]*)?)/g
 

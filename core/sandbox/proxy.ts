@@ -14,9 +14,11 @@ export interface ProxyConnection {
   method: string
   host: string
   port: number
+  /** the list lets it through (it may still fail: a listed server that is down) */
   allowed: boolean
-  /** why it was refused, or the address it went to */
+  /** why it was refused, or why an allowed one failed */
   reason?: string
+  /** the address it went to */
   address?: string
 }
 
@@ -110,7 +112,7 @@ async function route(client: Socket, head: string, rest: Buffer, options: ProxyO
   try {
     addresses = isIP(host) ? [host] : await (options.resolve ?? systemResolve)(host)
   } catch {
-    report({ host, port, allowed: false, reason: "the name does not resolve" })
+    report({ host, port, allowed: true, reason: "failed: the name does not resolve" })
     return refuse(client, 502, `${host} does not resolve`)
   }
   // one internal answer among public ones is a rebinding attempt: the whole name is refused
@@ -130,7 +132,7 @@ async function route(client: Socket, head: string, rest: Buffer, options: ProxyO
   upstream.on("error", (error: NodeJS.ErrnoException) => {
     clearTimeout(timer)
     if (connected) return client.destroy()
-    report({ host, port, allowed: false, reason: `connection failed: ${error.code ?? error.message}` })
+    report({ host, port, allowed: true, reason: `failed: ${error.code ?? error.message}` })
     refuse(client, 502, `could not connect to ${host}:${port}`)
   })
   upstream.once("connect", () => {

@@ -185,6 +185,16 @@ describe("the sandbox's network proxy", () => {
     expect(JSON.stringify(log)).not.toContain("pw")
   })
 
+  test("a listed server that is down is a 502, recorded as allowed but failed (not as the list refusing it)", async () => {
+    const probe = Bun.listen<undefined>({ hostname: "127.0.0.1", port: 0, socket: { data() {} } })
+    const down = probe.port
+    probe.stop(true)
+    const socket = start([`127.0.0.1:${down}`])
+    const { text } = await talk(socket, `CONNECT 127.0.0.1:${down} HTTP/1.1\r\n\r\n`)
+    expect(text).toStartWith("HTTP/1.1 502 ")
+    expect(log).toEqual([{ method: "CONNECT", host: "127.0.0.1", port: down, allowed: true, reason: "failed: ECONNREFUSED" }])
+  })
+
   test("closing the proxy ends open tunnels and removes its socket", async () => {
     const socket = start([`127.0.0.1:${echo.port}`])
     const conn = createConnection(socket)
