@@ -29,6 +29,8 @@ export interface ProxyOptions {
   /** the whole head must arrive within this (a slowloris client is cut off) */
   headTimeoutMs?: number
   connectTimeoutMs?: number
+  /** open client and upstream sockets together; connections beyond are closed at once */
+  maxConnections?: number
   /** name -> addresses; the system resolver unless a test gives another */
   resolve?: (host: string) => Promise<string[]>
 }
@@ -40,6 +42,7 @@ export interface Proxy {
 const HEAD_TIMEOUT_MS = 10_000
 const CONNECT_TIMEOUT_MS = 10_000
 const REFUSED_LINGER_MS = 1000
+const MAX_CONNECTIONS = 512
 
 /**
  * Listen on `socket` (owner-only). Synchronous: bwrap binds the socket file into the sandbox the moment
@@ -48,6 +51,8 @@ const REFUSED_LINGER_MS = 1000
 export function startProxy(options: ProxyOptions): Proxy {
   const open = new Set<Socket>()
   const server = createServer((client) => {
+    // a command opening connections by the thousand must not run ccode (its database, its logs) out of descriptors
+    if (open.size >= (options.maxConnections ?? MAX_CONNECTIONS)) return void client.destroy()
     open.add(client)
     client.on("close", () => open.delete(client))
     handle(client, options, open)

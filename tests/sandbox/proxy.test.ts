@@ -195,6 +195,17 @@ describe("the sandbox's network proxy", () => {
     expect(log).toEqual([{ method: "CONNECT", host: "127.0.0.1", port: down, allowed: true, reason: "failed: ECONNREFUSED" }])
   })
 
+  test("connections beyond the cap are closed at once (a flood cannot exhaust ccode's descriptors)", async () => {
+    const socket = start([`127.0.0.1:${http.port}`], { maxConnections: 2 })
+    const held = [createConnection(socket), createConnection(socket)]
+    await Promise.all(held.map((c) => new Promise<void>((resolve) => c.once("connect", () => resolve()))))
+    await Bun.sleep(50)
+    const third = await talk(socket, `GET http://127.0.0.1:${http.port}/ HTTP/1.1\r\n\r\n`)
+    expect(third).toEqual({ text: "", closed: true })
+    for (const c of held) c.destroy()
+    expect(seen).toEqual([])
+  })
+
   test("closing the proxy ends open tunnels and removes its socket", async () => {
     const socket = start([`127.0.0.1:${echo.port}`])
     const conn = createConnection(socket)
