@@ -121,7 +121,7 @@ export function isInternal(address: string): boolean {
       (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19))
   }
   const first = parseInt(address.split(":")[0]!, 16)
-  return address === expandIPv6("::") || isLoopback(address) || (first & 0xffc0) === 0xfe80 || (first & 0xfe00) === 0xfc00 || (first & 0xff00) === 0xff00
+  return address === expandIPv6("::") || isLoopback(address) || (first & 0xffc0) === 0xfe80 || (first & 0xffc0) === 0xfec0 || (first & 0xfe00) === 0xfc00 || (first & 0xff00) === 0xff00
 }
 
 function isLoopback(address: string): boolean {

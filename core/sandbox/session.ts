@@ -91,6 +91,9 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
+      // made before any run needs it, so it is hidden from every call from the start: a long call must
+      // not find another run's proxy socket in a folder that appeared after its sandbox was laid out
+      if (input.netDir) mkdirSync(input.netDir, { recursive: true, mode: 0o700 })
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }

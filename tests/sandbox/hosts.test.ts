@@ -62,7 +62,7 @@ describe("addresses a listed name may lead to", () => {
     const list = rules("*.example.com", "example.org")
     expect(addressAllowed(list, "api.example.com", "93.184.216.34")).toBe(true)
     expect(addressAllowed(list, "api.example.com", "2606:2800:220:1:248:1893:25c8:1946")).toBe(true)
-    for (const address of ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "64:ff9b::a9fe:a9fe", "224.0.0.1"]) {
+    for (const address of ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "::", "fe80::1", "fec0::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "64:ff9b::a9fe:a9fe", "224.0.0.1"]) {
       expect([address, addressAllowed(list, "example.org", address)]).toEqual([address, false])
     }
   })

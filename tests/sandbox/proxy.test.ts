@@ -124,6 +124,21 @@ describe("the sandbox's network proxy", () => {
     expect(log.map((c) => [c.host, c.allowed])).toEqual([["127.0.0.1", false], ["0000:0000:0000:0000:0000:0000:0000:0001", false], ["localhost", true]])
   })
 
+  test("an IPv6 literal that is listed is reached in any spelling; the listed address only", async () => {
+    const v6 = Bun.serve({ hostname: "::1", port: 0, fetch: () => new Response("v6 hi") })
+    try {
+      const socket = start([`[::1]:${v6.port}`])
+      const short = await talk(socket, `GET http://[::1]:${v6.port}/ HTTP/1.1\r\nHost: [::1]:${v6.port}\r\n\r\n`)
+      const long = await talk(socket, `CONNECT [0:0:0:0:0:0:0:1]:${v6.port} HTTP/1.1\r\n\r\n`)
+      const v4 = await talk(socket, `CONNECT 127.0.0.1:${v6.port} HTTP/1.1\r\n\r\n`)
+      expect(short.text).toContain("v6 hi")
+      expect(long.text).toStartWith("HTTP/1.1 200 Connection Established")
+      expect(v4.text).toStartWith("HTTP/1.1 403 ")
+    } finally {
+      v6.stop(true)
+    }
+  })
+
   test("DNS rebinding: a listed name that resolves to loopback, metadata or a mix is refused; the proxy connects to what it checked", async () => {
     const answers: Record<string, string[]> = {
       "a.example.test": ["127.0.0.1"], "b.example.test": ["169.254.169.254"], "c.example.test": ["93.184.216.34", "127.0.0.1"], "d.example.test": ["::ffff:127.0.0.1"],

@@ -115,3 +115,12 @@ describe("a run whose sandbox lists hosts", () => {
     web.explain(ok, ws, "c3")
   })
 })
+
+test("every sandbox, even with no network, hides the folder of the runs' proxy sockets, made before any run needs it", () => {
+  const netDir = join(root, "net-none")
+  const none = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: policy("auto"), protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(root, "run4"), netDir })!
+  const { argv } = sandboxed(none, ["true"], { cwd: ws, env: {} })
+  const at = argv.indexOf(realpathSync(netDir))
+  expect(argv.slice(at - 1, at + 3)).toEqual(["--tmpfs", realpathSync(netDir), "--remount-ro", realpathSync(netDir)])
+  expect(argv).not.toContain("__sandbox-bridge")
+})
