@@ -70,6 +70,7 @@ export function startProxy(options: ProxyOptions): Proxy {
     close() {
       server.close()
       for (const socket of open) socket.destroy()
+      open.clear()
       rmSync(options.socket, { force: true })
     },
   }
@@ -80,6 +81,7 @@ function handle(client: Socket, options: ProxyOptions, open: Set<Socket>): void 
   const timer = setTimeout(() => refuse(client, 408, "the request head took too long"), options.headTimeoutMs ?? HEAD_TIMEOUT_MS)
   timer.unref()
   client.on("error", () => client.destroy())
+  client.once("close", () => clearTimeout(timer))
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk])
     const end = buffered.indexOf("\r\n\r\n")
@@ -127,10 +129,13 @@ async function route(client: Socket, head: string, rest: Buffer, options: ProxyO
     report({ host, port, allowed: false, reason })
     return refuse(client, 403, reason)
   }
+  // the call ended (the proxy closed) or the client left while the name was being resolved
+  if (!open.has(client)) return void client.destroy()
   const address = addresses[0]!
   const upstream = createConnection({ host: address, port })
   open.add(upstream)
   upstream.on("close", () => open.delete(upstream))
+  client.once("close", () => upstream.destroy())
   let connected = false
   const timer = setTimeout(() => upstream.destroy(new Error("timed out")), options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS)
   timer.unref()
@@ -150,7 +155,6 @@ async function route(client: Socket, head: string, rest: Buffer, options: ProxyO
     client.pipe(upstream)
     upstream.pipe(client)
     client.resume()
-    client.on("close", () => upstream.destroy())
     upstream.on("close", () => client.destroy())
   })
 }

@@ -221,6 +221,18 @@ describe("the sandbox's network proxy", () => {
     expect(seen).toEqual([])
   })
 
+  test("a call that ends while a name is being resolved opens no connection afterwards", async () => {
+    const socket = start([`slow.example.test:${http.port}`, `127.0.0.1:${http.port}`], { resolve: async () => (await Bun.sleep(300), ["127.0.0.1"]) })
+    const pending = talk(socket, `GET http://slow.example.test:${http.port}/late HTTP/1.1\r\nHost: slow.example.test:${http.port}\r\n\r\n`, { waitMs: 1500 })
+    await Bun.sleep(100)
+    proxy!.close()
+    proxy = undefined
+    expect((await pending).closed).toBe(true)
+    await Bun.sleep(400)
+    expect(seen).toEqual([])
+    expect(log).toEqual([])
+  })
+
   test("closing the proxy ends open tunnels and removes its socket", async () => {
     const socket = start([`127.0.0.1:${echo.port}`])
     const conn = createConnection(socket)
