@@ -77,13 +77,19 @@ describe.skipIf(!READY)("sandbox.network host allowlist (compiled binary)", () =
 
   test("localhost listed by name reaches the host's 127.0.0.1; credentials and paths are never recorded", async () => {
     const { sb, policy } = box([`localhost:${listed.port}`])
-    sb.file("task.yaml", task({ auth: `curl -sS -f -H 'Authorization: Bearer TOPSECRET42' -U user:PROXYPW http://localhost:${listed.port}/private-path?key=QUERYSECRET` }))
+    sb.file("task.yaml", task({
+      auth: `curl -sS -f -H 'Authorization: Bearer TOPSECRET42' -U user:PROXYPW http://localhost:${listed.port}/private-path?key=QUERYSECRET`,
+      // the name is listed, not the address: the IP literal is another host
+      literal: `curl -sS -f -p http://127.0.0.1:${listed.port}/literal`,
+    }))
     const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--policy", policy])
     const all = events(result.stdout)
-    expect((all.find((e) => e.type === "step.finished") as unknown as Finished).output).toContain("listed says hi /private-path")
+    const finished = all.filter((e) => e.type === "step.finished") as unknown as Finished[]
+    expect(finished[0]!.output).toContain("listed says hi /private-path")
     expect(headers.at(-1)!["proxy-authorization"]).toBeUndefined() // the proxy's credentials stop at the proxy
+    expect(finished[1]!.error!.message).toStartWith(`blocked by the sandbox: network access to 127.0.0.1:${listed.port}`)
     const net = all.filter((e) => e.type === "sandbox.network")
-    expect(net.map((e) => [e.host, e.allowed])).toEqual([["localhost", true]])
+    expect(net.map((e) => [e.host, e.allowed])).toEqual([["localhost", true], ["127.0.0.1", false]])
     const audit = await ccode(sb, ["audit", "--type", "policy", "--format", "json"])
     const recorded = JSON.stringify([net, JSON.parse(audit.stdout)])
     for (const secret of ["TOPSECRET42", "PROXYPW", "private-path", "QUERYSECRET"]) expect(recorded).not.toContain(secret)
