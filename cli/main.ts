@@ -42,6 +42,8 @@ export async function main(argv: string[]): Promise<number> {
     else console.error(rootUsage())
     return wantsHelp ? 0 : 2
   }
+  // internal, unlisted: the network bridge ccode starts inside a sandbox with a host allowlist (core/sandbox/bridge.ts)
+  if (name === "__sandbox-bridge" && index === 0) return (await import("../core/sandbox/bridge.ts")).bridgeMain(argv.slice(1))
   // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
   if (name === "hook" && !wantsHelp) return (await import("./hook.ts")).hookMain(argv.slice(index + 1))
   // `policy check` too: it is what scripts and other tools call per command

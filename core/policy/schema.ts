@@ -2,12 +2,18 @@
 // unknown keys are errors. Pure: no fs. The .describe() texts become the JSON Schema
 // (`ccode policy schema`) that gives editors completion.
 import { z } from "zod"
+import { parseHostEntry } from "../sandbox/hosts.ts"
 import { Duration } from "../task/duration.ts"
 import { DECISIONS, RISKS } from "./risk.ts"
 
 export const RiskLevel = z.enum(RISKS).describe("risk level: safe < low < medium < high < critical")
 export const DecisionValue = z.enum(DECISIONS).describe("allow | ask | deny; among matching rules deny > ask > allow")
 const OneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+// a sandbox.network entry: `example.com`, `*.example.com`, `host:8443`, `10.0.0.5`, `[::1]:8080`
+const HostEntry = z.string().min(1).superRefine((entry, ctx) => {
+  const problem = parseHostEntry(entry)
+  if (typeof problem === "string") ctx.addIssue({ code: "custom", message: problem })
+})
 const Dur = Duration.describe("a duration: 250ms, 30s, 5m, 1h, or a number of milliseconds")
 
 export const Examples = z
@@ -121,8 +127,8 @@ export const Sandbox = z
   .strictObject({
     mode: z.enum(SANDBOX_MODES).optional()
       .describe("off: no OS sandbox; auto: use it when it works, warn once when it does not; required: refuse to run shell calls without it (exit 2)"),
-    network: z.union([z.enum(["none", "allow"]), z.array(z.string().min(1))]).optional()
-      .describe("none: no network inside; allow: the host's network; [host, ...]: not supported yet, treated as none"),
+    network: z.union([z.enum(["none", "allow"]), z.array(HostEntry)]).optional()
+      .describe("none: no network inside; allow: the host's network; [host, ...]: only these hosts, through ccode's proxy (host = 443 and 80, host:port, *.example.com)"),
     writable: z.array(z.string().min(1)).optional().describe("paths writable besides the workspace and the run's temp dir"),
     hidden: z.array(z.string().min(1)).optional().describe("paths that look empty inside (added to ~/.ssh, ~/.aws, ~/.gnupg, ...)"),
     read_only: z.array(z.string().min(1)).optional().describe("paths kept read-only inside writable roots (added to .git/hooks, .git/config, .ccode, ...)"),

@@ -270,7 +270,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   })
   const rest = stream.flush()
   if (rest) ctx.reporter.output(ctx.runId, callId, rest)
-  return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd) : result
+  return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd, callId) : result
 }
 
 function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {

@@ -18,11 +18,20 @@ export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
     reason: message ?? (sandboxed ? `shell calls run in the OS sandbox (${status.bwrap})` : status.reason ?? "sandbox off"),
     data: { sandboxed, mode: status.mode, reason: status.reason ?? null, notes: status.notes },
   })
+  // a host allowlist's every connection, allowed or refused: host and port only, never paths, headers or bodies
+  ctx.sandbox?.onNetwork((callId, c) => {
+    const fields = { call: callId ?? null, method: c.method, host: c.host, port: c.port, allowed: c.allowed, reason: c.reason ?? null, address: c.address ?? null }
+    ctx.recorder.event("sandbox.network", fields)
+    ctx.recorder.audit({
+      type: "policy", actor: "policy", action: "network", callId, result: !c.allowed ? "denied" : c.reason ? "failed" : "approved",
+      reason: `${c.method} ${c.host}:${c.port} ${!c.allowed ? `refused: ${c.reason}` : c.reason ? `allowed, ${c.reason}` : "allowed"}`, data: fields,
+    })
+  })
 }
 
 /** The sandbox the run's tools spawn through (undefined: they run without one). */
 export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string): Sandbox | undefined {
   return runSandbox({
-    status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId),
+    status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
   })
 }

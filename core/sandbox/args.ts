@@ -1,5 +1,6 @@
 // bwrap's argv for a layout. Pure: no fs. Mount order matters: later mounts cover earlier ones, so
 // the read-only root comes first, writable roots over it, read-only and hidden paths over those.
+import { dirname } from "node:path"
 import type { SandboxLayout } from "./types.ts"
 
 export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): string[] {
@@ -18,14 +19,27 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
     "--dev", "/dev",
     "--proc", "/proc",
   ]
-  if (layout.network === "none") argv.push("--unshare-net")
+  if (layout.network !== "allow") argv.push("--unshare-net")
   for (const path of layout.writable) argv.push("--bind", path, path)
   for (const path of layout.pinned) argv.push("--bind", path, path)
   for (const path of layout.readOnly) argv.push("--ro-bind", path, path)
+  const proxy = layout.proxy
+  let socketBound = false
   for (const { path, dir } of layout.hidden) {
-    if (dir) argv.push("--tmpfs", path, "--remount-ro", path)
-    else argv.push("--ro-bind", "/dev/null", path)
+    if (!dir) {
+      argv.push("--ro-bind", "/dev/null", path)
+      continue
+    }
+    argv.push("--tmpfs", path)
+    // the folder of every run's proxy sockets is hidden; this call's own socket alone shows through
+    if (proxy && dirname(proxy.socket) === path) {
+      argv.push("--ro-bind", proxy.socket, proxy.socket)
+      socketBound = true
+    }
+    argv.push("--remount-ro", path)
   }
-  argv.push("--chdir", layout.cwd, "--", ...command)
+  if (proxy && !socketBound) argv.push("--ro-bind", proxy.socket, proxy.socket)
+  const inner = proxy ? [...proxy.bridge, proxy.socket, String(proxy.port), "--", ...command] : command
+  argv.push("--chdir", layout.cwd, "--", ...inner)
   return argv
 }

@@ -6,7 +6,7 @@ import { inside } from "./layout.ts"
 
 const WRITE_DENIED = /(Read-only file system|Permission denied|Operation not permitted|EROFS|EACCES|EPERM)/
 const MISSING = /(No such file or directory|ENOENT)/
-const NETWORK = /(Connection refused|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo)/i
+const NETWORK = /(Connection refused|Couldn't connect to server|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo)/i
 // a path in an error line: quoted ('x', ‘x’, "x", `x`) or bare, absolute, ~ or relative with a slash or dot
 const PATH = /['‘"`]([^'’"`\n]+)['’"`]|((?:~|\.{0,2})?\/[^\s:'’"`,;]+|[\w.-]*\.[\w.-]+(?:\/[^\s:'’"`,;]*)?)/g
 
@@ -35,7 +35,11 @@ export function blockedBySandbox(output: string, layout: SandboxLayout, home: st
         }
       }
     }
-    if (layout.network === "none" && NETWORK.test(line)) return { what: "network access (sandbox.network: none)" }
+    if (layout.network !== "allow" && NETWORK.test(line)) {
+      return layout.network === "none"
+        ? { what: "network access (sandbox.network: none)" }
+        : { what: "network access outside the proxy (sandbox.network lists hosts; only programs that use HTTP_PROXY/HTTPS_PROXY get through)" }
+    }
   }
   return undefined
 }

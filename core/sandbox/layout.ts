@@ -4,7 +4,7 @@ import { lstatSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, sep } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
-import type { SandboxLayout } from "./types.ts"
+import type { SandboxLayout, SandboxProxy } from "./types.ts"
 
 export interface LayoutInput {
   bwrap: string
@@ -18,6 +18,10 @@ export interface LayoutInput {
   home: string
   /** the environment the command gets: agent sockets it names are hidden */
   env?: Record<string, string | undefined>
+  /** the folder of the runs' proxy sockets: hidden from every sandbox (one run's allowlist is not another's) */
+  netDir?: string
+  /** set when this call reaches the network through the host allowlist's proxy */
+  proxy?: SandboxProxy
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
@@ -29,12 +33,13 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     .filter((p) => !granted.some((w) => inside(p, w)))
   const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => inside(p, w)))
-  const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden].map(expand)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => inside(w, p)))
     .map((path) => ({ path, dir: isDir(path) }))
-  const network = input.policy.network === "allow" ? "allow" : "none"
-  return { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
+  const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
+  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
+  return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
 
 export function expandPath(path: string, home: string, workspace: string): string {

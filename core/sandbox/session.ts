@@ -9,7 +9,9 @@ import { blockedBySandbox } from "./blocked.ts"
 import { inside, sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
-import type { SandboxLayout, SandboxProbe } from "./types.ts"
+import { parseAllowlist } from "./hosts.ts"
+import { networkOf, type NetworkListener } from "./network.ts"
+import type { SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
 export interface SandboxStatus {
@@ -39,9 +41,8 @@ export async function sandboxStatus(policy: SandboxPolicy, path: string | undefi
     if (policy.mode === "required") throw new SandboxUnavailable(`sandbox.mode is required but the OS sandbox is unavailable: ${probe.reason}`)
     return { mode: policy.mode, reason: probe.reason, notes: [] }
   }
-  const notes = Array.isArray(policy.network)
-    ? [`sandbox.network lists hosts (${policy.network.join(", ")}): host allowlists are not supported yet, so calls get no network at all`]
-    : []
+  const rules = Array.isArray(policy.network) ? parseAllowlist(policy.network) : []
+  const notes = typeof rules === "string" ? [`sandbox.network: ${rules}; calls get no network at all`] : []
   return { mode: policy.mode, bwrap: probe.bwrap, notes }
 }
 
@@ -49,8 +50,13 @@ export async function sandboxStatus(policy: SandboxPolicy, path: string | undefi
 export interface Sandbox {
   /** the argv and environment to spawn instead of the given ones */
   wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): { argv: string[]; env: Record<string, string> }
-  /** a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped again) */
-  explain(result: ToolResult, cwd: string): ToolResult
+  /**
+   * a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped
+   * again); ends the call's network proxy (every call's when no call id is given)
+   */
+  explain(result: ToolResult, cwd: string, callId?: string): ToolResult
+  /** where every connection through a host allowlist's proxy is reported (the run's events and audit) */
+  onNetwork(listener: NetworkListener): void
   /** the same sandbox with another folder (a preview's scratch copy) as the only writable workspace */
   within(workspace: string): Sandbox
   /** the run's folder under CCODE_HOME (previews keep their scratch copies there) */
@@ -65,6 +71,8 @@ export interface RunSandboxInput {
   home: string
   /** the run's own folder under CCODE_HOME; its tmp/ is the writable temp dir */
   runDir: string
+  /** where the proxies' unix sockets live (CCODE_HOME/net): hidden from every sandbox */
+  netDir?: string
 }
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
@@ -72,21 +80,27 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
   return bwrap ? sandboxAt(input, bwrap) : undefined
 }
 
-function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
+function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)): Sandbox {
   const tmpDir = join(input.runDir, "tmp")
   // resolved per call: a path a step created (.claude/) is protected from the next step on
-  const layout = (cwd: string, env?: Record<string, string>): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env })
+  const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, p === "~" || p.startsWith("~/") ? input.home + p.slice(1) : p))
   let missing: string[] = []
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
+      // made before any run needs it, so it is hidden from every call from the start: a long call must
+      // not find another run's proxy socket in a folder that appeared after its sandbox was laid out
+      if (input.netDir) mkdirSync(input.netDir, { recursive: true, mode: 0o700 })
       missing = missingPlantable(input.workspace, allowed)
-      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env), argv), env: { ...spawn.env, TMPDIR: tmpDir } }
+      const proxy = net.open(spawn.env.CCODE_CALL_ID)
+      const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
+      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env, proxy), argv), env }
     },
-    explain(result, cwd) {
+    explain(result, cwd, callId) {
+      const refused = net.close(callId)
       const made = planted(input.workspace, missing)
       missing = []
       if (made.length) {
@@ -99,13 +113,14 @@ function sandboxAt(input: RunSandboxInput, bwrap: string): Sandbox {
       }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
-      const blocked = blockedBySandbox(result.text, layout(cwd), input.home)
+      const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder), input.home)
       if (!blocked) return result
       const next = blocked.hint ?? "widen the policy's sandbox section if it is meant to"
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
-    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap),
+    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap, net),
+    onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
   }
 }

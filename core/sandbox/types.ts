@@ -17,8 +17,20 @@ export interface SandboxLayout {
   pinned: string[]
   /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
   hidden: { path: string; dir: boolean }[]
-  /** none: a network namespace of its own with only loopback */
-  network: "none" | "allow"
+  /**
+   * none: a network namespace of its own with only loopback; proxy: the same, plus the bridge to the
+   * host allowlist's proxy (`proxy`); allow: the host's network
+   */
+  network: "none" | "allow" | "proxy"
+  /** network proxy: the proxy's unix socket (bound into the sandbox), the bridge's port and command */
+  proxy?: SandboxProxy
+}
+
+export interface SandboxProxy {
+  socket: string
+  port: number
+  /** argv that runs `ccode __sandbox-bridge` (the binary itself, or bun + cli/main.ts from source) */
+  bridge: string[]
 }
 
 /** Whether the sandbox works on this machine, and if not, why (said to the user as is). */

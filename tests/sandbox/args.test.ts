@@ -39,6 +39,15 @@ describe("bwrap argv", () => {
     expect(bwrapArgv({ ...layout, network: "allow" }, ["true"])).not.toContain("--unshare-net")
   })
 
+  test("a host allowlist: no network namespace of the host's, only this call's proxy socket shows in the hidden socket folder, the bridge runs the command", () => {
+    const proxy = { socket: "/c/net/ab12.sock", port: 3128, bridge: ["/usr/bin/ccode", "__sandbox-bridge"] }
+    const argv = bwrapArgv({ ...layout, network: "proxy", proxy, hidden: [...layout.hidden, { path: "/c/net", dir: true }] }, ["bash", "-c", "curl x"])
+    expect(argv).toContain("--unshare-net")
+    const at = argv.indexOf("/c/net")
+    expect(argv.slice(at - 1, at + 6)).toEqual(["--tmpfs", "/c/net", "--ro-bind", "/c/net/ab12.sock", "/c/net/ab12.sock", "--remount-ro", "/c/net"])
+    expect(argv.slice(argv.indexOf("--chdir"))).toEqual(["--chdir", "/w/sub", "--", "/usr/bin/ccode", "__sandbox-bridge", "/c/net/ab12.sock", "3128", "--", "bash", "-c", "curl x"])
+  })
+
   test("a command that looks like a bwrap option stays the command: it comes after --", () => {
     const argv = bwrapArgv(layout, ["--bind", "/", "/"])
     expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["--bind", "/", "/"])

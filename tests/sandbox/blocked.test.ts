@@ -41,7 +41,10 @@ describe("a failure caused by the sandbox is named", () => {
   test("network errors with network none, not with network allow", () => {
     expect(what("bash: connect: Connection refused")).toBe("network access (sandbox.network: none)")
     expect(what("curl: (6) Could not resolve host: example.com")).toBe("network access (sandbox.network: none)")
+    expect(what("curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server")).toBe("network access (sandbox.network: none)")
     expect(what("bash: connect: Connection refused", { ...layout, network: "allow" })).toBeUndefined()
+    // a host list: a program that ignored the proxy variables found no network of its own
+    expect(what("curl: (6) Could not resolve host: example.com", { ...layout, network: "proxy" })).toStartWith("network access outside the proxy")
   })
 
   test("ordinary failures inside the workspace are not blamed on the sandbox", () => {

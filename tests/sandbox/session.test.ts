@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { runSandbox, sandboxed, sandboxStatus } from "../../core/sandbox/session.ts"
 import type { SandboxPolicy } from "../../core/policy/types.ts"
 import type { ToolResult } from "../../core/tools/types.ts"
@@ -82,4 +82,45 @@ describe("a workspace whose .git is a file (a worktree or a submodule)", () => {
     expect(readFileSync(join(wt, ".git"), "utf8")).toBe(`gitdir: ${join(root, "real.git")}\n`)
     expect(readFileSync(join(wt, "evil", "config"), "utf8")).toBe("[core]\n")
   })
+})
+
+describe("a run whose sandbox lists hosts", () => {
+  const hosts = { ...policy("auto"), network: ["example.com", "127.0.0.1:8080"] }
+  const netDir = join(root, "net")
+  const box = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: hosts, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(root, "run2"), netDir })!
+  const ok: ToolResult = { status: "ok", text: "", stats: { duration_ms: 1, bytes: 0 } }
+
+  test("each call gets its own proxy socket, the proxy variables, and the bridge before its command; the call's end closes it", () => {
+    const first = sandboxed(box, ["bash", "-c", "curl x"], { cwd: ws, env: { CCODE_CALL_ID: "c1", HTTPS_PROXY: "http://attacker:1" } })
+    const second = sandboxed(box, ["true"], { cwd: ws, env: { CCODE_CALL_ID: "c2" } })
+    const socketOf = (argv: string[]) => argv[argv.indexOf("__sandbox-bridge") + 1]!
+    expect(socketOf(first.argv)).not.toBe(socketOf(second.argv))
+    expect(socketOf(first.argv).startsWith(realpathSync(netDir) + "/")).toBe(true)
+    expect(first.argv).toContain("--unshare-net")
+    expect(first.argv.slice(first.argv.indexOf("__sandbox-bridge") + 2)).toEqual(["3128", "--", "bash", "-c", "curl x"])
+    // a step's own env cannot point the command elsewhere: the proxy variables are ccode's
+    expect(first.env.HTTPS_PROXY).toBe("http://127.0.0.1:3128")
+    expect(first.env.NO_PROXY).toBe("") // the list names 127.0.0.1: the host's loopback goes through the proxy
+    expect(readdirSync(netDir).length).toBe(2)
+    box.explain(ok, ws, "c1")
+    expect(readdirSync(netDir)).toEqual([basename(socketOf(second.argv))])
+    box.explain(ok, ws)
+    expect(readdirSync(netDir)).toEqual([])
+  })
+
+  test("a list without loopback leaves the sandbox's own loopback out of the proxy", () => {
+    const web = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: { ...hosts, network: ["*.example.com"] }, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(root, "run3"), netDir })!
+    const { env } = sandboxed(web, ["true"], { cwd: ws, env: { CCODE_CALL_ID: "c3" } })
+    expect(env.no_proxy).toBe("localhost,127.0.0.1,::1")
+    web.explain(ok, ws, "c3")
+  })
+})
+
+test("every sandbox, even with no network, hides the folder of the runs' proxy sockets, made before any run needs it", () => {
+  const netDir = join(root, "net-none")
+  const none = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: policy("auto"), protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(root, "run4"), netDir })!
+  const { argv } = sandboxed(none, ["true"], { cwd: ws, env: {} })
+  const at = argv.indexOf(realpathSync(netDir))
+  expect(argv.slice(at - 1, at + 3)).toEqual(["--tmpfs", realpathSync(netDir), "--remount-ro", realpathSync(netDir)])
+  expect(argv).not.toContain("__sandbox-bridge")
 })
