@@ -8,6 +8,7 @@ import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
+import { optionReads, patternGiven } from "./optionreads.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -46,11 +47,12 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
       if (looksLikePath(value)) add(value, "read")
     } else if (part.program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) add(w, "read")
   }
+  for (const w of optionReads(part.program, part.words.slice(1))) add(w, "read")
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")
   else if (role === "last-write") ops.forEach((w, i) => add(w, i === ops.length - 1 && ops.length > 1 ? "write" : "read"))
-  else if (role === "first-skipped") for (const w of ops.slice(1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
+  else if (role === "first-skipped") for (const w of ops.slice(patternGiven(part.program, part.words.slice(1)) ? 0 : 1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
   else if (role === "read") for (const w of ops) add(w, part.program === "sed" && part.words.some((x) => x.value?.startsWith("-i")) ? "write" : "read")
   else for (const w of ops) if (looksLikePath(w)) add(w, "read")
   if (part.program === "dd") for (const w of part.words) if (w.value?.startsWith("of=")) add({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write")
