@@ -76,3 +76,11 @@ function normalise(p: string): string {
 export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir === "/" ? "/" : dir + "/")
 }
+
+/** isInside, ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH for ~/.ssh, so
+ *  a check that something is dangerous compares this way (a check that something is safe never does). */
+export function isInsideFold(path: string, dir: string): boolean {
+  if (isInside(path, dir)) return true
+  if (path.length < dir.length) return false
+  return isInside(path.toLowerCase(), dir.toLowerCase())
+}

@@ -5,6 +5,7 @@ import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 import { isInside, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
+import type { Through } from "./links.ts"
 
 export interface PlaceContext {
   workspace: string
@@ -13,6 +14,8 @@ export interface PlaceContext {
   tmp: string[]
   /** where a path really leads (symlinks followed), from the caller: the analysis itself never touches the fs */
   realpath?: ((path: string) => string) | undefined
+  /** where a path leads through links the command itself makes before it is used (links.ts) */
+  through?: ((path: string) => Through | undefined) | undefined
 }
 
 export interface Verdict {
@@ -69,10 +72,12 @@ export function deleteVerdict(target: Word, cwd: Cwd, c: PlaceContext, strong: b
     return { level: recursive ? "high" : "medium", reason: `deletes ${target.value} from an unknown directory` }
   }
   let worst: Verdict = { level: "safe", reason: "" }
-  for (const p of paths) {
+  for (const p of c.through ? judged(paths, { ...c, realpath: undefined }, false) : paths) {
     const v = onePath(p, target, c, strong, recursive)
     if (rank(v.level) > rank(worst.level)) worst = v
   }
+  const anywhere = c.through && unknownLink(paths, c)
+  if (anywhere && rank(worst.level) < rank("high")) worst = { level: "high", reason: `deletes ${anywhere}` }
   return worst
 }
 
@@ -116,6 +121,8 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     const v = writeOne(p)
     if (v && (!worst || rank(v.level) > rank(worst.level))) worst = v
   }
+  const anywhere = c.through && unknownLink(paths, c)
+  if (anywhere && (!worst || rank(worst.level) < rank("high"))) worst = { level: "high", reason: `writes ${anywhere}` }
   return worst
 
   function writeOne(p: string): Verdict | undefined {
@@ -141,6 +148,17 @@ export function judged(paths: string[], c: PlaceContext, glob: boolean): string[
       const real = c.realpath(p)
       if (real !== p) out.push(real)
     }
+    const through = c.through?.(p)
+    if (through) out.push(...through.paths)
   }
   return out
+}
+
+/** Why a path may lead anywhere: it is (or is below) a link this command makes to a place not known. */
+export function unknownLink(paths: readonly string[], c: PlaceContext): string | undefined {
+  for (const p of paths) {
+    const l = c.through?.(p)?.unknown
+    if (l) return `${p} through ${l.at}, which ${l.how} in this command may make a link to anywhere`
+  }
+  return undefined
 }

@@ -7,7 +7,7 @@ import type { Word } from "./word.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
-import { writeVerdict } from "./paths.ts"
+import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside, resolveWord } from "./cwd.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
@@ -80,11 +80,14 @@ function elsewhere(v: View): string | undefined {
   const dirs = v.part.git?.dirs ?? []
   const cwd = v.part.cwd
   if (cwd === null) return "a directory not known statically"
-  for (const d of cwd) if (!isInside(d, ws)) return d
+  // a directory this command made a link (`ln -s /tmp/evil r && git -C r status`) is where the link leads
+  const away = (paths: string[]) => (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(p, ws))
+  const here = away(cwd)
+  if (here) return here
   for (const w of dirs) {
     const paths = resolveWord(w, cwd, v.place.home)
     if (paths === null || w.value === undefined) return w.text
-    const out = paths.find((p) => !isInside(p, ws))
+    const out = away(paths)
     if (out) return out
   }
   return undefined
