@@ -152,7 +152,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
     for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
-    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
+    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
   }

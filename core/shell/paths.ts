@@ -3,7 +3,7 @@
 import { riskRank as rank, type Risk } from "../policy/risk.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside, isInsideFold, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
 
@@ -26,11 +26,11 @@ export interface Verdict {
 /** Why deleting this absolute path (or everything in it) would be a disaster; undefined when it would not. */
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
-  if (isInside(c.home, abs)) return abs === c.home ? "the home directory" : "an ancestor of the home directory"
-  if (isInside(c.workspace, abs)) return abs === c.workspace ? "the workspace root" : "an ancestor of the workspace"
+  if (isInsideFold(c.home, abs)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  if (isInsideFold(c.workspace, abs)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
-  if (SYSTEM.some((d) => isInside(abs, d))) return "a system directory"
+  if (SYSTEM.some((d) => isInsideFold(abs, d))) return "a system directory"
   return undefined
 }
 
@@ -108,7 +108,7 @@ function critical(p: string, c: PlaceContext, strict: boolean): string | undefin
 const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`/g
 
 const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"])
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
@@ -129,11 +129,13 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
     if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
-    if (isInside(p, "/etc") || isInside(p, "/boot") || isInside(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
-    if (isInside(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
+    // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
+    if (isInsideFold(p, "/etc") || isInsideFold(p, "/boot") || isInsideFold(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
+    if (isInsideFold(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
     if (isInside(p, c.workspace)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(p, t))) return { level: "medium", reason: `writes the temporary file ${p}` }
-    if (SYSTEM.some((d) => isInside(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    if (SYSTEM.some((d) => isInsideFold(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
 }

@@ -15,9 +15,14 @@ export function checkOptions(v: View, out: Finding[]): boolean {
   if (v.program === "git") {
     const sub = v.args[0]?.value
     const spec = sub === undefined ? undefined : gitOptions(sub)
-    if (!spec) return false
-    judge(v, `git ${sub}`, v.args.slice(1), spec, out)
     const away = elsewhere(v)
+    if (!spec) {
+      // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
+      // .bashrc` writes the home directory from the workspace's repository) writes outside it
+      if (away && sub !== undefined) out.push({ name: "git-elsewhere", level: "high", reason: `git ${sub} in ${away}, outside the workspace: it can change files there, and that repository's configuration can make git run programs` })
+      return false
+    }
+    judge(v, `git ${sub}`, v.args.slice(1), spec, out)
     if (away) out.push({ name: "git-elsewhere", level: "medium", reason: `git ${sub} in ${away}, a repository outside the workspace: its configuration can make git run programs (core.fsmonitor, diff.external)` })
     return true
   }

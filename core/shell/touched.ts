@@ -69,9 +69,10 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
   for (const path of resolveWord(w, cwd, home) ?? []) {
-    out.push({ path, access })
     // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
+    // (first: a reason then names the real path, not the glob)
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
+    out.push(w.glob ? { path, access, glob: true } : { path, access })
   }
 }
 

@@ -66,7 +66,7 @@ export async function decideUnder(p: Policy, cmd: string, links?: Record<string,
   const realpath = linkResolver(links)
   const shell = await analyzeShell(cmd, { ...ATTACK_CONTEXT, overrides: p.risk.overrides, realpath })
   const { cwd, workspace, home } = ATTACK_CONTEXT
-  const paths = shell.paths.map((x) => ({ path: realpath(x.path), access: x.access }))
+  const paths = shell.paths.map((x) => ({ ...x, path: realpath(x.path) }))
   const d = decide(p, { tool: "shell", args: { command: cmd }, cwd, workspace, home, tmpDirs: ["/tmp"], shell, paths }, { grants: [] })
   return { ...d, paths: paths.map((x) => x.path) }
 }
