@@ -6,6 +6,7 @@ import { toolMatcher } from "./glob.ts"
 import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
+import { unicodeFold } from "../shell/index.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -86,6 +87,8 @@ export function pathSet(patterns: string[]): PathSet {
     regex: exact,
     hits(path, workspace, home, glob) {
       if (folded(workspace, home).test(path)) return true
+      const other = unicodeFold(path)
+      if (other !== undefined && folded(workspace, home).test(other)) return true
       return glob === true && hasGlob(path) && globs(workspace, home).some((g) => globsMeet(path, g, true))
     },
   }

@@ -3,7 +3,7 @@
 import { riskRank as rank, type Risk } from "../policy/risk.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { isInside, isInsideFold, resolveWord } from "./cwd.ts"
+import { isInside, isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
 
@@ -115,7 +115,11 @@ const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop
 export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict | undefined {
   if (target.value === undefined) return { level: "high", reason: `writes to a path that is not static (${target.text})` }
   const paths = resolveWord(target, cwd, c.home)
-  if (paths === null) return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
+  if (paths === null) {
+    // /proc/PID/cwd/x: another process's current directory, anywhere on the machine
+    if (target.value.startsWith("/proc/")) return { level: "high", reason: `writes ${target.value} in another process's directory` }
+    return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
+  }
   let worst: Verdict | undefined
   for (const p of judged(paths, c, target.glob)) {
     const v = writeOne(p)
@@ -145,6 +149,8 @@ export function judged(paths: string[], c: PlaceContext, glob: boolean): string[
   const out: string[] = []
   for (const p of paths) {
     out.push(p)
+    const folded = unicodeFold(p)
+    if (folded) out.push(folded)
     if (glob) out.push(...globCandidates(p))
     if (c.realpath) {
       const real = c.realpath(p)
