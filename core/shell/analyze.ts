@@ -199,18 +199,24 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
-  const open = part.words.slice(1).flatMap((w, i) => (w.value === undefined || w.hollow || w.placeholder ? [i] : []))
-  if (open.length) cmd.open = open
+  let open: number[] | undefined
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i]!
+    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
+  }
+  if (open) cmd.open = open
   if (part.appended) cmd.appended = true
   return cmd
 }
 
 function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
-  return paths.filter((p) => {
-    const key = `${p.access}\0${p.path}`
-    if (seen.has(key)) return false
+  const out: TouchedPath[] = []
+  for (const p of paths) {
+    const key = p.access === "read" ? "r" + p.path : "w" + p.path
+    if (seen.has(key)) continue
     seen.add(key)
-    return true
-  })
+    out.push(p)
+  }
+  return out
 }

@@ -65,7 +65,8 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
   const p = part.program
   const make = (at: string, to: string[] | null, how: string, tree = false): MadeLink => ({ at, to, part: index, how, ...(tree ? { tree } : {}) })
   if (p === "git") {
-    const sub = part.words.find((w, i) => i > 0 && !(w.value ?? "").startsWith("-"))?.value
+    // expand.ts left the words as `git SUB ...` (global options removed)
+    const sub = part.words[1]?.value
     if (!sub || !GIT_CHECKOUTS.has(sub)) return []
     const roots = new Set<string>([workspace, ...(part.cwd ?? ["/"])])
     for (const d of part.git?.dirs ?? []) for (const r of resolveWord(d, part.cwd, home) ?? ["/"]) roots.add(r)

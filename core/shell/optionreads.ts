@@ -6,7 +6,7 @@
 // read that is not one costs nothing: a read only adds risk. Pure.
 import type { Word } from "./word.ts"
 import { known } from "./known.ts"
-import { readOptions } from "./getopt.ts"
+import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { byName } from "./options.ts"
 
 interface FileOptions {
@@ -43,23 +43,37 @@ const FILE_OPTIONS = byName<FileOptions>({
   patch: { short: "i", long: "input" },
   rsync: { long: "files-from exclude-from include-from password-file" },
 })
-const ALIASES: Record<string, string> = { egrep: "grep", fgrep: "grep", gawk: "awk", mawk: "awk", nawk: "awk", gtar: "tar", bsdtar: "tar" }
+const ALIASES = new Map([["egrep", "grep"], ["fgrep", "grep"], ["gawk", "awk"], ["mawk", "awk"], ["nawk", "awk"], ["gtar", "tar"], ["bsdtar", "tar"]])
 
-/** The words a program reads as files through its options' values. */
-export function optionReads(program: string, args: readonly Word[]): Word[] {
-  const name = ALIASES[program] ?? program
+/** The words a program reads as files through its options' values (`words`: the program and its arguments). */
+export function optionReads(program: string, words: readonly Word[]): Word[] {
+  const name = ALIASES.get(program) ?? program
   const spec = FILE_OPTIONS.get(name)
-  if (!spec) return []
+  if (!spec) return NONE
   const k = known(name)
   if (k && !k.data) {
     const out: Word[] = []
-    for (const v of readOptions(args, k.options).valued) {
+    for (const v of reading(words, k.options).valued) {
       if (!v.value) continue
       if (v.name.length === 1 ? spec.short?.includes(v.name) : ` ${spec.long ?? ""} `.includes(` ${v.name} `)) out.push(v.value)
     }
     return out
   }
-  return conservative(args, spec)
+  return conservative(words.slice(1), spec)
+}
+
+const NONE: Word[] = []
+// one command's options are read here for its file reads, its pattern and its recursive reads: once
+let lastWords: readonly Word[] | undefined
+let lastSpec: Compiled | undefined
+let lastReading: OptionReading | undefined
+
+function reading(words: readonly Word[], spec: Compiled): OptionReading {
+  if (words === lastWords && spec === lastSpec && lastReading) return lastReading
+  lastReading = readOptions(words.slice(1), spec)
+  lastWords = words
+  lastSpec = spec
+  return lastReading
 }
 
 function conservative(args: readonly Word[], spec: FileOptions): Word[] {
@@ -92,11 +106,10 @@ function attached(w: Word, at: number): Word {
 }
 
 /** grep and rg take their pattern from -e/-f when one is given: then every operand is a file. */
-export function patternGiven(program: string, args: readonly Word[]): boolean {
-  const name = ALIASES[program] ?? program
+export function patternGiven(program: string, words: readonly Word[]): boolean {
+  const name = ALIASES.get(program) ?? program
   if (name !== "grep" && name !== "rg" && name !== "ag" && name !== "ack") return false
   const k = known(name)
   if (!k) return false
-  const reading = readOptions(args, k.options)
-  return reading.valued.some((v) => v.name === "e" || v.name === "f" || v.name === "regexp" || v.name === "file" || v.name === "match")
+  return reading(words, k.options).valued.some((v) => v.name === "e" || v.name === "f" || v.name === "regexp" || v.name === "file" || v.name === "match")
 }

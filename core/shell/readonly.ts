@@ -86,7 +86,8 @@ function elsewhere(v: View): string | undefined {
   const cwd = v.part.cwd
   if (cwd === null) return "a directory not known statically"
   // a directory this command made a link (`ln -s /tmp/evil r && git -C r status`) is where the link leads
-  const away = (paths: string[]) => (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(p, ws))
+  const plain = !v.place.through && !v.place.realpath
+  const away = (paths: string[]) => (plain ? paths.find((p) => !isInside(p, ws)) : (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(p, ws)))
   const here = away(cwd)
   if (here) return here
   for (const w of dirs) {

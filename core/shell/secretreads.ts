@@ -30,7 +30,7 @@ export function unknownReads(part: Part): string | undefined {
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
   const ops = operands(part.words.slice(1))
-  const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words.slice(1)) ? 1 : 0
+  const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
   for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
     if (w.procsub) continue
@@ -44,7 +44,7 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!recursive(part)) return []
   const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
-  const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words.slice(1))) || part.program === "git" ? ops.slice(1) : ops
+  const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
@@ -53,9 +53,12 @@ export function recursiveReads(part: Part, home: string): TouchedPath[] {
   return out
 }
 
+const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
+
 function recursive(part: Part): boolean {
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (ALWAYS_RECURSIVE.has(part.program)) return true
+  if (!MAY_RECURSE.has(part.program)) return false
+  const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (part.program === "git") return vals[0] === "grep" && vals.includes("--no-index")
   const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
   if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {
