@@ -104,6 +104,18 @@ export function isInside(path: string, dir: string): boolean {
  *  a check that something is dangerous compares this way (a check that something is safe never does). */
 export function isInsideFold(path: string, dir: string): boolean {
   if (isInside(path, dir)) return true
-  if (path.length < dir.length) return false
-  return isInside(path.toLowerCase(), dir.toLowerCase())
+  const n = dir.length
+  if (path.length < n || n <= 1) return false
+  if (path.length > n && path.charCodeAt(n) !== 47) return false
+  // ASCII letters compared without building lower-case copies (this runs for every path judged)
+  for (let i = 0; i < n; i++) {
+    let a = path.charCodeAt(i)
+    let b = dir.charCodeAt(i)
+    if (a === b) continue
+    if (a > 127 || b > 127) return isInside(path.toLowerCase(), dir.toLowerCase())
+    if (a >= 65 && a <= 90) a += 32
+    if (b >= 65 && b <= 90) b += 32
+    if (a !== b) return false
+  }
+  return true
 }

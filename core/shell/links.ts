@@ -29,24 +29,30 @@ export interface Through {
   unknown?: MadeLink
 }
 
-const LN = compileOptions({
-  short: "bdfFinPrsTvLS:t:",
-  long: "backup? directory force interactive logical no-dereference physical relative symbolic suffix= target-directory= no-target-directory verbose help version",
-})
-const CP = compileOptions({
-  short: "abdfHiLlnPpRrsTuvxS:t:",
-  long: "archive attributes-only backup? copy-contents dereference force interactive link no-dereference no-clobber preserve? no-preserve= parents recursive reflink? remove-destination sparse= strip-trailing-slashes symbolic-link suffix= target-directory= no-target-directory update? verbose one-file-system context? debug keep-directory-symlink help version",
-})
-const MV = compileOptions({
-  short: "bfinTuvS:t:Z",
-  long: "backup? exchange force interactive no-clobber no-copy strip-trailing-slashes suffix= target-directory= no-target-directory update? verbose context help version",
-})
+// compiled on first use: a process that never sees ln/cp/mv pays nothing at start-up
+let specs: { ln: Compiled; cp: Compiled; mv: Compiled } | undefined
+const SPECS = () =>
+  (specs ??= {
+    ln: compileOptions({
+      short: "bdfFinPrsTvLS:t:",
+      long: "backup? directory force interactive logical no-dereference physical relative symbolic suffix= target-directory= no-target-directory verbose help version",
+    }),
+    cp: compileOptions({
+      short: "abdfHiLlnPpRrsTuvxS:t:",
+      long: "archive attributes-only backup? copy-contents dereference force interactive link no-dereference no-clobber preserve? no-preserve= parents recursive reflink? remove-destination sparse= strip-trailing-slashes symbolic-link suffix= target-directory= no-target-directory update? verbose one-file-system context? debug keep-directory-symlink help version",
+    }),
+    mv: compileOptions({
+      short: "bfinTuvS:t:Z",
+      long: "backup? exchange force interactive no-clobber no-copy strip-trailing-slashes suffix= target-directory= no-target-directory update? verbose context help version",
+    }),
+  })
 // cp keeps links as links (or makes them) with these: -s/-l make them, -P/-d/-a/-R/-r copy links as links
 const CP_KEEPS = /^-[A-Za-z]*[sldPRra]|^--(s|sy|sym|symb|symbo|symbol|symboli|symbolic|symbolic-|symbolic-l|symbolic-li|symbolic-lin|symbolic-link|li|lin|link|no-d|no-de|no-der|no-dere|no-deref|no-derefe|no-derefer|no-derefere|no-dereferen|no-dereferenc|no-dereference|ar|arc|arch|archi|archiv|archive|rec|recu|recur|recurs|recursi|recursiv|recursive|pr|pre|pres|prese|preser|preserv|preserve)(=|$)/
 // git subcommands that write the work tree: what they check out may be a symlink anywhere in it
 const GIT_CHECKOUTS = new Set(["clone", "checkout", "switch", "restore", "reset", "pull", "merge", "am", "apply", "stash", "cherry-pick", "rebase", "revert", "worktree", "submodule", "read-tree", "checkout-index", "sparse-checkout", "bisect"])
 const EXTRACTORS = new Set(["tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "rsync", "patch", "ar", "unrar", "pax"])
 const CREATORS = new Set(["ln", "cp", "mv", "git", ...EXTRACTORS])
+const NO_LINKS: MadeLink[] = []
 
 /** Every link (or tree of possible links) the parts make; [] for nearly every command. */
 export function madeLinks(parts: readonly Part[], home: string, workspace: string): MadeLink[] {
@@ -57,17 +63,17 @@ export function madeLinks(parts: readonly Part[], home: string, workspace: strin
     const made = linksOf(part, i, home, workspace)
     if (made.length) (out ??= []).push(...made)
   }
-  return out ?? []
+  return out ?? NO_LINKS
 }
 
 function linksOf(part: Part, index: number, home: string, workspace: string): MadeLink[] {
-  const args = part.words.slice(1)
   const p = part.program
+  // expand.ts left git's words as `git SUB ...` (global options removed); most git commands make nothing
+  const sub = p === "git" ? part.words[1]?.value : undefined
+  if (p === "git" && (!sub || !GIT_CHECKOUTS.has(sub))) return NO_LINKS
+  const args = part.words.slice(1)
   const make = (at: string, to: string[] | null, how: string, tree = false): MadeLink => ({ at, to, part: index, how, ...(tree ? { tree } : {}) })
   if (p === "git") {
-    // expand.ts left the words as `git SUB ...` (global options removed)
-    const sub = part.words[1]?.value
-    if (!sub || !GIT_CHECKOUTS.has(sub)) return []
     const roots = new Set<string>([workspace, ...(part.cwd ?? ["/"])])
     for (const d of part.git?.dirs ?? []) for (const r of resolveWord(d, part.cwd, home) ?? ["/"]) roots.add(r)
     return [...roots].map((r) => make(r, null, `git ${sub}`, true))
@@ -85,7 +91,7 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     if ((p === "rsync" || p === "ar") && last && !(last.value ?? "-").startsWith("-")) for (const r of resolveWord(last, part.cwd, home) ?? ["/"]) roots.add(r)
     return [...roots].map((r) => make(r, null, p, true))
   }
-  const spec: Compiled = p === "ln" ? LN : p === "cp" ? CP : MV
+  const spec: Compiled = p === "ln" ? SPECS().ln : p === "cp" ? SPECS().cp : SPECS().mv
   if (p === "cp" && !args.some((w) => w.value === undefined || CP_KEEPS.test(w.value))) return []
   if (part.appended) return [make("/", null, `${p} with arguments added at run time`)]
   const reading = readOptions(args, spec)

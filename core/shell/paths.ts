@@ -30,14 +30,11 @@ export function criticalPath(abs: string, c: PlaceContext, strict = false): stri
   if (isInsideFold(c.workspace, abs)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
-  const lower = abs.toLowerCase()
-  if (SYSTEM_LOWER.some((d) => isInside(lower, d))) return "a system directory"
+  if (SYSTEM.some((d) => isInsideFold(abs, d))) return "a system directory"
   return undefined
 }
 
 const SYSTEM = ["/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/System", "/Library", "/private/etc", "/var/lib"]
-// compared ignoring case: a case-insensitive file system takes /USR/lib for /usr/lib
-const SYSTEM_LOWER = SYSTEM.map((d) => d.toLowerCase())
 const BROAD_GLOB = /^[*?.]*[*?][*?.]*$/
 
 /** A path with a glob in it: everything under its glob-free prefix when the glob is broad (`*`, `.*`). */
@@ -138,12 +135,11 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
-    const lp = p.toLowerCase() // the system directories below are written in lower case
-    if (isInside(lp, "/etc") || isInside(lp, "/boot") || isInside(lp, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
+    if (isInsideFold(p, "/etc") || isInsideFold(p, "/boot") || isInsideFold(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInsideFold(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
     if (isInside(p, c.workspace)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(p, t))) return { level: "medium", reason: `writes the temporary file ${p}` }
-    if (SYSTEM_LOWER.some((d) => isInside(lp, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    if (SYSTEM.some((d) => isInsideFold(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
 }

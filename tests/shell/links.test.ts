@@ -71,3 +71,17 @@ describe("madeLinks and throughLinks", () => {
     expect(throughLinks("/home/dev/project/b/hosts", chain, 1)).toBeUndefined()
   })
 })
+
+describe("isInsideFold", () => {
+  test("ignores the case of ASCII letters, keeps segment boundaries", async () => {
+    const { isInsideFold } = await import("../../core/shell/cwd.ts")
+    expect(isInsideFold("/ETC/hosts", "/etc")).toBe(true)
+    expect(isInsideFold("/Home/Dev/.SSH", "/home/dev")).toBe(true)
+    expect(isInsideFold("/home/dev", "/HOME/DEV")).toBe(true)
+    expect(isInsideFold("/etcetera", "/etc")).toBe(false)
+    expect(isInsideFold("/ETCX/a", "/etc")).toBe(false)
+    expect(isInsideFold("/et", "/etc")).toBe(false)
+    expect(isInsideFold("/x", "/")).toBe(true)
+    expect(isInsideFold("/Ünïcode/x", "/ünïcode")).toBe(true)
+  })
+})
