@@ -51,7 +51,7 @@ const CP_KEEPS = /^-[A-Za-z]*[sldPRra]|^--(s|sy|sym|symb|symbo|symbol|symboli|sy
 // git subcommands that write the work tree: what they check out may be a symlink anywhere in it
 const GIT_CHECKOUTS = new Set(["clone", "checkout", "switch", "restore", "reset", "pull", "merge", "am", "apply", "stash", "cherry-pick", "rebase", "revert", "worktree", "submodule", "read-tree", "checkout-index", "sparse-checkout", "bisect"])
 const EXTRACTORS = new Set(["tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "rsync", "patch", "ar", "unrar", "pax"])
-const CREATORS = new Set(["ln", "cp", "mv", "git", ...EXTRACTORS])
+const CREATORS = new Set(["ln", "link", "cp", "mv", "git", ...EXTRACTORS])
 const NO_LINKS: MadeLink[] = []
 
 /** Every link (or tree of possible links) the parts make; [] for nearly every command. */
@@ -91,7 +91,8 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     if ((p === "rsync" || p === "ar") && last && !(last.value ?? "-").startsWith("-")) for (const r of resolveWord(last, part.cwd, home) ?? ["/"]) roots.add(r)
     return [...roots].map((r) => make(r, null, p, true))
   }
-  const spec: Compiled = p === "ln" ? SPECS().ln : p === "cp" ? SPECS().cp : SPECS().mv
+  // `link FILE1 FILE2` is a hard link without options
+  const spec: Compiled = p === "ln" || p === "link" ? SPECS().ln : p === "cp" ? SPECS().cp : SPECS().mv
   if (p === "cp" && !args.some((w) => w.value === undefined || CP_KEEPS.test(w.value))) return []
   if (part.appended) return [make("/", null, `${p} with arguments added at run time`)]
   const reading = readOptions(args, spec)
@@ -110,7 +111,7 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     sources = ops
     dest = undefined // a link in the current directory named as the target's last segment
   } else return []
-  const how = p === "ln" ? (symbolic ? "ln -s" : "ln") : p === "cp" ? "cp" : "mv"
+  const how = p === "ln" ? (symbolic ? "ln -s" : "ln") : p
   if (dest && (dest.value === undefined || dest.placeholder)) return [make("/", null, `${how} to ${dest.text}`)]
   const dests = dest ? resolveWord(dest, part.cwd, home) : part.cwd
   if (!dests) return [make("/", null, `${how} in an unknown directory`)]
@@ -166,7 +167,8 @@ export function throughLinks(path: string, links: readonly MadeLink[], self: num
           continue
         }
         for (const t of l.to) {
-          const mapped = t + p.slice(l.at.length)
+          const rest = p.slice(l.at.length)
+          const mapped = t === "/" ? rest || "/" : t + rest
           const real = realpath ? realpath(mapped) : mapped
           for (const m of real === mapped ? [mapped] : [mapped, real]) {
             if (seen.has(m) || seen.size > MAX_PATHS) continue
