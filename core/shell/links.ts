@@ -70,7 +70,7 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
   const p = part.program
   // expand.ts left git's words as `git SUB ...` (global options removed); most git commands make nothing
   const sub = p === "git" ? part.words[1]?.value : undefined
-  if (p === "git" && (!sub || !GIT_CHECKOUTS.has(sub))) return NO_LINKS
+  if (p === "git" && (!sub || !GIT_CHECKOUTS.has(sub) || readingForm(sub, part.words[2]))) return NO_LINKS
   const args = part.words.slice(1)
   const make = (at: string, to: string[] | null, how: string, tree = false): MadeLink => ({ at, to, part: index, how, ...(tree ? { tree } : {}) })
   if (p === "git") {
@@ -134,6 +134,18 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     }
   }
   return out
+}
+
+// the forms of those subcommands that only read (`git stash list`, `git worktree list`); a word not
+// known statically (`git stash $X`) is taken to check out
+function readingForm(sub: string, next: Word | undefined): boolean {
+  const v = next?.value
+  if (next && v === undefined) return false
+  if (sub === "stash") return v === "list" || v === "show"
+  if (sub === "worktree") return v !== undefined && v !== "add" && v !== "move"
+  if (sub === "submodule") return v === undefined || v === "status" || v === "summary"
+  if (sub === "bisect") return v === undefined || v === "log" || v === "visualize" || v === "view" || v === "terms" || v === "help"
+  return false
 }
 
 function extracts(p: string, args: Word[]): boolean {
