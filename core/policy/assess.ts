@@ -49,10 +49,10 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
 
   for (const p of call.paths) {
     for (const rp of cp.riskPaths) {
-      if (rp.set.regex(call.workspace, call.home).test(p.path)) found.add(rp.level, `${p.path} matches risk.paths "${rp.pattern}"`)
+      if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, `${p.path} matches risk.paths "${rp.pattern}"`)
     }
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
-    if (cp.protectedPaths.patterns.length && cp.protectedPaths.regex(call.workspace, call.home).test(p.path)) {
+    if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}`)
     } else if (!isInside(p.path, call.workspace) && !call.tmpDirs.some((t) => isInside(p.path, t))) {
       found.add("high", `writes outside the workspace: ${p.path}`)

@@ -4,7 +4,9 @@ import type { Risk } from "./risk.ts"
 import type { Policy, PolicyRule } from "./types.ts"
 import { toolMatcher } from "./glob.ts"
 import { compileRegex } from "./regex.ts"
-import { pathPatternRegex, pathPatternsRegex } from "./paths.ts"
+import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
+import { globsMeet, hasGlob } from "./globmeet.ts"
+import { unicodeFold } from "../shell/index.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -30,7 +32,12 @@ export interface CompiledPolicy {
 /** Path patterns whose regex depends on the call's workspace and home; compiled on first use per pair. */
 export interface PathSet {
   patterns: string[]
+  /** exact: for allow rules and grants (a path that differs in case is not what was allowed) */
   regex(workspace: string, home: string): RegExp
+  /** fail closed, for risk.paths, workspace.protected and deny/ask rules: case ignored (a
+   *  case-insensitive file system takes ~/.SSH for ~/.ssh), and a touched path that is still a shell glob
+   *  (under a `~/.secr*` directory) hits when some path could match both */
+  hits(path: string, workspace: string, home: string, glob?: boolean): boolean
 }
 
 const memo = new WeakMap<Policy, CompiledPolicy>()
@@ -72,23 +79,37 @@ export function compileRule(rule: PolicyRule): CompiledRule {
 }
 
 export function pathSet(patterns: string[]): PathSet {
-  let lastKey = ""
-  let last: RegExp | undefined
-  const byRoot = new Map<string, RegExp>()
+  const exact = memoRoot((ws, home) => (patterns.length === 1 ? pathPatternRegex(patterns[0]!, ws, home) : pathPatternsRegex(patterns, ws, home)))
+  const folded = memoRoot((ws, home) => (patterns.length === 1 ? pathPatternRegex(patterns[0]!, ws, home, true) : pathPatternsRegex(patterns, ws, home, true)))
+  const globs = memoRoot((ws, home) => patterns.map((p) => absolutePattern(p, ws, home)))
   return {
     patterns,
-    regex(workspace, home) {
-      const key = workspace + "\0" + home
-      if (key === lastKey && last) return last
-      let re = byRoot.get(key)
-      if (!re) {
-        re = patterns.length === 1 ? pathPatternRegex(patterns[0]!, workspace, home) : pathPatternsRegex(patterns, workspace, home)
-        byRoot.set(key, re)
-      }
-      lastKey = key
-      last = re
-      return re
+    regex: exact,
+    hits(path, workspace, home, glob) {
+      if (folded(workspace, home).test(path)) return true
+      const other = unicodeFold(path)
+      if (other !== undefined && folded(workspace, home).test(other)) return true
+      return glob === true && hasGlob(path) && globs(workspace, home).some((g) => globsMeet(path, g, true))
     },
+  }
+}
+
+// one value per (workspace, home): a process decides for one pair nearly always
+function memoRoot<T>(make: (workspace: string, home: string) => T): (workspace: string, home: string) => T {
+  let lastKey = ""
+  let last: T | undefined
+  const byRoot = new Map<string, T>()
+  return (workspace, home) => {
+    const key = workspace + "\0" + home
+    if (key === lastKey && last !== undefined) return last
+    let v = byRoot.get(key)
+    if (v === undefined) {
+      v = make(workspace, home)
+      byRoot.set(key, v)
+    }
+    lastKey = key
+    last = v
+    return v
   }
 }
 

@@ -108,7 +108,8 @@ export function pathsMatch(set: PathSet, access: "read" | "write" | "any", call:
   for (const p of call.paths) {
     if (access !== "any" && p.access !== access) continue
     seen++
-    const hit = re.test(p.path)
+    // a deny/ask rule fails closed (case ignored, a glob that could match counts); an allow rule is exact
+    const hit = restrict ? set.hits(p.path, call.workspace, call.home, p.glob) : re.test(p.path)
     if (restrict && hit) return true
     if (!restrict && !hit) return false
   }

@@ -4,15 +4,25 @@
 import { posix } from "node:path"
 import { globSource } from "./glob.ts"
 
-/** One regex per pattern, anchored on absolute paths, for this workspace and home. */
-export function pathPatternRegex(pattern: string, workspace: string, home: string): RegExp {
-  return new RegExp(pathPatternSource(pattern, workspace, home))
+/** One regex per pattern, anchored on absolute paths, for this workspace and home. `fold`: ignore case
+ *  (what risk.paths, workspace.protected and deny/ask rules use: a case-insensitive file system, macOS's
+ *  default, opens ~/.SSH/id_rsa as ~/.ssh/id_rsa; allow rules and grants compare exactly). */
+export function pathPatternRegex(pattern: string, workspace: string, home: string, fold = false): RegExp {
+  return new RegExp(pathPatternSource(pattern, workspace, home), fold ? "i" : "")
 }
 
 /** Several patterns as one regex (any of them). */
-export function pathPatternsRegex(patterns: readonly string[], workspace: string, home: string): RegExp {
+export function pathPatternsRegex(patterns: readonly string[], workspace: string, home: string, fold = false): RegExp {
   if (!patterns.length) return /(?!)/
-  return new RegExp(patterns.map((p) => `(?:${pathPatternSource(p, workspace, home)})`).join("|"))
+  return new RegExp(patterns.map((p) => `(?:${pathPatternSource(p, workspace, home)})`).join("|"), fold ? "i" : "")
+}
+
+/** The pattern as an absolute glob over segments (`**` any depth): a name without "/" is at any depth. */
+export function absolutePattern(pattern: string, workspace: string, home: string): string {
+  if (!pattern.includes("/")) return `/**/${pattern}`
+  if (pattern.startsWith("/")) return normalise(pattern)
+  if (pattern === "~" || pattern.startsWith("~/")) return normalise(home + pattern.slice(1))
+  return normalise(joinRoot(workspace, pattern))
 }
 
 export function pathPatternSource(pattern: string, workspace: string, home: string): string {

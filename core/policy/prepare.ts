@@ -49,7 +49,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const cwd = typeof args.cwd === "string" && args.cwd ? resolve(ctx.cwd, expandHome(args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real })
-    return { ...base, cwd, shell, paths: shell.paths.map((p) => ({ path: real(p.path), access: p.access })) }
+    return { ...base, cwd, shell, paths: shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access })) }
   }
   let declared: DeclaredPath[]
   try {

@@ -2,7 +2,7 @@
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
 import { riskRank, type Risk } from "../policy/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
-import type { Finding, RawCommand, Walked } from "./raw.ts"
+import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
 import { readPlain } from "./plain.ts"
 import { readSimpleList } from "./list.ts"
 import { parseBash, parserReady } from "./parser.ts"
@@ -17,6 +17,7 @@ import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
+import { madeLinks, throughLinks, type MadeLink } from "./links.ts"
 
 export interface AnalyzeContext {
   cwd: string
@@ -54,7 +55,8 @@ interface Run {
   errors: string[]
   /** something outside any part cannot be resolved statically (arithmetic on a script variable) */
   unresolved?: boolean
-  bare: { findings: Finding[]; paths: TouchedPath[] }
+  /** redirects without a command (`> f`, `$(< f)`), judged at the end with the links the command makes */
+  bare: { findings: Finding[]; redirects: { r: RawRedirect; at: Cwd }[] }
 }
 
 const TMP = ["/tmp", "/var/tmp"]
@@ -65,7 +67,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
     ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath },
-    fast: options.fastPath !== false, errors: [], bare: { findings: [], paths: [] },
+    fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
   const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], NO_VARS, 0)
@@ -92,12 +94,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   for (const raw of walked.commands) expandCommand(raw, ex)
   for (const reason of walked.unresolved ?? []) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
   if (walked.unresolved?.length) run.unresolved = true
-  walked.bare.forEach((r, i) => {
-    const at = walked.bareCwd[i] ?? cwd
-    const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, run.place)
-    if (verdict) run.bare.findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
-    run.bare.paths.push(...redirectPaths([r], at, run.ctx.home))
-  })
+  walked.bare.forEach((r, i) => run.bare.redirects.push({ r, at: walked.bareCwd[i] ?? cwd }))
   return out
 }
 
@@ -134,17 +131,29 @@ function bestEffort(run: Run, source: string, context: Construct[], cwd: Cwd, lo
 
 function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const commands: SimpleCommand[] = []
-  const paths: TouchedPath[] = [...run.bare.paths]
+  const paths: TouchedPath[] = []
   // the strongest reason of each part (and of bare redirects and parse errors): the analysis' own reasons
   const tops: Finding[] = [...run.bare.findings]
+  const links = madeLinks(parts, run.ctx.home, run.ctx.workspace)
+  const placeOf = (self: number): PlaceContext => (links.length ? { ...run.place, through: (p) => throughLinks(p, links, self, run.ctx.realpath) } : run.place)
+  const bare = placeOf(-1)
+  for (const { r, at } of run.bare.redirects) {
+    const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, bare)
+    if (verdict) tops.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
+    for (const p of redirectPaths([r], at, run.ctx.home)) paths.push(p)
+  }
+  if (links.length) linked(paths, -1, links, run, tops)
   let unresolvable = run.errors.length > 0 || run.unresolved === true
-  for (const part of parts) {
-    const c = classify(part, run.place, run.ctx.overrides)
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!
+    const c = classify(part, placeOf(i), run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
+    const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
     for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
-    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push({ path, access: "write" }, ...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })))
+    if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
+    if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
   }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
@@ -156,6 +165,22 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const analysis: ShellAnalysis = { source, commands, risk, reasons, unresolvable, paths: paths.length > 1 ? dedupe(paths) : paths }
   if (run.errors.length) analysis.parseError = run.errors[0]
   return analysis
+}
+
+/** Paths that lead through links the command makes: where they lead is touched too; a link that could
+ *  lead anywhere makes the read medium and the write high (it is not known to stay in the workspace). */
+function linked(paths: TouchedPath[], self: number, links: MadeLink[], run: Run, tops: Finding[], from = 0): void {
+  const end = paths.length
+  for (let k = from; k < end; k++) {
+    const p = paths[k]!
+    const t = throughLinks(p.path, links, self, run.ctx.realpath)
+    if (!t) continue
+    for (const path of t.paths) paths.push({ path, access: p.access })
+    if (t.unknown) {
+      const how = `${p.path} through ${t.unknown.at}, which ${t.unknown.how} in this command may make a link to anywhere`
+      tops.push(p.access === "write" ? { name: "link-write", level: "high", reason: `writes ${how}` } : { name: "link-read", level: "medium", reason: `reads ${how}` })
+    }
+  }
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
@@ -174,18 +199,24 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
-  const open = part.words.slice(1).flatMap((w, i) => (w.value === undefined || w.hollow || w.placeholder ? [i] : []))
-  if (open.length) cmd.open = open
+  let open: number[] | undefined
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i]!
+    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
+  }
+  if (open) cmd.open = open
   if (part.appended) cmd.appended = true
   return cmd
 }
 
 function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
-  return paths.filter((p) => {
-    const key = `${p.access}\0${p.path}`
-    if (seen.has(key)) return false
+  const out: TouchedPath[] = []
+  for (const p of paths) {
+    const key = p.access === "read" ? "r" + p.path : "w" + p.path
+    if (seen.has(key)) continue
     seen.add(key)
-    return true
-  })
+    out.push(p)
+  }
+  return out
 }

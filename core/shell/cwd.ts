@@ -60,11 +60,34 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
     if (t.bases.length) return t.bases.map((b) => normalise(b + t.rest))
   }
   const p = expandTilde(word, home)
+  if (p.startsWith("/proc/")) return procPath(p, cwd)
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null
   // most operands are plain relative names: join without the general resolver
   if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return cwd.map((d) => (d === "/" ? "/" : d + "/") + p)
   return cwd.map((d) => normalise(posix.resolve(d, p)))
+}
+
+// /proc/self/root is the process's root directory and /proc/self/cwd its current one (magic links the
+// kernel follows): /proc/self/root/home/dev/.bashrc is ~/.bashrc. Another process's root is taken to be
+// "/" too; its cwd is not known.
+const PROC_LINK = /^\/proc\/(self|thread-self|\d+)(?:\/task\/\d+)?\/(root|cwd)(?=\/|$)/
+
+function procPath(p: string, cwd: Cwd): string[] | null {
+  const m = PROC_LINK.exec(p)
+  if (!m) return [normalise(p)]
+  const rest = p.slice(m[0].length)
+  if (m[2] === "root") return resolveWord({ text: rest || "/", value: rest || "/", expanded: false, hollow: false, glob: false, tilde: false }, cwd, "/")
+  if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(posix.resolve(d, "." + rest)))
+  return null
+}
+
+/** A path as a case-insensitive, normalisation-insensitive file system (macOS) may store it: NFC, and
+ *  without the code points HFS+ ignores in names (`.g\u200cit` is `.git` there). undefined: the same. */
+export function unicodeFold(p: string): string | undefined {
+  if (!/[^\x00-\x7f]/.test(p)) return undefined
+  const out = p.normalize("NFC").replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, "")
+  return out === p ? undefined : out
 }
 
 function normalise(p: string): string {
@@ -75,4 +98,24 @@ function normalise(p: string): string {
 
 export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir === "/" ? "/" : dir + "/")
+}
+
+/** isInside, ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH for ~/.ssh, so
+ *  a check that something is dangerous compares this way (a check that something is safe never does). */
+export function isInsideFold(path: string, dir: string): boolean {
+  if (isInside(path, dir)) return true
+  const n = dir.length
+  if (path.length < n || n <= 1) return false
+  if (path.length > n && path.charCodeAt(n) !== 47) return false
+  // ASCII letters compared without building lower-case copies (this runs for every path judged)
+  for (let i = 0; i < n; i++) {
+    let a = path.charCodeAt(i)
+    let b = dir.charCodeAt(i)
+    if (a === b) continue
+    if (a > 127 || b > 127) return isInside(path.toLowerCase(), dir.toLowerCase())
+    if (a >= 65 && a <= 90) a += 32
+    if (b >= 65 && b <= 90) b += 32
+    if (a !== b) return false
+  }
+  return true
 }

@@ -97,6 +97,18 @@ function subcommand(view: GitView, words: Word[]): void {
       else view.unresolved = `git --${pack[1]} value is not static`
     }
   }
+  // `git init/clone --template=DIR` copies DIR's hooks into the new repository's .git/hooks, where the
+  // next `git commit` there runs them: a write to a protected path by another name (any unique prefix:
+  // --te, --temp)
+  if (sub === "init" || sub === "clone") {
+    for (const a of args) {
+      const v = a.value ?? ""
+      const given = v.startsWith("--") ? v.slice(2, v.includes("=") ? v.indexOf("=") : undefined) : ""
+      if (given.length >= 2 && "template".startsWith(given)) {
+        view.findings.push({ name: "git-template", level: "critical", reason: `git ${sub} ${v.split("=")[0]} installs hooks from a template into the new repository's .git/hooks: git runs them later` })
+      }
+    }
+  }
   // `git clone -c core.sshCommand=.. URL` sets configuration the clone itself uses
   if (sub === "clone") {
     for (let j = 0; j < args.length; j++) {

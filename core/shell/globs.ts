@@ -48,11 +48,12 @@ function candidates(abs: string): string[] {
 }
 
 // the literal text before the first and after the last glob character narrows the names cheaply
+// (case ignored: a case-insensitive file system matches ~/.SS*/ against ~/.ssh)
 function matching(seg: string): string[] {
   const first = seg.search(/[*?[]/)
   const last = Math.max(seg.lastIndexOf("*"), seg.lastIndexOf("?"), seg.lastIndexOf("]"))
-  const head = seg.slice(0, first)
-  const tail = seg.slice(last + 1)
+  const head = seg.slice(0, first).toLowerCase()
+  const tail = seg.slice(last + 1).toLowerCase()
   const out: string[] = []
   for (const n of SENSITIVE) if (n.startsWith(head) && n.endsWith(tail) && segmentRegex(seg).test(n)) out.push(n)
   return out
@@ -77,7 +78,7 @@ function segmentRegex(seg: string): RegExp {
     } else src += c.replace(/[.+^${}()|\\]/g, "\\$&")
   }
   try {
-    re = new RegExp(`^${src}$`, "s")
+    re = new RegExp(`^${src}$`, "si")
   } catch {
     re = /[^]*/ // a class we cannot read could match anything
   }

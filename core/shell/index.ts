@@ -8,6 +8,7 @@ export type { ShellAnalysis, SimpleCommand, TouchedPath, Construct, Redirect } f
 export type { AnalyzeContext, AnalyzeOptions } from "./analyze.ts"
 export { couldMatchCommandPattern, matchCommandPattern } from "./match.ts"
 export { isPlainCommand } from "./plain.ts"
+export { unicodeFold } from "./cwd.ts"
 export { splitBestEffort, splitPattern } from "./pattern.ts"
 export { loadParser, parserReady } from "./parser.ts"
 export { ParserNotLoaded, MAX_COMMAND_BYTES } from "./analyze.ts"

@@ -3,8 +3,9 @@
 import { riskRank as rank, type Risk } from "../policy/risk.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside, isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
+import type { Through } from "./links.ts"
 
 export interface PlaceContext {
   workspace: string
@@ -13,6 +14,8 @@ export interface PlaceContext {
   tmp: string[]
   /** where a path really leads (symlinks followed), from the caller: the analysis itself never touches the fs */
   realpath?: ((path: string) => string) | undefined
+  /** where a path leads through links the command itself makes before it is used (links.ts) */
+  through?: ((path: string) => Through | undefined) | undefined
 }
 
 export interface Verdict {
@@ -23,11 +26,11 @@ export interface Verdict {
 /** Why deleting this absolute path (or everything in it) would be a disaster; undefined when it would not. */
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
-  if (isInside(c.home, abs)) return abs === c.home ? "the home directory" : "an ancestor of the home directory"
-  if (isInside(c.workspace, abs)) return abs === c.workspace ? "the workspace root" : "an ancestor of the workspace"
+  if (isInsideFold(c.home, abs)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  if (isInsideFold(c.workspace, abs)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
-  if (SYSTEM.some((d) => isInside(abs, d))) return "a system directory"
+  if (SYSTEM.some((d) => isInsideFold(abs, d))) return "a system directory"
   return undefined
 }
 
@@ -69,10 +72,12 @@ export function deleteVerdict(target: Word, cwd: Cwd, c: PlaceContext, strong: b
     return { level: recursive ? "high" : "medium", reason: `deletes ${target.value} from an unknown directory` }
   }
   let worst: Verdict = { level: "safe", reason: "" }
-  for (const p of paths) {
+  for (const p of c.through ? judged(paths, { ...c, realpath: undefined }, false) : paths) {
     const v = onePath(p, target, c, strong, recursive)
     if (rank(v.level) > rank(worst.level)) worst = v
   }
+  const anywhere = c.through && unknownLink(paths, c)
+  if (anywhere && rank(worst.level) < rank("high")) worst = { level: "high", reason: `deletes ${anywhere}` }
   return worst
 }
 
@@ -103,30 +108,38 @@ function critical(p: string, c: PlaceContext, strict: boolean): string | undefin
 const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`/g
 
 const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"])
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
 export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict | undefined {
   if (target.value === undefined) return { level: "high", reason: `writes to a path that is not static (${target.text})` }
   const paths = resolveWord(target, cwd, c.home)
-  if (paths === null) return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
+  if (paths === null) {
+    // /proc/PID/cwd/x: another process's current directory, anywhere on the machine
+    if (target.value.startsWith("/proc/")) return { level: "high", reason: `writes ${target.value} in another process's directory` }
+    return { level: "medium", reason: `writes ${target.value} in an unknown directory` }
+  }
   let worst: Verdict | undefined
   for (const p of judged(paths, c, target.glob)) {
     const v = writeOne(p)
     if (v && (!worst || rank(v.level) > rank(worst.level))) worst = v
   }
+  const anywhere = c.through && unknownLink(paths, c)
+  if (anywhere && (!worst || rank(worst.level) < rank("high"))) worst = { level: "high", reason: `writes ${anywhere}` }
   return worst
 
   function writeOne(p: string): Verdict | undefined {
     if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
     if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
-    if (isInside(p, "/etc") || isInside(p, "/boot") || isInside(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
-    if (isInside(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
+    // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
+    if (isInsideFold(p, "/etc") || isInsideFold(p, "/boot") || isInsideFold(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
+    if (isInsideFold(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
     if (isInside(p, c.workspace)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(p, t))) return { level: "medium", reason: `writes the temporary file ${p}` }
-    if (SYSTEM.some((d) => isInside(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    if (SYSTEM.some((d) => isInsideFold(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
 }
@@ -136,11 +149,24 @@ export function judged(paths: string[], c: PlaceContext, glob: boolean): string[
   const out: string[] = []
   for (const p of paths) {
     out.push(p)
+    const folded = unicodeFold(p)
+    if (folded) out.push(folded)
     if (glob) out.push(...globCandidates(p))
     if (c.realpath) {
       const real = c.realpath(p)
       if (real !== p) out.push(real)
     }
+    const through = c.through?.(p)
+    if (through) out.push(...through.paths)
   }
   return out
+}
+
+/** Why a path may lead anywhere: it is (or is below) a link this command makes to a place not known. */
+export function unknownLink(paths: readonly string[], c: PlaceContext): string | undefined {
+  for (const p of paths) {
+    const l = c.through?.(p)?.unknown
+    if (l) return `${p} through ${l.at}, which ${l.how} in this command may make a link to anywhere`
+  }
+  return undefined
 }

@@ -7,7 +7,7 @@ import type { Word } from "./word.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
-import { writeVerdict } from "./paths.ts"
+import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside, resolveWord } from "./cwd.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
@@ -15,9 +15,14 @@ export function checkOptions(v: View, out: Finding[]): boolean {
   if (v.program === "git") {
     const sub = v.args[0]?.value
     const spec = sub === undefined ? undefined : gitOptions(sub)
-    if (!spec) return false
-    judge(v, `git ${sub}`, v.args.slice(1), spec, out)
     const away = elsewhere(v)
+    if (!spec) {
+      // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
+      // .bashrc` writes the home directory from the workspace's repository) writes outside it
+      if (away && sub !== undefined) out.push({ name: "git-elsewhere", level: "high", reason: `git ${sub} in ${away}, outside the workspace: it can change files there, and that repository's configuration can make git run programs` })
+      return false
+    }
+    judge(v, `git ${sub}`, v.args.slice(1), spec, out)
     if (away) out.push({ name: "git-elsewhere", level: "medium", reason: `git ${sub} in ${away}, a repository outside the workspace: its configuration can make git run programs (core.fsmonitor, diff.external)` })
     return true
   }
@@ -80,11 +85,15 @@ function elsewhere(v: View): string | undefined {
   const dirs = v.part.git?.dirs ?? []
   const cwd = v.part.cwd
   if (cwd === null) return "a directory not known statically"
-  for (const d of cwd) if (!isInside(d, ws)) return d
+  // a directory this command made a link (`ln -s /tmp/evil r && git -C r status`) is where the link leads
+  const plain = !v.place.through && !v.place.realpath
+  const away = (paths: string[]) => (plain ? paths.find((p) => !isInside(p, ws)) : (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(p, ws)))
+  const here = away(cwd)
+  if (here) return here
   for (const w of dirs) {
     const paths = resolveWord(w, cwd, v.place.home)
     if (paths === null || w.value === undefined) return w.text
-    const out = paths.find((p) => !isInside(p, ws))
+    const out = away(paths)
     if (out) return out
   }
   return undefined

@@ -5,7 +5,8 @@
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInsideFold, resolveWord } from "./cwd.ts"
+import { patternGiven } from "./optionreads.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -29,7 +30,8 @@ export function unknownReads(part: Part): string | undefined {
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
   const ops = operands(part.words.slice(1))
-  for (const w of SCRIPT_FIRST.has(part.program) ? ops.slice(1) : ops) {
+  const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
+  for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
     if (w.procsub) continue
     if (w.value === undefined || w.placeholder || w.hollow) return `${part.program} shows ${w.text}, a file named only at run time: it could be a secret`
@@ -42,18 +44,21 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!recursive(part)) return []
   const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
-  const dirs = PATTERN_FIRST.has(part.program) || part.program === "git" ? ops.slice(1) : ops
+  const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
   const out: TouchedPath[] = []
-  for (const r of roots) if (isInside(home, r)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
+  for (const r of roots) if (isInsideFold(home, r)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
   return out
 }
 
+const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
+
 function recursive(part: Part): boolean {
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (ALWAYS_RECURSIVE.has(part.program)) return true
+  if (!MAY_RECURSE.has(part.program)) return false
+  const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (part.program === "git") return vals[0] === "grep" && vals.includes("--no-index")
   const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
   if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {

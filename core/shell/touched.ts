@@ -8,6 +8,7 @@ import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
+import { optionReads, patternGiven } from "./optionreads.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -37,20 +38,22 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
   // options read the files they name (git blame --contents F, diff --from-file=F, date --file=F, grep -fF):
   // every `--opt=` value and `-xVALUE` that looks like a path, and git's path-looking words, are reads the
   // path rules judge
-  for (const w of part.words.slice(1)) {
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i]!
     const v = w.value ?? ""
     const eq = v.startsWith("--") ? v.indexOf("=") : -1
-    const attached = eq >= 0 ? v.slice(eq + 1) : /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1]
+    const attached = eq >= 0 ? v.slice(eq + 1) : v.charCodeAt(0) === 45 && (v.includes("/") || v.includes("~")) ? /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1] : undefined
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
       if (looksLikePath(value)) add(value, "read")
     } else if (part.program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) add(w, "read")
   }
+  for (const w of optionReads(part.program, part.words)) add(w, "read")
   if (role === "none") return out
   const ops = operands(part.words.slice(1))
   if (role === "write") for (const w of ops) add(w, "write")
   else if (role === "last-write") ops.forEach((w, i) => add(w, i === ops.length - 1 && ops.length > 1 ? "write" : "read"))
-  else if (role === "first-skipped") for (const w of ops.slice(1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
+  else if (role === "first-skipped") for (const w of ops.slice(patternGiven(part.program, part.words) ? 0 : 1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
   else if (role === "read") for (const w of ops) add(w, part.program === "sed" && part.words.some((x) => x.value?.startsWith("-i")) ? "write" : "read")
   else for (const w of ops) if (looksLikePath(w)) add(w, "read")
   if (part.program === "dd") for (const w of part.words) if (w.value?.startsWith("of=")) add({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write")
@@ -67,9 +70,10 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
   for (const path of resolveWord(w, cwd, home) ?? []) {
-    out.push({ path, access })
     // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
+    // (first: a reason then names the real path, not the glob)
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
+    out.push(w.glob ? { path, access, glob: true } : { path, access })
   }
 }
 
@@ -85,5 +89,5 @@ function operands(words: Word[]): Word[] {
 function looksLikePath(w: Word): boolean {
   const v = w.value ?? ""
   if (v.includes("://") || v.includes("=")) return false
-  return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || /^\.[A-Za-z0-9_]/.test(v)
+  return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
 }

@@ -52,6 +52,9 @@ export interface TouchedPath {
   /** absolute, `.`/`..` resolved (symlinks resolved where the file exists) */
   path: string
   access: Access
+  /** still a shell glob (bash left it as written or the analysis kept it): path patterns meet it when
+   *  some real path could match both */
+  glob?: true
 }
 
 export interface ShellAnalysis {

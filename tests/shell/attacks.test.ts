@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from "bun:test"
 import { analyzeShellSync, isPlainCommand, loadParser } from "../../core/shell/index.ts"
 import { splitSimpleList } from "../../core/shell/list.ts"
+import type { Decision } from "../../core/policy/types.ts"
 import { ATTACK_CONTEXT, decideDefault, loadAttacks, loadControls } from "./attacks.ts"
 
 beforeAll(() => loadParser())
@@ -21,6 +22,7 @@ describe("attacks under the default policy", () => {
       expect({ decision: d.decision, risk: d.risk, reasonHolds: d.reason.includes(a.reason), reason: d.reason }).toEqual({
         decision: a.decision, risk: a.risk, reasonHolds: true, reason: d.reason,
       })
+      if (a.touches) expect((d as Decision & { paths?: string[] }).paths).toContain(a.touches)
     })
   }
 })

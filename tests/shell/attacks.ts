@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { analyzeShell } from "../../core/shell/index.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { bundledPolicy } from "../../core/policy/bundled.ts"
-import type { Decision } from "../../core/policy/types.ts"
+import type { Decision, Policy } from "../../core/policy/types.ts"
 import type { Risk } from "../../core/policy/risk.ts"
 
 export interface Attack {
@@ -16,6 +16,8 @@ export interface Attack {
   /** words the decision's reason must hold */
   reason: string
   note?: string
+  /** a path the analysis must report as touched (after the links are followed) */
+  touches?: string
   /** symlinks that exist when the command is decided: link path -> target */
   links?: Record<string, string>
   /** the file it came from */
@@ -56,9 +58,15 @@ export function linkResolver(links: Record<string, string> = {}): (path: string)
 /** decide() for a shell command under the bundled default policy, in ATTACK_CONTEXT, as prepareCall
  *  would build the call: touched paths followed through the symlinks. */
 export async function decideDefault(cmd: string, links?: Record<string, string>): Promise<Decision> {
+  return decideUnder(policy, cmd, links)
+}
+
+/** The same under another policy (a bundled one: `ci` auto-approves medium). */
+export async function decideUnder(p: Policy, cmd: string, links?: Record<string, string>): Promise<Decision & { paths: string[] }> {
   const realpath = linkResolver(links)
-  const shell = await analyzeShell(cmd, { ...ATTACK_CONTEXT, overrides: policy.risk.overrides, realpath })
+  const shell = await analyzeShell(cmd, { ...ATTACK_CONTEXT, overrides: p.risk.overrides, realpath })
   const { cwd, workspace, home } = ATTACK_CONTEXT
-  const paths = shell.paths.map((p) => ({ path: realpath(p.path), access: p.access }))
-  return decide(policy, { tool: "shell", args: { command: cmd }, cwd, workspace, home, tmpDirs: ["/tmp"], shell, paths }, { grants: [] })
+  const paths = shell.paths.map((x) => ({ ...x, path: realpath(x.path) }))
+  const d = decide(p, { tool: "shell", args: { command: cmd }, cwd, workspace, home, tmpDirs: ["/tmp"], shell, paths }, { grants: [] })
+  return { ...d, paths: paths.map((x) => x.path) }
 }

@@ -1,0 +1,115 @@
+// Files a program reads through an option's value (`grep -f FILE`, `grep --fil=FILE`, `sed -f`,
+// `awk -f`, `diff --from-file`, `xargs -a FILE`, `wget -i`): they are reads the path rules and
+// risk.paths judge, so reading ~/.ssh/id_rsa through one is seen. Programs with a read-only option list
+// are read with it (getopt exactly); the others conservatively: every option word that could be one of
+// these (a unique or ambiguous long prefix, a letter anywhere in a bundle) counts. Reporting a word as
+// read that is not one costs nothing: a read only adds risk. Pure.
+import type { Word } from "./word.ts"
+import { known } from "./known.ts"
+import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
+import { byName } from "./options.ts"
+
+interface FileOptions {
+  /** short letters whose value is a file read */
+  short?: string
+  /** long names whose value is a file read */
+  long?: string
+}
+
+const FILE_OPTIONS = byName<FileOptions>({
+  // with a read-only option list (known.ts): names are canonical there
+  grep: { short: "f", long: "file exclude-from" },
+  rg: { short: "f", long: "file ignore-file" },
+  ag: { short: "p", long: "path-to-ignore" },
+  diff: { short: "X", long: "from-file to-file exclude-from" },
+  date: { short: "fr", long: "file reference" },
+  file: { short: "fm", long: "files-from magic-file" },
+  du: { short: "X", long: "exclude-from files0-from" },
+  wc: { long: "files0-from" },
+  sort: { long: "files0-from random-source" },
+  jq: { short: "f", long: "from-file" },
+  yq: { long: "from-file" },
+  hexdump: { short: "f", long: "format-file" },
+  tree: { long: "gitfile" },
+  info: { short: "f", long: "file" },
+  man: { short: "C", long: "config-file" },
+  // without one: read conservatively
+  sed: { short: "f", long: "file" },
+  awk: { short: "fi", long: "file include" },
+  xargs: { short: "a", long: "arg-file" },
+  wget: { short: "i", long: "input-file load-cookies" },
+  curl: { short: "K", long: "config" },
+  tar: { short: "TX", long: "files-from exclude-from" },
+  patch: { short: "i", long: "input" },
+  rsync: { long: "files-from exclude-from include-from password-file" },
+})
+const ALIASES = new Map([["egrep", "grep"], ["fgrep", "grep"], ["gawk", "awk"], ["mawk", "awk"], ["nawk", "awk"], ["gtar", "tar"], ["bsdtar", "tar"]])
+
+/** The words a program reads as files through its options' values (`words`: the program and its arguments). */
+export function optionReads(program: string, words: readonly Word[]): Word[] {
+  const name = ALIASES.get(program) ?? program
+  const spec = FILE_OPTIONS.get(name)
+  if (!spec) return NONE
+  const k = known(name)
+  if (k && !k.data) {
+    const out: Word[] = []
+    for (const v of reading(words, k.options).valued) {
+      if (!v.value) continue
+      if (v.name.length === 1 ? spec.short?.includes(v.name) : ` ${spec.long ?? ""} `.includes(` ${v.name} `)) out.push(v.value)
+    }
+    return out
+  }
+  return conservative(words.slice(1), spec)
+}
+
+const NONE: Word[] = []
+// one command's options are read here for its file reads, its pattern and its recursive reads: once
+let lastWords: readonly Word[] | undefined
+let lastSpec: Compiled | undefined
+let lastReading: OptionReading | undefined
+
+function reading(words: readonly Word[], spec: Compiled): OptionReading {
+  if (words === lastWords && spec === lastSpec && lastReading) return lastReading
+  lastReading = readOptions(words.slice(1), spec)
+  lastWords = words
+  lastSpec = spec
+  return lastReading
+}
+
+function conservative(args: readonly Word[], spec: FileOptions): Word[] {
+  const longs = (spec.long ?? "").split(" ").filter(Boolean)
+  const out: Word[] = []
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined || v.length < 2 || v[0] !== "-") continue
+    if (v === "--") break
+    if (v[1] === "-") {
+      const eq = v.indexOf("=")
+      const given = v.slice(2, eq < 0 ? undefined : eq)
+      if (!given || !longs.some((l) => l.startsWith(given))) continue
+      if (eq >= 0) out.push(attached(args[i]!, eq + 1))
+      else if (args[i + 1]) out.push(args[i + 1]!)
+      continue
+    }
+    const at = [...v.slice(1)].findIndex((c) => spec.short?.includes(c))
+    if (at < 0) continue
+    if (at + 2 < v.length) out.push(attached(args[i]!, at + 2))
+    else if (args[i + 1]) out.push(args[i + 1]!)
+  }
+  return out
+}
+
+// bash expands `~` only at the start of a word, never in `--file=~/x` or `-f~/x`
+function attached(w: Word, at: number): Word {
+  const value = (w.value ?? "").slice(at)
+  return { ...w, text: value, value, tilde: false }
+}
+
+/** grep and rg take their pattern from -e/-f when one is given: then every operand is a file. */
+export function patternGiven(program: string, words: readonly Word[]): boolean {
+  const name = ALIASES.get(program) ?? program
+  if (name !== "grep" && name !== "rg" && name !== "ag" && name !== "ack") return false
+  const k = known(name)
+  if (!k) return false
+  return reading(words, k.options).valued.some((v) => v.name === "e" || v.name === "f" || v.name === "regexp" || v.name === "file" || v.name === "match")
+}
