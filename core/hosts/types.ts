@@ -1,6 +1,6 @@
 // What a host's tool table says, and the call a host's hook payload becomes. Types and a few
 // constructors only: the tables in claude.ts and gemini.ts are data built from these.
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 
 export type HookHost = "claude" | "gemini"
 

@@ -16,7 +16,7 @@ import { reportExtras } from "../plugins/extras.ts"
 import { getRequest } from "../store/requests.ts"
 import { insertRun } from "../store/runs.ts"
 import type { LoadedTask } from "../task/load.ts"
-import { parseYaml } from "../task/yaml.ts"
+import { parseYaml } from "../base/yaml.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { ToolFailure, type Tool, type ToolResult } from "../tools/types.ts"
 

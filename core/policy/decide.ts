@@ -1,6 +1,6 @@
 // decide(policy, call, state): the one place a call's fate is computed, in DESIGN section 4's order:
 // guards, risk, rules, approval mode, the critical hard rail, grants, on_ask. Pure: no fs, no db, no clock.
-import { atMost } from "./risk.ts"
+import { atMost } from "../base/risk.ts"
 import type { Call, CommandVerdict, Decision, GuardState, GuardTrip, Policy } from "./types.ts"
 import { compilePolicy, type CompiledRule } from "./compile.ts"
 import { assessRisk, type RiskAssessment } from "./assess.ts"

@@ -2,7 +2,7 @@
 // deny > ask > allow; an allow (rule or grant) must cover every simple command. Pure.
 import { couldMatchCommandPattern, matchCommandPattern } from "../shell/index.ts"
 import type { SimpleCommand } from "../shell/types.ts"
-import type { DecisionKind } from "./risk.ts"
+import type { DecisionKind } from "../base/risk.ts"
 import type { Call, Grant, MatchedRule } from "./types.ts"
 import type { CompiledPolicy, CompiledRule, PathSet } from "./compile.ts"
 import { grantCovers } from "./grants.ts"

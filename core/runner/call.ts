@@ -1,5 +1,7 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
 // result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
+import { sha256 } from "../base/hash.ts"
+import { canonicalJson } from "../base/json.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
@@ -294,14 +296,6 @@ export function exitCode(result: ToolResult): number | null {
 }
 
 export function hashArgs(tool: string, args: unknown): string {
-  return new Bun.CryptoHasher("sha256").update(tool).update("\0").update(canonicalJson(args)).digest("hex").slice(0, 32)
+  return sha256(`${tool}\0${canonicalJson(args)}`).slice(0, 32)
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`
-  }
-  return JSON.stringify(value) ?? "null"
-}

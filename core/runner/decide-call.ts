@@ -2,7 +2,7 @@
 // plugin beforeCall hooks (which may only restrict), and a person's earlier approval.
 import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { recordGrant } from "./approve.ts"
 import type { GuardState } from "../policy/types.ts"

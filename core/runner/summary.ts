@@ -8,7 +8,7 @@ import type { Store } from "../store/open.ts"
 import { requestsOf, type RequestRow } from "../store/requests.ts"
 import { TERMINAL, type RunRow } from "../store/runs.ts"
 import { events, usage } from "../store/schema.ts"
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { lastLines } from "./output.ts"
 
 export interface SummaryInput {

@@ -1,6 +1,7 @@
 // Lexical path resolution and the directories a script may be in after `cd`. Pure: no fs (symlinks
 // are the caller's business), paths resolve against the cwd candidates the walk carries.
 import { posix } from "node:path"
+import { expandHome } from "../base/paths.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 
@@ -45,10 +46,7 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
 /** The word as a path: `~` and `~/x` are the home directory; other tilde forms stay as written. */
 export function expandTilde(word: Word, home: string): string {
   const v = word.value ?? ""
-  if (!word.tilde) return v
-  if (v === "~") return home
-  if (v.startsWith("~/")) return home + v.slice(1)
-  return v
+  return word.tilde ? expandHome(v, home) : v
 }
 
 /** Absolute forms of a path word, one per cwd candidate; null when the cwd is unknown and the path is relative. */
@@ -73,6 +71,3 @@ function normalise(p: string): string {
   return r.length > 1 && r.endsWith("/") ? r.slice(0, -1) : r
 }
 
-export function isInside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir === "/" ? "/" : dir + "/")
-}

@@ -8,7 +8,8 @@ import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { writeVerdict } from "./paths.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -80,11 +81,11 @@ function elsewhere(v: View): string | undefined {
   const dirs = v.part.git?.dirs ?? []
   const cwd = v.part.cwd
   if (cwd === null) return "a directory not known statically"
-  for (const d of cwd) if (!isInside(d, ws)) return d
+  for (const d of cwd) if (!isInside(ws, d)) return d
   for (const w of dirs) {
     const paths = resolveWord(w, cwd, v.place.home)
     if (paths === null || w.value === undefined) return w.text
-    const out = paths.find((p) => !isInside(p, ws))
+    const out = paths.find((p) => !isInside(ws, p))
     if (out) return out
   }
   return undefined

@@ -5,7 +5,8 @@
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -47,7 +48,7 @@ export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
   const out: TouchedPath[] = []
-  for (const r of roots) if (isInside(home, r)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
+  for (const r of roots) if (isInside(r, home)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
   return out
 }
 
