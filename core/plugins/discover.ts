@@ -1,4 +1,4 @@
-// Which plugin files a run may load (DESIGN sections 4 and 6): the user's, the workspace's (only when
+// Which plugin files a run may load: the user's, the workspace's (only when
 // trusted: plugin code runs with the user's rights), and the task's. Reads the fs; imports nothing.
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { isAbsolute, join, resolve } from "node:path"

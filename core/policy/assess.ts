@@ -1,4 +1,4 @@
-// Risk of a prepared call (DESIGN section 4, step 2): the max of the tool's base risk, the shell
+// Risk of a prepared call (the second step of decide(), after the guards): the max of the tool's base risk, the shell
 // analysis, risk.commands, risk.paths, writes outside the workspace and to protected paths. Pure.
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Call } from "./types.ts"

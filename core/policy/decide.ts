@@ -1,4 +1,4 @@
-// decide(policy, call, state): the one place a call's fate is computed, in DESIGN section 4's order:
+// decide(policy, call, state): the one place a call's fate is computed, in this order:
 // guards, risk, rules, approval mode, the critical hard rail, grants, on_ask. Pure: no fs, no db, no clock.
 import { atMost } from "../base/risk.ts"
 import type { Call, CommandVerdict, Decision, GuardState, GuardTrip, Policy } from "./types.ts"

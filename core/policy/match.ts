@@ -1,4 +1,4 @@
-// Which rules and grants match a prepared call, part by part (DESIGN section 4, step 3 and 6).
+// Which rules and grants match a prepared call, part by part (the rules and grants steps of decide()).
 // deny > ask > allow; an allow (rule or grant) must cover every simple command. Pure.
 import { couldMatchCommandPattern, matchCommandPattern } from "../shell/index.ts"
 import type { SimpleCommand } from "../shell/types.ts"

@@ -1,4 +1,4 @@
-// Path patterns of rules, risk.paths and workspace.protected (DESIGN section 4). Pure: no fs.
+// Path patterns of rules, risk.paths and workspace.protected. Pure: no fs.
 // No "/": a file name at any depth. With "/": relative to the workspace root unless it starts
 // with "/" or "~/". `dir/**` also matches `dir` itself. Paths given here are already resolved.
 import { expandHome } from "../base/paths.ts"

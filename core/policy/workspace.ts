@@ -1,4 +1,4 @@
-// Finding the workspace root and the policy files that apply there (DESIGN section 4). Reads the fs.
+// Finding the workspace root and the policy files that apply there. Reads the fs.
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { realpathOr } from "../base/paths.ts"

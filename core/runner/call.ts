@@ -1,5 +1,6 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
-// result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
+// result together with the new checkpoint (write-ahead: intent is committed before the effect, the
+// result with the checkpoint, so a crash at any instant leaves a state resume can finish).
 import { sha256 } from "../base/hash.ts"
 import { canonicalJson } from "../base/json.ts"
 import type { Call, Decision } from "../policy/types.ts"

@@ -1,4 +1,4 @@
-// The task.yaml format (DESIGN section 3). Unknown keys are errors. Pure.
+// The task.yaml format: the zod schema every task file is checked against. Unknown keys are errors. Pure.
 import { z } from "zod"
 import { McpServer, PolicyFile } from "../policy/schema.ts"
 import { Duration } from "../base/duration.ts"
