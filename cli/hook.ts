@@ -5,7 +5,7 @@
 import { readSync, statSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
-import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HookCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
+import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HostCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
 import { expandHome, realpathExisting } from "../core/base/paths.ts"
 import { decide, prepareCall } from "../core/policy/index.ts"
 import type { Decision, Policy } from "../core/policy/types.ts"
@@ -110,7 +110,7 @@ function readStdin(): string {
   return Buffer.concat(chunks).toString("utf8")
 }
 
-function hookCwd(hook: HookCall): string {
+function hookCwd(hook: HostCall): string {
   const cwd = hook.cwd ?? process.cwd()
   if (!isAbsolute(cwd)) throw new Error(`cwd "${cwd}" is not an absolute path`)
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`cwd ${cwd} is not a directory`)
@@ -128,7 +128,7 @@ function openStore(db: string | undefined): Store {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
+function audit(store: Store, hook: HostCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
   const { redaction } = policy
   const redactor = createRedactor({
     // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it

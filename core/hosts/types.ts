@@ -36,7 +36,7 @@ export interface HostTable {
 }
 
 /** A host's tool call as ccode decides it. */
-export interface HookCall {
+export interface HostCall {
   host: HookHost
   /** the host's own tool name */
   hostTool: string

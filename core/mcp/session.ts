@@ -3,7 +3,7 @@
 // becomes an approval request and an error result saying how to approve; the same call made again
 // after `ccode approve` runs. Never executes a call the policy did not allow.
 import { hostname } from "node:os"
-import { hashArgs, runCall, commit, type CallOutcome } from "../runner/call.ts"
+import { hashArgs, runCall, commitWithCheckpoint, type CallOutcome } from "../runner/call.ts"
 import type { RunOptions } from "../runner/context.ts"
 import { finishRun, type RunResult } from "../runner/finish.ts"
 import { newId } from "../runner/ids.ts"
@@ -61,7 +61,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running", driver: "mcp",
       policyHash: prepared.policyHash, pid: process.pid, host: hostname(), createdAt: now, updatedAt: now,
@@ -113,7 +113,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   // the call's own row says failed/CANCELLED; this row says who cancelled it
   const recordCancel = (callId: string, tool: string) => {
     ctx.recorder.audit({ type: "state_change", actor: "user", callId, tool, action: "cancelled", result: "denied", reason: CANCELLED })
-    commit(ctx)
+    commitWithCheckpoint(ctx)
   }
 
   const resultFor = (outcome: CallOutcome, key: string): ToolResult => {

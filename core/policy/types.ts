@@ -131,7 +131,8 @@ export interface GuardTrip {
   action: "deny" | "pause"
 }
 
-export interface GuardState {
+/** What decide() knows besides the call: a guard that tripped, and the grants given so far. */
+export interface DecideState {
   tripped?: GuardTrip
   grants: Grant[]
 }

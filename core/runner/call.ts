@@ -44,13 +44,13 @@ export type CallOutcome =
   | { kind: "interrupted"; callId: string; seq: number }
 
 /**
- * Run one call. `settle` applies the outcome to ctx.state (plan transitions, counters) synchronously,
+ * Run one call. `applyOutcome` applies the outcome to ctx.state (plan transitions, counters) synchronously,
  * before the outcome is committed, so the checkpoint written with it already reflects it.
  */
 export async function runCall(
   ctx: RunContext,
   proposal: Proposal,
-  settle: (outcome: CallOutcome) => void,
+  applyOutcome: (outcome: CallOutcome) => void,
   pending?: PendingCall,
 ): Promise<CallOutcome> {
   const callId = pending?.callId ?? newId("c")
@@ -61,8 +61,8 @@ export async function runCall(
   if (trip?.action === "pause") {
     const outcome: CallOutcome = { kind: "halted", callId, seq: pending?.seq ?? seq, trip }
     if (!pending) ctx.state.callSeq-- // nothing was recorded under this number
-    settle(outcome)
-    commit(ctx)
+    applyOutcome(outcome)
+    commitWithCheckpoint(ctx)
     return outcome
   }
   const decided = await decideCall(ctx, proposal, callId, trip, pending)
@@ -98,8 +98,8 @@ export async function runCall(
     const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
     if (resolved.kind === "waiting") {
       const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: resolved.requestId, decision }
-      settle(outcome)
-      commit(ctx, () => {
+      applyOutcome(outcome)
+      commitWithCheckpoint(ctx, () => {
         upsertCall(ctx.store, pendingRow(row, decision, "pending"))
         resolved.write()
       })
@@ -113,9 +113,9 @@ export async function runCall(
     const result = errorResult("CIRCUIT_OPEN", "circuit_open", trip.reason)
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
-    settle(outcome)
+    applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
+    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
     return outcome
   }
 
@@ -123,9 +123,9 @@ export async function runCall(
     const result = errorResult("DENIED", "denied", `denied: ${decision.reason}`)
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
     ctx.state.counters.denied++
-    settle(outcome)
+    applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
+    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
     return outcome
   }
 
@@ -142,8 +142,8 @@ export async function runCall(
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
       const outcome: CallOutcome = { kind: "waiting", callId, seq, requestId: previewed.requestId, decision }
-      settle(outcome)
-      commit(ctx, () => {
+      applyOutcome(outcome)
+      commitWithCheckpoint(ctx, () => {
         upsertCall(ctx.store, pendingRow(row, decision, "pending"))
         previewed.write()
       })
@@ -156,12 +156,12 @@ export async function runCall(
       : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   }
   ctx.state.counters.calls++
-  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, settle)
+  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, applyOutcome)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
-  settle(outcome)
+  applyOutcome(outcome)
   rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
@@ -169,7 +169,7 @@ export async function runCall(
     risk: decision.risk, reason: result.error?.message ?? null,
     data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     updateCall(ctx.store, callId, {
       status: result.status === "ok" ? "ok" : "error",
       finishedAt: Date.now(),
@@ -193,19 +193,19 @@ export async function runCall(
 async function leaveInFlight(
   ctx: RunContext,
   call: { callId: string; seq: number; tool: string; step: string | undefined; risk: string; result: ToolResult },
-  settle: (outcome: CallOutcome) => void,
+  applyOutcome: (outcome: CallOutcome) => void,
 ): Promise<CallOutcome> {
   // what it changed before it was stopped is this run's doing, not an external change
   await ownChanges(ctx, { callId: call.callId, seq: call.seq, tool: call.tool })
   const outcome: CallOutcome = { kind: "interrupted", callId: call.callId, seq: call.seq }
-  settle(outcome)
+  applyOutcome(outcome)
   ctx.recorder.event("step.finished", finishedFields(call.callId, call.step, call.result, ctx.redactor.text(call.result.text)))
   ctx.recorder.audit({
     type: "tool_call", actor: "agent", callId: call.callId, tool: call.tool, action: "run", result: "error", risk: call.risk,
     reason: "interrupted by a signal while running; left in flight for a person to settle on resume",
     data: { duration_ms: call.result.stats.duration_ms, error: call.result.error },
   })
-  commit(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
+  commitWithCheckpoint(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
   return outcome
 }
 
@@ -218,15 +218,15 @@ async function reportHookProblems(ctx: RunContext, callId: string, proposal: Pro
 }
 
 /** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
-export function commit(ctx: RunContext, write?: () => void): void {
+export function commitWithCheckpoint(ctx: RunContext, write?: () => void): void {
   ctx.recorder.audit({ type: "checkpoint", actor: "system", action: `checkpoint ${ctx.checkpointSeq + 1}`, result: "success" })
   ctx.recorder.commit(() => {
     write?.()
-    checkpoint(ctx)
+    writeCheckpoint(ctx)
   })
 }
 
-export function checkpoint(ctx: RunContext): void {
+export function writeCheckpoint(ctx: RunContext): void {
   // the plan's durable form is its rows (written below, only what changed): a checkpoint of a
   // 10,000-step plan stays small instead of repeating every item after every call
   saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, { ...ctx.state, plan: undefined })

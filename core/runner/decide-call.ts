@@ -5,7 +5,7 @@ import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../base/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { recordGrant } from "./approve.ts"
-import type { GuardState } from "../policy/types.ts"
+import type { DecideState } from "../policy/types.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Governor, RunContext } from "./context.ts"
 import type { PendingCall } from "./state.ts"
@@ -63,7 +63,7 @@ export interface Deciding {
  * arguments are decided as given and fail as a param error when the tool runs), the tool's own risk
  * (static or its risk function), then the policy.
  */
-export async function decideProposed(d: Deciding, toolName: string, args: Record<string, unknown>, state: GuardState): Promise<{ args: Record<string, unknown>; call: Call; decision: Decision }> {
+export async function decideProposed(d: Deciding, toolName: string, args: Record<string, unknown>, state: DecideState): Promise<{ args: Record<string, unknown>; call: Call; decision: Decision }> {
   const tool = d.registry.get(toolName)?.tool
   const parsed = tool?.args.safeParse(args)
   const given = parsed?.success && isRecord(parsed.data) ? parsed.data : args

@@ -8,7 +8,7 @@ import type { Store } from "../store/open.ts"
 import { requestsOf, settleRequest } from "../store/requests.ts"
 import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
 import { loadTask, type LoadedTask } from "../task/load.ts"
-import { commit } from "./call.ts"
+import { commitWithCheckpoint } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
@@ -16,7 +16,7 @@ import { newId } from "./ids.ts"
 import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
-import { createSnapshotHook } from "../snapshot/hook.ts"
+import { createCallSnapshots } from "../snapshot/around-call.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
@@ -95,7 +95,7 @@ export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string)
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
     ctx.recorder.event("policy.warning", { message: `secret redaction is off (${why}): outputs are stored as they are` })
   }
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
       driver: task.spec.agent ? "agent" : "steps", policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
@@ -173,7 +173,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
 export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
   // undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
-  const snapshots = createSnapshotHook({
+  const snapshots = createCallSnapshots({
     store: env.store, runId, snapshotter,
     readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),

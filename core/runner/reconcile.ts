@@ -2,7 +2,7 @@
 // flight when the process died, and requests a person settled with `ccode approve/deny/answer`.
 import { getCall, inFlightCalls, lastCallSeq, updateCall, type CallRow } from "../store/calls.ts"
 import { getRequest, insertRequest } from "../store/requests.ts"
-import { commit } from "./call.ts"
+import { commitWithCheckpoint } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import { endLeftovers, stillRunning } from "./leftovers.ts"
@@ -64,7 +64,7 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
   // steps the policy denied are decided again: the policy may have changed since (a person's "no" stands)
   for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied === "policy") apply({ type: "release", id: item.id })
   ctx.state.stoppedBy = undefined
-  commit(ctx)
+  commitWithCheckpoint(ctx)
 }
 
 function inFlightAnswer(request: { status: string; answer: string | null }): InFlightAnswer {
@@ -122,7 +122,7 @@ function requestInFlight(ctx: RunContext, call: CallRow, id: string, apply: (e: 
   ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
   ctx.recorder.event("request.created", { req: requestId, kind: "in_flight", call: call.id, step: id, tool: call.tool, args: JSON.parse(call.args), ...(running ? { pgid: call.pgid, still_running: true } : {}) })
   ctx.recorder.audit({ type: "permission", actor: "system", callId: call.id, tool: call.tool, action: "request:in_flight", result: "asked", reason: `call was in flight when ccode stopped${running ? `; ${running}` : ""}` })
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     insertRequest(ctx.store, {
       id: requestId, runId: ctx.runId, callId: call.id, itemId: id, kind: "in_flight", status: "pending",
       title: `step ${id} (${call.tool}) was running when ccode stopped${running ? ` and is ${running}` : ""}: run it again?`, detail: call.args, createdAt: Date.now(),
