@@ -6,6 +6,7 @@ import { canonicalJson } from "../base/json.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
+import type { CallStatus } from "../store/schema.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
 import type { ToolResult } from "../tools/types.ts"
@@ -274,7 +275,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd) : result
 }
 
-function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {
+function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: CallStatus) {
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 

@@ -191,7 +191,7 @@ function resumable(store: Store, home: string, idOrPrefix: string | undefined): 
   const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
   if (!idOrPrefix) throw new ResumeError("give a run id or --last")
   if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
-  if (TERMINAL.includes(run.status as never)) {
+  if (TERMINAL.includes(run.status)) {
     ensureSummary(store, run, home)
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
   }
