@@ -10,6 +10,8 @@ import { basename, dirname, join, resolve } from "node:path"
  * `isInside(X, path)`.
  */
 export function isInside(parent: string, child: string): boolean {
+  // an empty or relative parent (an unset home, say) contains nothing: "inside" must never widen
+  if (!parent.startsWith("/")) return false
   if (child === parent) return true
   return child.startsWith(parent.endsWith("/") ? parent : `${parent}/`)
 }

@@ -1,11 +1,12 @@
 // How the loop detector tells calls and errors apart: canonical args, short content hashes,
 // normalised error text and word-set similarity. Pure: no fs, no clock.
 import { sha256 } from "../base/hash.ts"
-import { canonicalJson } from "../base/json.ts"
 
 /** The same call written differently (key order, whitespace, args as a JSON string) gives the same text. */
 export function canonicalArgs(args: unknown): string {
-  return canonicalJson(squeezeStrings(parseIfJson(args)))
+  // not base/json.ts's canonicalJson: JSON.stringify puts integer-like keys first ("9" before "10"),
+  // and loop keys already stored in checkpoints must keep comparing equal after an upgrade
+  return JSON.stringify(squeezeStrings(parseIfJson(args)))
 }
 
 /** 16 hex chars of SHA-256: stable across versions, so hashes stored in a checkpoint still compare after an upgrade. */
@@ -56,13 +57,16 @@ function parseIfJson(value: unknown): unknown {
   }
 }
 
-// Whitespace inside strings does not make a call new; a key set to undefined is the same as no key.
+// Keys sorted, whitespace inside strings squeezed, a key set to undefined the same as no key.
 function squeezeStrings(value: unknown): unknown {
   if (typeof value === "string") return value.replace(/\s+/g, " ").trim()
   if (Array.isArray(value)) return value.map(squeezeStrings)
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = squeezeStrings(item)
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key]
+      if (item !== undefined) out[key] = squeezeStrings(item)
+    }
     return out
   }
   return value ?? null

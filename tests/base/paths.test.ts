@@ -31,6 +31,12 @@ describe("isInside(parent, child)", () => {
     expect(isInside("/work/repo/", "/work/repo/a")).toBe(true)
   })
 
+  test("an empty or relative parent contains nothing (an unset home or workspace never makes every path inside)", () => {
+    expect(isInside("", "/etc/passwd")).toBe(false)
+    expect(isInside("", "")).toBe(false)
+    expect(isInside("work", "work/a")).toBe(false)
+  })
+
   test("the root contains every absolute path", () => {
     expect(isInside("/", "/etc/passwd")).toBe(true)
     expect(isInside("/", "/")).toBe(true)
