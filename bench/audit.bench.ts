@@ -1,4 +1,4 @@
-// Audit benchmarks (DESIGN section 11): rows written per second (100,000 rows), and a query by run
+// Audit benchmarks: rows written per second (100,000 rows), and a query by run
 // over 1,000,000 rows. Writing is measured twice: the writer's own cost (rows committed 1,000 at a
 // time) against the budget, and as a run commits them (3 rows per call transaction), where the
 // cost of each SQLite commit dominates (informational: the commit is shared with the call's state).

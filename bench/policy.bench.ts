@@ -1,4 +1,4 @@
-// Policy benchmarks (DESIGN section 11): in-process decisions per second over a mixed corpus with the
+// Policy benchmarks: in-process decisions per second over a mixed corpus with the
 // default policy, and the wall time of `ccode policy check` against a compiled
 // hello-world. Run alone: `bun run bench/policy.bench.ts` (CCODE_BIN=path skips building ccode).
 // Prints one JSON object per line: {"name", "value", "unit", "budget"}.

@@ -1,4 +1,4 @@
-// Redaction throughput on 50 MB of mixed logs with secrets sprinkled in (budget: >= 100 MB/s, DESIGN 11),
+// Redaction throughput on 50 MB of mixed logs with secrets sprinkled in (budget: >= 100 MB/s),
 // in-process (the engine does no I/O, so the binary adds nothing). Run alone: `bun run bench/redact.bench.ts`;
 // prints one JSON object per line in the shared format (bench/lib.ts).
 import { createRedactor } from "../core/redact/index.ts"

@@ -1,4 +1,4 @@
-// Resume of a long run (DESIGN section 11): a 10,000-call scripted run paused at a breakpoint, then
+// Resume of a long run: a 10,000-call scripted run paused at a breakpoint, then
 // `ccode resume`: time from start to the first new call, and the peak RSS of the resuming process.
 // Budgets: <= 200 ms to the first new call; peak RSS <= 150 MB.
 import { writeFileSync } from "node:fs"

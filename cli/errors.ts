@@ -1,4 +1,4 @@
-// The one mapping from errors to exit codes (DESIGN section 2) and to what the user reads.
+// The one mapping from errors to exit codes (the table in README, "Exit codes") and to what the user reads.
 import { storeProblem } from "../core/store/sqlite.ts"
 
 /** Bad flags or arguments: exit 2, nothing was run. */

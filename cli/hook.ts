@@ -5,8 +5,9 @@
 import { readSync, statSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
-import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HookCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
-import { decide, prepareCall, realpathExisting } from "../core/policy/index.ts"
+import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HostCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
+import { expandHome, realpathExisting } from "../core/base/paths.ts"
+import { decide, prepareCall } from "../core/policy/index.ts"
 import type { Decision, Policy } from "../core/policy/types.ts"
 import { policyStamp } from "../core/policy/fingerprint.ts"
 import { appendAudit } from "../core/audit/write.ts"
@@ -58,7 +59,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const call = await prepareCall(hook.tool, hook.args, {
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk,
     })
-    for (const path of hook.reads) call.paths.push({ path: realpathExisting(resolve(cwd, expandHome(path))), access: "read" })
+    for (const path of hook.reads) call.paths.push({ path: realpathExisting(resolve(cwd, expandHome(path, homedir()))), access: "read" })
     mark("prepare")
     const decision = decide(loaded.policy, call, { grants: [] })
     mark("decide")
@@ -109,15 +110,11 @@ function readStdin(): string {
   return Buffer.concat(chunks).toString("utf8")
 }
 
-function hookCwd(hook: HookCall): string {
+function hookCwd(hook: HostCall): string {
   const cwd = hook.cwd ?? process.cwd()
   if (!isAbsolute(cwd)) throw new Error(`cwd "${cwd}" is not an absolute path`)
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`cwd ${cwd} is not a directory`)
   return cwd
-}
-
-function expandHome(path: string): string {
-  return path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path
 }
 
 function openStore(db: string | undefined): Store {
@@ -131,7 +128,7 @@ function openStore(db: string | undefined): Store {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-function audit(store: Store, hook: HookCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
+function audit(store: Store, hook: HostCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
   const { redaction } = policy
   const redactor = createRedactor({
     // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it

@@ -68,7 +68,8 @@ export function nextSteps(result: RunResult): string {
 
 const PRIORITY = [2, 1, 5, 4, 3, 130, 0]
 
-/** A batch exits with the highest-priority code among its runs (DESIGN section 2). */
+/** A batch exits with the highest-priority code among its runs: bad input (2) over failure (1), over
+ *  the run-state codes (5, 4, 3), over interrupted (130), over success (0). */
 export function batchExitCode(codes: number[]): number {
   for (const code of PRIORITY) if (codes.includes(code)) return code
   return codes.length ? Math.max(...codes) : 0

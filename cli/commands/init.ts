@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { appendAudit } from "../../core/audit/write.ts"
-import { sha256 } from "../../core/policy/cache.ts"
+import { sha256 } from "../../core/base/hash.ts"
 import { findWorkspaceRoot } from "../../core/policy/workspace.ts"
 import { scaffoldFiles } from "../../core/plugins/scaffold.ts"
 import { recordTrust } from "../../core/store/trust.ts"

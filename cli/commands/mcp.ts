@@ -2,7 +2,7 @@
 // workspace (one long-lived run, driver "mcp"). stdout is the protocol: everything else goes to stderr.
 import { realpathSync, statSync } from "node:fs"
 import { resolve } from "node:path"
-import { RISKS, type Risk } from "../../core/policy/risk.ts"
+import { RISKS, type Risk } from "../../core/base/risk.ts"
 import type { RunOptions } from "../../core/runner/context.ts"
 import { silentReporter } from "../../core/runner/events.ts"
 import { allValues, globalArgs } from "../args.ts"

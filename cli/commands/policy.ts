@@ -7,7 +7,7 @@ import { decide, findWorkspaceRoot, prepareCall, userPolicyFile, workspacePolicy
 import { loadForCli } from "../policy-load.ts"
 import { checkArgs, directory, runCheck, warn } from "../policy-check.ts"
 import type { Decision } from "../../core/policy/types.ts"
-import type { Risk } from "../../core/policy/risk.ts"
+import type { Risk } from "../../core/base/risk.ts"
 import type { SqliteStore as Store } from "../../core/store/sqlite.ts"
 import { afterDashes, allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"

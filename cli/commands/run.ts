@@ -1,11 +1,11 @@
 // ccode run <task.yaml>...: check every task first (exit 2 runs nothing), then run them,
 // several at once with --jobs, and exit with the batch's highest-priority code.
-import { RISKS, type Risk } from "../../core/policy/risk.ts"
+import { RISKS, type Risk } from "../../core/base/risk.ts"
 import type { RunOptions } from "../../core/runner/context.ts"
 import type { RunResult } from "../../core/runner/finish.ts"
 import { newId } from "../../core/runner/ids.ts"
 import { planRun, startRun, type PlannedRun } from "../../core/runner/lifecycle.ts"
-import { parseDuration } from "../../core/task/duration.ts"
+import { parseDuration } from "../../core/base/duration.ts"
 import { allValues, globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"

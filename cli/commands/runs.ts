@@ -3,10 +3,10 @@ import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
 import { runIsLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
-import { findRun, listRuns } from "../../core/store/runs.ts"
+import { findRun, listRuns, type RunStatus } from "../../core/store/runs.ts"
 import { ensureSummary } from "../../core/runner/summary.ts"
 import { chooseRuns, pruneCandidates, removeRuns } from "../../core/runner/prune.ts"
-import { parseDuration } from "../../core/task/duration.ts"
+import { parseDuration } from "../../core/base/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
@@ -30,7 +30,8 @@ const ls = command({
     const store = openDbToRead(args.db)
     try {
       // `crashed` is a running row whose process is gone: stored as running
-      const stored = args.status === "crashed" ? "running" : args.status
+      // (an unknown status is not an error: it matches no run)
+      const stored = (args.status === "crashed" ? "running" : args.status) as RunStatus | undefined
       const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, stored).map(runView).filter((r) => !args.status || r.status === args.status)
       if (args.json) out(JSON.stringify(rows))
       else if (!rows.length) process.stderr.write("no runs yet; try `ccode run examples/quickstart/task.yaml`\n")

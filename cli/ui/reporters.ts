@@ -1,7 +1,7 @@
 // Reporters: --json prints committed events as JSON lines on stdout (nothing else goes there);
 // a TTY gets a live status line and a per-step log on stderr; anything else gets plain lines.
 import type { Reporter, RunEvent } from "../../core/runner/events.ts"
-import { formatDuration } from "../../core/task/duration.ts"
+import { formatDuration } from "../../core/base/duration.ts"
 import { RISK_STYLE, style } from "./style.ts"
 import { out } from "../out.ts"
 import { lastLines } from "../../core/runner/output.ts"

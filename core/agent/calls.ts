@@ -1,5 +1,5 @@
 // One tool call the model proposed, run through the runner's runCall (decide, ask, write-ahead,
-// execute, commit). Its outcome lands in the conversation inside `settle`, so the checkpoint written
+// execute, commit). Its outcome lands in the conversation inside `applyOutcome`, so the checkpoint written
 // with the call's result already holds the tool message: a crash never loses or repeats it.
 import type { Redactor } from "../redact/index.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
@@ -20,7 +20,7 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
     return saveAgent(ctx, agent)
   }
   const args = call.args as Record<string, unknown>
-  const settle = (outcome: CallOutcome) => {
+  const applyOutcome = (outcome: CallOutcome) => {
     delete agent.pending
     switch (outcome.kind) {
       case "halted":
@@ -46,7 +46,7 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
         append(ctx, agent, resultMessage(call, outcome.result))
     }
   }
-  await runCall(ctx, { tool: call.tool, args, itemId: call.key }, settle, pending)
+  await runCall(ctx, { tool: call.tool, args, itemId: call.key }, applyOutcome, pending)
 }
 
 /** What the agent-only tools mean for the run, applied to its state before the result is committed. */

@@ -2,7 +2,7 @@
 // loop runs with no model (offline examples, re-running a session under another policy).
 import { existsSync, readFileSync } from "node:fs"
 import { z } from "zod"
-import { ConfigError, parseYaml, validateYaml } from "../task/yaml.ts"
+import { ConfigError, parseYaml, validateYaml } from "../base/yaml.ts"
 import type { Provider, ReplayTurn } from "./types.ts"
 
 export const ReplayScript = z.array(

@@ -2,7 +2,7 @@
 // tools, replay script. Every problem is a ConfigError (exit 2) with file:line:col.
 import { resolve } from "node:path"
 import type { LoadedTask } from "../task/load.ts"
-import { ConfigError, positionOf } from "../task/yaml.ts"
+import { ConfigError, positionOf } from "../base/yaml.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import { loadReplayScript } from "./replay.ts"
 import type { ReplayTurn } from "./types.ts"

@@ -1,7 +1,7 @@
 // Turns what a user types after `ccode audit` into an AuditFilter, with errors that name the flag.
 // Pure: the current time is passed in.
-import { RISKS, type Risk } from "../policy/risk.ts"
-import { parseDuration } from "../task/duration.ts"
+import { RISKS, type Risk } from "../base/risk.ts"
+import { parseDuration } from "../base/duration.ts"
 import { AUDIT_RESULTS, AUDIT_TYPES } from "./chain.ts"
 
 export interface AuditFilter {

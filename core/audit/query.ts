@@ -4,7 +4,7 @@ import type { AuditFilter } from "./filter.ts"
 import { readRow, type RawAuditRow } from "./rows.ts"
 import type { ChainedRow } from "./chain.ts"
 
-/** An audit row as exports show it: DESIGN section 10's field names, ts as ISO-8601, data parsed. */
+/** An audit row as exports show it: the documented export field names (docs/audit.md), ts as ISO-8601, data parsed. */
 export interface AuditView {
   id: number
   ts: string

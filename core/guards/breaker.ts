@@ -3,7 +3,7 @@
 // Pure: no clock (every function takes `now`), every state change comes back as a Transition.
 import type { Policy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { preview, trip, type Trip } from "./trip.ts"
 
 export type BreakerPolicy = Policy["circuit_breaker"]

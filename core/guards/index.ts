@@ -3,7 +3,7 @@
 export {
   afterTurn, checkBeforeCall, checkBeforeTurn, disabledTools, initGuardState, pauseGuards, recordCall, recordUsage,
   resumeGuards, setTripped, startCall,
-  type CallOutcome, type GuardPolicy, type GuardState, type TurnReport,
+  type GuardUpdate, type GuardPolicy, type GuardState, type TurnReport,
 } from "./state.ts"
 export { type GuardName, type Trip } from "./trip.ts"
 export { remainingWallTime, toolTimeoutFor, wallTimeUsed, type Driver, type Usage, type WallClock } from "./limits.ts"

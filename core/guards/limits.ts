@@ -1,7 +1,7 @@
 // Run limits: turns, tool calls, depth, tokens, cost and wall time (counted across resumes), and
 // which timeout a tool call gets. Pure: `now` is always passed in.
 import type { Policy } from "../policy/types.ts"
-import { formatDuration, parseDuration } from "../task/duration.ts"
+import { formatDuration, parseDuration } from "../base/duration.ts"
 import { trip, type Trip } from "./trip.ts"
 
 export type Limits = Policy["limits"]

@@ -2,7 +2,7 @@
 // failing the same way, or two calls ping-ponging. Pure: history is plain JSON, `now` is passed in.
 import type { Policy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { canonicalArgs, jaccard, normaliseError, outputHash, shortHash, wordSet } from "./similarity.ts"
 import { preview, resumeHint, trip, type Trip } from "./trip.ts"
 

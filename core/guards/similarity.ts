@@ -1,14 +1,17 @@
 // How the loop detector tells calls and errors apart: canonical args, short content hashes,
 // normalised error text and word-set similarity. Pure: no fs, no clock.
+import { sha256 } from "../base/hash.ts"
 
 /** The same call written differently (key order, whitespace, args as a JSON string) gives the same text. */
 export function canonicalArgs(args: unknown): string {
-  return JSON.stringify(canonical(parseIfJson(args)))
+  // not base/json.ts's canonicalJson: JSON.stringify puts integer-like keys first ("9" before "10"),
+  // and loop keys already stored in checkpoints must keep comparing equal after an upgrade
+  return JSON.stringify(squeezeStrings(parseIfJson(args)))
 }
 
 /** 16 hex chars of SHA-256: stable across versions, so hashes stored in a checkpoint still compare after an upgrade. */
 export function shortHash(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16)
+  return sha256(text).slice(0, 16)
 }
 
 /** Hash of a tool's output with numbers masked: a new timing or pid does not make an answer new. */
@@ -54,14 +57,15 @@ function parseIfJson(value: unknown): unknown {
   }
 }
 
-function canonical(value: unknown): unknown {
+// Keys sorted, whitespace inside strings squeezed, a key set to undefined the same as no key.
+function squeezeStrings(value: unknown): unknown {
   if (typeof value === "string") return value.replace(/\s+/g, " ").trim()
-  if (Array.isArray(value)) return value.map(canonical)
+  if (Array.isArray(value)) return value.map(squeezeStrings)
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {}
     for (const key of Object.keys(value).sort()) {
       const item = (value as Record<string, unknown>)[key]
-      if (item !== undefined) out[key] = canonical(item)
+      if (item !== undefined) out[key] = squeezeStrings(item)
     }
     return out
   }

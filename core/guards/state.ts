@@ -29,7 +29,8 @@ export interface GuardState {
   tripped?: Trip
 }
 
-export interface CallOutcome {
+/** The guards after one finished call: the new state, a trip if one fired, and what changed. */
+export interface GuardUpdate {
   state: GuardState
   /** a pausing guard fired (also kept in state.tripped) */
   trip?: Trip
@@ -95,7 +96,7 @@ export function startCall(state: GuardState, tool: string, now: number, policy: 
  * counts for the loop detector: proposing it again and again is a loop too). Calls that ran also
  * update the tool's breaker; `verdict` overrides how the result counts for it.
  */
-export function recordCall(state: GuardState, summary: CallSummary, now: number, policy: GuardPolicy, verdict?: BreakerVerdict): CallOutcome {
+export function recordCall(state: GuardState, summary: CallSummary, now: number, policy: GuardPolicy, verdict?: BreakerVerdict): GuardUpdate {
   const transitions: Transition[] = []
   let breakers = state.breakers
   const judged = verdict ?? breakerVerdict(summary.result)

@@ -4,7 +4,7 @@ import type { GuardTrip } from "../policy/types.ts"
 
 export type GuardName = "limit" | "loop" | "circuit_breaker" | "stalled" | "external_change"
 
-/** Compatible with the policy engine's GuardTrip (pass it as GuardState.tripped to decide()). */
+/** Compatible with the policy engine's GuardTrip (pass it as DecideState.tripped to decide()). */
 export interface Trip extends GuardTrip {
   guard: GuardName
   /** the full message for the user and the agent */

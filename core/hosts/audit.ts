@@ -2,7 +2,7 @@
 // the host's transcript), what ccode decided and what it answered. Pure; the caller redacts first.
 import type { AuditInput } from "../audit/write.ts"
 import type { Decision } from "../policy/types.ts"
-import type { HookCall } from "./types.ts"
+import type { HostCall } from "./types.ts"
 import type { Verdict } from "./verdict.ts"
 
 export interface Redact {
@@ -11,7 +11,7 @@ export interface Redact {
 }
 
 /** `stamp`: the fields naming the policy that decided (policy_fingerprint, managed_keys) */
-export function hookAuditRow(hook: HookCall, cwd: string, d: Decision, verdict: Verdict, redact: Redact, stamp: Record<string, unknown> = {}): AuditInput {
+export function hookAuditRow(hook: HostCall, cwd: string, d: Decision, verdict: Verdict, redact: Redact, stamp: Record<string, unknown> = {}): AuditInput {
   const data = redact.value({
     host: hook.host, host_tool: hook.hostTool, session: hook.session ?? null, tool_use_id: hook.toolUseId ?? null,
     cwd, args: hook.args, ...(hook.reads.length ? { reads: hook.reads } : {}), ...hook.extra,

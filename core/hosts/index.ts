@@ -8,7 +8,7 @@ import type { Verdict } from "./verdict.ts"
 export { parseHookPayload, HOST_TABLES } from "./payload.ts"
 export { verdictFor, type Verdict, type Answer, type OnAsk } from "./verdict.ts"
 export { hookAuditRow } from "./audit.ts"
-export { HookInputError, type HookCall, type HookHost, type HostTable, type HostTool } from "./types.ts"
+export { HookInputError, type HostCall, type HookHost, type HostTable, type HostTool } from "./types.ts"
 
 export const HOSTS: readonly HookHost[] = ["claude", "gemini"]
 

@@ -3,11 +3,11 @@
 // the host's table. Anything unexpected is a HookInputError: the hook fails closed. Pure.
 import { CLAUDE, claudeMcpTool } from "./claude.ts"
 import { GEMINI, geminiMcpTool } from "./gemini.ts"
-import { HookInputError, type ArgSource, type FieldType, type HookCall, type HookHost, type HostTable } from "./types.ts"
+import { HookInputError, type ArgSource, type FieldType, type HostCall, type HookHost, type HostTable } from "./types.ts"
 
 export const HOST_TABLES: Record<HookHost, HostTable> = { claude: CLAUDE, gemini: GEMINI }
 
-export function parseHookPayload(host: HookHost, text: string): HookCall {
+export function parseHookPayload(host: HookHost, text: string): HostCall {
   let payload: unknown
   try {
     payload = JSON.parse(text)

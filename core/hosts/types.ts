@@ -1,6 +1,6 @@
 // What a host's tool table says, and the call a host's hook payload becomes. Types and a few
 // constructors only: the tables in claude.ts and gemini.ts are data built from these.
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 
 export type HookHost = "claude" | "gemini"
 
@@ -36,7 +36,7 @@ export interface HostTable {
 }
 
 /** A host's tool call as ccode decides it. */
-export interface HookCall {
+export interface HostCall {
   host: HookHost
   /** the host's own tool name */
   hostTool: string

@@ -1,4 +1,4 @@
-// MCP failures in the result envelope's terms (DESIGN section 6): JSON-RPC and transport errors and
+// MCP failures in the result envelope's terms (the error codes every tool uses): JSON-RPC and transport errors and
 // error results become MCP_PARAM_ERROR, MCP_PARSE_ERROR, MCP_EXECUTION_ERROR, MCP_NETWORK_ERROR,
 // MCP_TIMEOUT or MCP_NOT_FOUND. Pure: looks at values, never at the SDK's classes.
 import { ToolFailure, type ErrorType } from "../tools/types.ts"

@@ -2,7 +2,7 @@
 // makes goes through runCall — decided, run, checkpointed and audited like a step of a task. An `ask`
 // becomes an approval request and an error result saying how to approve; the same call made again
 // after `ccode approve` runs. Never executes a call the policy did not allow.
-import { hashArgs, runCall, commit, type CallOutcome } from "../runner/call.ts"
+import { hashArgs, runCall, commitWithCheckpoint, type CallOutcome } from "../runner/call.ts"
 import type { RunOptions } from "../runner/context.ts"
 import type { RunResult } from "../runner/finish.ts"
 import { openRun, planTask, type RunEnv } from "../runner/lifecycle.ts"
@@ -11,7 +11,7 @@ import type { PendingCall } from "../runner/state.ts"
 import { getRequest } from "../store/requests.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { mcpDriver } from "./driver.ts"
-import { parseYaml } from "../task/yaml.ts"
+import { parseYaml } from "../base/yaml.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { ToolFailure, type Tool, type ToolResult } from "../tools/types.ts"
 
@@ -92,7 +92,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   // the call's own row says failed/CANCELLED; this row says who cancelled it
   const recordCancel = (callId: string, tool: string) => {
     ctx.recorder.audit({ type: "state_change", actor: "user", callId, tool, action: "cancelled", result: "denied", reason: CANCELLED })
-    commit(ctx)
+    commitWithCheckpoint(ctx)
   }
 
   const resultFor = (outcome: CallOutcome, key: string): ToolResult => {

@@ -2,7 +2,7 @@
 // schema, risk low when annotated read-only else medium (the policy's risk.tools wins), failures
 // classified into the MCP error codes. Holds no connection itself: calls go through `McpCaller`.
 import { z } from "zod"
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { declaredPaths, guessedPaths } from "../tools/declare.ts"
 import { ToolFailure, type Effect, type PathAccess, type PathArg, type Tool, type ToolOutput } from "../tools/types.ts"
 import { classifyMcpError, errorResultFailure, mcpFailure } from "./errors.ts"

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { extname, join } from "node:path"
-import { sha256 } from "../policy/cache.ts"
+import { sha256 } from "../base/hash.ts"
 import { PLUGIN_MODULE } from "./module.ts"
 
 export interface BundleInput {

@@ -1,8 +1,9 @@
-// Which plugin files a run may load (DESIGN sections 4 and 6): the user's, the workspace's (only when
+// Which plugin files a run may load: the user's, the workspace's (only when
 // trusted: plugin code runs with the user's rights), and the task's. Reads the fs; imports nothing.
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { isAbsolute, join, resolve } from "node:path"
-import { sha256 } from "../policy/cache.ts"
+import { sha256 } from "../base/hash.ts"
+import { realpathOr } from "../base/paths.ts"
 
 export type PluginOrigin = "user" | "workspace" | "task"
 
@@ -106,10 +107,3 @@ function fileKind(path: string): "file" | "dir" | undefined {
   }
 }
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}

@@ -2,7 +2,7 @@
 // rewrite its arguments (the caller decides the new ones again). It never approves; a hook that
 // throws, hangs or answers nonsense denies the call (fail closed).
 import { basename } from "node:path"
-import { maxRisk, strictest } from "../policy/risk.ts"
+import { maxRisk, strictest } from "../base/risk.ts"
 import type { Decision } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import type { PluginHooks } from "./validate.ts"

@@ -31,7 +31,7 @@ const PLUGIN_TSCONFIG = `${JSON.stringify(
   2,
 )}\n`
 
-const POLICY = `# The policy of this workspace: every \`ccode\` run here obeys it (DESIGN section 4).
+const POLICY = `# The policy of this workspace: every \`ccode\` run here obeys it.
 # \`ccode policy show\` prints the merged result; \`ccode policy test\` runs the examples below.
 # Edited? It is untrusted again until \`ccode trust\` (an untrusted file can only restrict).
 version: 1

@@ -1,8 +1,8 @@
 // Checks what a plugin file exports: each export is a tool (made with defineTool) or a hook
 // (beforeCall/afterCall). Pure: inspects values, runs nothing the plugin wrote except the zod schema.
 import { z } from "zod"
-import { RISKS, type Risk } from "../policy/risk.ts"
-import { parseDuration } from "../task/duration.ts"
+import { RISKS, type Risk } from "../base/risk.ts"
+import { parseDuration } from "../base/duration.ts"
 import type { DeclaredPath, Tool, ToolContext, ToolOutput } from "../tools/types.ts"
 import type { AfterCall, BeforeCall } from "./hooks.ts"
 

@@ -1,9 +1,9 @@
-// Risk of a prepared call (DESIGN section 4, step 2): the max of the tool's base risk, the shell
+// Risk of a prepared call (the second step of decide(), after the guards): the max of the tool's base risk, the shell
 // analysis, risk.commands, risk.paths, writes outside the workspace and to protected paths. Pure.
-import { riskRank, type Risk } from "./risk.ts"
+import { riskRank, type Risk } from "../base/risk.ts"
 import type { Call } from "./types.ts"
 import type { CompiledPolicy } from "./compile.ts"
-import { isInside } from "./paths.ts"
+import { isInside } from "../base/paths.ts"
 
 export interface RiskAssessment {
   risk: Risk
@@ -54,7 +54,7 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
     if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}`)
-    } else if (!isInside(p.path, call.workspace) && !call.tmpDirs.some((t) => isInside(p.path, t))) {
+    } else if (!isInside(call.workspace, p.path) && !call.tmpDirs.some((t) => isInside(t, p.path))) {
       found.add("high", `writes outside the workspace: ${p.path}`)
     }
   }

@@ -4,13 +4,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import pkg from "../../package.json" with { type: "json" }
+import { sha256 } from "../base/hash.ts"
 import type { Layer } from "./layer.ts"
 
 const FORMAT = 1
-
-export function sha256(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex")
-}
 
 function entryPath(cacheDir: string, file: string, hash: string): string {
   return join(cacheDir, "policy", `${sha256(`${FORMAT}\0${pkg.version}\0${file}\0${hash}`).slice(0, 40)}.json`)

@@ -1,6 +1,6 @@
 // The effective policy prepared for fast decisions: tool globs, regexes and path patterns compiled once
 // per Policy object (memoised; treat a Policy as immutable once decided on). Pure: no fs, no clock.
-import type { Risk } from "./risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Policy, PolicyRule } from "./types.ts"
 import { toolMatcher } from "./glob.ts"
 import { compileRegex } from "./regex.ts"

@@ -1,7 +1,7 @@
-// decide(policy, call, state): the one place a call's fate is computed, in DESIGN section 4's order:
+// decide(policy, call, state): the one place a call's fate is computed, in this order:
 // guards, risk, rules, approval mode, the critical hard rail, grants, on_ask. Pure: no fs, no db, no clock.
-import { atMost } from "./risk.ts"
-import type { Call, CommandVerdict, Decision, GuardState, GuardTrip, Policy } from "./types.ts"
+import { atMost } from "../base/risk.ts"
+import type { Call, CommandVerdict, Decision, DecideState, GuardTrip, Policy } from "./types.ts"
 import { compilePolicy, type CompiledRule } from "./compile.ts"
 import { assessRisk, type RiskAssessment } from "./assess.ts"
 import { matchRules, type RuleOutcome } from "./match.ts"
@@ -9,7 +9,7 @@ import { grantLabel } from "./grants.ts"
 
 type Verdict = Pick<Decision, "decision" | "by" | "reason">
 
-export function decide(policy: Policy, call: Call, state: GuardState): Decision {
+export function decide(policy: Policy, call: Call, state: DecideState): Decision {
   const cp = compilePolicy(policy)
   const assessed = assessRisk(cp, call)
   if (state.tripped) return fromGuard(state.tripped, policy, call, assessed)

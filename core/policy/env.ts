@@ -1,6 +1,6 @@
 // The environment layer (5) and the command-line layer (6): CCODE_* variables and run flags as a
 // trusted policy layer. Pure: the environment is passed in; bad values are configuration errors.
-import type { Risk } from "./risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Layer } from "./layer.ts"
 import type { PolicyFile } from "./schema.ts"
 
@@ -126,13 +126,13 @@ async function positive(name: string, raw: string): Promise<number> {
 }
 
 async function duration(name: string, raw: string): Promise<number> {
-  const { parseDuration } = await import("../task/duration.ts")
+  const { parseDuration } = await import("../base/duration.ts")
   const ms = parseDuration(raw)
   if (ms === undefined) await fail(name, raw, "expected a duration like 250ms, 30s, 5m, 1h or a number of milliseconds")
   return ms!
 }
 
 async function fail(name: string, raw: string, problem: string): Promise<never> {
-  const { ConfigError } = await import("../task/yaml.ts")
+  const { ConfigError } = await import("../base/yaml.ts")
   throw new ConfigError(name.startsWith("--") ? `flag ${name}` : `env ${name}`, 1, 1, `${problem}, got "${raw}"`)
 }

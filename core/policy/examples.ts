@@ -1,6 +1,7 @@
 // Rule `examples` are self-tests: each `match` must be matched by its own rule, each `no_match` must not.
 // Shell rules: the example is a command. Other rules: a path, an argument value, a tool name, or JSON
 // {"tool", "args", "paths"} (see docs/policy.md). No fs; shell analysis only.
+import { expandHome } from "../base/paths.ts"
 import { analyzeShell } from "../shell/index.ts"
 import type { TouchedPath } from "../shell/types.ts"
 import type { Call, PolicyRule } from "./types.ts"
@@ -99,7 +100,7 @@ function exampleTool(rule: Rule): string {
 }
 
 function touched(path: string, access: "read" | "write"): TouchedPath {
-  const abs = path.startsWith("/") ? path : path === "~" || path.startsWith("~/") ? HOME + path.slice(1) : `${WORKSPACE}/${path.replace(/^\.\//, "")}`
+  const abs = path.startsWith("/") ? path : path === "~" || path.startsWith("~/") ? expandHome(path, HOME) : `${WORKSPACE}/${path.replace(/^\.\//, "")}`
   return { path: abs, access }
 }
 

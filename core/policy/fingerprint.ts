@@ -1,7 +1,7 @@
 // The fingerprint of an effective policy: a short hash that names, in every decision event and audit
 // row, exactly which policy decided a call. Pure.
 import type { Policy } from "./types.ts"
-import { sha256 } from "./cache.ts"
+import { sha256 } from "../base/hash.ts"
 
 /**
  * 16 hex digits of the SHA-256 of everything that decides or explains a call: rules (with the file:line

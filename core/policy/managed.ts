@@ -3,6 +3,7 @@
 // Reads the fs; YAML/zod only when a managed.yaml exists.
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
+import { sha256 } from "../base/hash.ts"
 import type { Layer } from "./layer.ts"
 import { isFile } from "./workspace.ts"
 import { layerFromText, readPolicyText } from "./read.ts"
@@ -57,7 +58,7 @@ export async function loadManaged(dir: string): Promise<Managed> {
  * checked are the bytes returned, so the file cannot change between the check and the parse.
  */
 export async function verifiedText(file: string, managed: Pick<Managed, "keys" | "pinnedIn">): Promise<{ text: string; keyId: string }> {
-  const [{ ConfigError }, { parseSignature, verifyContent }] = await Promise.all([import("../task/yaml.ts"), import("./signature.ts")])
+  const [{ ConfigError }, { parseSignature, verifyContent }] = await Promise.all([import("../base/yaml.ts"), import("./signature.ts")])
   const fail = (problem: string): never => {
     throw new ConfigError(file, 1, 1, problem)
   }
@@ -79,8 +80,8 @@ export async function verifiedText(file: string, managed: Pick<Managed, "keys" |
 }
 
 async function loadMain(file: string, managed: Managed): Promise<void> {
-  const [{ parseYaml, validateYaml, positionOf, ConfigError }, { ManagedFile }, { layerFromValue }, { sha256 }, { parsePublicKey }] = await Promise.all([
-    import("../task/yaml.ts"), import("./managed-schema.ts"), import("./parse.ts"), import("./cache.ts"), import("./signature.ts"),
+  const [{ parseYaml, validateYaml, positionOf, ConfigError }, { ManagedFile }, { layerFromValue }, { parsePublicKey }] = await Promise.all([
+    import("../base/yaml.ts"), import("./managed-schema.ts"), import("./parse.ts"), import("./signature.ts"),
   ])
   const text = await readPolicyText(file)
   const src = parseYaml(text, file)
@@ -104,7 +105,7 @@ async function checkOwnership(file: string, system: boolean): Promise<void> {
     const st = statSync(path)
     const problem = st.mode & 0o022 ? "is writable by other users" : system && st.uid !== 0 ? "is not owned by root" : undefined
     if (problem) {
-      const { ConfigError } = await import("../task/yaml.ts")
+      const { ConfigError } = await import("../base/yaml.ts")
       throw new ConfigError(file, 1, 1, `refusing the managed policy: ${path} ${problem} (chown root and chmod go-w it)`)
     }
   }

@@ -1,8 +1,8 @@
-// Which rules and grants match a prepared call, part by part (DESIGN section 4, step 3 and 6).
+// Which rules and grants match a prepared call, part by part (the rules and grants steps of decide()).
 // deny > ask > allow; an allow (rule or grant) must cover every simple command. Pure.
 import { couldMatchCommandPattern, matchCommandPattern } from "../shell/index.ts"
 import type { SimpleCommand } from "../shell/types.ts"
-import type { DecisionKind } from "./risk.ts"
+import type { DecisionKind } from "../base/risk.ts"
 import type { Call, Grant, MatchedRule } from "./types.ts"
 import type { CompiledPolicy, CompiledRule, PathSet } from "./compile.ts"
 import { grantCovers } from "./grants.ts"

@@ -1,7 +1,7 @@
 // Merging of the policy sections after approval and rules: what "restrict only" means field by field
 // for an untrusted layer or a value the managed policy locked (lower limits, higher risk, more redaction). Pure.
 import { basename } from "node:path"
-import { riskRank, type Risk } from "./risk.ts"
+import { riskRank, type Risk } from "../base/risk.ts"
 import type { MergeStep } from "./merge.ts"
 import { sourceAt } from "./layer.ts"
 import { mergeSandbox } from "./merge-sandbox.ts"

@@ -1,6 +1,6 @@
 // Policy YAML -> a Layer: schema validation, checks zod cannot express (matchers, regex safety) and
 // the rules' own examples, every problem as file:line:col. Heavy (yaml, zod): load it lazily.
-import { parseYaml, validateYaml, positionOf, ConfigError, type YamlSource } from "../task/yaml.ts"
+import { parseYaml, validateYaml, positionOf, ConfigError, type YamlSource } from "../base/yaml.ts"
 import { PolicyFile } from "./schema.ts"
 import type { Layer } from "./layer.ts"
 import type { LayerName } from "./types.ts"

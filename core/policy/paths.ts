@@ -1,6 +1,7 @@
-// Path patterns of rules, risk.paths and workspace.protected (DESIGN section 4). Pure: no fs.
+// Path patterns of rules, risk.paths and workspace.protected. Pure: no fs.
 // No "/": a file name at any depth. With "/": relative to the workspace root unless it starts
 // with "/" or "~/". `dir/**` also matches `dir` itself. Paths given here are already resolved.
+import { expandHome } from "../base/paths.ts"
 import { posix } from "node:path"
 import { globSource } from "./glob.ts"
 
@@ -29,7 +30,7 @@ export function pathPatternSource(pattern: string, workspace: string, home: stri
   if (!pattern.includes("/")) return `(?:^|/)${globSource(pattern, "stop")}$`
   let absolute: string
   if (pattern.startsWith("/")) absolute = pattern
-  else if (pattern === "~" || pattern.startsWith("~/")) absolute = home + pattern.slice(1)
+  else if (pattern === "~" || pattern.startsWith("~/")) absolute = expandHome(pattern, home)
   else absolute = joinRoot(workspace, pattern)
   absolute = normalise(absolute)
   // `dir/**` matches `dir` itself as well as everything below it
@@ -38,12 +39,6 @@ export function pathPatternSource(pattern: string, workspace: string, home: stri
     return `^${globSource(dir, "stop")}(?:/.*)?$`
   }
   return `^${globSource(absolute, "stop")}$`
-}
-
-/** Is `path` the directory `dir` or inside it? (both absolute, normalised) */
-export function isInside(path: string, dir: string): boolean {
-  if (dir === "/") return path.startsWith("/")
-  return path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/")
 }
 
 function joinRoot(root: string, relative: string): string {

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { realpathLoose } from "../tools/paths.ts"
+import { expandHome, realpathExisting } from "../base/paths.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
-import type { Risk } from "./risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export interface PrepareContext {
@@ -68,15 +68,6 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
 // Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.
 function builtinDeclaration(tool: string): Declaration | undefined {
   return Object.hasOwn(BUILTIN_DECLARATIONS, tool) ? BUILTIN_DECLARATIONS[tool] : undefined
-}
-
-function expandHome(path: string, home: string): string {
-  return path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path
-}
-
-/** realpath of the longest prefix that exists, dangling symlinks followed to their target, the rest appended. */
-export function realpathExisting(path: string): string {
-  return isAbsolute(path) ? realpathLoose(path) : path
 }
 
 let tmpCache: string[] | undefined

@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs"
 import type { Layer } from "./layer.ts"
 import type { LayerName } from "./types.ts"
-import { readCachedLayer, sha256, writeCachedLayer } from "./cache.ts"
+import { sha256 } from "../base/hash.ts"
+import { readCachedLayer, writeCachedLayer } from "./cache.ts"
 
 /** The layer of `text` (read from `file`); `trusted` decides on its content hash. */
 export async function layerFromText(
@@ -24,7 +25,7 @@ export async function readPolicyText(file: string): Promise<string> {
   try {
     return readFileSync(file, "utf8")
   } catch (err) {
-    const { ConfigError } = await import("../task/yaml.ts")
+    const { ConfigError } = await import("../base/yaml.ts")
     throw new ConfigError(file, 1, 1, `cannot read policy file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
   }
 }

@@ -2,9 +2,9 @@
 // unknown keys are errors. Pure: no fs. The .describe() texts become the JSON Schema
 // (`ccode policy schema`) that gives editors completion.
 import { z } from "zod"
-import { parseHostEntry } from "../sandbox/hosts.ts"
-import { Duration } from "../task/duration.ts"
-import { DECISIONS, RISKS } from "./risk.ts"
+import { parseHostEntry } from "../base/hosts.ts"
+import { Duration } from "../base/duration.ts"
+import { DECISIONS, RISKS } from "../base/risk.ts"
 
 export const RiskLevel = z.enum(RISKS).describe("risk level: safe < low < medium < high < critical")
 export const DecisionValue = z.enum(DECISIONS).describe("allow | ask | deny; among matching rules deny > ask > allow")

@@ -1,7 +1,7 @@
 // `ccode policy test`: run every example of the given policies and report each failure with its
 // position, instead of stopping at the first as loading does. Reads the files it is given.
 import { readFileSync } from "node:fs"
-import { parseYaml, validateYaml, positionOf } from "../task/yaml.ts"
+import { parseYaml, validateYaml, positionOf } from "../base/yaml.ts"
 import { PolicyFile } from "./schema.ts"
 import { layerFromValue } from "./parse.ts"
 import { runExamples } from "./examples.ts"

@@ -1,5 +1,5 @@
 // The effective policy and the values decide() works on. Plain data, no behaviour.
-import type { Risk, DecisionKind } from "./risk.ts"
+import type { Risk, DecisionKind } from "../base/risk.ts"
 import type { Rule, RiskCommand, RiskPath } from "./schema.ts"
 import type { ShellAnalysis, TouchedPath } from "../shell/types.ts"
 
@@ -131,7 +131,8 @@ export interface GuardTrip {
   action: "deny" | "pause"
 }
 
-export interface GuardState {
+/** What decide() knows besides the call: a guard that tripped, and the grants given so far. */
+export interface DecideState {
   tripped?: GuardTrip
   grants: Grant[]
 }

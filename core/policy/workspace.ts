@@ -1,6 +1,7 @@
-// Finding the workspace root and the policy files that apply there (DESIGN section 4). Reads the fs.
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs"
+// Finding the workspace root and the policy files that apply there. Reads the fs.
+import { existsSync, readdirSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
+import { realpathOr } from "../base/paths.ts"
 
 /** Nearest ancestor of `cwd` holding `.ccode/`, else the git root, else `cwd` itself (all after realpath). */
 export function findWorkspaceRoot(cwd: string): string {
@@ -56,14 +57,7 @@ export function userPolicyFile(env: Record<string, string | undefined>, home: st
   return join(config, "ccode", "policy.yaml")
 }
 
-export function realpathOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}
-
+export 
 function listDir(dir: string, suffix: string): string[] {
   try {
     return readdirSync(dir)

@@ -1,4 +1,4 @@
-// Public face of secret redaction (DESIGN section 10), applied before anything is stored, streamed,
+// Public face of secret redaction, applied before anything is stored, streamed,
 // printed or exported. Pure: reads no environment and no files; the caller passes what it knows.
 import { SECRET_ARGUMENTS } from "./arguments.ts"
 import { redactArgv } from "./argv.ts"
@@ -67,7 +67,7 @@ const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
 let builtin: Scanner | undefined
 const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, builtinPasses()))
 
-/** Order (DESIGN 10): known values, user patterns, built-in patterns, home directories; structured
+/** Order: known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */
 export function createRedactor(opts: RedactOptions = {}): Redactor {
   const userRules = compilePatterns(opts.patterns ?? [])

@@ -40,7 +40,7 @@ export type Located = [start: number, end: number, origin?: number]
 export interface Span {
   start: number
   end: number
-  /** the rule's place in the order of DESIGN 10: lower wins when spans overlap */
+  /** the rule's place in the order (known values, user patterns, built-in patterns, home directories): lower wins when spans overlap */
   rank: number
   marker: string
   /** where the match that found it starts, when before `start` on an earlier line (a command's

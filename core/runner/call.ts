@@ -1,8 +1,12 @@
 // One tool call under governance: decide, ask when needed, commit the intent, run, commit the
-// result together with the new checkpoint (write-ahead discipline of DESIGN section 7).
+// result together with the new checkpoint (write-ahead: intent is committed before the effect, the
+// result with the checkpoint, so a crash at any instant leaves a state resume can finish).
+import { sha256 } from "../base/hash.ts"
+import { canonicalJson } from "../base/json.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
 import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
+import type { CallStatus } from "../store/schema.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
 import type { ToolResult } from "../tools/types.ts"
@@ -41,13 +45,13 @@ export type CallOutcome =
   | { kind: "interrupted"; callId: string; seq: number }
 
 /**
- * Run one call. `settle` applies the outcome to ctx.state (plan transitions, counters) synchronously,
+ * Run one call. `applyOutcome` applies the outcome to ctx.state (plan transitions, counters) synchronously,
  * before the outcome is committed, so the checkpoint written with it already reflects it.
  */
 export async function runCall(
   ctx: RunContext,
   proposal: Proposal,
-  settle: (outcome: CallOutcome) => void,
+  applyOutcome: (outcome: CallOutcome) => void,
   pending?: PendingCall,
 ): Promise<CallOutcome> {
   const callId = pending?.callId ?? newId("c")
@@ -58,8 +62,8 @@ export async function runCall(
   if (trip?.action === "pause") {
     const outcome: CallOutcome = { kind: "halted", callId, seq: pending?.seq ?? seq, trip }
     if (!pending) ctx.state.callSeq-- // nothing was recorded under this number
-    settle(outcome)
-    commit(ctx)
+    applyOutcome(outcome)
+    commitWithCheckpoint(ctx)
     return outcome
   }
   const decided = await decideCall(ctx, proposal, callId, trip, pending)
@@ -93,7 +97,7 @@ export async function runCall(
 
   if (decision.decision === "ask") {
     const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
-    if (resolved.kind === "waiting") return waitFor(ctx, resolved, { row, decision }, settle)
+    if (resolved.kind === "waiting") return waitFor(ctx, resolved, { row, decision }, applyOutcome)
     decision = resolved.decision
   }
 
@@ -102,9 +106,9 @@ export async function runCall(
     const result = errorResult("CIRCUIT_OPEN", "circuit_open", trip.reason)
     const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
-    settle(outcome)
+    applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
+    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
     return outcome
   }
 
@@ -112,9 +116,9 @@ export async function runCall(
     const result = errorResult("DENIED", "denied", `denied: ${decision.reason}`)
     const outcome: CallOutcome = { kind: "denied", callId, seq, result, decision }
     ctx.state.counters.denied++
-    settle(outcome)
+    applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commit(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
+    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
     return outcome
   }
 
@@ -130,7 +134,7 @@ export async function runCall(
     const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
-      return waitFor(ctx, previewed, { row, decision }, settle)
+      return waitFor(ctx, previewed, { row, decision }, applyOutcome)
     }
     result = previewed.result
   } else {
@@ -139,12 +143,12 @@ export async function runCall(
       : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   }
   ctx.state.counters.calls++
-  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, settle)
+  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, applyOutcome)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
   const outcome: CallOutcome = { kind: "ran", callId, seq, result, decision }
-  settle(outcome)
+  applyOutcome(outcome)
   rec.event("step.finished", finishedFields(callId, proposal.itemId, result, output))
   rec.audit({
     type: "tool_call", actor: "agent", callId, tool: proposal.tool, action: "run",
@@ -152,7 +156,7 @@ export async function runCall(
     risk: decision.risk, reason: result.error?.message ?? null,
     data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     updateCall(ctx.store, callId, {
       status: result.status === "ok" ? "ok" : "error",
       finishedAt: Date.now(),
@@ -173,11 +177,11 @@ function waitFor(
   ctx: RunContext,
   request: { requestId: string; write: () => void },
   { row, decision }: { row: Omit<Parameters<typeof upsertCall>[1], "status">; decision: Decision },
-  settle: (outcome: CallOutcome) => void,
+  applyOutcome: (outcome: CallOutcome) => void,
 ): CallOutcome {
   const outcome: CallOutcome = { kind: "waiting", callId: row.id, seq: row.seq, requestId: request.requestId, decision }
-  settle(outcome)
-  commit(ctx, () => {
+  applyOutcome(outcome)
+  commitWithCheckpoint(ctx, () => {
     upsertCall(ctx.store, pendingRow(row, decision, "pending"))
     request.write()
   })
@@ -192,19 +196,19 @@ function waitFor(
 async function leaveInFlight(
   ctx: RunContext,
   call: { callId: string; seq: number; tool: string; step: string | undefined; risk: string; result: ToolResult },
-  settle: (outcome: CallOutcome) => void,
+  applyOutcome: (outcome: CallOutcome) => void,
 ): Promise<CallOutcome> {
   // what it changed before it was stopped is this run's doing, not an external change
   await ownChanges(ctx, { callId: call.callId, seq: call.seq, tool: call.tool })
   const outcome: CallOutcome = { kind: "interrupted", callId: call.callId, seq: call.seq }
-  settle(outcome)
+  applyOutcome(outcome)
   ctx.recorder.event("step.finished", finishedFields(call.callId, call.step, call.result, ctx.redactor.text(call.result.text)))
   ctx.recorder.audit({
     type: "tool_call", actor: "agent", callId: call.callId, tool: call.tool, action: "run", result: "error", risk: call.risk,
     reason: "interrupted by a signal while running; left in flight for a person to settle on resume",
     data: { duration_ms: call.result.stats.duration_ms, error: call.result.error },
   })
-  commit(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
+  commitWithCheckpoint(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
   return outcome
 }
 
@@ -217,15 +221,15 @@ async function reportHookProblems(ctx: RunContext, callId: string, proposal: Pro
 }
 
 /** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
-export function commit(ctx: RunContext, write?: () => void): void {
+export function commitWithCheckpoint(ctx: RunContext, write?: () => void): void {
   ctx.recorder.audit({ type: "checkpoint", actor: "system", action: `checkpoint ${ctx.checkpointSeq + 1}`, result: "success" })
   ctx.recorder.commit(() => {
     write?.()
-    checkpoint(ctx)
+    writeCheckpoint(ctx)
   })
 }
 
-export function checkpoint(ctx: RunContext): void {
+export function writeCheckpoint(ctx: RunContext): void {
   // the plan's durable form is its rows (written below, only what changed): a checkpoint of a
   // 10,000-step plan stays small instead of repeating every item after every call
   saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, { ...ctx.state, plan: undefined })
@@ -273,7 +277,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd, callId) : result
 }
 
-function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: string) {
+function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: CallStatus) {
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 
@@ -296,14 +300,6 @@ export function exitCode(result: ToolResult): number | null {
 }
 
 export function hashArgs(tool: string, args: unknown): string {
-  return new Bun.CryptoHasher("sha256").update(tool).update("\0").update(canonicalJson(args)).digest("hex").slice(0, 32)
+  return sha256(`${tool}\0${canonicalJson(args)}`).slice(0, 32)
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`
-  }
-  return JSON.stringify(value) ?? "null"
-}

@@ -1,11 +1,11 @@
 // What a run holds while it runs: its store, recorder, policy, tools, state and the person (if any).
 import type { Fingerprint } from "../guards/index.ts"
-import type { SnapshotHook } from "../snapshot/hook.ts"
+import type { CallSnapshots } from "../snapshot/around-call.ts"
 import type { Sandbox } from "../sandbox/session.ts"
 import type { PluginHooks } from "../plugins/validate.ts"
 import { wallTimeUsed } from "../guards/index.ts"
-import type { Call, Decision, Grant, GuardState, Policy } from "../policy/types.ts"
-import type { Risk } from "../policy/risk.ts"
+import type { Call, Decision, Grant, DecideState, Policy } from "../policy/types.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Redactor } from "../redact/index.ts"
 import type { Store } from "../store/open.ts"
 import type { LoadedTask } from "../task/load.ts"
@@ -38,7 +38,7 @@ export interface Governor {
   policy: Policy
   /** `declaration`: what the tool says it touches (its effects and paths) */
   prepare(tool: string, args: Record<string, unknown>, cwd: string, toolRisk?: Risk, declaration?: Declaration): Promise<Call>
-  decide(call: Call, state: GuardState): Decision
+  decide(call: Call, state: DecideState): Decision
   /** the "allow for this run" grant for a call, never for critical */
   grantFor(call: Call, decision: Decision): Grant | undefined
 }
@@ -128,7 +128,7 @@ export interface RunContext {
   /** plugin beforeCall/afterCall hooks, in load order */
   hooks: PluginHooks[]
   /** snapshots for undo: before the run's first mutating call, after each call that changed the workspace */
-  snapshots?: SnapshotHook
+  snapshots?: CallSnapshots
   /** the OS sandbox shell calls run in (undefined: none) */
   sandbox?: Sandbox
 }

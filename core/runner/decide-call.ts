@@ -3,10 +3,10 @@
 // and `policy check` (for plugin tools) decide through decideProposal.
 import type { Trip } from "../guards/index.ts"
 import { decideWithHooks } from "../plugins/hooks.ts"
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { recordGrant } from "./approve.ts"
-import type { GuardState } from "../policy/types.ts"
+import type { DecideState } from "../policy/types.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Governor, RunContext } from "./context.ts"
 import type { PendingCall } from "./state.ts"
@@ -40,7 +40,7 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
  * path for a run, a resume, an MCP client's call and `--dry-run`. (A guard that tripped skips the hooks.)
  */
 export async function decideProposal<P extends { tool: string; args: Record<string, unknown> }>(
-  d: Deciding & { hooks: readonly PluginHooks[]; runId: string }, proposal: P, at: { callId: string; state: GuardState },
+  d: Deciding & { hooks: readonly PluginHooks[]; runId: string }, proposal: P, at: { callId: string; state: DecideState },
 ): Promise<Decided<P>> {
   const first = await decideProposed(d, proposal.tool, proposal.args, at.state)
   const given = { ...proposal, args: first.args }
@@ -73,7 +73,7 @@ export interface Deciding {
  * arguments are decided as given and fail as a param error when the tool runs), the tool's own risk
  * (static or its risk function), then the policy.
  */
-export async function decideProposed(d: Deciding, toolName: string, args: Record<string, unknown>, state: GuardState): Promise<{ args: Record<string, unknown>; call: Call; decision: Decision }> {
+export async function decideProposed(d: Deciding, toolName: string, args: Record<string, unknown>, state: DecideState): Promise<{ args: Record<string, unknown>; call: Call; decision: Decision }> {
   const tool = d.registry.get(toolName)?.tool
   const parsed = tool?.args.safeParse(args)
   const given = parsed?.success && isRecord(parsed.data) ? parsed.data : args

@@ -1,4 +1,4 @@
-// Run events (DESIGN section 2): what --json prints, what the events table stores, what progress shows.
+// Run events: what --json prints, what the events table stores, what progress shows.
 
 export type RunEventType =
   | "run.started" | "step.started" | "decision" | "step.finished" | "request.created" | "guard"

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { pauseGuards } from "../guards/index.ts"
 import { requestsOf } from "../store/requests.ts"
 import { findRun, updateRun, type RunStatus } from "../store/runs.ts"
-import { commit } from "./call.ts"
+import { commitWithCheckpoint } from "./call.ts"
 import { wallTime, type RunContext } from "./context.ts"
 import { planOutcome, type Plan } from "./plan.ts"
 import { writeSummary } from "./summary.ts"
@@ -61,6 +61,6 @@ export function finishRun(ctx: RunContext, homeDir: string): RunResult {
   } catch (error) {
     ctx.reporter.output(ctx.runId, "", `warning: could not write ${summaryPath}: ${(error as Error).message}\n`)
   }
-  commit(ctx, () => updateRun(ctx.store, ctx.runId, ending))
+  commitWithCheckpoint(ctx, () => updateRun(ctx.store, ctx.runId, ending))
   return { runId: ctx.runId, task: ctx.task.name, status, exitCode, message, summaryPath, pending }
 }

@@ -7,7 +7,7 @@ import {
 } from "../guards/index.ts"
 import type { Transition } from "../guards/breaker.ts"
 import type { ToolResult } from "../tools/types.ts"
-import type { SnapshotCall } from "../snapshot/hook.ts"
+import type { SnapshotCall } from "../snapshot/around-call.ts"
 import type { RunContext } from "./context.ts"
 import { loadFingerprint, storeFingerprint } from "../guards/fingerprint-file.ts"
 import { applySizeLimits } from "./size-guard.ts"

@@ -10,7 +10,7 @@ import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/r
 import { loadTask, type LoadedTask } from "../task/load.ts"
 import type { Driver } from "./driver.ts"
 import { driverFor } from "./drivers.ts"
-import { commit } from "./call.ts"
+import { commitWithCheckpoint } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
@@ -18,7 +18,7 @@ import { newId } from "./ids.ts"
 import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
 import { resumeGuards } from "../guards/index.ts"
-import { createSnapshotHook } from "../snapshot/hook.ts"
+import { createCallSnapshots } from "../snapshot/around-call.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
@@ -117,7 +117,7 @@ export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}):
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
     ctx.recorder.event("policy.warning", { message: `secret redaction is off (${why}): outputs are stored as they are` })
   }
-  commit(ctx, () =>
+  commitWithCheckpoint(ctx, () =>
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
       driver: ctx.driver.name, policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
@@ -215,7 +215,7 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
 function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
   // undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
-  const snapshots = createSnapshotHook({
+  const snapshots = createCallSnapshots({
     store: env.store, runId, snapshotter,
     readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
@@ -233,7 +233,7 @@ function resumable(store: Store, home: string, idOrPrefix: string | undefined): 
   const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
   if (!idOrPrefix) throw new ResumeError("give a run id or --last")
   if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
-  if (TERMINAL.includes(run.status as never)) {
+  if (TERMINAL.includes(run.status)) {
     ensureSummary(store, run, home)
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
   }

@@ -1,7 +1,7 @@
 // Warnings found when a task is loaded, before anything runs: settings that would otherwise be
 // silently ignored or capped. Pure: the policy, the steps and the task's trust are passed in.
 import type { Policy } from "../policy/types.ts"
-import { formatDuration, parseDuration } from "../task/duration.ts"
+import { formatDuration, parseDuration } from "../base/duration.ts"
 
 export interface StepTimeout {
   id: string

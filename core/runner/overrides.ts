@@ -1,7 +1,7 @@
 // Flags given to `ccode resume`: the person changes how a stopped or paused run goes on (approval
 // level, policy files, limits). They replace the run's stored options for this and later resumes,
 // and are recorded in the audit as the person's change.
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { requestsOf, settleRequest } from "../store/requests.ts"
 import type { RunContext, RunOptions } from "./context.ts"
 import { transition } from "./plan.ts"

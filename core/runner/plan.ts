@@ -78,7 +78,7 @@ export function createPlan(items: { id: string; title: string; needs: string[]; 
   }
   const depth = depths(plan) // needs never change: computed once, carried by every item
   const shaped = withShape(plan.items.map((i) => ({ ...i, depth: depth.get(i.id) ?? 0 })), shapeOf(plan))
-  return settle(shaped, shaped.items.map((i) => i.id))
+  return propagateReadiness(shaped, shaped.items.map((i) => i.id))
 }
 
 /** The position of an item in the plan. */
@@ -122,7 +122,7 @@ export function transition(plan: Plan, event: PlanEvent): Plan {
   const shape = shapeOf(plan)
   const items = plan.items.slice()
   items[shape.index.get(item.id)!] = next
-  return settle(withShape(items, shape), shape.dependents.get(item.id) ?? [])
+  return propagateReadiness(withShape(items, shape), shape.dependents.get(item.id) ?? [])
 }
 
 /**
@@ -130,7 +130,7 @@ export function transition(plan: Plan, event: PlanEvent): Plan {
  * item that changed: pending items whose needs are satisfied become ready; those behind a failure
  * are blocked. Mutates only the fresh `plan.items` array it was given.
  */
-function settle(plan: Plan, start: string[]): Plan {
+function propagateReadiness(plan: Plan, start: string[]): Plan {
   const { index, dependents } = shapeOf(plan)
   const queue = [...start]
   while (queue.length) {

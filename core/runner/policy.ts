@@ -1,4 +1,4 @@
-// The effective policy of a run: all six layers (DESIGN section 4), with the task's own layer,
+// The effective policy of a run: all layers (built-in, managed, user, workspace, env, flags), with the task's own layer,
 // trust looked up in the database, and the run's command-line flags on top.
 import { realpathSync } from "node:fs"
 import { homedir } from "node:os"

@@ -4,13 +4,13 @@ import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { pruneSnapshots, type SnapshotPrune } from "../snapshot/prune.ts"
 import type { Store } from "../store/open.ts"
-import { TERMINAL } from "../store/runs.ts"
+import { TERMINAL, type RunStatus } from "../store/runs.ts"
 import { runIsLive } from "./liveness.ts"
 
 export interface PruneCandidate {
   id: string
   task: string
-  status: string
+  status: RunStatus
   pid: number | null
   /** last time anything of the run changed (its row or a checkpoint) */
   touchedAt: number
@@ -27,7 +27,7 @@ export interface PruneChoice {
 /** The runs a prune removes: untouched for long enough, finished (unless `all`), never one at work. Pure but for the liveness check. */
 export function chooseRuns(runs: PruneCandidate[], choice: PruneChoice, live: (run: PruneCandidate) => boolean = runIsLive): PruneCandidate[] {
   return runs.filter(
-    (run) => run.touchedAt <= choice.now - choice.olderThanMs && (choice.all || TERMINAL.includes(run.status as never)) && !live(run),
+    (run) => run.touchedAt <= choice.now - choice.olderThanMs && (choice.all || TERMINAL.includes(run.status)) && !live(run),
   )
 }
 

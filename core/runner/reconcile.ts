@@ -2,7 +2,7 @@
 // flight when the process died, and requests a person settled with `ccode approve/deny/answer`.
 import { getCall, inFlightCalls, lastCallSeq, updateCall, type CallRow } from "../store/calls.ts"
 import { getRequest } from "../store/requests.ts"
-import { commit } from "./call.ts"
+import { commitWithCheckpoint } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import { endLeftovers } from "./leftovers.ts"
@@ -63,7 +63,7 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
   // steps the policy denied are decided again: the policy may have changed since (a person's "no" stands)
   for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied === "policy") apply({ type: "release", id: item.id })
   ctx.state.stoppedBy = undefined
-  commit(ctx)
+  commitWithCheckpoint(ctx)
 }
 
 async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, retriesOf: (id: string) => number): Promise<void> {
@@ -106,7 +106,7 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
     const { write, note } = inFlightRequest(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
     apply({ type: "wait", id, note })
     ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
-    commit(ctx, write)
+    commitWithCheckpoint(ctx, write)
   }
 }
 

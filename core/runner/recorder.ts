@@ -28,7 +28,7 @@ export class Recorder {
     this.audits.push({ ...input, runId: this.runId, reason: input.reason ? this.redactor.text(input.reason) : input.reason, data })
   }
 
-  /** Commit buffered events and audit rows, together with `write` (state rows), in one transaction. */
+  /** Commit buffered events and audit rows, together with `write` (state rows), in one transaction; writes no checkpoint (commitWithCheckpoint in call.ts adds one). */
   commit(write?: () => void): void {
     const events = this.events
     // a session's end is the last thing it records, whatever was buffered after it

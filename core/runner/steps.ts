@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { backoffDelay, shouldRetry, STEP_BACKOFF_CAP_MS } from "../guards/index.ts"
 import type { ToolResult } from "../tools/types.ts"
-import { commit, runCall, type CallOutcome } from "./call.ts"
+import { commitWithCheckpoint, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
 import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
@@ -36,7 +36,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
   const pending = ctx.state.pending[id]
   apply({ type: "start", id })
   const retries = step.retries ?? ctx.governor.policy.limits.retries
-  const settle = (outcome: CallOutcome) => {
+  const applyOutcome = (outcome: CallOutcome) => {
     delete ctx.state.pending[id]
     switch (outcome.kind) {
       case "halted":
@@ -56,7 +56,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
     }
   }
   const attempt = itemOf(ctx.state.plan, id)!.attempts
-  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
+  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, applyOutcome, pending)
   const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++

@@ -8,7 +8,7 @@ import type { Store } from "../store/open.ts"
 import { requestsOf, type RequestRow } from "../store/requests.ts"
 import { TERMINAL, type RunRow } from "../store/runs.ts"
 import { events, usage } from "../store/schema.ts"
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { lastLines } from "./output.ts"
 
 export interface SummaryInput {
@@ -42,7 +42,7 @@ export function writeSummary(store: Store, run: RunRow, path: string, wallMs: nu
 /** summary.md of a finished run whose file is missing (a crash right after its last commit, a deleted file): written again from its rows. */
 export function ensureSummary(store: Store, run: RunRow, home: string): string | undefined {
   const path = join(home, "runs", run.id, "summary.md")
-  if (!TERMINAL.includes(run.status as never) || existsSync(path)) return undefined
+  if (!TERMINAL.includes(run.status) || existsSync(path)) return undefined
   try {
     writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
     return path

@@ -2,7 +2,7 @@
 // git, curl, node, python all name the path or the network error) against the layout. Pure.
 import { resolve } from "node:path"
 import type { SandboxLayout } from "./types.ts"
-import { inside } from "./layout.ts"
+import { expandHome, isInside } from "../base/paths.ts"
 
 const WRITE_DENIED = /(Read-only file system|Permission denied|Operation not permitted|EROFS|EACCES|EPERM)/
 const MISSING = /(No such file or directory|ENOENT)/
@@ -27,10 +27,10 @@ export function blockedBySandbox(output: string, layout: SandboxLayout, home: st
     const missing = !write && MISSING.test(line)
     if (write || missing) {
       for (const path of pathsIn(line, layout.cwd, home)) {
-        if (write && (!layout.writable.some((w) => inside(path, w)) || layout.readOnly.some((r) => inside(path, r)))) {
+        if (write && (!layout.writable.some((w) => isInside(w, path)) || layout.readOnly.some((r) => isInside(r, path)))) {
           return { what: `write to ${tilde(path, home)}`, ...(gitInternal(path, layout) ? { hint: GIT_HINT } : {}) }
         }
-        if (missing && layout.hidden.some((h) => h.dir && inside(path, h.path) && path !== h.path)) {
+        if (missing && layout.hidden.some((h) => h.dir && isInside(h.path, path) && path !== h.path)) {
           return { what: `read of ${tilde(path, home)} (hidden)` }
         }
       }
@@ -49,7 +49,7 @@ function gitInternal(path: string, layout: SandboxLayout): boolean {
   const at = path.lastIndexOf("/.git/")
   if (at < 0) return false
   const rest = path.slice(at + "/.git/".length)
-  return !/^(hooks|config)(\/|$)/.test(rest) && layout.writable.some((w) => inside(path.slice(0, at), w))
+  return !/^(hooks|config)(\/|$)/.test(rest) && layout.writable.some((w) => isInside(w, path.slice(0, at)))
 }
 
 function pathsIn(line: string, cwd: string, home: string): string[] {
@@ -57,12 +57,11 @@ function pathsIn(line: string, cwd: string, home: string): string[] {
   for (const m of line.matchAll(PATH)) {
     const raw = (m[1] ?? m[2] ?? "").trim()
     if (!raw || /^[a-z]+:\/\//i.test(raw)) continue
-    const expanded = raw === "~" ? home : raw.startsWith("~/") ? home + raw.slice(1) : raw
-    out.push(resolve(cwd, expanded))
+    out.push(resolve(cwd, expandHome(raw, home)))
   }
   return out
 }
 
 function tilde(path: string, home: string): string {
-  return inside(path, home) ? `~${path.slice(home.length)}` : path
+  return isInside(home, path) ? `~${path.slice(home.length)}` : path
 }

@@ -1,7 +1,7 @@
 // The head of a request made to the sandbox's proxy: where it wants to go, read strictly. A CONNECT
 // names host:port (HTTPS and anything else tunnelled, never decrypted); a plain HTTP request names an
 // absolute http:// URI. Anything ambiguous is refused rather than guessed at. Pure.
-import { normalizeHost, splitHostPort } from "./hosts.ts"
+import { normalizeHost, splitHostPort } from "../base/hosts.ts"
 
 /** A request head bigger than this is refused (431): no legitimate proxy request needs more. */
 export const MAX_HEAD_BYTES = 16 * 1024

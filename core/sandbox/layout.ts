@@ -1,7 +1,8 @@
 // The sandbox of one call, resolved against the file system as it is now: the policy's paths
 // expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
 import { lstatSync, realpathSync } from "node:fs"
-import { dirname, isAbsolute, join, sep } from "node:path"
+import { dirname, isAbsolute, join } from "node:path"
+import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
@@ -30,12 +31,12 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const writable = unique([input.workspace, input.tmpDir, ...granted])
   // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
   const protectedPaths = existing(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
-    .filter((p) => !granted.some((w) => inside(p, w)))
+    .filter((p) => !granted.some((w) => isInside(w, p)))
   const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
-    .filter((p) => writable.some((w) => inside(p, w)))
+    .filter((p) => writable.some((w) => isInside(w, p)))
   const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
     // the workspace and the temp dir stay what they are, even when a socket path names them
-    .filter((p) => !writable.some((w) => inside(w, p)))
+    .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
   const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
@@ -43,13 +44,8 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
 }
 
 export function expandPath(path: string, home: string, workspace: string): string {
-  if (path === "~") return home
-  if (path.startsWith("~/")) return join(home, path.slice(2))
-  return isAbsolute(path) ? path : join(workspace, path)
-}
-
-export function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+  const expanded = expandHome(path, home)
+  return isAbsolute(expanded) ? expanded : join(workspace, expanded)
 }
 
 // `dir/**` and `a/b` name one path; a pattern with wildcards elsewhere, or a bare name (which
@@ -64,9 +60,9 @@ function plainPath(glob: string): string | undefined {
 function pinnedFolders(readOnly: string[], writable: string[]): string[] {
   const out = new Set<string>()
   for (const path of readOnly) {
-    const root = writable.filter((w) => inside(path, w) && w !== path).sort((a, b) => b.length - a.length)[0]
+    const root = writable.filter((w) => isInside(w, path) && w !== path).sort((a, b) => b.length - a.length)[0]
     if (!root) continue
-    for (let dir = dirname(path); dir !== root && inside(dir, root); dir = dirname(dir)) out.add(dir)
+    for (let dir = dirname(path); dir !== root && isInside(root, dir); dir = dirname(dir)) out.add(dir)
   }
   // outer folders first: a mount over an inner folder must come after the one over its parent
   return [...out].filter((d) => !writable.includes(d) && !readOnly.includes(d)).sort((a, b) => a.length - b.length)

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto"
 import { mkdirSync, realpathSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { parseAllowlist, type HostRule } from "./hosts.ts"
+import { parseAllowlist, type HostRule } from "../base/hosts.ts"
 import { startProxy, type Proxy, type ProxyConnection } from "./proxy.ts"
 import type { SandboxProxy } from "./types.ts"
 

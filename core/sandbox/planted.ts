@@ -4,7 +4,7 @@
 // The same for the folders another agent or ccode itself reads code or hooks from. I/O: stat only.
 import { existsSync, renameSync } from "node:fs"
 import { join } from "node:path"
-import { inside } from "./layout.ts"
+import { isInside } from "../base/paths.ts"
 
 /** Workspace folders that make the next git command, agent or ccode run code of their choosing. */
 export const PLANTABLE = [".git", ".ccode", ".claude", ".gemini", ".vscode", ".idea"] as const
@@ -13,7 +13,7 @@ export const PLANTABLE = [".git", ".ccode", ".claude", ".gemini", ".vscode", ".i
 export function missingPlantable(workspace: string, writable: readonly string[]): string[] {
   return PLANTABLE.filter((name) => {
     const path = join(workspace, name)
-    return !existsSync(path) && !writable.some((w) => inside(path, w) && w !== workspace)
+    return !existsSync(path) && !writable.some((w) => isInside(w, path) && w !== workspace)
   })
 }
 

@@ -6,7 +6,7 @@
 import { lookup } from "node:dns/promises"
 import { chmodSync, existsSync, rmSync } from "node:fs"
 import { createConnection, createServer, isIP, type Socket } from "node:net"
-import { addressAllowed, matchHost, type HostRule } from "./hosts.ts"
+import { addressAllowed, matchHost, type HostRule } from "../base/hosts.ts"
 import { MAX_HEAD_BYTES, parseHead } from "./http-head.ts"
 
 /** One connection the sandboxed command asked for: what the audit records (no path, no headers). */

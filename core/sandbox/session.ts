@@ -6,10 +6,11 @@ import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
-import { inside, sandboxLayout } from "./layout.ts"
+import { expandHome, isInside } from "../base/paths.ts"
+import { sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
-import { parseAllowlist } from "./hosts.ts"
+import { parseAllowlist } from "../base/hosts.ts"
 import { networkOf, type NetworkListener } from "./network.ts"
 import type { SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
 
@@ -34,7 +35,7 @@ export async function sandboxStatus(policy: SandboxPolicy, path: string | undefi
   if (policy.mode === "off") return { mode: "off", reason: "sandbox.mode is off", notes: [] }
   const found = await probeSandbox(path)
   // a "bwrap" the workspace itself provides could be anything: a sandbox cannot come from what it confines
-  const probe: SandboxProbe = found.ok && inside(realpathSync(found.bwrap), workspace)
+  const probe: SandboxProbe = found.ok && isInside(workspace, realpathSync(found.bwrap))
     ? { ok: false, reason: `the bwrap found on PATH (${found.bwrap}) is inside the workspace; install bubblewrap system-wide` }
     : found
   if (!probe.ok) {
@@ -86,7 +87,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
     sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
-  const allowed = input.policy.writable.map((p) => resolve(input.workspace, p === "~" || p.startsWith("~/") ? input.home + p.slice(1) : p))
+  const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
   return {
     wrap(argv, spawn) {

@@ -1,6 +1,6 @@
 // One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
-import { riskRank, type Risk } from "../policy/risk.ts"
+import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
 import { readPlain } from "./plain.ts"

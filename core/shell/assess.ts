@@ -6,7 +6,7 @@ import { deleteVerdict, writeVerdict, criticalPath, type Verdict } from "./paths
 import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
 import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
-import { riskRank } from "../policy/risk.ts"
+import { riskRank } from "../base/risk.ts"
 import { byName } from "./options.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"

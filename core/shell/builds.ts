@@ -13,9 +13,10 @@
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 import { writeVerdict } from "./paths.ts"
-import { riskRank } from "../policy/risk.ts"
+import { riskRank } from "../base/risk.ts"
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i
 // where an argument may point outside the workspace without reaching code or files that matter
@@ -91,7 +92,7 @@ function outsidePath(v: View, w: Word, c: string, tmpOk: boolean): string | unde
   if (URL.test(c)) return c
   const paths = resolveWord({ ...w, value: c, text: c, tilde: c.startsWith("~"), glob: false }, v.part.cwd, v.place.home)
   if (paths === null) return c
-  return paths.find((p) => !HARMLESS_PATHS.has(p) && !isInside(p, v.place.workspace) && !(tmpOk && v.place.tmp.some((t) => isInside(p, t)) && !isInside(p, v.place.home)))
+  return paths.find((p) => !HARMLESS_PATHS.has(p) && !isInside(v.place.workspace, p) && !(tmpOk && v.place.tmp.some((t) => isInside(t, p)) && !isInside(v.place.home, p)))
 }
 
 /** A file the build writes: the path rules see it; a write worse than an ordinary workspace file is raised here. */

@@ -1,6 +1,6 @@
 // Risk of one part: every table entry and assessor that applies, levels changed by the policy's
 // risk.overrides, the max taken. What cannot be resolved is critical whatever the overrides say. Pure.
-import { riskRank, type Risk } from "../policy/risk.ts"
+import { riskRank, type Risk } from "../base/risk.ts"
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"

@@ -1,6 +1,7 @@
 // Lexical path resolution and the directories a script may be in after `cd`. Pure: no fs (symlinks
 // are the caller's business), paths resolve against the cwd candidates the walk carries.
 import { posix } from "node:path"
+import { expandHome, isInside } from "../base/paths.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
 
@@ -45,10 +46,7 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
 /** The word as a path: `~` and `~/x` are the home directory; other tilde forms stay as written. */
 export function expandTilde(word: Word, home: string): string {
   const v = word.value ?? ""
-  if (!word.tilde) return v
-  if (v === "~") return home
-  if (v.startsWith("~/")) return home + v.slice(1)
-  return v
+  return word.tilde ? expandHome(v, home) : v
 }
 
 /** Absolute forms of a path word, one per cwd candidate; null when the cwd is unknown and the path is relative. */
@@ -96,23 +94,20 @@ function normalise(p: string): string {
   return r.length > 1 && r.endsWith("/") ? r.slice(0, -1) : r
 }
 
-export function isInside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir === "/" ? "/" : dir + "/")
-}
-
-/** isInside, ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH for ~/.ssh, so
- *  a check that something is dangerous compares this way (a check that something is safe never does). */
-export function isInsideFold(path: string, dir: string): boolean {
-  if (isInside(path, dir)) return true
-  const n = dir.length
-  if (path.length < n || n <= 1) return false
-  if (path.length > n && path.charCodeAt(n) !== 47) return false
+/** isInside (parent first), ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH
+ *  for ~/.ssh, so a check that something is dangerous compares this way (a check that something is safe
+ *  never does). */
+export function isInsideFold(parent: string, child: string): boolean {
+  if (isInside(parent, child)) return true
+  const n = parent.length
+  if (child.length < n || n <= 1) return false
+  if (child.length > n && child.charCodeAt(n) !== 47) return false
   // ASCII letters compared without building lower-case copies (this runs for every path judged)
   for (let i = 0; i < n; i++) {
-    let a = path.charCodeAt(i)
-    let b = dir.charCodeAt(i)
+    let a = child.charCodeAt(i)
+    let b = parent.charCodeAt(i)
     if (a === b) continue
-    if (a > 127 || b > 127) return isInside(path.toLowerCase(), dir.toLowerCase())
+    if (a > 127 || b > 127) return isInside(parent.toLowerCase(), child.toLowerCase())
     if (a >= 65 && a <= 90) a += 32
     if (b >= 65 && b <= 90) b += 32
     if (a !== b) return false

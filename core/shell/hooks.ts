@@ -3,7 +3,8 @@
 // command), `source` of a script outside the workspace. Each is modelled as what it runs. Pure.
 import { compileOptions, readOptions } from "./getopt.ts"
 import { literalWord } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 import type { Expander, Part } from "./part.ts"
 
 const HASH = compileOptions({ short: "rdtlp:" })
@@ -49,7 +50,7 @@ export function callbacks(part: Part, ex: Expander): void {
 /** source FILE runs FILE in this shell: a script from outside the workspace is code nobody here reviewed. */
 export function sourced(part: Part, file: string, workspace: string | undefined, home: string): void {
   const paths = resolveWord(literalWord(file, false), part.cwd, home)
-  const outside = workspace !== undefined && (paths === null || paths.some((p) => !isInside(p, workspace)))
+  const outside = workspace !== undefined && (paths === null || paths.some((p) => !isInside(workspace, p)))
   part.findings.push(outside
     ? { name: "shell-script", level: "high", reason: `sources ${file}, a script from outside the workspace` }
     : { name: "shell-script", level: "medium", reason: `runs the script ${file}` })

@@ -172,7 +172,7 @@ export function throughLinks(path: string, links: readonly MadeLink[], self: num
     const next: string[] = []
     for (const p of frontier) {
       for (const l of links) {
-        if (l.part === self || !isInsideFold(p, l.at) || (l.tree && p.length === l.at.length)) continue
+        if (l.part === self || !isInsideFold(l.at, p) || (l.tree && p.length === l.at.length)) continue
         found ??= { paths: [] }
         if (l.to === null) {
           found.unknown ??= l

@@ -1,4 +1,4 @@
-// Rule command patterns against one simple command (DESIGN section 5). Allow rules see only the
+// Rule command patterns against one simple command. Allow rules see only the
 // normalised form as written; deny/ask rules also see the canonical form, so normalisation can only
 // widen what is refused, never what is allowed. Pure.
 import type { SimpleCommand } from "./types.ts"

@@ -5,7 +5,8 @@
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 import { writeVerdict } from "./paths.ts"
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i
@@ -17,7 +18,7 @@ function outside(v: View, w: Word | undefined): string | undefined {
   if (URL.test(w.value)) return w.value
   const paths = resolveWord(w, v.part.cwd, v.place.home)
   if (paths === null) return w.value
-  return paths.find((p) => !isInside(p, v.place.workspace))
+  return paths.find((p) => !isInside(v.place.workspace, p))
 }
 
 /** `--name=value` or `--name value` (any unique-looking prefix of at least `min` letters), `-x value`, `-xvalue`. */

@@ -1,9 +1,10 @@
 // Which paths a command deletes or writes, and how bad that is: the root, home, the workspace and their
 // ancestors are critical; system files and shell rc files too. Lexical only: no fs. Pure.
-import { riskRank as rank, type Risk } from "../policy/risk.ts"
+import { riskRank as rank, type Risk } from "../base/risk.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { isInside, isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
 
@@ -26,11 +27,11 @@ export interface Verdict {
 /** Why deleting this absolute path (or everything in it) would be a disaster; undefined when it would not. */
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
-  if (isInsideFold(c.home, abs)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
-  if (isInsideFold(c.workspace, abs)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
+  if (isInsideFold(abs, c.home)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  if (isInsideFold(abs, c.workspace)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
-  if (SYSTEM.some((d) => isInsideFold(abs, d))) return "a system directory"
+  if (SYSTEM.some((d) => isInsideFold(d, abs))) return "a system directory"
   return undefined
 }
 
@@ -85,7 +86,7 @@ function onePath(p: string, target: Word, c: PlaceContext, strong: boolean, recu
   const why = critical(p, c, false)
   if (why && strong) return { level: "critical", reason: `deletes ${why} (${target.text})` }
   if (target.hollow && strong) return { level: "critical", reason: `deletes a path built on an empty or unset variable (${target.text})` }
-  if (!isInside(p, c.workspace)) return { level: "high", reason: `deletes outside the workspace: ${p}` }
+  if (!isInside(c.workspace, p)) return { level: "high", reason: `deletes outside the workspace: ${p}` }
   if (recursive) return { level: "high", reason: `deletes recursively inside the workspace: ${target.text}` }
   return { level: "medium", reason: `deletes in the workspace: ${target.text}` }
 }
@@ -135,11 +136,11 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
-    if (isInsideFold(p, "/etc") || isInsideFold(p, "/boot") || isInsideFold(p, "/private/etc")) return { level: "critical", reason: `writes to the system file ${p}` }
-    if (isInsideFold(p, c.home) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
-    if (isInside(p, c.workspace)) return { level: "medium", reason: `writes ${p}` }
-    if (c.tmp.some((t) => isInside(p, t))) return { level: "medium", reason: `writes the temporary file ${p}` }
-    if (SYSTEM.some((d) => isInsideFold(p, d)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    if (isInsideFold("/etc", p) || isInsideFold("/boot", p) || isInsideFold("/private/etc", p)) return { level: "critical", reason: `writes to the system file ${p}` }
+    if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
+    if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
+    if (SYSTEM.some((d) => isInsideFold(d, p)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
 }

@@ -1,6 +1,6 @@
 // The intermediate form both readers produce (the plain fast path and the tree-sitter walk): one entry
 // per simple command, words already unquoted and evaluated. Plain data.
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Construct, Redirect } from "./types.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"

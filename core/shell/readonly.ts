@@ -8,7 +8,8 @@ import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { judged, unknownLink, writeVerdict } from "./paths.ts"
-import { isInside, resolveWord } from "./cwd.ts"
+import { isInside } from "../base/paths.ts"
+import { resolveWord } from "./cwd.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -87,7 +88,7 @@ function elsewhere(v: View): string | undefined {
   if (cwd === null) return "a directory not known statically"
   // a directory this command made a link (`ln -s /tmp/evil r && git -C r status`) is where the link leads
   const plain = !v.place.through && !v.place.realpath
-  const away = (paths: string[]) => (plain ? paths.find((p) => !isInside(p, ws)) : (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(p, ws)))
+  const away = (paths: string[]) => (plain ? paths.find((p) => !isInside(ws, p)) : (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(ws, p)))
   const here = away(cwd)
   if (here) return here
   for (const w of dirs) {

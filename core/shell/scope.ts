@@ -69,7 +69,7 @@ function lookupIn(scope: Scope, name: string): string | undefined {
   return undefined
 }
 
-// DESIGN section 5: variables that load code or change how programs start; an allow rule never covers them.
+// Variables that load code or change how programs start; an allow rule never covers them.
 const LOADER_EXACT = new Set([
   "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYOPT",
   "RUBYLIB", "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "IFS", "PS4", "EDITOR", "VISUAL",

@@ -49,7 +49,7 @@ export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
   const out: TouchedPath[] = []
-  for (const r of roots) if (isInsideFold(home, r)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
+  for (const r of roots) if (isInsideFold(r, home)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
   return out
 }
 

@@ -1,6 +1,6 @@
-// The built-in risk table (DESIGN section 5) as data: each entry has a name, so a policy's
+// The built-in risk table of shell commands as data: each entry has a name, so a policy's
 // risk.overrides can change its level. Entries that look at paths live in assess.ts. Pure.
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Canonical } from "./flags.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"

@@ -1,5 +1,5 @@
 // What shell analysis produces for the policy engine. Plain data.
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 
 export type Access = "read" | "write"
 

@@ -1,4 +1,4 @@
-// Workspace snapshots for undo (DESIGN section 1, `snapshot/`): a shadow git repository outside the
+// Workspace snapshots for undo: a shadow git repository outside the
 // user's .git takes the whole work tree before and after mutating calls, so changes made by `shell`
 // are covered too. Restoring touches only what differs; the user's .git is never read or written.
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"

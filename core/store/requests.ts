@@ -4,8 +4,8 @@ import type { Store } from "./open.ts"
 import { grants, requests } from "./schema.ts"
 
 export type RequestRow = typeof requests.$inferSelect
-export type RequestKind = "approval" | "question" | "breakpoint" | "in_flight"
-export type RequestStatus = "pending" | "approved" | "denied" | "answered"
+export type { RequestKind, RequestStatus } from "./schema.ts"
+import type { RequestStatus } from "./schema.ts"
 
 export function insertRequest(store: Store, row: typeof requests.$inferInsert): void {
   store.db.insert(requests).values(row).run()

@@ -4,7 +4,8 @@ import type { Store } from "./open.ts"
 import { runs } from "./schema.ts"
 
 export type RunRow = typeof runs.$inferSelect
-export type RunStatus = "running" | "paused" | "stopped" | "interrupted" | "denied" | "completed" | "failed" | "cancelled"
+export type { RunStatus } from "./schema.ts"
+import type { RunStatus } from "./schema.ts"
 export const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"]
 
 export function insertRun(store: Store, row: typeof runs.$inferInsert): void {
@@ -29,7 +30,7 @@ export function findRun(store: Store, idOrPrefix: string): RunRow {
   throw new RunNotFound(`no run "${idOrPrefix}" in ${store.path}; see \`ccode runs ls\``)
 }
 
-export function listRuns(store: Store, limit = 50, status?: string): RunRow[] {
+export function listRuns(store: Store, limit = 50, status?: RunStatus): RunRow[] {
   const query = store.db.select().from(runs)
   const filtered = status ? query.where(eq(runs.status, status)) : query
   return filtered.orderBy(desc(runs.createdAt), desc(runs.id)).limit(limit).all()

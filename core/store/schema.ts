@@ -2,6 +2,14 @@
 // Times are milliseconds since the epoch; JSON columns hold redacted data only.
 import { sql } from "drizzle-orm"
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core"
+import type { DecisionKind, Risk } from "../base/risk.ts"
+
+// What the text columns below may hold, so rows read back typed (type-only: the SQL is unchanged).
+export type RunStatus = "running" | "paused" | "stopped" | "interrupted" | "denied" | "completed" | "failed" | "cancelled"
+export type RunDriver = "steps" | "agent" | "mcp" | "hook"
+export type CallStatus = "pending" | "running" | "ok" | "error" | "denied" | "interrupted" | "abandoned"
+export type RequestKind = "approval" | "question" | "breakpoint" | "in_flight"
+export type RequestStatus = "pending" | "approved" | "denied" | "answered"
 
 export const runs = sqliteTable(
   "runs",
@@ -10,8 +18,8 @@ export const runs = sqliteTable(
     task: text("task").notNull(),
     taskFile: text("task_file").notNull(),
     workdir: text("workdir").notNull(),
-    status: text("status").notNull(), // running | paused | stopped | interrupted | denied | completed | failed | cancelled
-    driver: text("driver").notNull(), // steps | agent | mcp | hook
+    status: text("status").$type<RunStatus>().notNull(),
+    driver: text("driver").$type<RunDriver>().notNull(),
     policyHash: text("policy_hash"),
     pid: integer("pid"),
     host: text("host"),
@@ -58,10 +66,10 @@ export const calls = sqliteTable(
     tool: text("tool").notNull(),
     args: text("args").notNull(), // redacted JSON
     argsHash: text("args_hash").notNull(),
-    decision: text("decision"),
-    risk: text("risk"),
+    decision: text("decision").$type<DecisionKind>(),
+    risk: text("risk").$type<Risk>(),
     decidedBy: text("decided_by"),
-    status: text("status").notNull(), // running | ok | error | denied | interrupted | abandoned
+    status: text("status").$type<CallStatus>().notNull(),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
     durationMs: integer("duration_ms"),
@@ -106,8 +114,8 @@ export const requests = sqliteTable(
     runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
     callId: text("call_id"),
     itemId: text("item_id"),
-    kind: text("kind").notNull(), // approval | question | breakpoint | in_flight | guard
-    status: text("status").notNull(), // pending | approved | denied | answered
+    kind: text("kind").$type<RequestKind>().notNull(),
+    status: text("status").$type<RequestStatus>().notNull(),
     title: text("title").notNull(),
     detail: text("detail"), // JSON: tool, args, risk, rules, reason
     answer: text("answer"),

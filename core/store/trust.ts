@@ -1,7 +1,7 @@
 // Trusted policy/plugin/task files: the content hash a person approved with `ccode trust`, keyed by
 // the workspace root it was approved for and the file's path, so a file trusted for one workspace
 // lends nothing to a task in another. Plain SQL, so the policy loader can check trust without the ORM.
-import { realpathSync } from "node:fs"
+import { realpathOr } from "../base/paths.ts"
 import type { SqliteStore } from "./sqlite.ts"
 
 export interface TrustedFile {
@@ -47,10 +47,3 @@ function trustKey(workspace: string, path: string): string {
   return `${workspace}\0${path}`
 }
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}

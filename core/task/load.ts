@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { basename, dirname, extname, resolve } from "node:path"
 import { TaskFile, type Step } from "./schema.ts"
-import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "./yaml.ts"
+import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "../base/yaml.ts"
 
 export interface PlannedStep {
   id: string

@@ -1,7 +1,7 @@
-// The task.yaml format (DESIGN section 3). Unknown keys are errors. Pure.
+// The task.yaml format: the zod schema every task file is checked against. Unknown keys are errors. Pure.
 import { z } from "zod"
 import { McpServer, PolicyFile } from "../policy/schema.ts"
-import { Duration } from "./duration.ts"
+import { Duration } from "../base/duration.ts"
 
 export const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 

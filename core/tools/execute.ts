@@ -1,6 +1,6 @@
 // Runs one tool call: validates args, enforces timeout and idle timeout, honours cancel,
 // and always returns an envelope. A tool that ignores its AbortSignal is abandoned, not awaited.
-import { formatDuration } from "../task/duration.ts"
+import { formatDuration } from "../base/duration.ts"
 import { errorResult, okResult, thrownResult, describeZod } from "./envelope.ts"
 import { declaredPaths } from "./declare.ts"
 import { resolveToolPath } from "./paths.ts"

@@ -1,6 +1,6 @@
-// The Tool contract and the one result envelope every tool call produces (DESIGN section 6).
+// The Tool contract and the one result envelope every tool call produces (status, text, data, error {code, type, message}, stats).
 import type { z } from "zod"
-import type { Risk } from "../policy/risk.ts"
+import type { Risk } from "../base/risk.ts"
 import type { Sandbox } from "../sandbox/session.ts"
 
 export type ErrorType = "param" | "parse" | "execution" | "network" | "timeout" | "not_found" | "denied" | "circuit_open"

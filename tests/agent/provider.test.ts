@@ -1,7 +1,7 @@
 // Talking to the model: auth failures stop with the variable to set, transient failures are retried
 // with backoff, an unreachable server leaves the run resumable, and a bad agent section is exit 2.
 import { afterEach, describe, expect, test } from "bun:test"
-import { ConfigError } from "../../core/task/yaml.ts"
+import { ConfigError } from "../../core/base/yaml.ts"
 import { scriptedServer, type ScriptedServer } from "../fixtures/llm/server.ts"
 import { QUIET_POLICY, workspace, type Workspace } from "./helpers.ts"
 

@@ -45,7 +45,7 @@ describe("filters as a user types them", () => {
 describe("exports", () => {
   const views = queryAudit(store, { runs: ["r0a1"] }).map(auditView)
 
-  test("json and jsonl carry DESIGN's field names, ISO times and parsed data", () => {
+  test("json and jsonl carry the documented field names, ISO times and parsed data", () => {
     const lines = renderExport(views, "jsonl").trimEnd().split("\n").map((l) => JSON.parse(l))
     expect(lines).toHaveLength(9)
     expect(Object.keys(lines[1])).toEqual(["id", "ts", "run", "call", "type", "actor", "tool", "action", "result", "risk", "auto_approved", "reason", "data", "prev_hash", "hash"])

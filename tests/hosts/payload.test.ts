@@ -1,7 +1,7 @@
 // The hosts' tables and payload checks, in-process (the e2e tests replay the same through the binary).
 import { describe, expect, test } from "bun:test"
 import { HOST_TABLES, HookInputError, parseHookPayload, verdictFor } from "../../core/hosts/index.ts"
-import { RISKS } from "../../core/policy/risk.ts"
+import { RISKS } from "../../core/base/risk.ts"
 import type { Decision } from "../../core/policy/types.ts"
 
 const json = (v: unknown) => JSON.stringify(v)

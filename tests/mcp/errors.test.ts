@@ -1,4 +1,4 @@
-// MCP failures land in the envelope's codes (DESIGN section 6), so the policy, the breaker and the agent
+// MCP failures land in the envelope's codes, so the policy, the breaker and the agent
 // can tell a bad argument from a dead server from a slow one.
 import { describe, expect, test } from "bun:test"
 import { classifyMcpError, errorResultFailure } from "../../core/mcp/errors.ts"

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test"
 import { decide } from "../../core/policy/decide.ts"
-import type { GuardState } from "../../core/policy/types.ts"
+import type { DecideState } from "../../core/policy/types.ts"
 import { layer, policyOf, shellCall, toolCall } from "./helpers.ts"
 
-const none: GuardState = { grants: [] }
+const none: DecideState = { grants: [] }
 
 describe("decide: rules", () => {
   test("deny: '*' under yolo refuses every shell command, not only one-word ones", async () => {

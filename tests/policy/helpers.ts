@@ -5,7 +5,7 @@ import { parsePolicy } from "../../core/policy/parse.ts"
 import { mergePolicy } from "../../core/policy/merge.ts"
 import { bundledLayer } from "../../core/policy/bundled.ts"
 import { prepareCall } from "../../core/policy/prepare.ts"
-import type { Risk } from "../../core/policy/risk.ts"
+import type { Risk } from "../../core/base/risk.ts"
 
 export const WS = "/work/repo"
 export const HOME = "/home/dev"

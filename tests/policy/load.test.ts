@@ -7,7 +7,7 @@ import { loadPolicy, taskPolicyLayers, type LoadOptions } from "../../core/polic
 import { findWorkspaceRoot } from "../../core/policy/workspace.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { prepareCall } from "../../core/policy/prepare.ts"
-import { parseYaml, validateYaml, ConfigError } from "../../core/task/yaml.ts"
+import { parseYaml, validateYaml, ConfigError } from "../../core/base/yaml.ts"
 import { PolicyFile } from "../../core/policy/schema.ts"
 
 let root: string

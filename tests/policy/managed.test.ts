@@ -9,7 +9,7 @@ import { envLayer, flagsLayer } from "../../core/policy/env.ts"
 import { loadPolicy, type LoadOptions } from "../../core/policy/load.ts"
 import { managedDir } from "../../core/policy/managed.ts"
 import { generateKeyPair, parsePrivateKey, signContent } from "../../core/policy/signature.ts"
-import { ConfigError } from "../../core/task/yaml.ts"
+import { ConfigError } from "../../core/base/yaml.ts"
 import { layer, policyOf, shellCall, toolCall } from "./helpers.ts"
 
 const MANAGED = "/etc/ccode/managed.yaml"
@@ -202,7 +202,8 @@ describe("loading managed policies from disk", () => {
   })
 
   test("a parse-cache entry (the user's own files) cannot replace what a signature vouched for", async () => {
-    const { writeCachedLayer, sha256 } = await import("../../core/policy/cache.ts")
+    const { writeCachedLayer } = await import("../../core/policy/cache.ts")
+    const { sha256 } = await import("../../core/base/hash.ts")
     const file = join(dir, "managed.d", "10-org.yaml")
     const text = "limits: { max_steps: 7 }\n"
     signed(file, text)

@@ -1,7 +1,7 @@
 // A malformed policy fails closed: exit 2 with file:line:col and the reason, never "no rules".
 import { describe, expect, test } from "bun:test"
 import { parsePolicy } from "../../core/policy/parse.ts"
-import { ConfigError } from "../../core/task/yaml.ts"
+import { ConfigError } from "../../core/base/yaml.ts"
 
 const FILE = "/repo/.ccode/policy.yaml"
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadPolicy, type IsTrusted } from "../../core/policy/load.ts"
-import { sha256 } from "../../core/policy/cache.ts"
+import { sha256 } from "../../core/base/hash.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { prepareCall } from "../../core/policy/prepare.ts"
 import type { Policy } from "../../core/policy/types.ts"

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test"
 import { chooseRuns, type PruneCandidate } from "../../core/runner/prune.ts"
+import type { RunStatus } from "../../core/store/runs.ts"
 
 const DAY = 86_400_000
 const now = 100 * DAY
-const run = (id: string, status: string, touchedDaysAgo: number): PruneCandidate => ({ id, task: "t", status, pid: null, touchedAt: now - touchedDaysAgo * DAY })
+const run = (id: string, status: RunStatus, touchedDaysAgo: number): PruneCandidate => ({ id, task: "t", status, pid: null, touchedAt: now - touchedDaysAgo * DAY })
 
 describe("which runs a prune removes", () => {
   const runs = [run("old-done", "completed", 30), run("old-failed", "failed", 8), run("fresh-done", "completed", 1), run("old-paused", "paused", 30), run("old-crashed", "running", 30)]

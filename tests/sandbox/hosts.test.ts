@@ -1,7 +1,7 @@
 // The host allowlist's matching rules: exact names, label-bounded wildcards, ports, IP literals, and
 // which resolved addresses a listed name may lead to.
 import { describe, expect, test } from "bun:test"
-import { addressAllowed, matchHost, normalizeHost, parseAllowlist, parseHostEntry, type HostRule } from "../../core/sandbox/hosts.ts"
+import { addressAllowed, matchHost, normalizeHost, parseAllowlist, parseHostEntry, type HostRule } from "../../core/base/hosts.ts"
 
 function rules(...entries: string[]): HostRule[] {
   const parsed = parseAllowlist(entries)

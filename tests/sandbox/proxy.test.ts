@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { parseAllowlist, type HostRule } from "../../core/sandbox/hosts.ts"
+import { parseAllowlist, type HostRule } from "../../core/base/hosts.ts"
 import { startProxy, type Proxy, type ProxyConnection, type ProxyOptions } from "../../core/sandbox/proxy.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "ccode-proxy-"))

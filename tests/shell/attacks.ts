@@ -7,7 +7,7 @@ import { analyzeShell } from "../../core/shell/index.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { bundledPolicy } from "../../core/policy/bundled.ts"
 import type { Decision, Policy } from "../../core/policy/types.ts"
-import type { Risk } from "../../core/policy/risk.ts"
+import type { Risk } from "../../core/base/risk.ts"
 
 export interface Attack {
   cmd: string

@@ -1,6 +1,6 @@
 // The deny rules of the bundled default/strict policies and their approval modes, applied the way
-// DESIGN section 4 decides a shell call, so the corpus can be checked without the policy engine.
-import { riskRank } from "../../core/policy/risk.ts"
+// decide() treats a shell call (risk, then rules, then the approval threshold), so the corpus can be checked without the policy engine.
+import { riskRank } from "../../core/base/risk.ts"
 import { matchCommandPattern, type ShellAnalysis } from "../../core/shell/index.ts"
 import type { Decision } from "./corpus.ts"
 

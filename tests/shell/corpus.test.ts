@@ -1,7 +1,7 @@
 // The corpus: every command gets at least its risk floor, the decision the bundled policies must reach,
 // the hidden commands of bypass shapes as parts of their own, and the same result on both readers.
 import { beforeAll, describe, expect, test } from "bun:test"
-import { riskRank } from "../../core/policy/risk.ts"
+import { riskRank } from "../../core/base/risk.ts"
 import { analyzeShellSync, isPlainCommand, loadParser } from "../../core/shell/index.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { bundledDecision } from "./bundled-rules.ts"

@@ -1,7 +1,7 @@
 // The shell corpus: commands with the risk floor ccode's analysis must give them and the decision the
 // bundled `default` and `strict` policies must reach. Shared data: tests/shell and tests/policy run it.
 // Every entry is analysed with CORPUS_CONTEXT (cwd = workspace root).
-import type { Risk } from "../../core/policy/risk.ts"
+import type { Risk } from "../../core/base/risk.ts"
 
 export type Decision = "allow" | "ask" | "deny"
 

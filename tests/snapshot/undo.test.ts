@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { verifyStore } from "../../core/audit/verify.ts"
 import { createRedactor } from "../../core/redact/index.ts"
-import { createSnapshotHook, snapshotAround, type SnapshotCall } from "../../core/snapshot/hook.ts"
+import { createCallSnapshots, snapshotAround, type SnapshotCall } from "../../core/snapshot/around-call.ts"
 import { createSnapshotter } from "../../core/snapshot/index.ts"
 import { snapshotsOf } from "../../core/snapshot/rows.ts"
 import { undoRun } from "../../core/snapshot/undo.ts"
@@ -26,7 +26,7 @@ function setup() {
   insertRun(store, { id: "r1", task: "t", taskFile: join(work, "task.yaml"), workdir: work, status: "completed", driver: "steps", createdAt: now, updatedAt: now })
   const snapshotter = createSnapshotter({ workspace: work, home })
   const warnings: string[] = []
-  const hook = createSnapshotHook({ store, runId: "r1", snapshotter, readOnly: (tool) => tool === "read_file", warn: (m) => warnings.push(m) })
+  const hook = createCallSnapshots({ store, runId: "r1", snapshotter, readOnly: (tool) => tool === "read_file", warn: (m) => warnings.push(m) })
   let seq = 0
   const call = (tool: string, effect: () => void) => {
     const c: SnapshotCall = { callId: `c${++seq}`, seq, tool }
@@ -87,7 +87,7 @@ describe("ccode undo over a run's snapshots", () => {
   test("a failing snapshot is warned about and audited, and the call still runs", async () => {
     const { work, store, warnings, root } = setup()
     const broken = createSnapshotter({ workspace: join(root, "does-not-exist"), home: join(root, "home2") })
-    const hook = createSnapshotHook({ store, runId: "r1", snapshotter: broken, readOnly: () => false, warn: (m) => warnings.push(m) })
+    const hook = createCallSnapshots({ store, runId: "r1", snapshotter: broken, readOnly: () => false, warn: (m) => warnings.push(m) })
     let ran = false
     await snapshotAround(hook, { callId: "c1", seq: 1, tool: "shell" }, async () => {
       ran = true

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadTask } from "../../core/task/load.ts"
-import { ConfigError } from "../../core/task/yaml.ts"
+import { ConfigError } from "../../core/base/yaml.ts"
 
 function taskFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "ccode-task-"))

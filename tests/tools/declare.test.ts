@@ -7,7 +7,8 @@ import { join } from "node:path"
 import { prepareCall } from "../../core/policy/prepare.ts"
 import { mcpDeclaration } from "../../core/mcp/tool.ts"
 import { declaredPaths, isPathName, isReadOnly } from "../../core/tools/declare.ts"
-import { realpathLoose, resolveToolPath } from "../../core/tools/paths.ts"
+import { realpathExisting } from "../../core/base/paths.ts"
+import { resolveToolPath } from "../../core/tools/paths.ts"
 import { createRegistry } from "../../core/tools/registry.ts"
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "ccode-declare-")))
@@ -63,12 +64,12 @@ describe("declarations", () => {
 describe("dangling symlinks resolve to their target", () => {
   test("a link to a missing file outside, a link to a missing folder, and a loop", () => {
     symlinkSync(join(dir, "outside", "new"), join(dir, "x"))
-    expect(realpathLoose(join(dir, "x"))).toBe(join(dir, "outside", "new"))
+    expect(realpathExisting(join(dir, "x"))).toBe(join(dir, "outside", "new"))
     symlinkSync("/nonexistent-ccode/dir", join(dir, "d"))
-    expect(realpathLoose(join(dir, "d", "f"))).toBe("/nonexistent-ccode/dir/f")
+    expect(realpathExisting(join(dir, "d", "f"))).toBe("/nonexistent-ccode/dir/f")
     symlinkSync(join(dir, "loop2"), join(dir, "loop1"))
     symlinkSync(join(dir, "loop1"), join(dir, "loop2"))
-    expect(typeof realpathLoose(join(dir, "loop1"))).toBe("string")
+    expect(typeof realpathExisting(join(dir, "loop1"))).toBe("string")
     const ws = join(dir, "ws")
     expect(() => resolveToolPath("../d/f", ws, ws, true)).toThrow("outside the workspace")
   })

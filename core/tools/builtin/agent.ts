@@ -1,4 +1,4 @@
-// Tools only an agent run offers: scratchpad, ask_user, update_plan, finish (DESIGN section 6).
+// Tools only an agent run offers: scratchpad, ask_user, update_plan, finish.
 // Their run() only checks and echoes: the agent driver applies what they mean to the run's state.
 import { z } from "zod"
 import { defineTool, ToolFailure, type Tool } from "../types.ts"

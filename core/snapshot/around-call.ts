@@ -13,7 +13,7 @@ export interface SnapshotCall {
   tool: string
 }
 
-export interface SnapshotHook {
+export interface CallSnapshots {
   readonly snapshotter: Snapshotter
   /** set by a run that keeps the shadow index current: stages what changed before the first snapshot */
   sync?: () => Promise<void>
@@ -23,7 +23,7 @@ export interface SnapshotHook {
   after(call: SnapshotCall): Promise<void>
 }
 
-export interface SnapshotHookOptions {
+export interface CallSnapshotsOptions {
   store: Store
   runId: string
   snapshotter: Snapshotter
@@ -33,7 +33,7 @@ export interface SnapshotHookOptions {
   warn?: (message: string) => void
 }
 
-export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
+export function createCallSnapshots(opts: CallSnapshotsOptions): CallSnapshots {
   const { store, runId, snapshotter } = opts
   // on resume the run's snapshots so far are in the table
   let lastRef = snapshotsOf(store, runId).at(-1)?.ref
@@ -49,12 +49,12 @@ export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
       store.tx(() => appendAudit(store, { runId, callId: call.callId, type: "error", actor: "system", action: "snapshot", result: "error", reason: message }))
     }
   }
-  const hook: SnapshotHook = {
+  const snapshots: CallSnapshots = {
     snapshotter,
     async before(call) {
       if (lastRef || opts.readOnly(call.tool)) return
       // a failed sync leaves the index as it was; the snapshot below reports its own failure
-      await hook.sync?.().catch(() => undefined)
+      await snapshots.sync?.().catch(() => undefined)
       await take(call, call.seq, `before call ${call.seq} (${call.tool})`)
     },
     async after(call) {
@@ -62,16 +62,16 @@ export function createSnapshotHook(opts: SnapshotHookOptions): SnapshotHook {
       await take(call, call.seq + 1, `after call ${call.seq} (${call.tool})`)
     },
   }
-  return hook
+  return snapshots
 }
 
-/** Run a call between the hook's before and after (after runs even when the call throws). */
-export async function snapshotAround<T>(hook: SnapshotHook | undefined, call: SnapshotCall, run: () => Promise<T>): Promise<T> {
-  if (!hook) return run()
-  await hook.before(call)
+/** Run a call between the snapshots' before and after (after runs even when the call throws). */
+export async function snapshotAround<T>(snapshots: CallSnapshots | undefined, call: SnapshotCall, run: () => Promise<T>): Promise<T> {
+  if (!snapshots) return run()
+  await snapshots.before(call)
   try {
     return await run()
   } finally {
-    await hook.after(call)
+    await snapshots.after(call)
   }
 }
