@@ -10,6 +10,7 @@ import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/r
 import { loadTask, type LoadedTask } from "../task/load.ts"
 import { commit } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
+import { lookOf, type RunControl } from "./control.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
@@ -42,6 +43,8 @@ export interface RunEnv {
   env: Record<string, string | undefined>
   /** fired on SIGINT/SIGTERM */
   interrupt: AbortSignal
+  /** a person steering the run live (the terminal panel) */
+  control?: RunControl
 }
 
 /**
@@ -152,6 +155,7 @@ async function drive(ctx: RunContext, env: RunEnv, steps: Map<string, StepConfig
   }
   if (env.interrupt.aborted) onInterrupt()
   env.interrupt.addEventListener("abort", onInterrupt, { once: true })
+  env.control?.attach(ctx.runId, () => lookOf(ctx))
   try {
     // the workspace as it is now; on resume, compared with how the last segment left it
     const changed = await watchStart(ctx)
@@ -184,6 +188,7 @@ export function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
     sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
+    control: env.control,
   }
 }
 
