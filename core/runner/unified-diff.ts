@@ -54,8 +54,9 @@ function middle(a: string[], b: string[]): Op[] {
   let j = 0
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ kind: " ", text: a[i]!, a: i++, b: j++ })
-    else if (j < b.length && (i === a.length || lcs[i * width + j + 1]! >= lcs[(i + 1) * width + j]!)) ops.push({ kind: "+", text: b[j]!, a: i, b: j++ })
-    else ops.push({ kind: "-", text: a[i]!, a: i++, b: j })
+    // removals before additions, as diff -u shows a changed line
+    else if (i < a.length && (j === b.length || lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) ops.push({ kind: "-", text: a[i]!, a: i++, b: j })
+    else ops.push({ kind: "+", text: b[j]!, a: i, b: j++ })
   }
   return ops
 }

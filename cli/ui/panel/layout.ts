@@ -44,7 +44,7 @@ export const HELP = [
 
 export function renderPanel(m: PanelModel, look: RunLook | undefined, f: Frame): string[] {
   const p = f.paint
-  const fit = (segments: Segment[]) => fitLine(segments, f.width + 1)
+  const fit = (segments: Segment[]) => fitLine(segments, f.width)
   const top = [fit(header(m, look, f)), fit(budgets(look, p)), p.gray("─".repeat(Math.max(0, f.width - 1)))]
   const bottom = [fit(statusLine(m, p)), fit([{ text: KEYS_HINT, paint: p.gray }])]
   const room = Math.max(0, f.height - top.length - bottom.length)
@@ -76,7 +76,7 @@ function budgets(look: RunLook | undefined, p: Paint): Segment[] {
 
 function runLines(m: PanelModel, look: RunLook | undefined, room: number, f: Frame): string[] {
   const p = f.paint
-  const fit = (segments: Segment[]) => fitLine(segments, f.width + 1)
+  const fit = (segments: Segment[]) => fitLine(segments, f.width)
   const c = m.current
   // the current call keeps up to a third of the room for its output tail; the plan gets the rest
   const tailRoom = c ? Math.max(0, Math.min(c.tail.length, Math.floor(room / 3))) : 0
@@ -112,7 +112,7 @@ function planLines(m: PanelModel, items: readonly PlanItem[], room: number, f: F
       { text: item === selected ? "›" : " " }, { text: m.breakpoints.has(item.id) ? "●" : " ", paint: p.red },
       { text: `${mark} `, paint: colour && p[colour] }, { text: `${id} `, paint: p.bold }, { text: item.title },
       { text: item.note ? `  ${item.note}` : "", paint: p.gray },
-    ], f.width + 1)
+    ], f.width)
     return item === selected ? p.inverse(row) : row
   })
 }
@@ -130,7 +130,7 @@ function statusLine(m: PanelModel, p: Paint): Segment[] {
 function modalLines(m: PanelModel, room: number, f: Frame): string[] {
   const p = f.paint
   const modal = m.modal!
-  const fit = (segments: Segment[]) => fitLine(segments, f.width + 1)
+  const fit = (segments: Segment[]) => fitLine(segments, f.width)
   const head = modal.title.split("\n").map((t, i) => fit([{ text: i === 0 ? `? ${t}` : `  ${t}`, paint: i === 0 ? p.yellow : undefined }]))
   const options = modal.text !== undefined
     ? [fit([{ text: `> ${modal.text}█` }])]
