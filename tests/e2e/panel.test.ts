@@ -23,11 +23,11 @@ steps:
     run: "echo fourth-done"
 `
 
-const open: { sb: Sandbox; term?: Terminal }[] = []
+const open: { sb?: Sandbox; term?: Terminal }[] = []
 afterEach(() => {
   for (const { sb, term } of open.splice(0)) {
     term?.kill()
-    rmSync(sb.root, { recursive: true, force: true })
+    if (sb) rmSync(sb.root, { recursive: true, force: true })
   }
 })
 
@@ -144,6 +144,25 @@ steps:
     expect(end).toContain("EXIT=5")
     await restored(term)
     expect(() => readFileSync(join(sb.work, "new.txt"))).toThrow()
+  }, 90_000)
+
+  test("resume at a terminal: the step left running is asked about inside the panel, then the run completes", async () => {
+    const { sb, term } = await start({ "t.yaml": STEPS }, "run t.yaml")
+    await term.waitFor((s) => planRow(s, "first").includes("▶"))
+    term.press("q")
+    const stopped = await term.waitFor(/EXIT=\d+/)
+    expect(stopped).toContain("EXIT=130")
+    const runId = /(r[0-9a-z]{10,})/.exec(stopped)?.[1] ?? ""
+    const again = await terminal(sb, `resume ${runId}`)
+    open.push({ term: again })
+    const asked = await again.waitFor("was running when ccode stopped")
+    expect(asked).toContain("1. run it again")
+    again.press("Enter")
+    const end = await again.waitFor(/EXIT=\d+/)
+    expect(end).toContain("EXIT=0")
+    expect(end).toContain("✓ fourth")
+    expect(end).toContain("completed")
+    await restored(again)
   }, 90_000)
 
   test("SIGTERM while the panel shows: the terminal is given back and the run is interrupted (130)", async () => {

@@ -104,8 +104,9 @@ function planLines(m: PanelModel, items: readonly PlanItem[], room: number, f: F
   const at = selected ? items.indexOf(selected) : 0
   // a window over long plans that keeps the selected item in view
   const start = Math.max(0, Math.min(at - Math.floor(room / 2), items.length - room))
-  const idWidth = Math.min(24, Math.max(...items.map((i) => [...i.id].length)))
-  return items.slice(start, start + room).map((item) => {
+  const shown = items.slice(start, start + room)
+  const idWidth = Math.min(24, Math.max(...shown.map((i) => [...i.id].length)))
+  return shown.map((item) => {
     const [mark, colour] = item.state === "blocked" && item.waiting ? ["⏸", "yellow" as const] : MARKS[item.state]
     const id = [...item.id].length > idWidth ? `${[...item.id].slice(0, idWidth - 1).join("")}…` : item.id.padEnd(idWidth)
     const row = fitLine([
