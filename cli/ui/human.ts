@@ -4,6 +4,7 @@ import { consola } from "consola"
 import type { ApprovalAnswer, ApprovalPrompt, BreakpointAnswer, Human, InFlightAnswer } from "../../core/runner/context.ts"
 import { RISK_STYLE, style } from "./style.ts"
 import { grantLabel } from "../../core/policy/grants.ts"
+import { terminalSafe } from "./safe-text.ts"
 
 export { nobody } from "../../core/runner/context.ts"
 
@@ -53,7 +54,7 @@ export function terminalHuman(interrupt: () => void = () => {}): Human {
   }
   // Ctrl-C at a prompt (consola answers null): interrupt the run and give the answer that decides nothing
   const select = async <T extends string, L extends string>(message: string, options: { value: T; label: string }[], later: L): Promise<T | L> => {
-    const answer = await consola.prompt(message, { type: "select", options, cancel: "null" })
+    const answer = await consola.prompt(terminalSafe(message, true), { type: "select", options: options.map((o) => ({ ...o, label: terminalSafe(o.label) })), cancel: "null" })
     if (answer === null || answer === undefined) {
       interrupt()
       return later
@@ -66,7 +67,8 @@ export function terminalHuman(interrupt: () => void = () => {}): Human {
       oneAtATime(async () => {
         const d = p.decision
         const rules = d.rules.map((r) => `${r.id} (${r.decision}, ${r.source})`).join(", ") || "none"
-        const what = p.diff ? `  change:\n${p.diff.replace(/^/gm, "    ")}` : `  args: ${JSON.stringify(p.args)}\n`
+        // a diff shows file content: it must not drive the terminal (JSON escapes control characters itself)
+        const what = p.diff ? `  change:\n${terminalSafe(p.diff).replace(/^/gm, "    ")}` : `  args: ${JSON.stringify(p.args)}\n`
         process.stderr.write(
           `\n${style.yellow("?")} ${style.bold(p.tool)} ${style.gray(p.step ? `step ${p.step}` : "")}\n` +
             `${what}  risk: ${(RISK_STYLE[d.risk] ?? String)(d.risk)}   rules: ${rules}\n  why:  ${d.reason}\n`,
@@ -91,7 +93,7 @@ export function terminalHuman(interrupt: () => void = () => {}): Human {
       oneAtATime(async () => {
         const message = questions.join("\n")
         if (options?.length) return select(message, options.map((o) => ({ value: o, label: o })), "")
-        const answer = await consola.prompt(message, { type: "text", cancel: "null" })
+        const answer = await consola.prompt(terminalSafe(message, true), { type: "text", cancel: "null" })
         return String(answer ?? "")
       }),
     guard: (_runId, guard, reason) =>

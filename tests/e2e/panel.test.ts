@@ -190,6 +190,20 @@ steps:
   }, 90_000)
 })
 
+describe("output of a step never drives the terminal", () => {
+  // a window title (OSC 2) would show as the pane's title; clipboard writes (OSC 52) travel the same way
+  const task = `version: 1\nname: esc\nsteps:\n  - id: sneaky\n    run: "printf 'x\\\\033]2;PWNED\\\\007y\\\\033[2Jz\\\\n'; sleep 1"\n`
+  for (const [name, env] of [["in the panel", {}], ["in the line output", { CCODE_PANEL: "0" }]] as const) {
+    test(name, async () => {
+      const { term } = await start({ "t.yaml": task }, "run t.yaml", { env })
+      const end = await term.waitFor(/EXIT=\d+/)
+      expect(end).toContain("EXIT=0")
+      expect(term.pane("#{pane_title}")).not.toContain("PWNED")
+      if (name === "in the line output") expect(end).toContain("│ xyz")
+    }, 60_000)
+  }
+})
+
 describe("where the panel steps aside for line output", () => {
   const lineOutput = async (opts: Parameters<typeof terminal>[2], args = "run t.yaml") => {
     const { sb, term } = await start({ "t.yaml": STEPS.replace("sleep 2; ", "") }, args, opts)

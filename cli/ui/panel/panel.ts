@@ -13,6 +13,7 @@ import { NO_PAINT, renderPanel, type Paint } from "./layout.ts"
 import { appendOutput, applyEvent, initialModel, moveSelection, toggleBreakpoint, type Modal, type PanelModel } from "./model.ts"
 import { openScreen, type Screen } from "./screen.ts"
 import { summaryLines } from "./summary.ts"
+import { terminalSafe } from "../safe-text.ts"
 
 const REPAINT_MS = 40
 const CLOCK_MS = 500
@@ -74,7 +75,7 @@ export function openPanel(opts: PanelOptions): Panel {
     if (!screen) return
     screen.close()
     screen = undefined
-    out.write(summaryLines(model, look?.(), finished, paint).map((l) => `${l}\n`).join(""))
+    out.write(summaryLines(model, look?.(), finished, paint).map((l) => `${terminalSafe(l, true)}\n`).join(""))
   }
   const cont = () => {
     for (const [done, step] of waiting) {
