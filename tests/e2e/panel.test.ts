@@ -146,6 +146,20 @@ steps:
     expect(() => readFileSync(join(sb.work, "new.txt"))).toThrow()
   }, 90_000)
 
+  test.skipIf(!Bun.which("bwrap"))("a sandbox preview-mode step: its diff is shown in the panel and Enter applies it", async () => {
+    const task = "version: 1\nname: preview\nsteps:\n  - id: edit\n    run: sed -i 's/world/there/' notes.txt\n    preview: true\n"
+    const { sb, term } = await start({ "t.yaml": task, "notes.txt": "hello world\n" }, "run t.yaml --yes")
+    const screen = await term.waitFor("allow once")
+    expect(screen).toContain("-hello world")
+    expect(screen).toContain("+hello there")
+    expect(screen).toContain("1 changed")
+    expect(readFileSync(join(sb.work, "notes.txt"), "utf8")).toBe("hello world\n")
+    term.press("Enter")
+    expect(await term.waitFor(/EXIT=\d+/)).toContain("EXIT=0")
+    await restored(term)
+    expect(readFileSync(join(sb.work, "notes.txt"), "utf8")).toBe("hello there\n")
+  }, 90_000)
+
   test("resume at a terminal: the step left running is asked about inside the panel, then the run completes", async () => {
     const { sb, term } = await start({ "t.yaml": STEPS }, "run t.yaml")
     await term.waitFor((s) => planRow(s, "first").includes("▶"))
