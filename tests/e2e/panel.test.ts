@@ -160,6 +160,24 @@ steps:
     expect(readFileSync(join(sb.work, "notes.txt"), "utf8")).toBe("hello there\n")
   }, 90_000)
 
+  test("q at an approval in the panel: exit 130, the request stays open, approve + resume runs the call once", async () => {
+    const task = "version: 1\nsteps:\n  - id: risky\n    run: rm -rf build && echo risky >> log.txt\n  - id: after\n    needs: [risky]\n    run: echo after\n"
+    const { sb, term } = await start({ "t.yaml": task }, "run t.yaml")
+    await term.waitFor("allow once")
+    term.press("q")
+    const end = await term.waitFor(/EXIT=\d+/)
+    expect(end).toContain("EXIT=130")
+    await restored(term)
+    const ls = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout) as { id: string; status: string }[]
+    expect(ls.map((r) => r.status)).toEqual(["interrupted"])
+    const show = JSON.parse((await ccode(sb, ["runs", "show", ls[0]!.id, "--json"])).stdout) as { requests: { kind: string; status: string }[] }
+    expect(show.requests.map((r) => [r.kind, r.status])).toEqual([["approval", "pending"]])
+    expect(() => readFileSync(join(sb.work, "log.txt"))).toThrow()
+    expect((await ccode(sb, ["approve", ls[0]!.id, "--all"])).code).toBe(0)
+    expect((await ccode(sb, ["resume", ls[0]!.id])).code).toBe(0)
+    expect(readFileSync(join(sb.work, "log.txt"), "utf8")).toBe("risky\n")
+  }, 90_000)
+
   test("resume at a terminal: the step left running is asked about inside the panel, then the run completes", async () => {
     const { sb, term } = await start({ "t.yaml": STEPS }, "run t.yaml")
     await term.waitFor((s) => planRow(s, "first").includes("▶"))
