@@ -1,6 +1,6 @@
 // Drive the compiled ccode in a real terminal (tmux) as a person would: type keys, read the screen.
 // Each terminal gets its own tmux server (-L), so tests never touch anyone else's sessions.
-import { writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { binary, type Sandbox } from "./harness.ts"
 
@@ -33,6 +33,8 @@ export async function terminal(sb: Sandbox, args: string, opts: { cols?: number;
   const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...a], { stdout: "pipe", stderr: "pipe" })
   const started = tmux("new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 100), "-y", String(opts.rows ?? 30), `sh '${script}'`)
   if (started.exitCode !== 0) throw new Error(`tmux: ${started.stderr.toString()}`)
+  // the server's socket file outlives kill-server: removed by kill()
+  const socketPath = tmux("display-message", "-p", "-t", "t", "#{socket_path}").stdout.toString().trim()
   const screen = (escapes = false) => tmux("capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", "t").stdout.toString()
   return {
     screen,
@@ -50,6 +52,9 @@ export async function terminal(sb: Sandbox, args: string, opts: { cols?: number;
     },
     pane: (format) => tmux("display-message", "-p", "-t", "t", format).stdout.toString().trim(),
     pid: () => Number(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").stdout.toString().trim()),
-    kill: () => void tmux("kill-server"),
+    kill() {
+      tmux("kill-server")
+      if (socketPath.includes(socket)) rmSync(socketPath, { force: true })
+    },
   }
 }

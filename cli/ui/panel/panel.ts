@@ -45,6 +45,7 @@ export function openPanel(opts: PanelOptions): Panel {
   let closed = false
   let finished: Record<string, unknown> | undefined
   let ask: Ask | undefined
+  let pausedSince: number | undefined
   let queue: Promise<unknown> = Promise.resolve()
   let timer: ReturnType<typeof setTimeout> | undefined
   let clock: ReturnType<typeof setInterval> | undefined
@@ -54,7 +55,12 @@ export function openPanel(opts: PanelOptions): Panel {
   const render = () => {
     timer = undefined
     if (!screen) return
-    screen.paint(renderPanel(model, look?.(), { width: screen.width, height: screen.height, now: Date.now(), paint }))
+    const now = Date.now()
+    const seen = look?.()
+    // the runner leaves time paused by a person out of the wall time when it goes on; show it so already
+    const held = pausedSince === undefined ? 0 : now - pausedSince
+    const shown = seen && held > 1000 ? { ...seen, wallMs: Math.max(0, seen.wallMs - held) } : seen
+    screen.paint(renderPanel(model, shown, { width: screen.width, height: screen.height, now, paint }))
   }
   const schedule = () => {
     if (screen && !timer) timer = setTimeout(render, REPAINT_MS)
@@ -78,6 +84,7 @@ export function openPanel(opts: PanelOptions): Panel {
     out.write(summaryLines(model, look?.(), finished, paint).map((l) => `${terminalSafe(l, true)}\n`).join(""))
   }
   const cont = () => {
+    pausedSince = undefined
     for (const [done, step] of waiting) {
       if (step !== undefined && model.breakpoints.has(step)) passed.add(step)
       done()
@@ -115,6 +122,8 @@ export function openPanel(opts: PanelOptions): Panel {
         return
       case "breakpoint": {
         const { model: next, message } = toggleBreakpoint(model, items)
+        // set again after it was passed: it stops the run again
+        for (const id of next.breakpoints) if (!model.breakpoints.has(id)) passed.delete(id)
         model = message ? { ...next, notes: [...next.notes, message].slice(-3) } : next
         return
       }
@@ -200,6 +209,7 @@ export function openPanel(opts: PanelOptions): Panel {
       const atBreakpoint = step !== undefined && model.breakpoints.has(step) && !passed.has(step)
       if ((model.pause === "none" && !atBreakpoint) || signal.aborted || closed) return Promise.resolve()
       model = { ...model, pause: "paused", pausedAt: step }
+      pausedSince ??= Date.now()
       render()
       return new Promise<void>((resolve) => {
         const done = () => {
