@@ -2,7 +2,7 @@
 // what they say, an approval shows a diff and is answered inside the panel, the screen is checked as
 // text, the fallbacks (TERM=dumb, narrow, NO_COLOR) hold, and the terminal is given back every time.
 import { afterEach, describe, expect, test } from "bun:test"
-import { readFileSync, rmSync } from "node:fs"
+import { cpSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { ccode, events, sandbox, type Sandbox } from "./harness.ts"
 import { terminal, type Terminal } from "./tmux.ts"
@@ -176,6 +176,25 @@ steps:
     expect((await ccode(sb, ["approve", ls[0]!.id, "--all"])).code).toBe(0)
     expect((await ccode(sb, ["resume", ls[0]!.id])).code).toBe(0)
     expect(readFileSync(join(sb.work, "log.txt"), "utf8")).toBe("risky\n")
+  }, 90_000)
+
+  test("an agent run: p at its approval answers it and pauses before the agent's next call; c goes on", async () => {
+    const sb = sandbox()
+    open.push({ sb })
+    cpSync(join(import.meta.dir, "..", "..", "examples", "agent-replay"), join(sb.work, "agent"), { recursive: true })
+    const term = await terminal(sb, "run agent/task.yaml")
+    open.push({ term })
+    const asked = await term.waitFor("allow once")
+    expect(asked).toMatch(/^turns \d+\/\d+ · wall .* · tokens 0 · cost \$0\.00/m)
+    expect(asked).toContain('+echo "Hello, world!"')
+    term.press("p", "Enter")
+    const paused = await term.waitFor("paused between calls")
+    expect(paused).toContain("✓ t4.1 edit_file")
+    term.press("c")
+    const end = await term.waitFor(/EXIT=\d+/)
+    expect(end).toContain("EXIT=0")
+    expect(end).toContain("completed")
+    await restored(term)
   }, 90_000)
 
   test("resume at a terminal: the step left running is asked about inside the panel, then the run completes", async () => {

@@ -66,6 +66,8 @@ export function keyAction(key: Key, mode: Mode): Action {
     if (char && /^[1-9]$/.test(char)) return { type: "choose", index: Number(char) - 1 }
     if (char === "q") return { type: "stop" }
     if (char === "h" || char === "?") return { type: "help" }
+    // answer this question, then pause before the next call
+    if (char === "p") return { type: "pause" }
     return { type: "none" }
   }
   switch (char) {

@@ -20,7 +20,7 @@ export function summaryLines(m: PanelModel, look: RunLook | undefined, finished:
   if (tail.length && m.current) lines.push(p.red(`── ${m.current.step ?? m.current.tool} failed; last lines of its output:`), ...tail.map((t) => `  ${t}`))
   const status = String(finished.status)
   const paint = status === "completed" ? p.green : status === "paused" ? p.yellow : p.red
-  lines.push(`${paint(status)} ${p.gray(`exit ${String(finished.exit_code)} · ${String(finished.steps)} steps done · ${String(finished.denied)} denied`)}${finished.message ? ` — ${String(finished.message)}` : ""}`)
+  lines.push(`${paint(status)} ${p.gray(`exit ${String(finished.exit_code)} · ${String(finished.steps)} ${look?.driver === "agent" ? "turns" : "steps done"} · ${String(finished.denied)} denied`)}${finished.message ? ` — ${String(finished.message)}` : ""}`)
   if (finished.summary_path) lines.push(p.gray(`summary: ${String(finished.summary_path)}`))
   return lines
 }

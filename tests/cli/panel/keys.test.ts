@@ -30,10 +30,10 @@ describe("what a key does", () => {
     expect(keyAction("enter", "help").type).toBe("close")
     expect(keyAction({ char: "q" }, "help").type).toBe("stop")
   })
-  test("in a question: digits answer directly, Enter the highlighted choice, p and b do nothing", () => {
+  test("in a question: digits answer directly, Enter the highlighted choice, p asks for a pause after it, b does nothing", () => {
     expect(keyAction({ char: "3" }, "choice")).toEqual({ type: "choose", index: 2 })
     expect(keyAction("enter", "choice")).toEqual({ type: "choose" })
-    expect(keyAction({ char: "p" }, "choice").type).toBe("none")
+    expect(keyAction({ char: "p" }, "choice").type).toBe("pause")
     expect(keyAction({ char: "b" }, "choice").type).toBe("none")
     expect(keyAction("pagedown", "choice")).toEqual({ type: "scroll", by: 10 })
   })
