@@ -48,7 +48,7 @@ export function renderPanel(m: PanelModel, look: RunLook | undefined, f: Frame):
   const top = [fit(header(m, look, f)), fit(budgets(look, p)), p.gray("─".repeat(Math.max(0, f.width - 1)))]
   const bottom = [fit(statusLine(m, p)), fit([{ text: KEYS_HINT, paint: p.gray }])]
   const room = Math.max(0, f.height - top.length - bottom.length)
-  const middle = m.modal ? modalLines(m, room, f) : m.help ? HELP.map((t) => fit([{ text: t }])) : runLines(m, look, room, f)
+  const middle = m.help ? HELP.map((t) => fit([{ text: t }])) : m.modal ? modalLines(m, room, f) : runLines(m, look, room, f)
   const lines = [...top, ...middle.slice(0, room)]
   while (lines.length < f.height - bottom.length) lines.push("")
   return [...lines, ...bottom].slice(0, f.height)

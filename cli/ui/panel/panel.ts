@@ -94,7 +94,8 @@ export function openPanel(opts: PanelOptions): Panel {
 
   function onKeys(chunk: string): void {
     for (const key of parseKeys(chunk)) {
-      const mode = ask ? (ask.modal.text !== undefined ? "text" : "choice") : model.help ? "help" : "run"
+      // help sits over everything (a question too) until any key closes it
+      const mode = model.help ? "help" : ask ? (ask.modal.text !== undefined ? "text" : "choice") : "run"
       act(keyAction(key, mode))
     }
     render()
