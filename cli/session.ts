@@ -6,6 +6,8 @@ import { humanReporter, jsonReporter } from "./ui/reporters.ts"
 import { nobody, terminalHuman } from "./ui/human.ts"
 import { style } from "./ui/style.ts"
 import { killAllNow } from "../core/tools/process/kill.ts"
+import { colorWanted, panelFallback, type TerminalFacts } from "./ui/panel/eligible.ts"
+import { openPanel } from "./ui/panel/panel.ts"
 
 export interface SessionFlags {
   db?: string
@@ -21,12 +23,23 @@ export function isInteractive(flags: SessionFlags): boolean {
   return !flags.nonInteractive && !flags.json && !ci && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
 }
 
+function terminalFacts(flags: SessionFlags, batch: boolean): TerminalFacts {
+  return {
+    interactive: isInteractive(flags), stdoutTTY: Boolean(process.stdout.isTTY), batch, quiet: Boolean(flags.quiet),
+    term: process.env.TERM, panelEnv: process.env.CCODE_PANEL, columns: process.stderr.columns, rows: process.stderr.rows,
+  }
+}
+
 export function openSession(flags: SessionFlags, batch = false): RunEnv & { close(): void } {
   const store = openDb(flags.db)
+  const interrupt = new AbortController()
+  // the live panel at a terminal (docs/panel.md); anywhere else, today's line output
+  const panel = panelFallback(terminalFacts(flags, batch)) === undefined
+    ? openPanel({ interrupt: () => onSignal("SIGINT"), color: colorWanted(process.env) })
+    : undefined
   const reporter = flags.json
     ? jsonReporter()
-    : humanReporter({ tty: Boolean(process.stderr.isTTY), quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose), batch })
-  const interrupt = new AbortController()
+    : panel?.reporter ?? humanReporter({ tty: Boolean(process.stderr.isTTY), quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose), batch })
   let signals = 0
   const onSignal = (signal: NodeJS.Signals) => {
     signals++
@@ -36,16 +49,17 @@ export function openSession(flags: SessionFlags, batch = false): RunEnv & { clos
       killAllNow()
       process.exit(130)
     }
-    process.stderr.write(`\n${signal}: stopping; the running step is ended and left for \`ccode resume\` to ask about (again to force)\n`)
+    if (!panel) process.stderr.write(`\n${signal}: stopping; the running step is ended and left for \`ccode resume\` to ask about (again to force)\n`)
     interrupt.abort(signal)
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
   // Ctrl-C at a prompt arrives as a keypress, not a signal: it interrupts the run the same way
-  const human = isInteractive(flags) ? terminalHuman(() => onSignal("SIGINT")) : nobody
+  const human = panel?.human ?? (isInteractive(flags) ? terminalHuman(() => onSignal("SIGINT")) : nobody)
   return {
-    store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal,
+    store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal, control: panel?.control,
     close() {
+      panel?.close()
       process.off("SIGINT", onSignal)
       process.off("SIGTERM", onSignal)
       if ("stop" in reporter) (reporter as { stop(): void }).stop()

@@ -6,6 +6,7 @@ import { RISK_STYLE, style } from "./style.ts"
 import { out } from "../out.ts"
 import { lastLines } from "../../core/runner/output.ts"
 import { fitLine } from "./status-line.ts"
+import { terminalSafe } from "./safe-text.ts"
 
 const FAILED_TAIL_LINES = 10
 
@@ -50,7 +51,8 @@ export function humanReporter(opts: HumanReporterOptions): Reporter & { stop(): 
   const line = (runId: string, text: string) => {
     clear()
     const label = opts.batch ? labels.get(runId) : undefined
-    err(`${label ? style.gray(`[${label}] `) : ""}${text}\n`)
+    // output, titles and messages come from steps and models: they must not drive the terminal
+    err(`${label ? style.gray(`[${label}] `) : ""}${terminalSafe(text, true)}\n`)
     draw()
   }
   // the last lines of each step whose final attempt failed, shown again when its run ends

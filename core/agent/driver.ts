@@ -5,6 +5,7 @@ import { afterTurn, checkBeforeTurn, diffFingerprints, type Fingerprint } from "
 import { trip, type Trip } from "../guards/trip.ts"
 import type { RunContext } from "../runner/context.ts"
 import { haltOrContinue } from "../runner/guarding.ts"
+import { passGate } from "../runner/control.ts"
 import { scratchpadTool } from "../tools/builtin/agent.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { append, runModelCall } from "./calls.ts"
@@ -31,6 +32,7 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
   let provider: Provider | undefined
   let mark: { turn: number; fingerprint?: Fingerprint } | undefined
   while (!ctx.stop && !agent.outcome) {
+    if (!(await passGate(ctx))) break // paused in the panel: between calls, never inside one
     if (agent.waiting && (await settleWaiting(ctx, agent))) break
     if (ctx.stop || agent.outcome) break
     const open = openCalls(agent)

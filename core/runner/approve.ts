@@ -6,6 +6,7 @@ import { grantLabel } from "../policy/grants.ts"
 import type { RunContext } from "./context.ts"
 import type { Proposal } from "./call.ts"
 import { newId } from "./ids.ts"
+import { proposedDiff } from "./proposed-diff.ts"
 
 export type AskResolution =
   | { kind: "decided"; decision: Decision }
@@ -24,8 +25,9 @@ export async function resolveAsk(
   }
   if (action === "prompt") {
     const grant = ctx.governor.grantFor(ask.call, decision)
+    const diff = proposedDiff(proposal.tool, proposal.args, ask.call.cwd, ask.call.workspace)
     const answer = await ctx.human.approve(
-      { runId: ctx.runId, tool: proposal.tool, args: proposal.args, decision, step: proposal.itemId, grant },
+      { runId: ctx.runId, tool: proposal.tool, args: proposal.args, decision, step: proposal.itemId, grant, ...(diff && { diff: ctx.redactor.text(diff) }) },
       ctx.governor.policy.approval.timeout,
     )
     if (answer !== "timeout") return { kind: "decided", decision: applyAnswer(ctx, answer, ask, grant) }

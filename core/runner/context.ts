@@ -16,6 +16,7 @@ import type { Recorder } from "./recorder.ts"
 import type { PlanItem } from "./plan.ts"
 import type { RunState, StepConfig } from "./state.ts"
 import type { Driver } from "./driver.ts"
+import type { RunControl } from "./control.ts"
 
 /** The command-line options of a run, stored with it and reused on resume. */
 export interface RunOptions {
@@ -54,6 +55,8 @@ export interface ApprovalPrompt {
   decision: Decision
   step?: string
   grant?: Grant
+  /** what the call would change (write_file / edit_file, a preview), redacted: shown instead of the raw arguments */
+  diff?: string
 }
 
 /** The person at the terminal. Not interactive: every method is unavailable and runs pause instead. */
@@ -131,6 +134,8 @@ export interface RunContext {
   snapshots?: CallSnapshots
   /** the OS sandbox shell calls run in (undefined: none) */
   sandbox?: Sandbox
+  /** a person steering the live run (the terminal panel): pause between calls, breakpoints */
+  control?: RunControl
 }
 
 /** Wall time used by the whole run, across resumes. */

@@ -12,6 +12,7 @@ import type { Driver } from "./driver.ts"
 import { driverFor } from "./drivers.ts"
 import { commitWithCheckpoint } from "./call.ts"
 import type { Human, RunContext, RunOptions } from "./context.ts"
+import { lookOf, type RunControl } from "./control.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
 import { newId } from "./ids.ts"
@@ -41,6 +42,8 @@ export interface RunEnv {
   env: Record<string, string | undefined>
   /** fired on SIGINT/SIGTERM */
   interrupt: AbortSignal
+  /** a person steering the run live (the terminal panel) */
+  control?: RunControl
 }
 
 /**
@@ -195,6 +198,7 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
   }
   if (env.interrupt.aborted) onInterrupt()
   env.interrupt.addEventListener("abort", onInterrupt, { once: true })
+  env.control?.attach(ctx.runId, () => lookOf(ctx))
   try {
     // the workspace as it is now; on resume, compared with how the last segment left it
     const changed = await watchStart(ctx)
@@ -226,6 +230,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
     reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
     sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
+    control: env.control,
   }
 }
 

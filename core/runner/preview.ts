@@ -57,7 +57,7 @@ export async function previewCall(
   const onAsk = ctx.governor.policy.approval.on_ask
   if (ctx.human.interactive && onAsk === "prompt") {
     const answer = await ctx.human.approve(
-      { runId: ctx.runId, tool: proposal.tool, args: proposal.args, decision: { ...decision, decision: "ask", reason }, step: proposal.itemId },
+      { runId: ctx.runId, tool: proposal.tool, args: proposal.args, decision: { ...decision, decision: "ask", reason }, step: proposal.itemId, diff: ctx.redactor.text(preview.diff) },
       ctx.governor.policy.approval.timeout,
     )
     if (answer === "once" || answer === "run") return { kind: "result", result: commitPreview(ctx, callId, proposal, preview, result, dir) }

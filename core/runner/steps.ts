@@ -6,6 +6,7 @@ import type { ToolResult } from "../tools/types.ts"
 import { commitWithCheckpoint, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
+import { passGate } from "./control.ts"
 import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
 
@@ -29,6 +30,7 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
 
 async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
+  if (!(await passGate(ctx, id))) return // paused or at a breakpoint set in the panel; stopping: stays ready
   if (step.breakpoint && !ctx.state.passed.includes(id)) {
     const gate = await breakpointGate(ctx, id)
     if (gate !== "continue") return

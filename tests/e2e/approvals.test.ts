@@ -98,7 +98,7 @@ describe("Ctrl-C at an approval prompt", () => {
   test("pauses the run: exit 130, the request stays open, approve + resume runs the call once", async () => {
     const sb = sandbox()
     sb.file("task.yaml", "version: 1\nsteps:\n  - id: risky\n    run: rm -rf build && echo risky >> log.txt\n  - id: after\n    needs: [risky]\n    run: echo after\n")
-    const env = { ...sb.env, TERM: "xterm" }
+    const env = { ...sb.env, TERM: "xterm", CCODE_PANEL: "0" } // the line prompt (the panel: panel.test.ts)
     const driver = join(import.meta.dir, "..", "fixtures", "pty-ctrl-c.py")
     const proc = Bun.spawn(["python3", driver, sb.work, "Allow this call?", "--", await binary(), "run", "task.yaml"], { env, stdout: "pipe", stderr: "pipe" })
     const printed = await new Response(proc.stdout).text()

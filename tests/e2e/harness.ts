@@ -116,12 +116,13 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 
 /**
  * Run ccode in a real pseudo-terminal (`script`) and press Enter every 400 ms until it exits:
- * Enter picks the first choice at each prompt (allow once / continue / apply).
+ * Enter picks the first choice at each prompt (allow once / continue / apply). The line prompts, not
+ * the panel (CCODE_PANEL=0): the panel has tests of its own (panel.test.ts).
  */
 export async function atTerminalPressingEnter(sb: Sandbox, args: string, opts: { cwd?: string; cols?: number } = {}): Promise<{ code: number; output: string }> {
   const bin = await binary()
   const proc = Bun.spawn(["script", "-qfec", `stty cols ${opts.cols ?? 120} rows 40; ${bin} ${args}`, "/dev/null"], {
-    cwd: opts.cwd ?? sb.work, env: { ...sb.env, TERM: "xterm" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
+    cwd: opts.cwd ?? sb.work, env: { ...sb.env, TERM: "xterm", CCODE_PANEL: "0" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
   })
   let done = false
   void proc.exited.then(() => (done = true))

@@ -15,7 +15,7 @@ test("at a 40-column terminal every status redraw fits in 39 columns", async () 
   try {
     sb.file("t.yaml", TASK)
     const cmd = `stty cols 40; '${await binary()}' run t.yaml`
-    const proc = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], { cwd: sb.work, env: { ...sb.env, NO_COLOR: "" , TERM: "xterm" }, stdout: "pipe", stderr: "pipe" })
+    const proc = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], { cwd: sb.work, env: { ...sb.env, NO_COLOR: "" , TERM: "xterm", CCODE_PANEL: "0" }, stdout: "pipe", stderr: "pipe" })
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
     expect(code).toBe(0)
     const redraws = out.split("\r\x1b[2K").slice(1).map((s) => s.split(/[\r\n]/)[0]!).filter((s) => s.includes("slowstep") && s.includes("▶"))
