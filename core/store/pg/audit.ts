@@ -1,0 +1,128 @@
+// The audit hash chain on PostgreSQL. Appends are serialised by the database itself: the head row
+// (audit_head id 1) is locked FOR UPDATE inside the append's transaction, so every writer on every
+// machine links to the row the previous one wrote, and ids never skip. Verify reads the head and the
+// rows from one REPEATABLE READ snapshot, so concurrent writers cannot make an intact chain look broken.
+import { and, asc, desc, eq, gt, gte, inArray, lte, type SQL as Condition } from "drizzle-orm"
+import { GENESIS, rowHash, type AuditEntry, type ChainedRow } from "../../audit/chain.ts"
+import type { AuditFilter } from "../../audit/filter.ts"
+import { verifyChain, type VerifyResult } from "../../audit/verify.ts"
+import { normalise, type AuditInput } from "../../audit/write.ts"
+import type { PgDb, PgTx } from "./db.ts"
+import { audit, auditHead } from "./schema.ts"
+import { noNul } from "./text.ts"
+
+export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[]): Promise<number[]> {
+  if (!inputs.length) return []
+  const head = await lockHead(tx)
+  const entries = inputs.map((input) => clean(normalise(input)))
+  let link = { id: head.lastId + 1, prevHash: head.hash }
+  let rows = chain(entries, link)
+  try {
+    // one statement for the whole batch; a savepoint so a clash (a row inserted past the head by
+    // hand) can be retried row by row without losing the transaction
+    await tx.transaction(async (sp) => {
+      await sp.insert(audit).values(rows)
+    })
+  } catch (error) {
+    if ((error as { errno?: string }).errno !== "23505" && !/duplicate key|unique/i.test((error as Error).message)) throw error
+    rows = []
+    for (const entry of entries) {
+      let row = chain([entry], link)[0]!
+      const inserted = await tx.insert(audit).values(row).onConflictDoNothing().returning({ id: audit.id })
+      if (!inserted.length) {
+        // step over the planted id, as the SQLite writer does: verify names it
+        const [last] = await tx.select({ id: audit.id, hash: audit.hash }).from(audit).orderBy(desc(audit.id)).limit(1)
+        row = chain([entry], { id: last!.id + 1, prevHash: link.prevHash })[0]!
+        await tx.insert(audit).values(row)
+      }
+      rows.push(row)
+      link = { id: row.id + 1, prevHash: row.hash }
+    }
+  }
+  const last = rows[rows.length - 1]!
+  await tx.update(auditHead).set({ lastId: last.id, hash: last.hash }).where(eq(auditHead.id, 1))
+  return rows.map((r) => r.id)
+}
+
+/** The head row, locked until the transaction ends; recreated from the table if someone removed it. */
+async function lockHead(tx: PgTx): Promise<{ lastId: number; hash: string }> {
+  const locked = () => tx.select({ lastId: auditHead.lastId, hash: auditHead.hash }).from(auditHead).where(eq(auditHead.id, 1)).for("update")
+  const [head] = await locked()
+  if (head) return head
+  const [last] = await tx.select({ id: audit.id, hash: audit.hash }).from(audit).orderBy(desc(audit.id)).limit(1)
+  await tx.insert(auditHead).values({ id: 1, lastId: last?.id ?? 0, hash: last?.hash ?? GENESIS }).onConflictDoNothing()
+  const [again] = await locked()
+  return again!
+}
+
+function chain(entries: AuditEntry[], from: { id: number; prevHash: string }): ChainedRow[] {
+  const rows: ChainedRow[] = []
+  let link = from
+  for (const entry of entries) {
+    const hash = rowHash(link.id, entry, link.prevHash)
+    rows.push({ ...entry, id: link.id, prevHash: link.prevHash, hash })
+    link = { id: link.id + 1, prevHash: hash }
+  }
+  return rows
+}
+
+// PostgreSQL text cannot hold NUL: replaced before hashing, so the stored row is what was hashed
+function clean(entry: AuditEntry): AuditEntry {
+  return { ...entry, action: noNul(entry.action), reason: noNul(entry.reason), data: noNul(entry.data), tool: noNul(entry.tool) }
+}
+
+export async function queryAuditPg(db: PgDb, filter: AuditFilter): Promise<ChainedRow[]> {
+  const where: Condition[] = []
+  const inList = (column: Parameters<typeof inArray>[0], values: readonly string[] | undefined) => {
+    if (values?.length) where.push(inArray(column, [...values]))
+  }
+  inList(audit.runId, filter.runs)
+  inList(audit.type, filter.types)
+  inList(audit.tool, filter.tools)
+  inList(audit.result, filter.results)
+  inList(audit.risk, filter.risks)
+  if (filter.since !== undefined) where.push(gte(audit.ts, filter.since))
+  if (filter.until !== undefined) where.push(lte(audit.ts, filter.until))
+  const query = db.select().from(audit).where(and(...where))
+  // the fingerprint sits in the JSON text of `data` (not every row's data is JSON): filtered here,
+  // before the limit, as the SQLite store's json_valid/json_extract does in SQL
+  const fingerprint = filter.policyFingerprint
+  const limited = filter.limit !== undefined && fingerprint === undefined
+  let rows = (limited ? await query.orderBy(desc(audit.id)).limit(filter.limit!) : await query.orderBy(asc(audit.id))) as ChainedRow[]
+  if (limited) rows.reverse()
+  if (fingerprint !== undefined) {
+    rows = rows.filter((r) => policyFingerprintOf(r.data)?.startsWith(fingerprint))
+    if (filter.limit !== undefined) rows = rows.slice(-filter.limit)
+  }
+  return rows
+}
+
+function policyFingerprintOf(data: string | null): string | undefined {
+  try {
+    const value = (JSON.parse(data ?? "null") as { policy_fingerprint?: unknown } | null)?.policy_fingerprint
+    return typeof value === "string" ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const PAGE = 5000
+
+export async function verifyAuditPg(db: PgDb): Promise<VerifyResult> {
+  return db.transaction(
+    async (tx) => {
+      const [head] = await tx.select({ lastId: auditHead.lastId, hash: auditHead.hash }).from(auditHead).where(eq(auditHead.id, 1))
+      // read in pages by id (keyset): one snapshot, bounded statements
+      // TODO(next round): verifyChain over an async iterator, so a huge log is not held in memory
+      const rows: ChainedRow[] = []
+      for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+        const page = (await tx.select().from(audit).where(gt(audit.id, after)).orderBy(asc(audit.id)).limit(PAGE)) as ChainedRow[]
+        rows.push(...page)
+        if (page.length < PAGE) break
+        after = page[page.length - 1]!.id
+      }
+      return verifyChain(rows, head ?? null)
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  )
+}
