@@ -16,8 +16,9 @@ export interface PgServer {
 
 /** initdb and pg_ctl: on PATH, else Debian's /usr/lib/postgresql/<version>/bin (newest first). */
 export function findPgBin(): { initdb: string; pgCtl: string } | undefined {
-  const initdb = Bun.which("initdb")
-  const pgCtl = Bun.which("pg_ctl")
+  const PATH = process.env.PATH ?? ""
+  const initdb = Bun.which("initdb", { PATH })
+  const pgCtl = Bun.which("pg_ctl", { PATH })
   if (initdb && pgCtl) return { initdb, pgCtl }
   const root = "/usr/lib/postgresql"
   if (!existsSync(root)) return undefined
