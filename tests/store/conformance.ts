@@ -221,6 +221,19 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("audit: a row planted past the head is stepped over, never overwritten, and verify names it", async () => {
+      const h = harness()
+      const { target, store } = await ready(h)
+      await store.appendAudit([{ type: "session_start", actor: "system" }, { type: "decision", actor: "policy" }])
+      await h.exec(target, "INSERT INTO audit (id, ts, type, actor, prev_hash, hash) VALUES (3, 0, 'decision', 'user', 'forged', 'forged')")
+      expect(await store.appendAudit([{ type: "tool_call", actor: "agent" }, { type: "session_end", actor: "system" }])).toEqual([4, 5])
+      const rows = await store.queryAudit({})
+      expect(rows.map((r) => [r.id, r.actor])).toEqual([[1, "system"], [2, "policy"], [3, "user"], [4, "agent"], [5, "system"]])
+      expect(rows[3]!.prevHash).toBe(rows[1]!.hash)
+      expect(await store.verifyAudit()).toMatchObject({ ok: false, problem: { id: 3 } })
+      await store.close()
+    }, T)
+
     test("audit: 16 writer processes append at once; the chain stays one and verifies", async () => {
       const { target, store } = await ready(harness())
       const WRITERS = 16

@@ -32,7 +32,8 @@ export function findPgBin(): { initdb: string; pgCtl: string } | undefined {
 
 export const PG_MISSING = "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin: install Debian's `postgresql` package (.ci/run does)"
 
-export async function startPg(): Promise<PgServer> {
+/** `durable`: fsync on, as a real server runs (the bench); tests turn it off (-F) for speed. */
+export async function startPg(opts: { durable?: boolean } = {}): Promise<PgServer> {
   const bin = findPgBin()
   if (!bin) throw new Error(PG_MISSING)
   const dir = mkdtempSync(join(tmpdir(), "ccode-pg-"))
@@ -48,7 +49,7 @@ export async function startPg(): Promise<PgServer> {
     let port = 0
     for (let attempt = 0; ; attempt++) {
       port = freePort()
-      const options = `-k ${dir} -h 127.0.0.1 -p ${port} -F -c max_connections=200 -c shared_buffers=32MB`
+      const options = `-k ${dir} -h 127.0.0.1 -p ${port}${opts.durable ? "" : " -F"} -c max_connections=200 -c shared_buffers=32MB`
       const started = await exec([...as, bin.pgCtl, "-D", join(dir, "data"), "-l", join(dir, "log"), "-w", "-t", "60", "-o", options, "start"], false)
       if (started.code === 0) break
       // another process took the port between our probe and the server's bind: try another

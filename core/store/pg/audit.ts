@@ -2,7 +2,7 @@
 // (audit_head id 1) is locked FOR UPDATE inside the append's transaction, so every writer on every
 // machine links to the row the previous one wrote, and ids never skip. Verify reads the head and the
 // rows from one REPEATABLE READ snapshot, so concurrent writers cannot make an intact chain look broken.
-import { and, asc, desc, eq, gt, gte, inArray, lte, type SQL as Condition } from "drizzle-orm"
+import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL as Condition } from "drizzle-orm"
 import { GENESIS, rowHash, type AuditEntry, type ChainedRow } from "../../audit/chain.ts"
 import type { AuditFilter } from "../../audit/filter.ts"
 import { verifyChain, type VerifyResult } from "../../audit/verify.ts"
@@ -15,32 +15,40 @@ export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[]): Pr
   if (!inputs.length) return []
   const head = await lockHead(tx)
   const entries = inputs.map((input) => clean(normalise(input)))
-  let link = { id: head.lastId + 1, prevHash: head.hash }
-  let rows = chain(entries, link)
-  try {
-    // one statement for the whole batch; a savepoint so a clash (a row inserted past the head by
-    // hand) can be retried row by row without losing the transaction
-    await tx.transaction(async (sp) => {
-      await sp.insert(audit).values(rows)
-    })
-  } catch (error) {
-    if ((error as { errno?: string }).errno !== "23505" && !/duplicate key|unique/i.test((error as Error).message)) throw error
-    rows = []
-    for (const entry of entries) {
-      let row = chain([entry], link)[0]!
-      const inserted = await tx.insert(audit).values(row).onConflictDoNothing().returning({ id: audit.id })
-      if (!inserted.length) {
-        // step over the planted id, as the SQLite writer does: verify names it
-        const [last] = await tx.select({ id: audit.id, hash: audit.hash }).from(audit).orderBy(desc(audit.id)).limit(1)
-        row = chain([entry], { id: last!.id + 1, prevHash: link.prevHash })[0]!
-        await tx.insert(audit).values(row)
-      }
-      rows.push(row)
-      link = { id: row.id + 1, prevHash: row.hash }
+  let link = { id: Number(head.lastId) + 1, prevHash: head.hash }
+  const fast = chain(entries, link)
+  // fast path, one statement: insert the rows and move the head, only if every row went in (while the
+  // head is locked, every round trip is time all other writers wait)
+  const last = fast[fast.length - 1]!
+  const values = sql.join(
+    fast.map((r) => sql`(${r.id}, ${r.ts}, ${r.runId}, ${r.callId}, ${r.type}, ${r.actor}, ${r.tool}, ${r.action}, ${r.result}, ${r.risk}, ${r.autoApproved}, ${r.reason}, ${r.data}, ${r.prevHash}, ${r.hash})`),
+    sql`, `,
+  )
+  const [done] = await tx.execute<{ ids: (number | string)[] | null }>(sql`
+    WITH ins AS (
+      INSERT INTO audit (id, ts, run_id, call_id, type, actor, tool, action, result, risk, auto_approved, reason, data, prev_hash, hash)
+      VALUES ${values} ON CONFLICT (id) DO NOTHING RETURNING id),
+    head AS (UPDATE audit_head SET last_id = ${last.id}, hash = ${last.hash} WHERE id = 1 AND (SELECT count(*) FROM ins) = ${fast.length} RETURNING 1)
+    SELECT (SELECT array_agg(id) FROM ins) AS ids`)
+  const inserted = (done?.ids ?? []).map(Number)
+  if (inserted.length === fast.length) return inserted
+  // a row inserted past the head by hand holds one of these ids: undo ours and go row by row
+  if (inserted.length) await tx.delete(audit).where(inArray(audit.id, inserted))
+  const rows: ChainedRow[] = []
+  for (const entry of entries) {
+    let row = chain([entry], link)[0]!
+    const put = await tx.insert(audit).values(row).onConflictDoNothing().returning({ id: audit.id })
+    if (!put.length) {
+      // step over the planted id, as the SQLite writer does: verify names it
+      const [top] = await tx.select({ id: audit.id }).from(audit).orderBy(desc(audit.id)).limit(1)
+      row = chain([entry], { id: top!.id + 1, prevHash: link.prevHash })[0]!
+      await tx.insert(audit).values(row)
     }
+    rows.push(row)
+    link = { id: row.id + 1, prevHash: row.hash }
   }
-  const last = rows[rows.length - 1]!
-  await tx.update(auditHead).set({ lastId: last.id, hash: last.hash }).where(eq(auditHead.id, 1))
+  const end = rows[rows.length - 1]!
+  await tx.update(auditHead).set({ lastId: end.id, hash: end.hash }).where(eq(auditHead.id, 1))
   return rows.map((r) => r.id)
 }
 

@@ -1,6 +1,6 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
-import { and, asc, desc, eq, inArray, like, lt, sql } from "drizzle-orm"
+import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm"
 import { RequestConflict, type CommitUnit, type NewRun, type PruneCandidate, type RunStore } from "../api.ts"
 import type { CallRow, NewCall, PlanRow } from "../calls.ts"
 import type { RequestRow } from "../requests.ts"
@@ -156,11 +156,12 @@ async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
   if (unit.checkpoint) {
     const { seq } = unit.checkpoint
     const state = noNul(JSON.stringify(unit.checkpoint.state))
-    await t
-      .insert(checkpoints)
-      .values({ runId: unit.runId, seq, createdAt: Date.now(), state })
-      .onConflictDoUpdate({ target: [checkpoints.runId, checkpoints.seq], set: { state, createdAt: Date.now() } })
-    await t.delete(checkpoints).where(and(eq(checkpoints.runId, unit.runId), lt(checkpoints.seq, seq - KEEP_CHECKPOINTS + 1)))
+    // one statement (one round trip): upsert this checkpoint, drop the ones before the last two
+    await t.execute(sql`
+      WITH saved AS (
+        INSERT INTO checkpoints (run_id, seq, created_at, state) VALUES (${unit.runId}, ${seq}, ${Date.now()}, ${state})
+        ON CONFLICT (run_id, seq) DO UPDATE SET state = excluded.state, created_at = excluded.created_at)
+      DELETE FROM checkpoints WHERE run_id = ${unit.runId} AND seq < ${seq - KEEP_CHECKPOINTS + 1}`)
   }
   if (unit.events?.length) await t.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ts: e.ts, type: e.type, data: noNul(e.data) })))
   const ids = await appendAuditPg(t, unit.audit ?? [])
