@@ -21,14 +21,16 @@ export type NewGrant = Omit<typeof grants.$inferInsert, "id">
 /**
  * Everything one step of a run writes, committed in ONE transaction: either all of it is stored or
  * none of it (a crash or a failed statement anywhere leaves the database as it was). Written in this
- * order: run row, calls, plan rows, checkpoint, events, audit rows (the chain head is locked last and
- * held shortest), requests, grants.
+ * order: run row, calls, call patches, plan rows, checkpoint, events, audit rows (the chain head is
+ * locked as late as it can be, so it is held shortest), requests, settlements, grants.
  */
 export interface CommitUnit {
   runId: string
   run?: RunPatch
   /** upserted by id: the write-ahead intent (status "running") or the settled result */
   calls?: NewCall[]
+  /** fields changed on existing call rows (resume marking a call interrupted, a late result) */
+  callPatches?: { id: string; patch: Partial<NewCall> }[]
   /** plan items that changed; `positions[i]` is items[i]'s place in the plan (default: its index) */
   plan?: { items: PlanRow[]; positions?: number[] }
   /** the run's state after this step; older checkpoints beyond the last two are dropped */
@@ -38,6 +40,8 @@ export interface CommitUnit {
   /** redacted audit rows, chained in order */
   audit?: AuditInput[]
   requests?: NewRequest[]
+  /** requests the run settles itself (a breakpoint passed, an override); only pending ones, else RequestConflict */
+  settlements?: Settlement[]
   grants?: NewGrant[]
 }
 

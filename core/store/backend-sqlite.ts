@@ -6,8 +6,8 @@ import { asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
 import { queryAudit } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
-import { RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus } from "./api.ts"
-import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, upsertCall } from "./calls.ts"
+import { RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
+import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "./calls.ts"
 import { migrations } from "./migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "./open.ts"
 import { getRequest, insertGrant, insertRequest, requestsOf, settleRequest } from "./requests.ts"
@@ -62,11 +62,7 @@ export function sqliteRunStore(store: Store): RunStore {
     requestsOf: async (runId, status) => requestsOf(store, runId, status),
     settleRequests: async (settlements, audit) =>
       store.tx(() => {
-        for (const s of settlements) {
-          const current = getRequest(store, s.id)
-          if (current?.status !== "pending") throw new RequestConflict(`request ${s.id} is ${current ? `already ${current.status}` : "unknown"}`)
-          settleRequest(store, s.id, { status: s.status, answer: s.answer ?? null, forRun: s.forRun ?? false, settledBy: s.settledBy })
-        }
+        settleAll(store, settlements)
         appendAuditRows(store, audit)
       }),
 
@@ -95,6 +91,7 @@ export function sqliteRunStore(store: Store): RunStore {
 function commitUnit(store: Store, unit: CommitUnit): number[] {
   if (unit.run) updateRun(store, unit.runId, unit.run)
   for (const call of unit.calls ?? []) upsertCall(store, call)
+  for (const { id, patch } of unit.callPatches ?? []) updateCall(store, id, patch)
   if (unit.plan?.items.length) {
     const { items, positions } = unit.plan
     savePlan(store, unit.runId, items, positions ? (item) => positions[items.indexOf(item)]! : undefined)
@@ -103,8 +100,18 @@ function commitUnit(store: Store, unit: CommitUnit): number[] {
   if (unit.events?.length) store.db.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ...e }))).run()
   const ids = appendAuditRows(store, unit.audit ?? [])
   for (const request of unit.requests ?? []) insertRequest(store, request)
+  settleAll(store, unit.settlements ?? [])
   for (const grant of unit.grants ?? []) insertGrant(store, grant)
   return ids
+}
+
+// inside the write transaction: the status read here cannot change before the update
+function settleAll(store: Store, settlements: Settlement[]): void {
+  for (const s of settlements) {
+    const current = getRequest(store, s.id)
+    if (current?.status !== "pending") throw new RequestConflict(`request ${s.id} is ${current ? `already ${current.status}` : "unknown"}`)
+    settleRequest(store, s.id, { status: s.status, answer: s.answer ?? null, forRun: s.forRun ?? false, settledBy: s.settledBy })
+  }
 }
 
 /** The schema version of a SQLite file, read without migrating it (a missing file has none). */

@@ -101,6 +101,18 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("call patches and the run's own settlements commit with the step; a settled request cannot be settled again", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r"))
+      await store.commit({ runId: "r", calls: [call("c1", "r", 1, { decision: "allow" })], requests: [request("bp", "r")] })
+      await store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { status: "interrupted", errorCode: "INTERRUPTED" } }], settlements: [{ id: "bp", status: "approved", settledBy: "breakpoint" }] })
+      expect(await store.getCall("c1")).toMatchObject({ status: "interrupted", errorCode: "INTERRUPTED", decision: "allow", tool: "shell" })
+      expect(await store.getRequest("bp")).toMatchObject({ status: "approved", settledBy: "breakpoint" })
+      await expect(store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { status: "ok" } }], settlements: [{ id: "bp", status: "denied", settledBy: "x" }] })).rejects.toMatchObject({ exitCode: 2 })
+      expect((await store.getCall("c1"))!.status).toBe("interrupted")
+      await store.close()
+    }, T)
+
     test("checkpoints keep the last two; plan rows round-trip in plan order", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))

@@ -1,7 +1,7 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
 import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm"
-import { RequestConflict, type CommitUnit, type NewRun, type PruneCandidate, type RunStore } from "../api.ts"
+import { RequestConflict, type CommitUnit, type NewRun, type PruneCandidate, type RunStore, type Settlement } from "../api.ts"
 import type { CallRow, NewCall, PlanRow } from "../calls.ts"
 import type { RequestRow } from "../requests.ts"
 import { RunNotFound, type RunRow } from "../runs.ts"
@@ -95,18 +95,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         .orderBy(asc(requests.createdAt), asc(requests.id))) as RequestRow[],
     settleRequests: (settlements, auditRows) =>
       tx(async (t) => {
-        for (const s of settlements) {
-          // the conditional update is the settlement: of two machines settling at once, one wins
-          const done = await t
-            .update(requests)
-            .set({ status: s.status, answer: noNul(s.answer ?? null), forRun: s.forRun ?? false, settledBy: s.settledBy, settledAt: Date.now() })
-            .where(and(eq(requests.id, s.id), eq(requests.status, "pending")))
-            .returning({ id: requests.id })
-          if (!done.length) {
-            const [current] = await t.select({ status: requests.status }).from(requests).where(eq(requests.id, s.id))
-            throw new RequestConflict(`request ${s.id} is ${current ? `already ${current.status}` : "unknown"}`)
-          }
-        }
+        await settleAll(t, settlements)
         await appendAuditPg(t, auditRows)
       }),
 
@@ -141,6 +130,10 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
 async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
   if (unit.run) await t.update(runs).set({ ...unit.run, updatedAt: Date.now() }).where(eq(runs.id, unit.runId))
   for (const call of unit.calls ?? []) await upsertCall(t, call)
+  for (const { id, patch } of unit.callPatches ?? []) {
+    const set = given(patch)
+    if (Object.keys(set).length) await t.update(calls).set(set).where(eq(calls.id, id))
+  }
   if (unit.plan?.items.length) {
     const now = Date.now()
     const { items, positions } = unit.plan
@@ -166,19 +159,39 @@ async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
   if (unit.events?.length) await t.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ts: e.ts, type: e.type, data: noNul(e.data) })))
   const ids = await appendAuditPg(t, unit.audit ?? [])
   if (unit.requests?.length) await t.insert(requests).values(unit.requests.map((r) => ({ ...r, title: noNul(r.title), detail: noNul(r.detail ?? null) })))
+  await settleAll(t, unit.settlements ?? [])
   if (unit.grants?.length) await t.insert(grants).values(unit.grants)
   return ids
 }
 
-// only the fields given are written: a settle patch never blanks what the intent row recorded
+// only the fields given are written: a settle never blanks what the intent row recorded
 async function upsertCall(t: PgTx, row: NewCall): Promise<void> {
-  const clean = Object.fromEntries(
+  const clean = given(row) as typeof calls.$inferInsert
+  const { id: _id, ...set } = clean
+  await t.insert(calls).values(clean).onConflictDoUpdate({ target: calls.id, set })
+}
+
+function given(row: Partial<NewCall>): Partial<typeof calls.$inferInsert> {
+  return Object.fromEntries(
     Object.entries(row)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, typeof v === "string" ? noNul(v) : v]),
-  ) as typeof calls.$inferInsert
-  const { id: _id, ...set } = clean
-  await t.insert(calls).values(clean).onConflictDoUpdate({ target: calls.id, set })
+  )
+}
+
+// the conditional update is the settlement: of two machines settling at once, one wins
+async function settleAll(t: PgTx, settlements: Settlement[]): Promise<void> {
+  for (const s of settlements) {
+    const done = await t
+      .update(requests)
+      .set({ status: s.status, answer: noNul(s.answer ?? null), forRun: s.forRun ?? false, settledBy: s.settledBy, settledAt: Date.now() })
+      .where(and(eq(requests.id, s.id), eq(requests.status, "pending")))
+      .returning({ id: requests.id })
+    if (!done.length) {
+      const [current] = await t.select({ status: requests.status }).from(requests).where(eq(requests.id, s.id))
+      throw new RequestConflict(`request ${s.id} is ${current ? `already ${current.status}` : "unknown"}`)
+    }
+  }
 }
 
 /** A connection failure as a clear error (exit 2), with the URL's password hidden. */
