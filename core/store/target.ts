@@ -1,8 +1,10 @@
 // Which database a --db / CCODE_DB value names: a postgres:// (or postgresql://) URL is PostgreSQL,
 // anything else is a SQLite file. Imports nothing: the CLI's start-up path reads it.
 
+// any value that starts like one counts (postgres:/host, POSTGRESQL:...): a mistyped URL must fail as
+// a URL, never become a SQLite file of that name
 export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value.trim())
+  return /^postgres(ql)?:/i.test(value.trim())
 }
 
 /** The URL as it may be shown and logged: its password (in the URL or its query) replaced. */
