@@ -246,6 +246,22 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("many commits at once from one process: each its own transaction, one unbroken chain", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r"))
+      const ids = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.commit({ runId: "r", calls: [call(`c${i}`, "r", i + 1)], events: [{ ts: now, type: "e", data: JSON.stringify({ i }) }], audit: [{ type: "tool_call", actor: "agent", callId: `c${i}` }, { type: "checkpoint", actor: "system", callId: `c${i}` }] }),
+        ),
+      )
+      // a commit's rows are consecutive: no other commit's row landed between them
+      for (const pair of ids) expect(pair[1]).toBe(pair[0]! + 1)
+      expect(ids.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
+      expect((await store.callsOf("r")).length).toBe(20)
+      expect(await store.verifyAudit()).toMatchObject({ ok: true, rows: 40 })
+      await store.close()
+    }, T)
+
     test("audit: 16 writer processes append at once; the chain stays one and verifies", async () => {
       const { target, store } = await ready(harness())
       const WRITERS = 16

@@ -1,7 +1,9 @@
 // A throwaway PostgreSQL server for tests: initdb + pg_ctl in a temp dir, listening on 127.0.0.1 on
 // a free port (and a unix socket in the same dir), started once per test file and stopped and removed
 // after. Each test takes a fresh database of its own (createDatabase). As root, the server runs as
-// `nobody` (PostgreSQL refuses to run as root).
+// `nobody` (PostgreSQL refuses to run as root). Should a test process die before stop(), the test
+// root's removal takes the data dir, and the server shuts itself down when it finds its
+// postmaster.pid gone (it checks about once a minute).
 import { SQL } from "bun"
 import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, chownSync } from "node:fs"
 import { tmpdir } from "node:os"
