@@ -1,6 +1,6 @@
 // Store benchmarks, SQLite against PostgreSQL (a throwaway local server, fsync on): audit rows per
 // second with 16 writer processes on one chain (one row per transaction, the worst case: every append
-// takes the chain head's lock), and the store writes of one step as the runner commits them (the
+// takes the chain head's lock; and 4 rows per transaction, as a step commits them), and the store writes of one step as the runner commits them (the
 // write-ahead call row, then the result with a checkpoint, 2 events and 3 audit rows).
 // `bun run bench store`, or alone: `bun bench/store.bench.ts`. PostgreSQL is skipped (with a line
 // saying so) when initdb/pg_ctl are not installed.
@@ -17,11 +17,11 @@ const WRITERS = 16
 const ROWS = 200
 const STEPS = 300
 
-async function auditWriters(target: string): Promise<number> {
+async function auditWriters(target: string, perTx = 1): Promise<number> {
   await migrateDb(target)
   const startAt = Date.now() + 3000 // every writer has opened its connection by then
   const procs = Array.from({ length: WRITERS }, (_, i) =>
-    Bun.spawn([process.execPath, join(import.meta.dir, "..", "tests", "store", "audit-writer.ts"), target, String(ROWS), `w${i}`, String(startAt)], { stdout: "pipe", stderr: "inherit" }),
+    Bun.spawn([process.execPath, join(import.meta.dir, "..", "tests", "store", "audit-writer.ts"), target, String(ROWS), `w${i}`, String(startAt), String(perTx)], { stdout: "pipe", stderr: "inherit" }),
   )
   const done = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text() })))
   if (done.some((d) => d.code !== 0)) throw new Error("a writer failed")
@@ -59,6 +59,7 @@ const dir = mkdtempSync(join(tmpdir(), "ccode-bench-store-"))
 try {
   const sqliteRate = await auditWriters(join(dir, "writers.db"))
   report({ name: `store sqlite: audit rows/s, ${WRITERS} writer processes`, value: Math.round(sqliteRate), unit: "rows/s" })
+  report({ name: `store sqlite: audit rows/s, ${WRITERS} writers, 4 rows/tx`, value: Math.round(await auditWriters(join(dir, "writers4.db"), 4)), unit: "rows/s" })
   await migrateDb(join(dir, "steps.db"))
   const sqliteStore = await openRunStore(join(dir, "steps.db"))
   const sqliteStep = await stepWrites(sqliteStore)
@@ -70,6 +71,7 @@ try {
     try {
       const pgRate = await auditWriters(await pg.createDatabase())
       report({ name: `store postgres: audit rows/s, ${WRITERS} writer processes`, value: Math.round(pgRate), unit: "rows/s" })
+      report({ name: `store postgres: audit rows/s, ${WRITERS} writers, 4 rows/tx`, value: Math.round(await auditWriters(await pg.createDatabase(), 4)), unit: "rows/s" })
       const url = await pg.createDatabase()
       await migrateDb(url)
       const pgStore = await openRunStore(url)
