@@ -233,6 +233,21 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("audit: a deleted row, and the newest rows removed with the head, are found", async () => {
+      const h = harness()
+      const { target, store } = await ready(h)
+      await store.appendAudit([1, 2, 3, 4].map((i) => ({ type: "tool_call" as const, actor: "agent" as const, action: `a${i}` })))
+      await h.exec(target, "DELETE FROM audit WHERE id = 2")
+      expect(await store.verifyAudit()).toMatchObject({ ok: false, problem: { kind: "deleted", id: 2 } })
+      const other = await ready(h)
+      await other.store.appendAudit([1, 2, 3].map((i) => ({ type: "tool_call" as const, actor: "agent" as const, action: `a${i}` })))
+      await h.exec(other.target, "DELETE FROM audit WHERE id = 3")
+      await h.exec(other.target, "DELETE FROM audit_head")
+      expect(await other.store.verifyAudit()).toMatchObject({ ok: false, problem: { kind: "deleted", id: 3 } })
+      await other.store.close()
+      await store.close()
+    }, T)
+
     test("audit: a row planted past the head is stepped over, never overwritten, and verify names it", async () => {
       const h = harness()
       const { target, store } = await ready(h)

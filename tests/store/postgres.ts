@@ -5,9 +5,9 @@
 // root's removal takes the data dir, and the server shuts itself down when it finds its
 // postmaster.pid gone (it checks about once a minute).
 import { SQL } from "bun"
-import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, chownSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { removeTree } from "../tmp.ts"
 
 export interface PgServer {
@@ -79,11 +79,14 @@ export async function startPg(opts: { durable?: boolean } = {}): Promise<PgServe
   }
 }
 
-// every folder above the server's must let `nobody` pass (a test root made by mkdtemp is 0700)
+// every folder above the server's must let `nobody` pass: a test root made by mkdtemp (ccode-*) is
+// 0700 and gets the search bit; any other closed folder is not ours to open up
 function reachable(dir: string): void {
   for (let d = dirname(dir); d !== "/"; d = dirname(d)) {
     const mode = statSync(d).mode
-    if (!(mode & 0o001)) chmodSync(d, (mode & 0o7777) | 0o001)
+    if (mode & 0o001) continue
+    if (!basename(d).startsWith("ccode-")) throw new Error(`${d} is closed to other users, so PostgreSQL (run as nobody) cannot reach ${dir}; set TMPDIR to a folder under /tmp`)
+    chmodSync(d, (mode & 0o7777) | 0o001)
   }
 }
 
