@@ -2,6 +2,7 @@
 // NUL characters (which PostgreSQL text cannot hold) from failing a commit; and the test server's own
 // promises (found off PATH, nothing left after stop).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { SQL } from "bun"
 import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { migrateDb, openRunStore } from "../../core/store/select.ts"
@@ -23,6 +24,21 @@ if (!findPgBin()) {
       const { before } = await migrateDb(url)
       expect(before.applied).toBe(0)
     }, 60_000)
+
+    test("verify pages through a log larger than one page: intact, then a change past the first page is found", async () => {
+      const url = await pg.createDatabase()
+      await migrateDb(url)
+      const store = await openRunStore(url)
+      for (let batch = 0; batch < 12; batch++) {
+        await store.appendAudit(Array.from({ length: 1000 }, (_, i) => ({ type: "tool_call" as const, actor: "agent" as const, action: `b${batch} ${i}` })))
+      }
+      expect(await store.verifyAudit()).toMatchObject({ ok: true, rows: 12_000, head: { lastId: 12_000 } })
+      const client = new SQL(url, { max: 1 })
+      await client`UPDATE audit SET action = 'rewritten' WHERE id = 7001`
+      await client.close()
+      expect(await store.verifyAudit()).toMatchObject({ ok: false, problem: { kind: "changed", id: 7001 } })
+      await store.close()
+    }, 120_000)
 
     test("NUL characters are stored as U+FFFD, before the audit hash is taken", async () => {
       const url = await pg.createDatabase()

@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL as Condition } from "drizzle-orm"
 import { GENESIS, rowHash, type AuditEntry, type ChainedRow } from "../../audit/chain.ts"
 import type { AuditFilter } from "../../audit/filter.ts"
-import { verifyChain, type VerifyResult } from "../../audit/verify.ts"
+import { chainWalk, type VerifyResult } from "../../audit/verify.ts"
 import { normalise, type AuditInput } from "../../audit/write.ts"
 import type { PgDb, PgTx } from "./db.ts"
 import { audit, auditHead } from "./schema.ts"
@@ -120,16 +120,17 @@ export async function verifyAuditPg(db: PgDb): Promise<VerifyResult> {
   return db.transaction(
     async (tx) => {
       const [head] = await tx.select({ lastId: auditHead.lastId, hash: auditHead.hash }).from(auditHead).where(eq(auditHead.id, 1))
-      // read in pages by id (keyset): one snapshot, bounded statements
-      // TODO(next round): verifyChain over an async iterator, so a huge log is not held in memory
-      const rows: ChainedRow[] = []
+      // read in pages by id (keyset) within the one snapshot: a log of any size in bounded memory
+      const walk = chainWalk(head ?? null)
       for (let after = Number.MIN_SAFE_INTEGER; ; ) {
         const page = (await tx.select().from(audit).where(gt(audit.id, after)).orderBy(asc(audit.id)).limit(PAGE)) as ChainedRow[]
-        rows.push(...page)
-        if (page.length < PAGE) break
+        for (const row of page) {
+          const failed = walk.row(row)
+          if (failed) return failed
+        }
+        if (page.length < PAGE) return walk.end()
         after = page[page.length - 1]!.id
       }
-      return verifyChain(rows, head ?? null)
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   )
