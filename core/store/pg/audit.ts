@@ -5,15 +5,16 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL as Condition } from "drizzle-orm"
 import { GENESIS, rowHash, type AuditEntry, type ChainedRow } from "../../audit/chain.ts"
 import type { AuditFilter } from "../../audit/filter.ts"
-import { chainWalk, type VerifyResult } from "../../audit/verify.ts"
+import { chainWalk, type ChainHead, type VerifyResult } from "../../audit/verify.ts"
 import { normalise, type AuditInput } from "../../audit/write.ts"
 import type { PgDb, PgTx } from "./db.ts"
 import { audit, auditHead } from "./schema.ts"
 import { noNul } from "./text.ts"
 
-export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[]): Promise<number[]> {
+/** `locked`: the head, when the caller already sent the lock (pipelined behind its other writes). */
+export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[], locked?: Promise<ChainHead>): Promise<number[]> {
   if (!inputs.length) return []
-  const head = await lockHead(tx)
+  const head = await (locked ?? lockHead(tx))
   const entries = inputs.map((input) => clean(normalise(input)))
   let link = { id: Number(head.lastId) + 1, prevHash: head.hash }
   const fast = chain(entries, link)
@@ -53,7 +54,7 @@ export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[]): Pr
 }
 
 /** The head row, locked until the transaction ends; recreated from the table if someone removed it. */
-async function lockHead(tx: PgTx): Promise<{ lastId: number; hash: string }> {
+export async function lockHead(tx: PgTx): Promise<ChainHead> {
   const locked = () => tx.select({ lastId: auditHead.lastId, hash: auditHead.hash }).from(auditHead).where(eq(auditHead.id, 1)).for("update")
   const [head] = await locked()
   if (head) return head

@@ -8,6 +8,7 @@ import { RunNotFound, type RunRow } from "../runs.ts"
 import { StoreError } from "../sqlite.ts"
 import { redactUrl } from "../target.ts"
 import { appendAuditPg, queryAuditPg, verifyAuditPg } from "./audit.ts"
+import { commitUnit, settleAll } from "./commit.ts"
 import { pgClient, pgDb, type PgTx } from "./db.ts"
 import { behindSchema, newerSchema, pgSchemaStatus } from "./migrate.ts"
 import { calls, checkpoints, events, grants, planItems, requests, runs, snapshots, trust } from "./schema.ts"
@@ -124,73 +125,6 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
     verifyAudit: () => verifyAuditPg(db),
 
     schemaStatus: () => pgSchemaStatus(client, location),
-  }
-}
-
-async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
-  if (unit.run) await t.update(runs).set({ ...unit.run, updatedAt: Date.now() }).where(eq(runs.id, unit.runId))
-  for (const call of unit.calls ?? []) await upsertCall(t, call)
-  for (const { id, patch } of unit.callPatches ?? []) {
-    const set = given(patch)
-    if (Object.keys(set).length) await t.update(calls).set(set).where(eq(calls.id, id))
-  }
-  if (unit.plan?.items.length) {
-    const now = Date.now()
-    const { items, positions } = unit.plan
-    for (const [i, item] of items.entries()) {
-      const row = {
-        title: item.title, state: item.state, attempts: item.attempts, updatedAt: now, seq: positions?.[i] ?? i,
-        needs: JSON.stringify(item.needs ?? []), continueOnError: Boolean(item.continueOnError), depth: item.depth ?? 0,
-        note: noNul(item.note ?? null), waiting: Boolean(item.waiting), denied: item.denied ?? null,
-      }
-      await t.insert(planItems).values({ runId: unit.runId, id: item.id, ...row }).onConflictDoUpdate({ target: [planItems.runId, planItems.id], set: row })
-    }
-  }
-  if (unit.checkpoint) {
-    const { seq } = unit.checkpoint
-    const state = noNul(JSON.stringify(unit.checkpoint.state))
-    // one statement (one round trip): upsert this checkpoint, drop the ones before the last two
-    await t.execute(sql`
-      WITH saved AS (
-        INSERT INTO checkpoints (run_id, seq, created_at, state) VALUES (${unit.runId}, ${seq}, ${Date.now()}, ${state})
-        ON CONFLICT (run_id, seq) DO UPDATE SET state = excluded.state, created_at = excluded.created_at)
-      DELETE FROM checkpoints WHERE run_id = ${unit.runId} AND seq < ${seq - KEEP_CHECKPOINTS + 1}`)
-  }
-  if (unit.events?.length) await t.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ts: e.ts, type: e.type, data: noNul(e.data) })))
-  const ids = await appendAuditPg(t, unit.audit ?? [])
-  if (unit.requests?.length) await t.insert(requests).values(unit.requests.map((r) => ({ ...r, title: noNul(r.title), detail: noNul(r.detail ?? null) })))
-  await settleAll(t, unit.settlements ?? [])
-  if (unit.grants?.length) await t.insert(grants).values(unit.grants)
-  return ids
-}
-
-// only the fields given are written: a settle never blanks what the intent row recorded
-async function upsertCall(t: PgTx, row: NewCall): Promise<void> {
-  const clean = given(row) as typeof calls.$inferInsert
-  const { id: _id, ...set } = clean
-  await t.insert(calls).values(clean).onConflictDoUpdate({ target: calls.id, set })
-}
-
-function given(row: Partial<NewCall>): Partial<typeof calls.$inferInsert> {
-  return Object.fromEntries(
-    Object.entries(row)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, typeof v === "string" ? noNul(v) : v]),
-  )
-}
-
-// the conditional update is the settlement: of two machines settling at once, one wins
-async function settleAll(t: PgTx, settlements: Settlement[]): Promise<void> {
-  for (const s of settlements) {
-    const done = await t
-      .update(requests)
-      .set({ status: s.status, answer: noNul(s.answer ?? null), forRun: s.forRun ?? false, settledBy: s.settledBy, settledAt: Date.now() })
-      .where(and(eq(requests.id, s.id), eq(requests.status, "pending")))
-      .returning({ id: requests.id })
-    if (!done.length) {
-      const [current] = await t.select({ status: requests.status }).from(requests).where(eq(requests.id, s.id))
-      throw new RequestConflict(`request ${s.id} is ${current ? `already ${current.status}` : "unknown"}`)
-    }
   }
 }
 
