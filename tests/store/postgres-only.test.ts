@@ -25,6 +25,16 @@ if (!findPgBin()) {
       expect(before.applied).toBe(0)
     }, 60_000)
 
+    test("migrating a database whose table names are taken stops with exit 2 and changes nothing", async () => {
+      const url = await pg.createDatabase()
+      const client = new SQL(url, { max: 1 })
+      await client`CREATE TABLE audit (note text)`
+      await expect(migrateDb(url)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("already exists") })
+      const [tables] = await client`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`
+      expect(tables.n).toBe(1)
+      await client.close()
+    }, 60_000)
+
     test("verify pages through a log larger than one page: intact, then a change past the first page is found", async () => {
       const url = await pg.createDatabase()
       await migrateDb(url)
