@@ -233,6 +233,22 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("audit: a bulk append of thousands of rows in one call, and one that meets a planted row", async () => {
+      const h = harness()
+      const { target, store } = await ready(h)
+      const bulk = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ type: "tool_call" as const, actor: "agent" as const, action: `${tag} ${i}` }))
+      const first = await store.appendAudit(bulk(4500, "a"))
+      expect(first).toEqual(Array.from({ length: 4500 }, (_, i) => i + 1))
+      expect(await store.verifyAudit()).toMatchObject({ ok: true, rows: 4500 })
+      await h.exec(target, "INSERT INTO audit (id, ts, type, actor, prev_hash, hash) VALUES (4502, 0, 'decision', 'user', 'forged', 'forged')")
+      const second = await store.appendAudit(bulk(2500, "b"))
+      expect(second[0]).toBe(4501)
+      expect(second[1]).toBe(4503)
+      expect(second[second.length - 1]).toBe(7001)
+      expect(await store.verifyAudit()).toMatchObject({ ok: false, problem: { id: 4502 } })
+      await store.close()
+    }, 120_000)
+
     test("audit: a deleted row, and the newest rows removed with the head, are found", async () => {
       const h = harness()
       const { target, store } = await ready(h)

@@ -16,25 +16,60 @@ export async function appendAuditPg(tx: PgTx, inputs: readonly AuditInput[], loc
   if (!inputs.length) return []
   const head = await (locked ?? lockHead(tx))
   const entries = inputs.map((input) => clean(normalise(input)))
-  let link = { id: Number(head.lastId) + 1, prevHash: head.hash }
+  const link = { id: Number(head.lastId) + 1, prevHash: head.hash }
   const fast = chain(entries, link)
-  // fast path, one statement: insert the rows and move the head, only if every row went in (while the
-  // head is locked, every round trip is time all other writers wait)
-  const last = fast[fast.length - 1]!
+  if (fast.length <= CHUNK) {
+    const inserted = await insertAndMoveHead(tx, fast)
+    if (inserted.length === fast.length) return inserted
+    // a row inserted past the head by hand holds one of these ids: undo ours and go row by row
+    if (inserted.length) await tx.delete(audit).where(inArray(audit.id, inserted))
+  } else {
+    // a bulk append (an import): chunks within PostgreSQL's limit of parameters per statement, in a
+    // savepoint so a clash undoes them all
+    const clash = new Error("audit id taken")
+    try {
+      await tx.transaction(async (sp) => {
+        for (let i = 0; i < fast.length; i += CHUNK) {
+          const chunk = fast.slice(i, i + CHUNK)
+          const put = await sp.insert(audit).values(chunk).onConflictDoNothing().returning({ id: audit.id })
+          if (put.length !== chunk.length) throw clash
+        }
+        const end = fast[fast.length - 1]!
+        await sp.update(auditHead).set({ lastId: end.id, hash: end.hash }).where(eq(auditHead.id, 1))
+      })
+      return fast.map((r) => r.id)
+    } catch (error) {
+      if (error !== clash) throw error
+    }
+  }
+  return appendRowByRow(tx, entries, link)
+}
+
+// rows per INSERT: 15 parameters a row, under PostgreSQL's 65,535 per statement
+const CHUNK = 2000
+
+/**
+ * One statement: insert the rows and move the head, only if every row went in. While the head is
+ * locked every round trip is time all other writers wait. Returns the ids inserted.
+ */
+async function insertAndMoveHead(tx: PgTx, rows: ChainedRow[]): Promise<number[]> {
+  const last = rows[rows.length - 1]!
   const values = sql.join(
-    fast.map((r) => sql`(${r.id}, ${r.ts}, ${r.runId}, ${r.callId}, ${r.type}, ${r.actor}, ${r.tool}, ${r.action}, ${r.result}, ${r.risk}, ${r.autoApproved}, ${r.reason}, ${r.data}, ${r.prevHash}, ${r.hash})`),
+    rows.map((r) => sql`(${r.id}, ${r.ts}, ${r.runId}, ${r.callId}, ${r.type}, ${r.actor}, ${r.tool}, ${r.action}, ${r.result}, ${r.risk}, ${r.autoApproved}, ${r.reason}, ${r.data}, ${r.prevHash}, ${r.hash})`),
     sql`, `,
   )
   const [done] = await tx.execute<{ ids: (number | string)[] | null }>(sql`
     WITH ins AS (
       INSERT INTO audit (id, ts, run_id, call_id, type, actor, tool, action, result, risk, auto_approved, reason, data, prev_hash, hash)
       VALUES ${values} ON CONFLICT (id) DO NOTHING RETURNING id),
-    head AS (UPDATE audit_head SET last_id = ${last.id}, hash = ${last.hash} WHERE id = 1 AND (SELECT count(*) FROM ins) = ${fast.length} RETURNING 1)
+    head AS (UPDATE audit_head SET last_id = ${last.id}, hash = ${last.hash} WHERE id = 1 AND (SELECT count(*) FROM ins) = ${rows.length} RETURNING 1)
     SELECT (SELECT array_agg(id) FROM ins) AS ids`)
-  const inserted = (done?.ids ?? []).map(Number)
-  if (inserted.length === fast.length) return inserted
-  // a row inserted past the head by hand holds one of these ids: undo ours and go row by row
-  if (inserted.length) await tx.delete(audit).where(inArray(audit.id, inserted))
+  return (done?.ids ?? []).map(Number)
+}
+
+/** The slow path, after a clash: each row on its own, stepping over ids someone planted. */
+async function appendRowByRow(tx: PgTx, entries: AuditEntry[], from: { id: number; prevHash: string }): Promise<number[]> {
+  let link = from
   const rows: ChainedRow[] = []
   for (const entry of entries) {
     let row = chain([entry], link)[0]!
