@@ -21,8 +21,9 @@ export type NewGrant = Omit<typeof grants.$inferInsert, "id">
 /**
  * Everything one step of a run writes, committed in ONE transaction: either all of it is stored or
  * none of it (a crash or a failed statement anywhere leaves the database as it was). Written in this
- * order: run row, calls, call patches, plan rows, checkpoint, events, audit rows (the chain head is
- * locked as late as it can be, so it is held shortest), requests, settlements, grants.
+ * order: run row, calls, call patches, plan rows, checkpoint, events, messages, usage, snapshots,
+ * requests, grants, settlements, and audit rows last (the chain head is locked as late as it can
+ * be, so it is held shortest).
  */
 export interface CommitUnit {
   runId: string
@@ -40,6 +41,12 @@ export interface CommitUnit {
   /** redacted audit rows, chained in order */
   audit?: AuditInput[]
   requests?: NewRequest[]
+  /** an agent run's conversation rows appended this step (redacted JSON of one message each) */
+  messages?: { seq: number; message: string }[]
+  /** model usage of the agent's turns this step */
+  usage?: { turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]
+  /** undo snapshots taken this step: `ref` in the machine's own shadow repository */
+  snapshots?: { callId: string | null; step: number; ref: string }[]
   /** requests the run settles itself (a breakpoint passed, an override); only pending ones, else RequestConflict */
   settlements?: Settlement[]
   grants?: NewGrant[]
@@ -103,6 +110,10 @@ export interface RunStore {
   latestCheckpoint<T>(runId: string): Promise<{ seq: number; state: T } | undefined>
   loadPlan(runId: string): Promise<PlanRow[]>
   runEvents(runId: string): Promise<Record<string, unknown>[]>
+  /** an agent run's stored conversation, in order */
+  messagesOf(runId: string): Promise<{ seq: number; message: string }[]>
+  usageOf(runId: string): Promise<{ turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]>
+  snapshotsOf(runId: string): Promise<{ id: number; runId: string; callId: string | null; step: number; ref: string; createdAt: number }[]>
 
   // requests for a person
   getRequest(id: string): Promise<RequestRow | undefined>
@@ -123,6 +134,8 @@ export interface RunStore {
   /** append rows to the one hash chain, in their own transaction */
   appendAudit(rows: AuditInput[]): Promise<number[]>
   queryAudit(filter: AuditFilter): Promise<ChainedRow[]>
+  /** a run id from its full id or a unique prefix, looked up in the audit (its run may be pruned) */
+  resolveAuditRun(idOrPrefix: string): Promise<string>
   /** head and rows read from one snapshot of the database */
   verifyAudit(): Promise<VerifyResult>
 

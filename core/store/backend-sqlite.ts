@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite"
 import { existsSync } from "node:fs"
 import { asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
-import { queryAudit } from "../audit/query.ts"
+import { queryAudit, resolveAuditRun } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
 import { RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
 import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "./calls.ts"
@@ -12,7 +12,7 @@ import { migrations } from "./migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "./open.ts"
 import { getRequest, insertGrant, insertRequest, requestsOf, settleRequest } from "./requests.ts"
 import { findRun, insertRun, lastResumable, listRuns, updateRun } from "./runs.ts"
-import { events, runs, snapshots } from "./schema.ts"
+import { agentMessages, events, runs, snapshots, usage } from "./schema.ts"
 import { isTrustedFile, recordTrust, revokeTrust, trustedFiles } from "./trust.ts"
 
 export function openSqliteRunStore(path: string, opts: OpenOptions = {}): RunStore {
@@ -55,6 +55,16 @@ export function sqliteRunStore(store: Store): RunStore {
     inFlightCalls: async (runId) => inFlightCalls(store, runId),
     latestCheckpoint: async (runId) => latestCheckpoint(store, runId),
     loadPlan: async (runId) => loadPlan(store, runId),
+    messagesOf: async (runId) =>
+      db.select({ seq: agentMessages.seq, message: agentMessages.message }).from(agentMessages).where(eq(agentMessages.runId, runId)).orderBy(asc(agentMessages.seq)).all(),
+    usageOf: async (runId) =>
+      db
+        .select({ turn: usage.turn, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.cost, createdAt: usage.createdAt })
+        .from(usage)
+        .where(eq(usage.runId, runId))
+        .orderBy(asc(usage.id))
+        .all(),
+    snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)).all(),
     runEvents: async (runId) =>
       db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
@@ -82,6 +92,7 @@ export function sqliteRunStore(store: Store): RunStore {
 
     appendAudit: async (rows) => store.tx(() => appendAuditRows(store, rows)),
     queryAudit: async (filter) => queryAudit(store, filter),
+    resolveAuditRun: async (idOrPrefix) => resolveAuditRun(store, idOrPrefix),
     verifyAudit: async () => verifyStore(store),
 
     schemaStatus: async () => sqliteSchemaStatus(store.path, store.sqlite),
@@ -98,11 +109,14 @@ function commitUnit(store: Store, unit: CommitUnit): number[] {
   }
   if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, unit.checkpoint.state)
   if (unit.events?.length) store.db.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ...e }))).run()
-  const ids = appendAuditRows(store, unit.audit ?? [])
+  if (unit.messages?.length) store.db.insert(agentMessages).values(unit.messages.map((m) => ({ runId: unit.runId, ...m }))).run()
+  if (unit.usage?.length) store.db.insert(usage).values(unit.usage.map((u) => ({ runId: unit.runId, ...u }))).run()
+  const now = Date.now()
+  if (unit.snapshots?.length) store.db.insert(snapshots).values(unit.snapshots.map((s) => ({ runId: unit.runId, ...s, createdAt: now }))).run()
   for (const request of unit.requests ?? []) insertRequest(store, request)
-  settleAll(store, unit.settlements ?? [])
   for (const grant of unit.grants ?? []) insertGrant(store, grant)
-  return ids
+  settleAll(store, unit.settlements ?? [])
+  return appendAuditRows(store, unit.audit ?? [])
 }
 
 // inside the write transaction: the status read here cannot change before the update

@@ -113,6 +113,31 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("an agent's messages, usage and undo snapshots commit with the step and read back in order", async () => {
+      const h = harness()
+      const { store } = await ready(h)
+      await store.createRun(run("r", { driver: "agent" }))
+      await store.commit({
+        runId: "r",
+        messages: [{ seq: 0, message: JSON.stringify({ role: "user", content: "hi" }) }, { seq: 1, message: JSON.stringify({ role: "assistant", content: "ok" }) }],
+        usage: [{ turn: 1, model: "m", inputTokens: 10, outputTokens: 5, cost: 0.25, createdAt: now }],
+        snapshots: [{ callId: "c2", step: 2, ref: "b".repeat(40) }, { callId: "c1", step: 1, ref: "a".repeat(40) }],
+        audit: [{ type: "checkpoint", actor: "system", action: "snapshot", runId: "r" }],
+      })
+      expect(await store.messagesOf("r")).toEqual([{ seq: 0, message: '{"role":"user","content":"hi"}' }, { seq: 1, message: '{"role":"assistant","content":"ok"}' }])
+      expect(await store.usageOf("r")).toEqual([{ turn: 1, model: "m", inputTokens: 10, outputTokens: 5, cost: 0.25, createdAt: now }])
+      expect((await store.snapshotsOf("r")).map(({ callId, step, ref, runId }) => ({ callId, step, ref, runId }))).toEqual([
+        { callId: "c1", step: 1, ref: "a".repeat(40), runId: "r" },
+        { callId: "c2", step: 2, ref: "b".repeat(40), runId: "r" },
+      ])
+      // a message seq stored twice fails the whole step
+      await expect(store.commit({ runId: "r", messages: [{ seq: 1, message: "{}" }], snapshots: [{ callId: "c3", step: 3, ref: "c" }] })).rejects.toThrow()
+      expect((await store.snapshotsOf("r")).length).toBe(2)
+      expect((await store.deleteRuns(["r"])).sort()).toEqual(["a".repeat(40), "b".repeat(40)])
+      expect(await store.resolveAuditRun("r")).toBe("r") // the audit outlives the run
+      await store.close()
+    }, T)
+
     test("checkpoints keep the last two; plan rows round-trip in plan order", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))
@@ -132,7 +157,7 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
-    test("checkpoint + events + audit is one transaction: a failure at its end leaves nothing, and the chain has no gap", async () => {
+    test("checkpoint + events + audit is one transaction: a failure late in it leaves nothing, and the chain has no gap", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))
       await store.commit({ runId: "r", requests: [request("q1", "r")], checkpoint: { seq: 1, state: { at: 1 } }, audit: [{ type: "permission", actor: "policy" }] })
@@ -145,7 +170,7 @@ export function conformance(backend: Backend, harness: () => Harness): void {
         checkpoint: { seq: 2, state: { at: 2 } },
         events: [{ ts: now, type: "run.paused", data: "{}" }],
         audit: [{ type: "tool_call", actor: "agent" }, { type: "checkpoint", actor: "system" }],
-        requests: [request("q1", "r")], // already exists: the last write of the transaction fails
+        requests: [request("q1", "r")], // already exists: fails after the run, call, plan, checkpoint and events were written
       }
       await expect(store.commit(failing)).rejects.toThrow()
       expect(await store.getCall("c2")).toBeUndefined()
@@ -225,6 +250,9 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       expect((await store.queryAudit({ since: 2000, until: 3000 })).map((r) => r.id)).toEqual([2, 3])
       expect((await store.queryAudit({ limit: 2 })).map((r) => r.id)).toEqual([3, 4])
       expect((await store.queryAudit({ policyFingerprint: "abcdef" })).map((r) => r.id)).toEqual([2])
+      expect(await store.resolveAuditRun("r1")).toBe("r1")
+      await expect(store.resolveAuditRun("r")).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("ambiguous") })
+      await expect(store.resolveAuditRun("x")).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("no audit rows") })
       const [row] = await store.queryAudit({ runs: ["r1"], limit: 1 })
       expect(row).toMatchObject({ id: 2, ts: 2000, runId: "r1", type: "decision", actor: "policy", data: fp, autoApproved: null })
       expect(await store.verifyAudit()).toMatchObject({ ok: true, rows: 4, head: { lastId: 4 } })

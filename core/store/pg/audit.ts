@@ -3,6 +3,7 @@
 // machine links to the row the previous one wrote, and ids never skip. Verify reads the head and the
 // rows from one REPEATABLE READ snapshot, so concurrent writers cannot make an intact chain look broken.
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL as Condition } from "drizzle-orm"
+import { AuditQueryError } from "../../audit/query.ts"
 import { GENESIS, rowHash, type AuditEntry, type ChainedRow } from "../../audit/chain.ts"
 import type { AuditFilter } from "../../audit/filter.ts"
 import { chainWalk, type ChainHead, type VerifyResult } from "../../audit/verify.ts"
@@ -148,6 +149,21 @@ function policyFingerprintOf(data: string | null): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/** As the SQLite store's resolveAuditRun: exact id, else the one run id starting with the prefix. */
+export async function resolveAuditRunPg(db: PgDb, idOrPrefix: string, location: string): Promise<string> {
+  const [exact] = await db.select({ id: audit.runId }).from(audit).where(eq(audit.runId, idOrPrefix)).limit(1)
+  if (exact) return idOrPrefix
+  const found = await db
+    .selectDistinct({ id: audit.runId })
+    .from(audit)
+    // starts_with, not a range: a server's collation need not order strings byte by byte
+    .where(sql`starts_with(${audit.runId}, ${idOrPrefix})`)
+    .limit(2)
+  if (found.length === 1) return found[0]!.id!
+  if (found.length > 1) throw new AuditQueryError(`run id "${idOrPrefix}" is ambiguous; give more characters`)
+  throw new AuditQueryError(`no audit rows for run "${idOrPrefix}" in ${location}; see \`ccode runs ls\``)
 }
 
 const PAGE = 5000

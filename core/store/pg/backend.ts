@@ -7,11 +7,11 @@ import type { RequestRow } from "../requests.ts"
 import { RunNotFound, type RunRow } from "../runs.ts"
 import { StoreError } from "../sqlite.ts"
 import { redactUrl } from "../target.ts"
-import { appendAuditPg, queryAuditPg, verifyAuditPg } from "./audit.ts"
+import { appendAuditPg, queryAuditPg, resolveAuditRunPg, verifyAuditPg } from "./audit.ts"
 import { commitUnit, settleAll } from "./commit.ts"
 import { pgClient, pgDb, type PgTx } from "./db.ts"
 import { behindSchema, newerSchema, pgSchemaStatus } from "./migrate.ts"
-import { calls, checkpoints, events, grants, planItems, requests, runs, snapshots, trust } from "./schema.ts"
+import { agentMessages, calls, checkpoints, events, planItems, requests, runs, snapshots, trust, usage } from "./schema.ts"
 import { noNul } from "./text.ts"
 
 const KEEP_CHECKPOINTS = 2
@@ -84,6 +84,15 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         continueOnError: r.continueOnError, depth: r.depth, note: r.note ?? undefined, waiting: r.waiting, denied: r.denied ?? undefined,
       }))
     },
+    messagesOf: async (runId) =>
+      db.select({ seq: agentMessages.seq, message: agentMessages.message }).from(agentMessages).where(eq(agentMessages.runId, runId)).orderBy(asc(agentMessages.seq)),
+    usageOf: async (runId) =>
+      db
+        .select({ turn: usage.turn, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.cost, createdAt: usage.createdAt })
+        .from(usage)
+        .where(eq(usage.runId, runId))
+        .orderBy(asc(usage.id)),
+    snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)),
     runEvents: async (runId) =>
       (await db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
@@ -122,6 +131,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
 
     appendAudit: (rows) => tx((t) => appendAuditPg(t, rows)),
     queryAudit: (filter) => queryAuditPg(db, filter),
+    resolveAuditRun: (idOrPrefix) => resolveAuditRunPg(db, idOrPrefix, location),
     verifyAudit: () => verifyAuditPg(db),
 
     schemaStatus: () => pgSchemaStatus(client, location),

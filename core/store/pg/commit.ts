@@ -8,7 +8,7 @@ import { RequestConflict, type CommitUnit, type Settlement } from "../api.ts"
 import type { NewCall } from "../calls.ts"
 import { appendAuditPg, lockHead } from "./audit.ts"
 import type { PgTx } from "./db.ts"
-import { calls, events, grants, planItems, requests, runs } from "./schema.ts"
+import { agentMessages, calls, events, grants, planItems, requests, runs, snapshots, usage } from "./schema.ts"
 import { noNul } from "./text.ts"
 
 const KEEP_CHECKPOINTS = 2
@@ -42,6 +42,10 @@ export async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
     )
   }
   if (unit.events?.length) writes.push(t.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ts: e.ts, type: e.type, data: noNul(e.data) }))))
+  if (unit.messages?.length) writes.push(t.insert(agentMessages).values(unit.messages.map((m) => ({ runId: unit.runId, seq: m.seq, message: noNul(m.message) }))))
+  if (unit.usage?.length) writes.push(t.insert(usage).values(unit.usage.map((u) => ({ runId: unit.runId, ...u }))))
+  const now = Date.now()
+  if (unit.snapshots?.length) writes.push(t.insert(snapshots).values(unit.snapshots.map((s) => ({ runId: unit.runId, ...s, createdAt: now }))))
   if (unit.requests?.length) writes.push(t.insert(requests).values(unit.requests.map((r) => ({ ...r, title: noNul(r.title), detail: noNul(r.detail ?? null) }))))
   if (unit.grants?.length) writes.push(t.insert(grants).values(unit.grants))
   // call patches and settlements take several statements each, some after a result: they finish
