@@ -1,8 +1,8 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
 import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm"
-import { RequestConflict, type CommitUnit, type NewRun, type PruneCandidate, type RunStore, type Settlement } from "../api.ts"
-import type { CallRow, NewCall, PlanRow } from "../calls.ts"
+import type { NewRun, PruneCandidate, RunStore } from "../api.ts"
+import type { CallRow, PlanRow } from "../calls.ts"
 import type { RequestRow } from "../requests.ts"
 import { RunNotFound, type RunRow } from "../runs.ts"
 import { StoreError } from "../sqlite.ts"
@@ -12,9 +12,7 @@ import { commitUnit, settleAll } from "./commit.ts"
 import { pgClient, pgDb, type PgTx } from "./db.ts"
 import { behindSchema, newerSchema, pgSchemaStatus } from "./migrate.ts"
 import { agentMessages, calls, checkpoints, events, planItems, requests, runs, snapshots, trust, usage } from "./schema.ts"
-import { noNul } from "./text.ts"
 
-const KEEP_CHECKPOINTS = 2
 const RESUMABLE = ["running", "paused", "stopped", "interrupted", "denied"]
 
 export async function openPgRunStore(url: string): Promise<RunStore> {
