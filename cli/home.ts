@@ -2,6 +2,7 @@
 // and the database (--db, else CCODE_DB, else $CCODE_HOME/ccode.db). Imports nothing heavy.
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
+import { isPostgresUrl, redactUrl } from "../core/store/target.ts"
 
 export function ccodeHome(env: Record<string, string | undefined> = process.env): string {
   if (env.CCODE_HOME) return resolve(env.CCODE_HOME)
@@ -10,7 +11,23 @@ export function ccodeHome(env: Record<string, string | undefined> = process.env)
 }
 
 export function dbPath(flag: string | undefined, env: Record<string, string | undefined> = process.env): string {
-  if (flag) return resolve(flag)
-  if (env.CCODE_DB) return resolve(env.CCODE_DB)
-  return join(ccodeHome(env), "ccode.db")
+  const target = dbTarget(flag, env)
+  if (isPostgresUrl(target)) {
+    // never silently fall back to SQLite: the person asked for the shared database
+    throw new PostgresNotWired(
+      `${flag ? "--db" : "CCODE_DB"} names a PostgreSQL database (${redactUrl(target)}); so far only \`ccode db migrate\` and \`ccode db status\` use PostgreSQL — runs, approvals, trust and the audit log still use a SQLite file (see docs/store.md). Give --db / CCODE_DB a file path, or leave both unset`,
+    )
+  }
+  return target
+}
+
+/** What --db / CCODE_DB name: a postgres:// URL as given, or the SQLite file's absolute path. */
+export function dbTarget(flag: string | undefined, env: Record<string, string | undefined> = process.env): string {
+  const given = flag || env.CCODE_DB
+  if (given && isPostgresUrl(given)) return given.trim()
+  return given ? resolve(given) : join(ccodeHome(env), "ccode.db")
+}
+
+export class PostgresNotWired extends Error {
+  readonly exitCode = 2
 }

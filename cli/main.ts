@@ -27,6 +27,7 @@ const COMMANDS: Record<string, { describe: string; load: Loader }> = {
   plugins: { describe: "list tools with their source; load and validate a plugin", load: () => import("./commands/plugins.ts") },
   init: { describe: "scaffold .ccode/: policy, example plugin with types, sample task", load: () => import("./commands/init.ts") },
   mcp: { describe: "serve the guarded tools over MCP stdio", load: () => import("./commands/mcp.ts") },
+  db: { describe: "show and migrate the database schema (SQLite file or PostgreSQL)", load: () => import("./commands/db.ts") },
 }
 
 export async function main(argv: string[]): Promise<number> {

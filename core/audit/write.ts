@@ -60,7 +60,8 @@ function insert(store: Store, id: number, entry: AuditEntry, prevHash: string, h
     )
 }
 
-function normalise(input: AuditInput): AuditEntry {
+/** An input with every field present (null when not given): what the row hash is computed over. */
+export function normalise(input: AuditInput): AuditEntry {
   return {
     ts: input.ts ?? Date.now(),
     runId: input.runId ?? null,

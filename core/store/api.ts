@@ -1,0 +1,148 @@
+// The store as the runner, agent, MCP server, hooks, audit and CLI need it: one async interface,
+// repository style (callers name what they want; the SQL lives in the backends). Two backends
+// implement it: SQLite (core/store/backend-sqlite.ts, over the synchronous functions beside it) and
+// PostgreSQL (core/store/pg/backend.ts). tests/store/conformance.ts holds both to the same behaviour.
+import type { AuditInput } from "../audit/write.ts"
+import type { ChainedRow } from "../audit/chain.ts"
+import type { AuditFilter } from "../audit/filter.ts"
+import type { VerifyResult } from "../audit/verify.ts"
+import type { CallRow, NewCall, PlanRow } from "./calls.ts"
+import type { RequestRow, RequestStatus } from "./requests.ts"
+import type { RunRow } from "./runs.ts"
+import type { grants, requests, runs } from "./schema.ts"
+import type { TrustedFile } from "./trust.ts"
+
+export type Backend = "sqlite" | "postgres"
+export type NewRun = typeof runs.$inferInsert
+export type RunPatch = Partial<NewRun>
+export type NewRequest = typeof requests.$inferInsert
+export type NewGrant = Omit<typeof grants.$inferInsert, "id">
+
+/**
+ * Everything one step of a run writes, committed in ONE transaction: either all of it is stored or
+ * none of it (a crash or a failed statement anywhere leaves the database as it was). Written in this
+ * order: run row, calls, call patches, plan rows, checkpoint, events, messages, usage, snapshots,
+ * requests, grants, settlements, and audit rows last (the chain head is locked as late as it can
+ * be, so it is held shortest).
+ */
+export interface CommitUnit {
+  runId: string
+  run?: RunPatch
+  /** upserted by id: the write-ahead intent (status "running") or the settled result */
+  calls?: NewCall[]
+  /** fields changed on existing call rows (resume marking a call interrupted, a late result) */
+  callPatches?: { id: string; patch: Partial<NewCall> }[]
+  /** plan items that changed; `positions[i]` is items[i]'s place in the plan (default: its index) */
+  plan?: { items: PlanRow[]; positions?: number[] }
+  /** the run's state after this step; older checkpoints beyond the last two are dropped */
+  checkpoint?: { seq: number; state: unknown }
+  /** redacted events: `data` is the whole event as JSON, exactly as it was emitted */
+  events?: { ts: number; type: string; data: string }[]
+  /** redacted audit rows, chained in order */
+  audit?: AuditInput[]
+  requests?: NewRequest[]
+  /** an agent run's conversation rows appended this step (redacted JSON of one message each) */
+  messages?: { seq: number; message: string }[]
+  /** model usage of the agent's turns this step */
+  usage?: { turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]
+  /** undo snapshots taken this step: `ref` in the machine's own shadow repository */
+  snapshots?: { callId: string | null; step: number; ref: string }[]
+  /** requests the run settles itself (a breakpoint passed, an override); only pending ones, else RequestConflict */
+  settlements?: Settlement[]
+  grants?: NewGrant[]
+}
+
+/** One request settled by a person (from any machine): only a pending request can be settled. */
+export interface Settlement {
+  id: string
+  status: Exclude<RequestStatus, "pending">
+  answer?: string | null
+  forRun?: boolean
+  settledBy: string
+}
+
+/** A run prune may remove: `touchedAt` is the last time its row or a checkpoint changed. */
+export interface PruneCandidate {
+  id: string
+  task: string
+  status: string
+  pid: number | null
+  touchedAt: number
+}
+
+export interface SchemaStatus {
+  backend: Backend
+  /** the file, or the URL without its password */
+  location: string
+  /** migrations applied to this database */
+  applied: number
+  /** migrations this ccode carries */
+  latest: number
+  /** tags of the migrations not applied yet */
+  pending: string[]
+  state: "current" | "behind" | "newer"
+}
+
+export interface RunStore {
+  readonly backend: Backend
+  readonly location: string
+  close(): Promise<void>
+
+  // runs
+  createRun(row: NewRun): Promise<void>
+  /** patch a run row (updated_at is set to now) */
+  updateRun(id: string, patch: RunPatch): Promise<void>
+  /** by full id or unique prefix; RunNotFound (exit 2) otherwise */
+  findRun(idOrPrefix: string): Promise<RunRow>
+  listRuns(opts?: { limit?: number; status?: string }): Promise<RunRow[]>
+  lastResumable(): Promise<RunRow | undefined>
+  pruneCandidates(): Promise<PruneCandidate[]>
+  /** delete runs with their rows (audit rows stay); returns the snapshot refs they held */
+  deleteRuns(ids: string[]): Promise<string[]>
+
+  // a step's writes, and what resume reads back
+  commit(unit: CommitUnit): Promise<number[]>
+  getCall(id: string): Promise<CallRow | undefined>
+  callsOf(runId: string): Promise<CallRow[]>
+  lastCallSeq(runId: string): Promise<number>
+  /** calls whose intent was committed but whose result never was */
+  inFlightCalls(runId: string): Promise<CallRow[]>
+  latestCheckpoint<T>(runId: string): Promise<{ seq: number; state: T } | undefined>
+  loadPlan(runId: string): Promise<PlanRow[]>
+  runEvents(runId: string): Promise<Record<string, unknown>[]>
+  /** an agent run's stored conversation, in order */
+  messagesOf(runId: string): Promise<{ seq: number; message: string }[]>
+  usageOf(runId: string): Promise<{ turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]>
+  snapshotsOf(runId: string): Promise<{ id: number; runId: string; callId: string | null; step: number; ref: string; createdAt: number }[]>
+
+  // requests for a person
+  getRequest(id: string): Promise<RequestRow | undefined>
+  requestsOf(runId: string, status?: RequestStatus): Promise<RequestRow[]>
+  /**
+   * Settle requests and append their audit rows in one transaction. Fails with RequestConflict
+   * (exit 2), writing nothing, when any of them is no longer pending (settled meanwhile elsewhere).
+   */
+  settleRequests(settlements: Settlement[], audit: AuditInput[]): Promise<void>
+
+  // trusted files (paths already resolved by the caller)
+  isTrusted(workspace: string, path: string, hash: string): Promise<boolean>
+  recordTrust(workspace: string, path: string, hash: string, audit?: AuditInput): Promise<void>
+  revokeTrust(workspace: string, path: string, audit?: AuditInput): Promise<boolean>
+  trustedFiles(): Promise<TrustedFile[]>
+
+  // the audit log
+  /** append rows to the one hash chain, in their own transaction */
+  appendAudit(rows: AuditInput[]): Promise<number[]>
+  queryAudit(filter: AuditFilter): Promise<ChainedRow[]>
+  /** a run id from its full id or a unique prefix, looked up in the audit (its run may be pruned) */
+  resolveAuditRun(idOrPrefix: string): Promise<string>
+  /** head and rows read from one snapshot of the database */
+  verifyAudit(): Promise<VerifyResult>
+
+  // schema
+  schemaStatus(): Promise<SchemaStatus>
+}
+
+export class RequestConflict extends Error {
+  readonly exitCode = 2
+}
