@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit"
 // The PostgreSQL store's migrations (drizzle.config.ts is SQLite's): `bun run db:generate` runs both.
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./core/store/pg/schema.ts",
+  schema: "./core/runstore/pg/schema.ts",
   out: "./drizzle/pg",
 })

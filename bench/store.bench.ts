@@ -7,8 +7,8 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { RunStore } from "../core/store/api.ts"
-import { migrateDb, openRunStore } from "../core/store/select.ts"
+import type { RunStore } from "../core/runstore/api.ts"
+import { migrateDb, openRunStore } from "../core/runstore/select.ts"
 import { findPgBin, PG_MISSING, startPg } from "../tests/store/postgres.ts"
 import { removeTree } from "../tests/tmp.ts"
 import { report } from "./lib.ts"
@@ -38,7 +38,7 @@ async function stepWrites(store: RunStore): Promise<number> {
   await store.createRun({ id: "bench", task: "bench", taskFile: "t.yaml", workdir: "/w", status: "running", driver: "steps", createdAt: now, updatedAt: now })
   const started = performance.now()
   for (let seq = 1; seq <= STEPS; seq++) {
-    const row = { id: `c${seq}`, runId: "bench", seq, tool: "shell", args: JSON.stringify({ command: `make test-${seq}` }), argsHash: `h${seq}`, decision: "allow", status: "running", startedAt: Date.now() }
+    const row = { id: `c${seq}`, runId: "bench", seq, tool: "shell", args: JSON.stringify({ command: `make test-${seq}` }), argsHash: `h${seq}`, decision: "allow" as const, status: "running" as const, startedAt: Date.now() }
     await store.commit({ runId: "bench", calls: [row], audit: [{ type: "decision", actor: "policy", runId: "bench", callId: row.id, result: "approved" }] })
     await store.commit({
       runId: "bench",

@@ -1,4 +1,4 @@
-// Writes core/store/migrations.gen.ts (SQLite, from drizzle/) and core/store/pg/migrations.gen.ts
+// Writes core/store/migrations.gen.ts (SQLite, from drizzle/) and core/runstore/pg/migrations.gen.ts
 // (PostgreSQL, from drizzle/pg/): static imports of every migration so the compiled binary carries
 // them. Run after `drizzle-kit generate` (bun run db:generate does both dialects).
 import { readdirSync } from "node:fs"
@@ -7,7 +7,7 @@ import { join, relative } from "node:path"
 const root = join(import.meta.dir, "..")
 const targets = [
   { dir: "drizzle", out: "core/store/migrations.gen.ts" },
-  { dir: "drizzle/pg", out: "core/store/pg/migrations.gen.ts" },
+  { dir: "drizzle/pg", out: "core/runstore/pg/migrations.gen.ts" },
 ]
 for (const { dir, out } of targets) {
   const journal = JSON.parse(await Bun.file(join(root, dir, "meta/_journal.json")).text()) as {

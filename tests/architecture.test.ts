@@ -17,7 +17,7 @@ const LEVELS: Record<string, number> = {
   sandbox: 4,
   tools: 5,
   guards: 6, audit: 6,
-  snapshot: 7, hosts: 7, task: 7,
+  snapshot: 7, hosts: 7, task: 7, runstore: 7,
   plugins: 8,
   runner: 9,
   agent: 10, mcp: 10,

@@ -1,7 +1,7 @@
 // ccode db status|migrate: the schema of the database --db / CCODE_DB names (a SQLite file, or a
 // postgres:// URL). A shared PostgreSQL database is migrated only here, when an operator asks.
-import { migrateDb, schemaStatusOf } from "../../core/store/select.ts"
-import type { SchemaStatus } from "../../core/store/api.ts"
+import { migrateDb, schemaStatusOf } from "../../core/runstore/select.ts"
+import type { SchemaStatus } from "../../core/runstore/api.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { dbTarget } from "../home.ts"

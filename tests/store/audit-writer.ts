@@ -2,7 +2,7 @@
 // named by argv[2] as its own process (as if on its own machine), appends argv[3] rows tagged argv[4],
 // argv[6] rows per transaction (default 1); with argv[5] (epoch ms, or 0) it waits until then so every
 // writer starts at once. Prints when it finished.
-import { openRunStore } from "../../core/store/select.ts"
+import { openRunStore } from "../../core/runstore/select.ts"
 
 const [target, count, tag, startAt, perTx = "1"] = process.argv.slice(2)
 const store = await openRunStore(target!)

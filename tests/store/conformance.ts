@@ -2,9 +2,9 @@
 // (conformance.sqlite.test.ts, conformance.pg.test.ts). A backend passes when the runner could not
 // tell which one it is talking to.
 import { describe, expect, test } from "bun:test"
-import type { Backend, CommitUnit, RunStore } from "../../core/store/api.ts"
+import type { Backend, CommitUnit, RunStore } from "../../core/runstore/api.ts"
 import type { NewCall } from "../../core/store/calls.ts"
-import { migrateDb, openRunStore, schemaStatusOf } from "../../core/store/select.ts"
+import { migrateDb, openRunStore, schemaStatusOf } from "../../core/runstore/select.ts"
 
 export interface Harness {
   /** a new, empty database (not migrated) */
@@ -15,12 +15,12 @@ export interface Harness {
 
 const now = Date.now()
 const run = (id: string, extra: Record<string, unknown> = {}) => ({
-  id, task: "build", taskFile: "/w/task.yaml", workdir: "/w", status: "running", driver: "steps", createdAt: now, updatedAt: now, ...extra,
+  id, task: "build", taskFile: "/w/task.yaml", workdir: "/w", status: "running" as const, driver: "steps" as const, createdAt: now, updatedAt: now, ...extra,
 })
 const call = (id: string, runId: string, seq: number, extra: Partial<NewCall> = {}): NewCall => ({
   id, runId, seq, tool: "shell", args: JSON.stringify({ command: `echo ${seq}` }), argsHash: `h${seq}`, status: "running", startedAt: now, ...extra,
 })
-const request = (id: string, runId: string) => ({ id, runId, kind: "approval", status: "pending", title: `approve ${id}`, createdAt: now })
+const request = (id: string, runId: string) => ({ id, runId, kind: "approval" as const, status: "pending" as const, title: `approve ${id}`, createdAt: now })
 
 async function ready(h: Harness): Promise<{ target: string; store: RunStore }> {
   const target = await h.fresh()

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { SQL } from "bun"
 import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { migrateDb, openRunStore } from "../../core/store/select.ts"
+import { migrateDb, openRunStore } from "../../core/runstore/select.ts"
 import { findPgBin, PG_MISSING, startPg, type PgServer } from "./postgres.ts"
 
 if (!findPgBin()) {

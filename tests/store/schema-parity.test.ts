@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test"
 import { getTableConfig as pgTable, PgTable } from "drizzle-orm/pg-core"
 import { getTableConfig as sqliteTable, SQLiteTable } from "drizzle-orm/sqlite-core"
-import * as pg from "../../core/store/pg/schema.ts"
+import * as pg from "../../core/runstore/pg/schema.ts"
 import * as sqlite from "../../core/store/schema.ts"
 
 // the one intended difference: PostgreSQL text cannot hold the NUL that joins workspace and path

@@ -1,16 +1,16 @@
 // The store as the runner, agent, MCP server, hooks, audit and CLI need it: one async interface,
 // repository style (callers name what they want; the SQL lives in the backends). Two backends
-// implement it: SQLite (core/store/backend-sqlite.ts, over the synchronous functions beside it) and
-// PostgreSQL (core/store/pg/backend.ts). tests/store/conformance.ts holds both to the same behaviour.
+// implement it: SQLite (core/runstore/sqlite.ts, over the synchronous functions in core/store) and
+// PostgreSQL (core/runstore/pg/backend.ts). tests/store/conformance.ts holds both to the same behaviour.
 import type { AuditInput } from "../audit/write.ts"
 import type { ChainedRow } from "../audit/chain.ts"
 import type { AuditFilter } from "../audit/filter.ts"
 import type { VerifyResult } from "../audit/verify.ts"
-import type { CallRow, NewCall, PlanRow } from "./calls.ts"
-import type { RequestRow, RequestStatus } from "./requests.ts"
-import type { RunRow } from "./runs.ts"
-import type { grants, requests, runs } from "./schema.ts"
-import type { TrustedFile } from "./trust.ts"
+import type { CallRow, NewCall, PlanRow } from "../store/calls.ts"
+import type { RequestRow, RequestStatus } from "../store/requests.ts"
+import type { RunRow } from "../store/runs.ts"
+import type { grants, requests, runs, RunStatus } from "../store/schema.ts"
+import type { TrustedFile } from "../store/trust.ts"
 
 export type Backend = "sqlite" | "postgres"
 export type NewRun = typeof runs.$inferInsert
@@ -94,7 +94,7 @@ export interface RunStore {
   updateRun(id: string, patch: RunPatch): Promise<void>
   /** by full id or unique prefix; RunNotFound (exit 2) otherwise */
   findRun(idOrPrefix: string): Promise<RunRow>
-  listRuns(opts?: { limit?: number; status?: string }): Promise<RunRow[]>
+  listRuns(opts?: { limit?: number; status?: RunStatus }): Promise<RunRow[]>
   lastResumable(): Promise<RunRow | undefined>
   pruneCandidates(): Promise<PruneCandidate[]>
   /** delete runs with their rows (audit rows stay); returns the snapshot refs they held */

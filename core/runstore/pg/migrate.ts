@@ -5,7 +5,7 @@
 import type { SQL } from "bun"
 import { GENESIS } from "../../audit/chain.ts"
 import type { SchemaStatus } from "../api.ts"
-import { StoreError } from "../sqlite.ts"
+import { StoreError } from "../../store/sqlite.ts"
 import { migrations } from "./migrations.gen.ts"
 
 // any constant: the advisory lock only has to be the same for every ccode

@@ -5,7 +5,7 @@
 // (no deadlock), and holds the head only for the audit insert and the commit.
 import { and, eq, sql } from "drizzle-orm"
 import { RequestConflict, type CommitUnit, type Settlement } from "../api.ts"
-import type { NewCall } from "../calls.ts"
+import type { NewCall } from "../../store/calls.ts"
 import { appendAuditPg, lockHead } from "./audit.ts"
 import type { PgTx } from "./db.ts"
 import { agentMessages, calls, events, grants, planItems, requests, runs, snapshots, usage } from "./schema.ts"

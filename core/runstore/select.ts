@@ -2,9 +2,9 @@
 // PostgreSQL: opening checks the schema and refuses when it is behind; only migrateDb migrates.
 // SQLite: a private file, migrated on open as it always was.
 import type { RunStore, SchemaStatus } from "./api.ts"
-import { openSqliteRunStore, sqliteSchemaStatus } from "./backend-sqlite.ts"
-import { openSqlite } from "./sqlite.ts"
-import { isPostgresUrl, redactUrl } from "./target.ts"
+import { openSqliteRunStore, sqliteSchemaStatus } from "./sqlite.ts"
+import { openSqlite } from "../store/sqlite.ts"
+import { isPostgresUrl, redactUrl } from "../store/target.ts"
 
 export async function openRunStore(target: string): Promise<RunStore> {
   if (!isPostgresUrl(target)) return openSqliteRunStore(target)
