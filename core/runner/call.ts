@@ -29,6 +29,8 @@ export interface Proposal {
   attempt?: number
   /** the step asks for preview, confirm, commit */
   preview?: boolean
+  /** the step's own env over the task's ($CCODE_OUTPUT, `env:` of the step) */
+  env?: Record<string, string>
 }
 
 export type CallOutcome =
@@ -249,7 +251,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     cwd: view?.cwd ?? ctx.cwd,
     workspace: view?.workspace ?? ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
-    env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
+    env: { ...ctx.env, ...proposal.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
     runId: ctx.runId,
     callId,
     confine: ctx.governor.policy.workspace.confine,

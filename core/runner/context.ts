@@ -30,6 +30,8 @@ export interface RunOptions {
   sandbox?: string
   /** --max-wall-time, in ms */
   maxWallTime?: number
+  /** --var name=value (never stored with the run: a value may be a secret; resume takes them again) */
+  vars?: Record<string, string>
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
@@ -126,6 +128,10 @@ export interface RunContext {
   snapshots?: SnapshotHook
   /** the OS sandbox shell calls run in (undefined: none) */
   sandbox?: Sandbox
+  /** the task's input values (`${{ inputs.x }}`) */
+  inputs?: Record<string, string>
+  /** where steps' $CCODE_OUTPUT files are made (writable inside the sandbox too) */
+  outputDir?: string
 }
 
 /** Wall time used by the whole run, across resumes. */

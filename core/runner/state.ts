@@ -10,6 +10,14 @@ export interface StepConfig {
   timeout?: number
   breakpoint: boolean
   preview?: boolean
+  /** `if:` as written, decided when the step is due */
+  if?: string
+  /** the `if:` reads failure() or always() */
+  afterFailure?: boolean
+  /** the step's own env, over the task's */
+  env?: Record<string, string>
+  /** relative to the task's workdir */
+  workingDirectory?: string
 }
 
 /** A call that already has an id and sequence number (decided before, or in flight at a crash). */
@@ -51,6 +59,8 @@ export interface RunState {
   /** the workspace fingerprint when the last segment ended (resume compares against it) */
   fingerprint?: unknown
   agent?: unknown
+  /** what finished steps handed on ($CCODE_OUTPUT, a plugin's data), by step id; redacted when taken */
+  outputs?: Record<string, Record<string, string>>
 }
 
 export function initialState(plan: Plan, driver: "plan" | "agent" = "plan", now = Date.now()): RunState {

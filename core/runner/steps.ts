@@ -4,8 +4,9 @@ import type { ToolResult } from "../tools/types.ts"
 import { commit, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
-import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
+import { planIndex, readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
+import { conditionHolds, dueCall, scopeOf, StepRefused, takeOutputs, type DueCall } from "./step-inputs.ts"
 
 const MAX_BACKOFF_MS = 30_000
 
@@ -15,9 +16,13 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
   const active = new Map<string, Promise<void>>()
   for (;;) {
     if (!ctx.stop) {
+      const settledUpTo = firstUnsettled(ctx)
       for (const item of readyItems(ctx.state.plan)) {
         if (active.size >= parallel) break
         if (active.has(item.id)) continue
+        // an `if:` is decided on a settled past: every step above it has ended (docs/task.md)
+        if (steps.get(item.id)!.if !== undefined && planIndex(ctx.state.plan, item.id) > settledUpTo) continue
+
         const job = runItem(ctx, item.id, steps.get(item.id)!).finally(() => active.delete(item.id))
         active.set(item.id, job)
       }
@@ -27,13 +32,39 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
   }
 }
 
+/** The plan index of the first item that is due or running (none above it is). */
+function firstUnsettled(ctx: RunContext): number {
+  // pending items are left out: one above that needs this very step must not wait for it forever
+  const i = ctx.state.plan.items.findIndex((item) => item.state === "ready" || item.state === "active")
+  return i < 0 ? ctx.state.plan.items.length : i
+}
+
 async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
+  if (step.if !== undefined && !conditionHolds(step, scopeOf(ctx))) {
+    const reason = `if: ${step.if} was false`
+    apply({ type: "skip", id, note: reason })
+    ctx.recorder.event("step.skipped", { step: id, reason })
+    commit(ctx)
+    return
+  }
   if (step.breakpoint && !ctx.state.passed.includes(id)) {
     const gate = await breakpointGate(ctx, id)
     if (gate !== "continue") return
   }
   const pending = ctx.state.pending[id]
+  let due: DueCall
+  try {
+    due = dueCall(ctx, id, step, itemOf(ctx.state.plan, id)!.attempts + 1)
+  } catch (error) {
+    if (!(error instanceof StepRefused)) throw error
+    apply({ type: "start", id })
+    apply({ type: "fail", id, retry: false, denied: "policy", note: error.message })
+    ctx.recorder.audit({ type: "decision", actor: "policy", tool: step.tool, action: "decide", result: "denied", reason: error.message, data: { step: id } })
+    ctx.state.counters.denied++
+    commit(ctx)
+    return
+  }
   apply({ type: "start", id })
   const retries = step.retries ?? ctx.governor.policy.limits.retries
   const settle = (outcome: CallOutcome) => {
@@ -51,12 +82,18 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
       case "denied":
         apply({ type: "fail", id, retry: false, denied: outcome.decision.by === "user" ? "person" : "policy", note: outcome.result.error?.message })
         return
-      case "ran":
-        apply(eventFor(ctx, id, outcome.result, retries))
+      case "ran": {
+        const taken = takeOutputs(ctx, due.outputFile, outcome.result, ctx.registry.get(step.tool)?.source !== "builtin")
+        if ("outputs" in taken) ctx.state.outputs = { ...ctx.state.outputs, [id]: taken.outputs }
+        const result = "error" in taken && outcome.result.status === "ok"
+          ? { ...outcome.result, status: "error" as const, error: { code: "OUTPUT_INVALID", type: "param" as const, message: taken.error } }
+          : outcome.result
+        apply(eventFor(ctx, id, result, retries))
+      }
     }
   }
   const attempt = itemOf(ctx.state.plan, id)!.attempts
-  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
+  const outcome = await runCall(ctx, { tool: step.tool, args: due.args, env: due.env, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
   const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++
