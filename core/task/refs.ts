@@ -52,8 +52,8 @@ export function checkExpressions(steps: CheckedStep[], inputs: Set<string>, fail
     if (step.if !== undefined) {
       // `if: ${{ x }}` is accepted too, as in GitHub Actions
       const bare = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(step.if)?.[1] ?? step.if
-      for (const expr of parse(bare, ["steps", step.index, "if"], "if:", true)) {
-        check(expr, ["steps", step.index, "if"], "if:")
+      for (const expr of parse(bare, ["steps", step.index, "if"], "if", true)) {
+        check(expr, ["steps", step.index, "if"], "if")
         walk(expr, (node) => {
           if (node.kind === "call" && node.name !== "success") afterFailure = true
         })
