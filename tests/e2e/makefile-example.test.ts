@@ -27,7 +27,7 @@ describe("examples/makefile", () => {
       const ran = events(broken.stdout).filter((e) => e.type === "step.finished").map((e) => [e.step, e.status])
       expect(ran.filter(([step]) => step !== "test")).toEqual([["build", "ok"], ["explain-failure", "ok"]])
       const explained = events(broken.stdout).filter((e) => e.type === "step.finished" && e.step === "explain-failure")[0]!
-      expect(explained.output).toBe("build failed (test: failure); ccode runs logs shows why\n")
+      expect(explained.output).toBe("build failed, test outcome failure; see ccode runs logs\n")
       expect(existsSync(join(sb.work, "dist", "app-0.1.0.tar.gz"))).toBe(false)
       expect(readFileSync(join(sb.work, "dist", "app"), "utf8")).toContain("someone else")
     } finally {
