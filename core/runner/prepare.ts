@@ -131,7 +131,7 @@ function finishPrepare(
     secrets: secretValues(policy.redaction.env, inputs, ...task.steps.map((s) => s.env ?? {})),
   })
   // the agent section is checked now, so a bad one is exit 2 before anything is stored
-  if (task.spec.agent) prepareAgent(task, registry, toolEnv)
+  if (task.spec.agent) prepareAgent(task, registry, toolEnv, inputs)
   const governor = createGovernor(policy, workspace, toolEnv, { sandboxed: sandbox.bwrap !== undefined, loaderEnv })
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them

@@ -1,7 +1,8 @@
 // What a scripted step sees when it is due: its `if:` decided, and `${{ }}` substituted into its
 // arguments, env and working directory — before the policy decides the call, so the decision is on
 // exactly what runs (an input or output value that reads as shell syntax is analysed as such).
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { evaluate, ExprError, parseExpression, truthy, type Scope, type Value } from "../task/expr.ts"
 import { substitute, substituteDeep } from "../task/template.ts"
@@ -36,6 +37,17 @@ function hasFailed(item: PlanItem): boolean {
   return (item.state === "failed" && !item.continueOnError) || (item.state === "blocked" && !item.waiting)
 }
 
+/**
+ * A step's arguments as `--dry-run` decides them: inputs are known; a later step's output or state is
+ * not, so it reads as a placeholder word (`__steps.build.outputs.v__`) that keeps the command parsable.
+ */
+export function plannedArgs(step: StepConfig, inputs: Record<string, string>): Record<string, unknown> {
+  const scope: Scope = { failed: false, ref: (path) => (path[0] === "inputs" ? inputs[path[1]!] ?? null : `__${path.join(".")}__`) }
+  const args = substituteDeep(step.args, scope)
+  if (step.workingDirectory !== undefined) args.cwd = substitute(step.workingDirectory, scope)
+  return args
+}
+
 /** Whether a due step runs: its `if:` (an `if:` without success()/failure()/always() means `success() && ...`). */
 export function conditionHolds(step: StepConfig, scope: Scope): boolean {
   if (step.if === undefined) return true
@@ -62,7 +74,7 @@ export function dueCall(ctx: RunContext, id: string, step: StepConfig, attempt: 
   const args = substituteDeep(step.args, scope)
   const env = step.env ? Object.fromEntries(Object.entries(step.env).map(([k, v]) => [k, substitute(v, scope)])) : {}
   if (step.workingDirectory !== undefined) args.cwd = workingDirectory(ctx, substitute(step.workingDirectory, scope))
-  const dir = ctx.outputDir ?? join(ctx.cwd, ".ccode-outputs")
+  const dir = ctx.outputDir ?? join(tmpdir(), `ccode-outputs-${ctx.runId}`)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const outputFile = join(dir, `output-${id.replace(/[^A-Za-z0-9_.-]/g, "_")}-${attempt}`)
   writeFileSync(outputFile, "", { mode: 0o600 })
@@ -96,6 +108,9 @@ export function takeOutputs(ctx: RunContext, outputFile: string, result: ToolRes
     if (error instanceof OutputFileError) return { error: error.message }
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { outputs: ctx.redactor.value(structured ? outputsOfData(result.data) : {}) }
     return { error: `$CCODE_OUTPUT could not be read: ${(error as Error).message}` }
+  } finally {
+    // what the step wrote is unredacted: it lives only until it is taken
+    rmSync(outputFile, { force: true })
   }
 }
 

@@ -2,7 +2,7 @@
 // ConfigError with file:line:col, raised before anything runs or is stored.
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { basename, dirname, extname, resolve } from "node:path"
-import { checkExpressions } from "./refs.ts"
+import { checkExpressions, checkInputTemplates } from "./refs.ts"
 import { TaskFile, type Step } from "./schema.ts"
 import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "./yaml.ts"
 
@@ -73,7 +73,15 @@ function build(file: string, spec: TaskFile, sourceOf: () => YamlSource): Loaded
     const at = positionOf(sourceOf(), ["workdir"])
     throw new ConfigError(file, at.line, at.col, `workdir ${workdir} does not exist or is not a directory`)
   }
-  const steps = spec.steps ? planSteps(spec.steps, sourceOf, new Set(Object.keys(spec.inputs ?? {}))) : []
+  const inputs = new Set(Object.keys(spec.inputs ?? {}))
+  const steps = spec.steps ? planSteps(spec.steps, sourceOf, inputs) : []
+  for (const key of ["goal", "system"] as const) {
+    const text = spec.agent?.[key]
+    if (text) checkInputTemplates(text, inputs, ["agent", key], (path, problem) => {
+      const at = positionOf(sourceOf(), path)
+      throw new ConfigError(file, at.line, at.col, `agent.${key}: ${problem}`)
+    })
+  }
   const task = { file, dir, name: spec.name ?? basename(file, extname(file)), workdir, spec, steps } as LoadedTask
   // the positioned document is built on first use (errors, an inline policy's rule sources)
   Object.defineProperty(task, "source", { get: sourceOf, enumerable: false })

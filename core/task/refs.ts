@@ -95,3 +95,22 @@ function refProblem(path: string[], step: CheckedStep, inputs: Set<string>, orde
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }
+
+/** An agent's goal and system prompt may read inputs (nothing else exists before the agent runs). */
+export function checkInputTemplates(text: string, inputs: Set<string>, path: PropertyKey[], fail: Fail): void {
+  let found
+  try {
+    found = templatesIn(text)
+  } catch (error) {
+    if (!(error instanceof ExprError)) throw error
+    return fail(path, `${error.message} (at character ${error.offset + 1} of ${JSON.stringify(clip(text))})`)
+  }
+  for (const t of found) {
+    walk(t.expr, (node) => {
+      if (node.kind === "call") fail(path, `${node.name}() means nothing here: an agent's goal reads only inputs.NAME`)
+      if (node.kind !== "ref") return
+      if (node.path[0] !== "inputs" || node.path.length !== 2) fail(path, `"${node.path.join(".")}": an agent's goal reads only inputs.NAME`)
+      if (!inputs.has(node.path[1]!)) fail(path, `unknown input "${node.path[1]}" (declare it under inputs:)`)
+    })
+  }
+}

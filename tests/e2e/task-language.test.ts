@@ -122,6 +122,10 @@ describe("task language", () => {
       expect(decision.decision).toBe("deny")
       expect(r.code).toBe(5)
       expect(readFileSync(marker, "utf8")).toBe("precious")
+      // --dry-run decides the same substituted command
+      const dry = await ccode(sb, ["run", "t.yaml", "--dry-run", "--json", "--var", "msg=hi; rm -rf ~"])
+      const planned = events(dry.stdout).find((e) => e.type === "decision")!
+      expect([dry.code, (planned.args as { command: string }).command, planned.decision]).toEqual([5, "echo hi; rm -rf ~", "deny"])
       // and through an output: a step's output that holds a command substitution is analysed too
       sb.file("o.yaml", "steps:\n  - id: a\n    run: echo 'x=$(rm -rf ~)' >> \"$CCODE_OUTPUT\"\n  - id: b\n    run: echo ${{ steps.a.outputs.x }}\n")
       const o = await ccode(sb, ["run", "o.yaml", "--json", "--non-interactive"])

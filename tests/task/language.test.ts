@@ -58,6 +58,8 @@ describe("the task language at load", () => {
     ["a .. working directory", "steps:\n  - run: pwd\n    working_directory: a/../../x\n", /^3:5 .*may not use "\.\."/],
     ["a working directory on a file tool", "steps:\n  - tool: read_file\n    with: { path: x }\n    working_directory: a\n", /^4:5 .*applies to shell steps/],
     ["a bad env name", "steps:\n  - run: echo\n    env: { 'A B': x }\n", /^3:12 .*env\.A B: Invalid key/],
+    ["an agent goal reading a step", "agent:\n  provider: replay\n  script: t.yaml\n  goal: fix ${{ steps.a.outputs.x }}\n", /^4:3 agent\.goal: "steps\.a\.outputs\.x": an agent's goal reads only inputs\.NAME/],
+    ["an agent goal reading an undeclared input", "agent:\n  provider: replay\n  script: t.yaml\n  goal: fix ${{ inputs.x }}\n", /^4:3 agent\.goal: unknown input "x"/],
     ["a bad input key", "inputs: { x: { defualt: 1 } }\nsteps:\n  - run: echo\n", /^1:16 .*defualt/],
   ]
   for (const [what, text, expected] of bad) {
