@@ -31,6 +31,8 @@ export interface Proposal {
   preview?: boolean
   /** the step's own env over the task's ($CCODE_OUTPUT, `env:` of the step) */
   env?: Record<string, string>
+  /** the step's last word on its result before anything records it (a bad $CCODE_OUTPUT fails it) */
+  finish?: (result: ToolResult) => ToolResult
 }
 
 export type CallOutcome =
@@ -156,6 +158,7 @@ export async function runCall(
   }
   ctx.state.counters.calls++
   if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, settle)
+  if (proposal.finish) result = proposal.finish(result)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)

@@ -1,7 +1,7 @@
 // What a scripted step sees when it is due: its `if:` decided, and `${{ }}` substituted into its
 // arguments, env and working directory — before the policy decides the call, so the decision is on
 // exactly what runs (an input or output value that reads as shell syntax is analysed as such).
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { evaluate, ExprError, parseExpression, truthy, type Scope, type Value } from "../task/expr.ts"
@@ -23,13 +23,18 @@ export function scopeOf(ctx: RunContext): Scope {
     failed: ctx.state.plan.items.some(hasFailed),
     ref(path: string[]): Value {
       const [root, name, field, key] = path
-      if (root === "inputs") return ctx.inputs?.[name!] ?? null
+      // own keys only: `outputs.constructor` is not Object's constructor
+      if (root === "inputs") return own(ctx.inputs, name!)
       const item = itemOf(ctx.state.plan, name!)
       if (!item) return null
-      if (field === "outputs") return ctx.state.outputs?.[name!]?.[key!] ?? null
+      if (field === "outputs") return own(own(ctx.state.outputs, name!), key!)
       return OUTCOME[item.state]
     },
   }
+}
+
+function own<T>(record: Record<string, T> | undefined | null, key: string): T | null {
+  return record && Object.hasOwn(record, key) ? record[key]! : null
 }
 
 // a failure the run does not shrug off: continue_on_error steps do not make failure() true
@@ -97,20 +102,45 @@ function workingDirectory(ctx: RunContext, dir: string): string {
   return real
 }
 
-/** The outputs a finished call hands on (`structured`: a plugin's or MCP tool's data counts too), redacted; an unreadable or oversized file is the step's failure. */
+/** The outputs a finished call hands on (`structured`: a plugin's or MCP tool's data counts too), redacted;
+ *  an unreadable, oversized or swapped file is the step's failure. */
 export function takeOutputs(ctx: RunContext, outputFile: string, result: ToolResult, structured: boolean): { outputs: Record<string, string> } | { error: string } {
+  const data = structured ? outputsOfData(result.data) : {}
   try {
-    const size = statSync(outputFile).size
-    if (size > MAX_OUTPUT_BYTES) return { error: `$CCODE_OUTPUT is ${size} bytes; at most ${MAX_OUTPUT_BYTES} are taken (write large results to a file and pass its path)` }
-    const written = parseOutputFile(readFileSync(outputFile, "utf8"))
-    return { outputs: ctx.redactor.value({ ...(structured ? outputsOfData(result.data) : {}), ...written }) }
+    const text = readOutputFile(outputFile)
+    return { outputs: ctx.redactor.value({ ...data, ...(text === undefined ? {} : parseOutputFile(text)) }) }
   } catch (error) {
-    if (error instanceof OutputFileError) return { error: error.message }
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { outputs: ctx.redactor.value(structured ? outputsOfData(result.data) : {}) }
-    return { error: `$CCODE_OUTPUT could not be read: ${(error as Error).message}` }
+    return { error: error instanceof OutputFileError ? error.message : `$CCODE_OUTPUT could not be read: ${(error as Error).message}` }
   } finally {
     // what the step wrote is unredacted: it lives only until it is taken
     rmSync(outputFile, { force: true })
+  }
+}
+
+/**
+ * The file as the step left it, read without following a link: a sandboxed step that swaps it for a
+ * symlink (to ~/.ssh/id_rsa, /dev/zero) or a FIFO must not make ccode, outside the sandbox, read for it.
+ */
+function readOutputFile(path: string): string | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === "ENOENT") return undefined
+    if (code === "ELOOP") throw new OutputFileError("$CCODE_OUTPUT was replaced by a symlink; refused (write to the file, do not replace it)")
+    throw error
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (!stat.isFile()) throw new OutputFileError("$CCODE_OUTPUT is no longer a regular file; refused")
+    if (stat.nlink > 1) throw new OutputFileError("$CCODE_OUTPUT has another hard link; refused")
+    if (stat.size > MAX_OUTPUT_BYTES) throw new OutputFileError(`$CCODE_OUTPUT is ${stat.size} bytes; at most ${MAX_OUTPUT_BYTES} are taken (write large results to a file and hand on its path)`)
+    const buffer = Buffer.alloc(stat.size)
+    const read = readSync(fd, buffer, 0, stat.size, 0)
+    return buffer.subarray(0, read).toString("utf8")
+  } finally {
+    closeSync(fd)
   }
 }
 

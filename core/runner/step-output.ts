@@ -8,7 +8,7 @@ const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
 export class OutputFileError extends Error {}
 
 export function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {}
+  const out: Record<string, string> = Object.create(null)
   const lines = text.split("\n")
   if (lines.at(-1) === "") lines.pop()
   for (let i = 0; i < lines.length; i++) {
@@ -47,8 +47,8 @@ function checkKey(key: string, line: number): void {
 
 /** A plugin tool's structured result, as outputs: its top-level scalar fields (objects as JSON). */
 export function outputsOfData(data: unknown): Record<string, string> {
-  if (!data || typeof data !== "object" || Array.isArray(data)) return {}
-  const out: Record<string, string> = {}
+  const out: Record<string, string> = Object.create(null)
+  if (!data || typeof data !== "object" || Array.isArray(data)) return out
   for (const [key, value] of Object.entries(data)) {
     if (!KEY.test(key) || value === undefined) continue
     out[key] = typeof value === "string" ? value : JSON.stringify(value)

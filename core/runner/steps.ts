@@ -82,21 +82,27 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
       case "denied":
         apply({ type: "fail", id, retry: false, denied: outcome.decision.by === "user" ? "person" : "policy", note: outcome.result.error?.message })
         return
-      case "ran": {
-        const taken = takeOutputs(ctx, due.outputFile, outcome.result, ctx.registry.get(step.tool)?.source !== "builtin")
-        if ("outputs" in taken) ctx.state.outputs = { ...ctx.state.outputs, [id]: taken.outputs }
-        const result = "error" in taken && outcome.result.status === "ok"
-          ? { ...outcome.result, status: "error" as const, error: { code: "OUTPUT_INVALID", type: "param" as const, message: taken.error } }
-          : outcome.result
-        apply(eventFor(ctx, id, result, retries))
-      }
+      case "ran":
+        apply(eventFor(ctx, id, outcome.result, retries))
     }
   }
   const attempt = itemOf(ctx.state.plan, id)!.attempts
-  const outcome = await runCall(ctx, { tool: step.tool, args: due.args, env: due.env, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
+  const outcome = await runCall(ctx, { tool: step.tool, args: due.args, env: due.env, finish: (result) => withOutputs(ctx, id, step, due, result), itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, settle, pending)
   const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++
+}
+
+// Outputs are taken before the result is recorded, so a refused $CCODE_OUTPUT is the step's recorded failure.
+function withOutputs(ctx: RunContext, id: string, step: StepConfig, due: DueCall, result: ToolResult): ToolResult {
+  const taken = takeOutputs(ctx, due.outputFile, result, ctx.registry.get(step.tool)?.source !== "builtin")
+  if ("outputs" in taken) {
+    ctx.state.outputs = { ...ctx.state.outputs, [id]: taken.outputs }
+    return result
+  }
+  // a failed step keeps its own error; a successful one fails with the file's
+  if (result.status !== "ok") return result
+  return { ...result, status: "error", error: { code: "OUTPUT_INVALID", type: "param", message: taken.error } }
 }
 
 function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {

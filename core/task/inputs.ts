@@ -33,7 +33,7 @@ export function resolveInputs(
       throw new VarFlagError(`--var ${name}: ${file} has no input "${name}"${known.length ? ` (its inputs: ${known.join(", ")})` : " (it declares no inputs:)"}`)
     }
   }
-  const values: Record<string, string> = {}
+  const values: Record<string, string> = Object.create(null) // an input may be named __proto__
   for (const [name, input] of Object.entries(declared)) {
     const value = Object.hasOwn(vars, name) ? vars[name] : env[`CCODE_VAR_${name}`] ?? input.default
     if (value === undefined) {

@@ -174,6 +174,38 @@ describe("task language", () => {
     })
   }, 60_000)
 
+  test("attack: a step that swaps $CCODE_OUTPUT for a symlink, a FIFO or a huge file gets nothing read for it", async () => {
+    await inSandbox(async (sb) => {
+      const secret = sb.file("../home/secret.txt", "k=stolen-value\n")
+      // the swaps happen inside a script, as a step's own program would do them (the policy sees `sh swap.sh`)
+      sb.file("swap.sh", [
+        'rm -f "$CCODE_OUTPUT"',
+        'case "$1" in',
+        `  link) ln -s ${secret} "$CCODE_OUTPUT" ;;`,
+        '  fifo) mkfifo "$CCODE_OUTPUT" ;;',
+        `  huge) head -c 1100000 /dev/zero | tr '\\0' a | sed 's/^/k=/' > "$CCODE_OUTPUT" ;;`,
+        '  hard) echo k=1 > mine.txt; ln mine.txt "$CCODE_OUTPUT" ;;',
+        'esac', "",
+      ].join("\n"))
+      sb.file("t.yaml", [
+        "policy: { limits: { retries: 0 } }",
+        "steps:",
+        ...["link", "fifo", "huge", "hard"].flatMap((how) => [`  - id: ${how}`, `    run: sh swap.sh ${how}`]),
+        `  - id: read`, `    needs: [link]`, `    if: always()`, `    run: echo "got=\${{ steps.link.outputs.k }}"`,
+        "",
+      ].join("\n"))
+      const r = await ccode(sb, ["run", "t.yaml", "--json", "--non-interactive", "--sandbox", "off", "--yes"], { timeoutMs: 60_000 })
+      expect(r.code).toBe(1)
+      expect(r.stdout).not.toContain("stolen-value")
+      const errors = Object.fromEntries(events(r.stdout).filter((e) => e.type === "step.finished").map((e) => [e.step, (e.error as { message?: string } | null)?.message ?? "ok"]))
+      expect(errors.link).toContain("replaced by a symlink; refused")
+      expect(errors.fifo).toContain("no longer a regular file; refused")
+      expect(errors.huge).toMatch(/\$CCODE_OUTPUT is 11\d{5} bytes; at most 1048576 are taken/)
+      expect(errors.hard).toContain("another hard link; refused")
+      expect(finished(r.stdout).find(([step]) => step === "read")).toEqual(["read", "ok", "got=\n"])
+    })
+  }, 60_000)
+
   test("resume after kill -9 sees the outputs of finished steps and refuses changed inputs", async () => {
     await inSandbox(async (sb) => {
       sb.file("t.yaml", [
