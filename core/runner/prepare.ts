@@ -114,7 +114,7 @@ function finishPrepare(
       id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
       config: {
         tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}),
-        ...(step.if !== undefined ? { if: step.if } : {}), ...(step.afterFailure ? { afterFailure: true } : {}),
+        ...(step.if !== undefined ? { if: step.if } : {}),
         ...(step.env ? { env: step.env } : {}), ...(step.workingDirectory ? { workingDirectory: step.workingDirectory } : {}),
       },
     }

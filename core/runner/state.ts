@@ -12,8 +12,6 @@ export interface StepConfig {
   preview?: boolean
   /** `if:` as written, decided when the step is due */
   if?: string
-  /** the `if:` reads failure() or always() */
-  afterFailure?: boolean
   /** the step's own env, over the task's */
   env?: Record<string, string>
   /** relative to the task's workdir */

@@ -20,8 +20,6 @@ export interface PlannedStep {
   continueOnError: boolean
   /** `if:` as written (checked at load; decided when the step is due) */
   if?: string
-  /** the `if:` reads failure() or always(): decided even after a failure (docs/task.md) */
-  afterFailure?: boolean
   /** merged over the task's env for this step */
   env?: Record<string, string>
   /** relative to the task's workdir; must stay inside the workspace */
@@ -134,7 +132,6 @@ function planSteps(steps: Step[], sourceOf: () => YamlSource, inputs: Set<string
     const found = expressions.get(step.id)!
     // a step that reads another's outputs runs after it (and is blocked when it fails, like needs:)
     for (const read of found.reads) if (!step.needs.includes(read)) step.needs = [...step.needs, read]
-    if (found.afterFailure) step.afterFailure = true
   }
   const cycle = findCycle(planned)
   if (cycle) {

@@ -21,8 +21,6 @@ export interface CheckedStep {
 export interface StepExpressions {
   /** steps whose outputs or state this step's fields read (they must finish first) */
   reads: string[]
-  /** the `if:` reads failure() or always(): it is decided even after a failure */
-  afterFailure: boolean
 }
 
 type Fail = (path: PropertyKey[], problem: string) => never
@@ -48,15 +46,11 @@ export function checkExpressions(steps: CheckedStep[], inputs: Set<string>, fail
         return fail(path, `step "${step.id}" ${where}: ${error.message} (at character ${error.offset + 1} of ${JSON.stringify(clip(text))})`)
       }
     }
-    let afterFailure = false
     if (step.if !== undefined) {
       // `if: ${{ x }}` is accepted too, as in GitHub Actions
       const bare = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(step.if)?.[1] ?? step.if
       for (const expr of parse(bare, ["steps", step.index, "if"], "if", true)) {
         check(expr, ["steps", step.index, "if"], "if")
-        walk(expr, (node) => {
-          if (node.kind === "call" && node.name !== "success") afterFailure = true
-        })
       }
     }
     const fields: { text: string; path: PropertyKey[] }[] = [
@@ -67,7 +61,7 @@ export function checkExpressions(steps: CheckedStep[], inputs: Set<string>, fail
       ...(step.workingDirectory ? [{ text: step.workingDirectory, path: ["steps", step.index, "working_directory"] }] : []),
     ]
     for (const field of fields) for (const expr of parse(field.text, field.path, "`${{ }}`", false)) check(expr, field.path, "`${{ }}`")
-    result.set(step.id, { reads: [...reads], afterFailure })
+    result.set(step.id, { reads: [...reads] })
   }
   return result
 }

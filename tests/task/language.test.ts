@@ -36,13 +36,13 @@ describe("the task language at load", () => {
     expect(task.steps[0]).toEqual({ id: "step-1", title: "echo hi", tool: "shell", args: { command: "echo hi" }, needs: [], retries: undefined, timeout: undefined, breakpoint: false, continueOnError: false, index: 0 })
   })
 
-  test("a step reading another's outputs comes to need it; failure() marks a step decided after failures", () => {
+  test("a step reading another's outputs comes to need it; an if: is kept as written", () => {
     const task = loadTask(taskFile([
       "inputs: { env: { default: dev } }", "steps:",
       "  - id: a", "    run: echo a", "  - id: b", "    run: echo ${{ steps.a.outputs.v }} ${{ inputs.env }}",
       "  - id: c", "    if: failure() || steps.b.outcome == 'skipped'", "    run: echo c", "    env: { X: '${{ inputs.env }}' }", "    working_directory: sub",
     ].join("\n")))
-    expect(task.steps.map((s) => [s.id, s.needs, s.afterFailure ?? false])).toEqual([["a", [], false], ["b", ["a"], false], ["c", ["b"], true]])
+    expect(task.steps.map((s) => [s.id, s.needs, s.if ?? null])).toEqual([["a", [], null], ["b", ["a"], null], ["c", ["b"], "failure() || steps.b.outcome == 'skipped'"]])
     expect(task.steps[2]!.env).toEqual({ X: "${{ inputs.env }}" })
     expect(task.steps[2]!.workingDirectory).toBe("sub")
   })
