@@ -15,6 +15,9 @@ async function inSandbox(body: (sb: Sandbox) => Promise<void>): Promise<void> {
   }
 }
 
+/** Every byte of the database, its write-ahead log included. */
+const storedBytes = (sb: Sandbox) => Buffer.concat([sb.db, `${sb.db}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)))
+
 const started = (out: string) => events(out).filter((e) => e.type === "step.started").map((e) => [e.step, (e.args as { command?: string }).command])
 const finished = (out: string) => events(out).filter((e) => e.type === "step.finished").map((e) => [e.step, e.status, String(e.output ?? "")])
 const skipped = (out: string) => events(out).filter((e) => e.type === "step.skipped").map((e) => e.step)
@@ -170,7 +173,15 @@ describe("task language", () => {
       db.close()
       expect(stored).toContain('"outputs"')
       expect(stored).not.toContain(secret)
-      expect(readFileSync(sb.db).includes(secret)).toBe(false)
+      expect(storedBytes(sb).includes(secret)).toBe(false)
+
+      // an input whose name says secret is masked in events and storage; the run row never keeps --var values
+      sb.file("i.yaml", "inputs: { api_token: {} }\nsteps:\n  - run: echo ${{ inputs.api_token }} > seen.txt\n")
+      const i = await ccode(sb, ["run", "i.yaml", "--json", "--non-interactive", "--var", "api_token=zq81-very-private-9x"])
+      expect(i.code).toBe(0)
+      expect(readFileSync(join(sb.work, "seen.txt"), "utf8")).toBe("zq81-very-private-9x\n")
+      expect(i.stdout).not.toContain("zq81-very-private-9x")
+      expect(storedBytes(sb).includes("zq81-very-private-9x")).toBe(false)
     })
   }, 60_000)
 
