@@ -147,6 +147,8 @@ function checkWorkingDirectory(step: PlannedStep, fail: (path: PropertyKey[], pr
   const dir = step.workingDirectory!
   if (step.tool !== "shell") fail(path, `step "${step.id}": working_directory applies to shell steps (run: or tool: shell)`)
   if (step.args.cwd !== undefined) fail(path, `step "${step.id}": give either working_directory or with.cwd, not both`)
+  // a preview runs in a scratch copy: a folder of the real workspace would be the wrong place
+  if (step.preview) fail(path, `step "${step.id}": working_directory cannot be combined with preview: true`)
   if (dir.startsWith("/") || dir.startsWith("~")) fail(path, `step "${step.id}": working_directory must be relative to the task's workdir, got "${dir}"`)
   if (dir.split(/[\\/]/).includes("..")) fail(path, `step "${step.id}": working_directory may not use ".." (it must stay inside the workspace)`)
   if (dir.includes("\0")) fail(path, `step "${step.id}": working_directory contains a NUL byte`)

@@ -57,6 +57,7 @@ describe("the task language at load", () => {
     ["an absolute working directory", "steps:\n  - run: pwd\n    working_directory: /etc\n", /^3:5 .*must be relative/],
     ["a .. working directory", "steps:\n  - run: pwd\n    working_directory: a/../../x\n", /^3:5 .*may not use "\.\."/],
     ["a working directory on a file tool", "steps:\n  - tool: read_file\n    with: { path: x }\n    working_directory: a\n", /^4:5 .*applies to shell steps/],
+    ["a working directory on a preview step", "steps:\n  - run: pwd\n    preview: true\n    working_directory: a\n", /^4:5 .*cannot be combined with preview/],
     ["a bad env name", "steps:\n  - run: echo\n    env: { 'A B': x }\n", /^3:12 .*env\.A B: Invalid key/],
     ["an agent goal reading a step", "agent:\n  provider: replay\n  script: t.yaml\n  goal: fix ${{ steps.a.outputs.x }}\n", /^4:3 agent\.goal: "steps\.a\.outputs\.x": an agent's goal reads only inputs\.NAME/],
     ["an agent goal reading an undeclared input", "agent:\n  provider: replay\n  script: t.yaml\n  goal: fix ${{ inputs.x }}\n", /^4:3 agent\.goal: unknown input "x"/],
