@@ -7,6 +7,7 @@ import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { nextSteps, openSession } from "../session.ts"
 import { approvalFlag, durationFlag } from "./run.ts"
+import { parseVarFlags } from "../../core/task/inputs.ts"
 
 export default command({
   meta: { name: "resume", description: "Continue a paused, stopped, interrupted or crashed run from its last checkpoint" },
@@ -27,6 +28,7 @@ export default command({
     "max-wall-time": { type: "string", description: "new wall-time limit (counted across resumes), e.g. 1h", valueHint: "DURATION" },
     "auto-approve": { type: "string", description: "from now on auto-approve calls up to this risk (safe|low|medium|high)", valueHint: "LEVEL" },
     yes: { type: "boolean", description: "from now on auto-approve up to high (critical still asks)" },
+    var: { type: "string", description: "a task input, as given to the run (values are not stored); repeatable", valueHint: "NAME=VALUE" },
     ...jsonArg,
     ...globalArgs,
   },
@@ -40,6 +42,7 @@ export default command({
       autoApprove: approvalFlag(args["auto-approve"]),
       maxSteps: positiveInt(args["max-steps"], "--max-steps"),
       maxWallTime: durationFlag(args["max-wall-time"], "--max-wall-time"),
+      vars: parseVarFlags(allValues(rawArgs, "var")),
     }
     const session = openSession({ ...args, nonInteractive: args["non-interactive"] })
     try {

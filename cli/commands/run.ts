@@ -6,6 +6,7 @@ import type { RunResult } from "../../core/runner/finish.ts"
 import { newId } from "../../core/runner/ids.ts"
 import { planRun, startRun, type PlannedRun } from "../../core/runner/lifecycle.ts"
 import { parseDuration } from "../../core/base/duration.ts"
+import { parseVarFlags } from "../../core/task/inputs.ts"
 import { allValues, globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
@@ -20,6 +21,7 @@ export default command({
     "ccode run task.yaml --non-interactive --json > events.jsonl   # pauses with exit 3 when a person is needed",
     "ccode run a.yaml b.yaml c.yaml --jobs 2 --policy ci",
     "ccode run task.yaml --dry-run                                 # show each step's decision, run nothing",
+    "ccode run build.yaml --var target=release                     # a task input (docs/task.md)",
   ],
   args: {
     task: { type: "positional", description: "task file(s)", required: true },
@@ -34,6 +36,7 @@ export default command({
     trust: { type: "boolean", description: "trust this workspace's policy and plugins for this run" },
     "dry-run": { type: "boolean", description: "decide every step, run nothing" },
     sandbox: { type: "string", description: "OS sandbox for shell calls: off | auto | required (policy sandbox.mode)", valueHint: "MODE" },
+    var: { type: "string", description: "set a task input (or CCODE_VAR_NAME); repeatable", valueHint: "NAME=VALUE" },
     ...globalArgs,
   },
   async run({ args, rawArgs }) {
@@ -84,6 +87,7 @@ function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOption
     maxSteps: positiveInt(args["max-steps"], "--max-steps"),
     ...(args.sandbox === undefined ? {} : { sandbox: String(args.sandbox) }),
     maxWallTime: durationFlag(args["max-wall-time"] as string | undefined, "--max-wall-time"),
+    vars: parseVarFlags(allValues(rawArgs, "var")),
   }
 }
 

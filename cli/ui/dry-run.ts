@@ -1,6 +1,7 @@
 // --dry-run: decide every step of every task through the same path as a real run (plugins loaded,
 // tool risk functions, zod defaults), run nothing, store nothing. Exits with the code the run would
 // most likely end with: 5 when a step would be denied, 3 when one would wait for a person.
+import { plannedArgs } from "../../core/runner/step-inputs.ts"
 import type { PlannedRun } from "../../core/runner/lifecycle.ts"
 import { decideProposal } from "../../core/runner/decide-call.ts"
 import type { Decision } from "../../core/policy/types.ts"
@@ -28,8 +29,9 @@ export async function dryRun(planned: PlannedRun[], json: boolean): Promise<numb
     let code = 0
     for (const step of prepared.steps) {
       // plugin beforeCall hooks too: a step a hook denies in the run is shown denied here
-      const { decision: d } = await decideProposal({ ...prepared, hooks: prepared.extras.hooks, runId: "dry-run" }, { tool: step.config.tool, args: step.config.args }, { callId: `dry-run:${step.id}`, state: { grants: [] } })
-      const args = prepared.redactor.value(step.config.args)
+      const planned = plannedArgs(step.config, prepared.inputs)
+      const { decision: d } = await decideProposal({ ...prepared, hooks: prepared.extras.hooks, runId: "dry-run" }, { tool: step.config.tool, args: planned }, { callId: `dry-run:${step.id}`, state: { grants: [] } })
+      const args = prepared.redactor.value(planned)
       if (json) {
         out(JSON.stringify({ type: "decision", task: task.name, step: step.id, tool: step.config.tool, args, decision: d.decision, risk: d.risk, reason: prepared.redactor.text(d.reason), by: d.by, rules: d.rules }))
       }

@@ -146,6 +146,9 @@ function describe(
       line(e.run, `${mark} ${(agent ? c?.tool : c?.step) ?? c?.tool ?? ""} ${style.gray(formatDuration(Number(f.duration_ms ?? 0)))}${ok ? "" : ` ${style.red(error?.message ?? "failed")}`}`)
       return
     }
+    case "step.skipped":
+      line(e.run, `${style.gray("–")} ${String(f.step)} ${style.gray(`skipped: ${String(f.reason)}`)}`)
+      return
     case "request.created":
       line(e.run, `${style.yellow("⏸")} ${String(f.kind)} needed ${style.gray(String(f.req))} ${String(f.step ?? f.tool ?? "")}`)
       return

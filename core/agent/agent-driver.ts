@@ -12,7 +12,7 @@ export const agentDriver: Driver = {
   tools: AGENT_TOOLS,
   guards: "agent",
   stepTimeouts: false,
-  check: (task, registry, env) => void prepareAgent(task, registry, env),
+  check: (task, registry, env, inputs) => void prepareAgent(task, registry, env, inputs),
   reconcile: reconcileAgent,
   drive: driveAgent,
   status: (ctx) => ({ ...agentStatus(ctx.state.agent, ctx.stop), steps: ctx.state.agent?.turns ?? 0 }),

@@ -23,7 +23,7 @@ import { settleWaiting } from "./waiting.ts"
 
 export async function driveAgent(ctx: RunContext): Promise<void> {
   // checked when the run was prepared; read again here so a resume uses the task file as it is now
-  const setup = prepareAgent(ctx.task, ctx.registry, ctx.env)
+  const setup = prepareAgent(ctx.task, ctx.registry, ctx.env, ctx.inputs)
   const agent = attachHistory(ctx.store, ctx.runId, (ctx.state.agent ??= newAgentState(ctx.redactor.text(setup.goal))))
   // the scratchpad reads and writes this run's own notes
   ctx.registry.set("scratchpad", { tool: scratchpadTool(() => agent.scratchpad), source: "builtin" })

@@ -1,5 +1,6 @@
 // The `agent:` section of a task, checked before anything runs: provider, model, key variable,
 // tools, replay script. Every problem is a ConfigError (exit 2) with file:line:col.
+import { substitute } from "../task/template.ts"
 import { resolve } from "node:path"
 import type { LoadedTask } from "../task/load.ts"
 import { ConfigError, positionOf } from "../base/yaml.ts"
@@ -28,7 +29,8 @@ export interface AgentSetup {
 
 const DEFAULT_KEY_ENV: Partial<Record<ProviderName, string>> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" }
 
-export function prepareAgent(task: LoadedTask, registry: ToolRegistry, env: Record<string, string | undefined>): AgentSetup {
+/** `inputs`: the task's input values, for `${{ inputs.NAME }}` in the goal and system prompt (docs/task.md). */
+export function prepareAgent(task: LoadedTask, registry: ToolRegistry, env: Record<string, string | undefined>, inputs: Record<string, string> = {}): AgentSetup {
   const spec = task.spec.agent!
   const fail = (path: PropertyKey[], problem: string): never => {
     const at = positionOf(task.source, ["agent", ...path])
@@ -69,12 +71,16 @@ export function prepareAgent(task: LoadedTask, registry: ToolRegistry, env: Reco
     model: spec.model ?? (replay ? "replay" : ""),
     baseUrl: spec.base_url,
     apiKeyEnv,
-    goal: spec.goal?.trim() || `replay of ${spec.script}`,
-    system: spec.system,
+    goal: withInputs(spec.goal?.trim(), inputs) || `replay of ${spec.script}`,
+    system: withInputs(spec.system, inputs),
     tools,
     maxTurns: spec.max_turns,
     temperature: spec.temperature,
     stream: spec.stream ?? false,
     script,
   }
+}
+
+function withInputs(text: string | undefined, inputs: Record<string, string>): string | undefined {
+  return text === undefined ? undefined : substitute(text, { failed: false, ref: (path) => inputs[path[1]!] ?? null })
 }

@@ -33,6 +33,10 @@ export interface Proposal {
   attempt?: number
   /** the step asks for preview, confirm, commit */
   preview?: boolean
+  /** the step's own env over the task's ($CCODE_OUTPUT, `env:` of the step) */
+  env?: Record<string, string>
+  /** the step's last word on its result before anything records it (a bad $CCODE_OUTPUT fails it) */
+  finish?: (result: ToolResult) => ToolResult
 }
 
 export type CallOutcome =
@@ -144,6 +148,7 @@ export async function runCall(
   }
   ctx.state.counters.calls++
   if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, applyOutcome)
+  if (proposal.finish) result = proposal.finish(result)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
   await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result, output), true, seq)
@@ -255,7 +260,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     cwd: view?.cwd ?? ctx.cwd,
     workspace: view?.workspace ?? ctx.workspace,
     // steps can see where they are: e.g. a flaky check that passes on its second attempt
-    env: { ...ctx.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
+    env: { ...ctx.env, ...proposal.env, CCODE_RUN_ID: ctx.runId, CCODE_CALL_ID: callId, CCODE_STEP: proposal.itemId ?? "", CCODE_ATTEMPT: String(proposal.attempt ?? 1) },
     runId: ctx.runId,
     callId,
     confine: ctx.governor.policy.workspace.confine,

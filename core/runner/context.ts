@@ -32,6 +32,8 @@ export interface RunOptions {
   sandbox?: string
   /** --max-wall-time, in ms */
   maxWallTime?: number
+  /** --var name=value (never stored with the run: a value may be a secret; resume takes them again) */
+  vars?: Record<string, string>
 }
 
 /** The policy side of a run: prepares calls (I/O) and decides them (pure). */
@@ -136,6 +138,10 @@ export interface RunContext {
   sandbox?: Sandbox
   /** a person steering the live run (the terminal panel): pause between calls, breakpoints */
   control?: RunControl
+  /** the task's input values (`${{ inputs.x }}`) */
+  inputs?: Record<string, string>
+  /** where steps' $CCODE_OUTPUT files are made (writable inside the sandbox too) */
+  outputDir?: string
 }
 
 /** Wall time used by the whole run, across resumes. */

@@ -22,7 +22,7 @@ export interface Driver {
   /** a step's own `timeout:` in the task file counts (it may go beyond the tool's default) */
   stepTimeouts: boolean
   /** checks the task's own section for this driver before anything is stored (throws ConfigError) */
-  check?(task: LoadedTask, registry: ToolRegistry, env: Record<string, string>): void
+  check?(task: LoadedTask, registry: ToolRegistry, env: Record<string, string>, inputs: Record<string, string>): void
   /** on resume: settle calls found in flight and requests a person answered meanwhile */
   reconcile(ctx: RunContext): Promise<void>
   /** resumed with changed approval settings (--yes, --auto-approve, --policy): decide waiting calls again */

@@ -4,6 +4,7 @@ export type RunEventType =
   | "run.started" | "step.started" | "decision" | "step.finished" | "request.created" | "guard"
   | "run.paused" | "run.finished" | "run.resumed" | "request.settled" | "plan.updated" | "policy.warning"
   | "agent.message" | "agent.usage" | "agent.retry" | "agent.error" | "breaker" | "tool.warning" | "sandbox" | "sandbox.network"
+  | "step.skipped"
 
 export interface RunEvent {
   type: RunEventType

@@ -1,5 +1,6 @@
 // Starting and resuming runs: load everything, create or reload the run, drive it, finish it.
 // Every configuration problem surfaces before a run row exists.
+import { join } from "node:path"
 import { existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { createRedactor } from "../redact/index.ts"
@@ -98,12 +99,13 @@ export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}):
   const { task, prepared, options } = planned
   const runId = newId("r")
   const now = Date.now()
-  const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError })))
+  const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError, conditional: s.config.if !== undefined })))
   const ctx = context(env, prepared, task, runId, options, initialState(plan, prepared.driver.guards))
   ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: ctx.driver.name })
   ctx.recorder.audit({
     type: "session_start", actor: "user", action: start.action ?? "run", reason: start.reason ?? `ccode run ${task.file}`,
-    data: { options, policy_warnings: prepared.governor.policy.ignored, ...policyStamp(prepared.governor.policy) },
+    // --var values are named, never stored (one may be a secret)
+    data: { options: { ...options, vars: options.vars ? Object.keys(options.vars) : undefined }, policy_warnings: prepared.governor.policy.ignored, ...policyStamp(prepared.governor.policy) },
   })
   for (const warning of prepared.governor.policy.ignored) {
     ctx.recorder.event("policy.warning", { message: warning })
@@ -124,7 +126,8 @@ export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}):
     insertRun(env.store, {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
       driver: ctx.driver.name, policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
-      batch: start.batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options, steps_hash: prepared.stepsHash } satisfies StoredSpec),
+      // --var values are not stored (one may be a secret): resume takes them again, and the hash proves them
+      batch: start.batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options: { ...options, vars: undefined }, steps_hash: prepared.stepsHash } satisfies StoredSpec),
     }),
   )
   const finish = async () => {
@@ -154,15 +157,19 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   if (driver.name !== run.driver) {
     throw new ResumeError(`run ${run.id} was started by the ${run.driver} driver, but ${run.taskFile} now describes a${driver.name === "agent" ? "n" : ""} ${driver.name} task; restore the file, or start a new run`)
   }
-  const prepared = await prepareRun(env, task, spec.options, true, driver)
+  const prepared = await prepareRun(env, task, { ...spec.options, vars: overrides.vars }, true, driver)
   if (spec.steps_hash && spec.steps_hash !== prepared.stepsHash) {
     await prepared.extras.close()
-    throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started; resume continues the plan it started with — restore the file, or start a new run`)
+    const inputs = task.spec.inputs ? " (or its inputs differ: give the run's values again with --var NAME=VALUE or CCODE_VAR_NAME)" : ""
+    throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started${inputs}; resume continues the plan it started with — restore the file, or start a new run`)
   }
   const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   // the plan comes from its rows (checkpoints written before they held it whole still carry it)
-  const plan = checkpoint.state.plan ?? { items: loadPlan(env.store, run.id) as PlanItem[] }
+  const storedPlan = checkpoint.state.plan ?? { items: loadPlan(env.store, run.id) as PlanItem[] }
+  // plan rows do not keep which items have an `if:`: the task (proven unchanged by its hash) says
+  const conditional = new Set(prepared.steps.filter((s) => s.config.if !== undefined).map((s) => s.id))
+  const plan = { items: storedPlan.items.map((i) => (conditional.has(i.id) ? { ...i, conditional: true } : i)) }
   const ctx = context(env, prepared, task, run.id, spec.options, { ...checkpoint.state, plan }, checkpoint.seq)
   ctx.savedPlan = plan.items // as stored: nothing to write again
   ctx.state.guards = resumeGuards(ctx.state.guards, Date.now())
@@ -227,7 +234,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
   return {
     store: env.store, runId, task, driver: prepared.driver, steps: new Map(prepared.steps.map((s) => [s.id, s.config])), workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
-    reporter: env.reporter, options, state, cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
+    reporter: env.reporter, options, state, inputs: prepared.inputs, outputDir: join(env.home, "runs", runId, "tmp"), cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
     sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
     control: env.control,

@@ -14,6 +14,8 @@ export interface ResumeOverrides {
   maxSteps?: number
   /** ms */
   maxWallTime?: number
+  /** --var again: the run's input values (never stored; the plan hash proves them the same) */
+  vars?: Record<string, string>
 }
 
 /** The run's options with the person's overrides, and what changed (snake_case, for the audit). */

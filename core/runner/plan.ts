@@ -18,6 +18,8 @@ export interface PlanItem {
   waiting?: boolean
   /** failed because the policy or a person denied its call */
   denied?: "policy" | "person"
+  /** has an `if:`: due once its needs have ended, whatever their outcome; its `if:` then decides */
+  conditional?: boolean
   /** dependency depth (0: needs nothing), for scheduling */
   depth?: number
 }
@@ -72,9 +74,11 @@ function withShape(items: PlanItem[], shape: Shape): Plan {
   return plan
 }
 
-export function createPlan(items: { id: string; title: string; needs: string[]; continueOnError?: boolean }[]): Plan {
+export function createPlan(items: { id: string; title: string; needs: string[]; continueOnError?: boolean; conditional?: boolean }[]): Plan {
   const plan: Plan = {
-    items: items.map((i) => ({ id: i.id, title: i.title, needs: i.needs, state: "pending", attempts: 0, continueOnError: i.continueOnError ?? false })),
+    items: items.map((i) => ({
+      id: i.id, title: i.title, needs: i.needs, state: "pending", attempts: 0, continueOnError: i.continueOnError ?? false, ...(i.conditional ? { conditional: true } : {}),
+    })),
   }
   const depth = depths(plan) // needs never change: computed once, carried by every item
   const shaped = withShape(plan.items.map((i) => ({ ...i, depth: depth.get(i.id) ?? 0 })), shapeOf(plan))
@@ -148,6 +152,7 @@ function propagateReadiness(plan: Plan, start: string[]): Plan {
 function recheck(item: PlanItem, items: PlanItem[], index: Map<string, number>): PlanItem {
   if (item.state !== "pending" && !(item.state === "blocked" && !item.waiting)) return item
   const deps = item.needs.map((id) => items[index.get(id)!]!)
+  if (item.conditional) return deps.every(ended) ? { ...item, state: "ready", note: undefined } : item
   const broken = deps.find((d) => (d.state === "failed" && !d.continueOnError) || (d.state === "blocked" && !d.waiting))
   if (broken) {
     if (item.state === "blocked" && item.note?.includes(broken.id)) return item
@@ -155,6 +160,11 @@ function recheck(item: PlanItem, items: PlanItem[], index: Map<string, number>):
   }
   if (deps.every(satisfied)) return { ...item, state: "ready", note: undefined }
   return item
+}
+
+/** Nothing more will happen to it without a person: done, failed, skipped, or blocked by a failure. */
+export function ended(item: PlanItem): boolean {
+  return item.state === "done" || item.state === "failed" || item.state === "skipped" || (item.state === "blocked" && !item.waiting)
 }
 
 function satisfied(dep: PlanItem): boolean {

@@ -7,7 +7,8 @@ import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
 import { sha256 } from "../base/hash.ts"
 import { isLoaderVar } from "../shell/scope.ts"
-import { createRedactor, type Redactor } from "../redact/index.ts"
+import { createRedactor, looksSecretName, type Redactor } from "../redact/index.ts"
+import { resolveInputs } from "../task/inputs.ts"
 import { trustIn } from "../store/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
@@ -41,6 +42,8 @@ export interface Prepared {
   governor: Governor
   redactor: Redactor
   policyHash: string
+  /** the task's input values */
+  inputs: Record<string, string>
   /** changes when the task file's plan changes */
   stepsHash: string
   steps: PreparedStep[]
@@ -63,6 +66,7 @@ export interface Prepared {
 export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOptions, resume = false, driver = driverFor(task)): Promise<Prepared> {
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
+  const inputs = resolveInputs(task.file, task.spec.inputs ?? {}, options.vars ?? {}, env.env, () => task.source)
   const loaded = await loadRunPolicy(env, task, options, cwd)
   const { workspace } = loaded
   const trusted = taskTrusted(env, task, options, workspace)
@@ -79,7 +83,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
     cacheDir: join(env.home, "cache"),
   })
   try {
-    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver }, resume)
+    const prepared = finishPrepare(env, task, { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver, inputs }, resume)
     prepared.warnings = loadWarnings(policy, prepared.steps.map((s) => ({
       id: s.id, tool: s.config.tool, toolTimeout: registry.get(s.config.tool)?.tool.timeout,
       timeout: s.config.timeout ?? (s.config.args.timeout as string | number | undefined),
@@ -93,7 +97,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
 
 function finishPrepare(
   env: RunEnv, task: LoadedTask,
-  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox" | "driver"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
+  { cwd, toolEnv, policy, workspace, registry, extras, sandbox, loaderEnv, driver, inputs }: Pick<Prepared, "cwd" | "toolEnv" | "workspace" | "registry" | "extras" | "sandbox" | "driver" | "inputs"> & { policy: Prepared["governor"]["policy"]; loaderEnv: string[] },
   resume: boolean,
 ): Prepared {
   const steps = task.steps.map((step): PreparedStep => {
@@ -110,7 +114,11 @@ function finishPrepare(
     }
     return {
       id: step.id, title: step.title, needs: step.needs, continueOnError: step.continueOnError,
-      config: { tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}) },
+      config: {
+        tool: step.tool, args: step.args, retries: step.retries, timeout: step.timeout, breakpoint: step.breakpoint, ...(step.preview ? { preview: true } : {}),
+        ...(step.if !== undefined ? { if: step.if } : {}),
+        ...(step.env ? { env: step.env } : {}), ...(step.workingDirectory ? { workingDirectory: step.workingDirectory } : {}),
+      },
     }
   })
   const redactor = createRedactor({
@@ -121,23 +129,36 @@ function finishPrepare(
     patterns: policy.redaction.patterns,
     flags: policy.redaction.flags,
     home: homedir(),
+    // a step's own env and the inputs are secrets too when their names say so
+    secrets: secretValues(policy.redaction.env, inputs, ...task.steps.map((s) => s.env ?? {})),
   })
   // the driver's own section (agent:) is checked now, so a bad one is exit 2 before anything is stored
-  driver.check?.(task, registry, toolEnv)
+  driver.check?.(task, registry, toolEnv, inputs)
   const governor = createGovernor(policy, workspace, toolEnv, { sandboxed: sandbox.bwrap !== undefined, loaderEnv })
   const policyHash = new Bun.CryptoHasher("sha256").update(JSON.stringify({ ...policy, sources: undefined })).digest("hex").slice(0, 16)
   // titles are shown and stored (plan rows, checkpoints, summaries): never with a secret in them
   if (!resume) for (const step of steps) step.title = redactor.text(step.title)
   return {
-    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, driver, stepsHash: stepsHash(steps), warnings: [],
+    workspace, cwd, toolEnv, registry, governor, redactor, policyHash, steps, extras, sandbox, driver, inputs, stepsHash: stepsHash(steps, task.spec.inputs ? inputs : undefined), warnings: [],
     recorder: (runId) => new Recorder(env.store, runId, redactor, env.reporter),
   }
 }
 
-/** A fingerprint of the plan (ids, tools, arguments, needs): resume refuses a task file whose plan changed. */
-function stepsHash(steps: PreparedStep[]): string {
-  const shape = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
+/**
+ * A fingerprint of the plan (ids, tools, arguments, needs, and the input values when the task has
+ * inputs): resume refuses a task file whose plan changed, and inputs that differ from the run's.
+ * Only the hash is stored, never an input's value.
+ */
+function stepsHash(steps: PreparedStep[], inputs?: Record<string, string>): string {
+  const shape: unknown[] = steps.map((s) => [s.id, s.needs, s.continueOnError, s.config])
+  if (inputs) shape.push({ inputs: Object.entries(inputs).sort(([a], [b]) => (a < b ? -1 : 1)) })
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 32)
+}
+
+function secretValues(named: string[], ...envs: Record<string, string>[]): string[] {
+  const values: string[] = []
+  for (const env of envs) for (const [name, value] of Object.entries(env)) if (value && (looksSecretName(name) || named.includes(name))) values.push(value)
+  return values
 }
 
 /**
@@ -151,9 +172,12 @@ function taskTrusted(env: RunEnv, task: LoadedTask, options: RunOptions, workspa
 }
 
 function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {
-  const loader = Object.keys(task.spec.env ?? {}).filter(isLoaderVar)
+  // a step's env: is held to the same rule as the task's
+  const sets = [{ path: ["env"], names: Object.keys(task.spec.env ?? {}) }, ...task.steps.map((s) => ({ path: ["steps", s.index, "env"], names: Object.keys(s.env ?? {}) }))]
+  const loader = [...new Set(sets.flatMap((s) => s.names.filter(isLoaderVar)))]
   if (!loader.length || trusted) return loader
-  const at = positionOf(task.source, ["env", loader[0]!])
+  const first = sets.find((s) => s.names.some(isLoaderVar))!
+  const at = positionOf(task.source, [...first.path, first.names.find(isLoaderVar)!])
   throw new ConfigError(task.file, at.line, at.col,
     `env: ${loader.join(", ")} ${loader.length > 1 ? "are loader/config variables" : "is a loader/config variable"} (they change what every command loads and runs); ` +
     `an untrusted task may not set them. Review the task, then \`ccode trust ${task.file}\` (or --trust for one run)`)

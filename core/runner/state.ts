@@ -12,6 +12,12 @@ export interface StepConfig {
   timeout?: number
   breakpoint: boolean
   preview?: boolean
+  /** `if:` as written, decided when the step is due */
+  if?: string
+  /** the step's own env, over the task's */
+  env?: Record<string, string>
+  /** relative to the task's workdir */
+  workingDirectory?: string
 }
 
 /** A call that already has an id and sequence number (decided before, or in flight at a crash). */
@@ -54,6 +60,8 @@ export interface RunState {
   fingerprint?: unknown
   /** the agent driver's conversation, notes and waits (agent runs only) */
   agent?: AgentState
+  /** what finished steps handed on ($CCODE_OUTPUT, a plugin's data), by step id; redacted when taken */
+  outputs?: Record<string, Record<string, string>>
 }
 
 export function initialState(plan: Plan, guards: Driver["guards"] = "steps", now = Date.now()): RunState {

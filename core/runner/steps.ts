@@ -7,8 +7,9 @@ import { commitWithCheckpoint, runCall, type CallOutcome } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { breakpointGate } from "./gates.ts"
 import { passGate } from "./control.ts"
-import { readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
+import { planIndex, readyItems, transition, type PlanEvent, itemOf } from "./plan.ts"
 import type { StepConfig } from "./state.ts"
+import { conditionHolds, dueCall, scopeOf, StepRefused, takeOutputs, type DueCall } from "./step-inputs.ts"
 
 export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>): Promise<void> {
   const limits = ctx.governor.policy.limits
@@ -16,9 +17,13 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
   const active = new Map<string, Promise<void>>()
   for (;;) {
     if (!ctx.stop) {
+      const settledUpTo = firstUnsettled(ctx)
       for (const item of readyItems(ctx.state.plan)) {
         if (active.size >= parallel) break
         if (active.has(item.id)) continue
+        // an `if:` is decided on a settled past: every step above it has ended (docs/task.md)
+        if (steps.get(item.id)!.if !== undefined && planIndex(ctx.state.plan, item.id) > settledUpTo) continue
+
         const job = runItem(ctx, item.id, steps.get(item.id)!).finally(() => active.delete(item.id))
         active.set(item.id, job)
       }
@@ -28,14 +33,40 @@ export async function driveSteps(ctx: RunContext, steps: Map<string, StepConfig>
   }
 }
 
+/** The plan index of the first item that is due or running (none above it is). */
+function firstUnsettled(ctx: RunContext): number {
+  // pending items are left out: one above that needs this very step must not wait for it forever
+  const i = ctx.state.plan.items.findIndex((item) => item.state === "ready" || item.state === "active")
+  return i < 0 ? ctx.state.plan.items.length : i
+}
+
 async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
+  if (step.if !== undefined && !conditionHolds(step, scopeOf(ctx))) {
+    const reason = `if: ${step.if} was false`
+    apply({ type: "skip", id, note: reason })
+    ctx.recorder.event("step.skipped", { step: id, reason })
+    commitWithCheckpoint(ctx)
+    return
+  }
   if (!(await passGate(ctx, id))) return // paused or at a breakpoint set in the panel; stopping: stays ready
   if (step.breakpoint && !ctx.state.passed.includes(id)) {
     const gate = await breakpointGate(ctx, id)
     if (gate !== "continue") return
   }
   const pending = ctx.state.pending[id]
+  let due: DueCall
+  try {
+    due = dueCall(ctx, id, step, itemOf(ctx.state.plan, id)!.attempts + 1)
+  } catch (error) {
+    if (!(error instanceof StepRefused)) throw error
+    apply({ type: "start", id })
+    apply({ type: "fail", id, retry: false, denied: "policy", note: error.message })
+    ctx.recorder.audit({ type: "decision", actor: "policy", tool: step.tool, action: "decide", result: "denied", reason: error.message, data: { step: id } })
+    ctx.state.counters.denied++
+    commitWithCheckpoint(ctx)
+    return
+  }
   apply({ type: "start", id })
   const retries = step.retries ?? ctx.governor.policy.limits.retries
   const applyOutcome = (outcome: CallOutcome) => {
@@ -58,10 +89,22 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
     }
   }
   const attempt = itemOf(ctx.state.plan, id)!.attempts
-  const outcome = await runCall(ctx, { tool: step.tool, args: step.args, itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, applyOutcome, pending)
+  const outcome = await runCall(ctx, { tool: step.tool, args: due.args, env: due.env, finish: (result) => withOutputs(ctx, id, step, due, result), itemId: id, timeoutMs: step.timeout, attempt, preview: step.preview }, applyOutcome, pending)
   const item = itemOf(ctx.state.plan, id)!
   if (outcome.kind === "ran" && item.state === "ready" && !ctx.stop) await backoff(ctx, item.attempts)
   if (outcome.kind === "ran" && item.state === "failed") ctx.state.counters.failed++
+}
+
+// Outputs are taken before the result is recorded, so a refused $CCODE_OUTPUT is the step's recorded failure.
+function withOutputs(ctx: RunContext, id: string, step: StepConfig, due: DueCall, result: ToolResult): ToolResult {
+  const taken = takeOutputs(ctx, due.outputFile, result, ctx.registry.get(step.tool)?.source !== "builtin")
+  if ("outputs" in taken) {
+    ctx.state.outputs = { ...ctx.state.outputs, [id]: taken.outputs }
+    return result
+  }
+  // a failed step keeps its own error; a successful one fails with the file's
+  if (result.status !== "ok") return result
+  return { ...result, status: "error", error: { code: "OUTPUT_INVALID", type: "param", message: taken.error } }
 }
 
 function eventFor(ctx: RunContext, id: string, result: ToolResult, retries: number): PlanEvent {

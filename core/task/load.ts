@@ -2,6 +2,7 @@
 // ConfigError with file:line:col, raised before anything runs or is stored.
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { basename, dirname, extname, resolve } from "node:path"
+import { checkExpressions, checkInputTemplates } from "./refs.ts"
 import { TaskFile, type Step } from "./schema.ts"
 import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "../base/yaml.ts"
 
@@ -17,6 +18,12 @@ export interface PlannedStep {
   /** run against a scratch copy; apply its change only when approved (docs/sandbox.md) */
   preview?: boolean
   continueOnError: boolean
+  /** `if:` as written (checked at load; decided when the step is due) */
+  if?: string
+  /** merged over the task's env for this step */
+  env?: Record<string, string>
+  /** relative to the task's workdir; must stay inside the workspace */
+  workingDirectory?: string
   /** index in the file, for error positions */
   index: number
 }
@@ -64,14 +71,22 @@ function build(file: string, spec: TaskFile, sourceOf: () => YamlSource): Loaded
     const at = positionOf(sourceOf(), ["workdir"])
     throw new ConfigError(file, at.line, at.col, `workdir ${workdir} does not exist or is not a directory`)
   }
-  const steps = spec.steps ? planSteps(spec.steps, sourceOf) : []
+  const inputs = new Set(Object.keys(spec.inputs ?? {}))
+  const steps = spec.steps ? planSteps(spec.steps, sourceOf, inputs) : []
+  for (const key of ["goal", "system"] as const) {
+    const text = spec.agent?.[key]
+    if (text) checkInputTemplates(text, inputs, ["agent", key], (path, problem) => {
+      const at = positionOf(sourceOf(), path)
+      throw new ConfigError(file, at.line, at.col, `agent.${key}: ${problem}`)
+    })
+  }
   const task = { file, dir, name: spec.name ?? basename(file, extname(file)), workdir, spec, steps } as LoadedTask
   // the positioned document is built on first use (errors, an inline policy's rule sources)
   Object.defineProperty(task, "source", { get: sourceOf, enumerable: false })
   return task
 }
 
-function planSteps(steps: Step[], sourceOf: () => YamlSource): PlannedStep[] {
+function planSteps(steps: Step[], sourceOf: () => YamlSource, inputs: Set<string>): PlannedStep[] {
   const planned = steps.map((step, index): PlannedStep => {
     const id = step.id ?? `step-${index + 1}`
     const args = step.run ? { ...step.with, command: step.run } : { ...step.with }
@@ -86,6 +101,9 @@ function planSteps(steps: Step[], sourceOf: () => YamlSource): PlannedStep[] {
       breakpoint: step.breakpoint ?? false,
       ...(step.preview ? { preview: true } : {}),
       continueOnError: step.continue_on_error ?? false,
+      ...(step.if !== undefined ? { if: step.if } : {}),
+      ...(step.env ? { env: step.env } : {}),
+      ...(step.working_directory ? { workingDirectory: step.working_directory } : {}),
       index,
     }
   })
@@ -106,12 +124,34 @@ function planSteps(steps: Step[], sourceOf: () => YamlSource): PlannedStep[] {
       if (need === step.id) fail(["steps", step.index, "needs", i], `step "${step.id}" needs itself`)
     })
   }
+  for (const step of planned) if (step.workingDirectory !== undefined) checkWorkingDirectory(step, fail)
+  const expressions = checkExpressions(
+    planned.map((s) => ({ ...s, fromRun: Boolean(steps[s.index]!.run) })), inputs, fail,
+  )
+  for (const step of planned) {
+    const found = expressions.get(step.id)!
+    // a step that reads another's outputs runs after it (and is blocked when it fails, like needs:)
+    for (const read of found.reads) if (!step.needs.includes(read)) step.needs = [...step.needs, read]
+  }
   const cycle = findCycle(planned)
   if (cycle) {
     const step = planned.find((s) => s.id === cycle[0])!
     fail(["steps", step.index, "needs"], `dependency cycle: ${cycle.join(" -> ")}`)
   }
   return planned
+}
+
+// Lexical checks at load (absolute, `..`, a tool without a cwd); symlinks are resolved when the step runs.
+function checkWorkingDirectory(step: PlannedStep, fail: (path: PropertyKey[], problem: string) => never): void {
+  const path = ["steps", step.index, "working_directory"]
+  const dir = step.workingDirectory!
+  if (step.tool !== "shell") fail(path, `step "${step.id}": working_directory applies to shell steps (run: or tool: shell)`)
+  if (step.args.cwd !== undefined) fail(path, `step "${step.id}": give either working_directory or with.cwd, not both`)
+  // a preview runs in a scratch copy: a folder of the real workspace would be the wrong place
+  if (step.preview) fail(path, `step "${step.id}": working_directory cannot be combined with preview: true`)
+  if (dir.startsWith("/") || dir.startsWith("~")) fail(path, `step "${step.id}": working_directory must be relative to the task's workdir, got "${dir}"`)
+  if (dir.split(/[\\/]/).includes("..")) fail(path, `step "${step.id}": working_directory may not use ".." (it must stay inside the workspace)`)
+  if (dir.includes("\0")) fail(path, `step "${step.id}": working_directory contains a NUL byte`)
 }
 
 /** The first dependency cycle found, as ids ending where it started. */

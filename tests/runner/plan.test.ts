@@ -84,3 +84,28 @@ describe("plan transitions", () => {
     expect(JSON.stringify(p)).toBe(before)
   })
 })
+
+describe("conditional plan items (a step with if:)", () => {
+  test("is due once its needs have ended, whatever their outcome; a skip counts as done for what needs it", () => {
+    let plan = createPlan([
+      { id: "build", title: "build", needs: [] },
+      { id: "report", title: "report", needs: ["build"], conditional: true },
+      { id: "after", title: "after", needs: ["report"] },
+      { id: "plain", title: "plain", needs: ["build"] },
+    ])
+    expect(plan.items.map((i) => i.state)).toEqual(["ready", "pending", "pending", "pending"])
+    plan = transition(plan, { type: "start", id: "build" })
+    plan = transition(plan, { type: "fail", id: "build", retry: false })
+    expect(plan.items.map((i) => i.state)).toEqual(["failed", "ready", "pending", "blocked"])
+    plan = transition(plan, { type: "skip", id: "report", note: "if: success() was false" })
+    expect(plan.items.map((i) => i.state)).toEqual(["failed", "skipped", "ready", "blocked"])
+    expect(planOutcome(plan)).toBe("running")
+  })
+
+  test("waits while a need is only waiting for a person", () => {
+    let plan = createPlan([{ id: "a", title: "a", needs: [] }, { id: "b", title: "b", needs: ["a"], conditional: true }])
+    plan = transition(plan, { type: "wait", id: "a", note: "approval" })
+    expect(plan.items.map((i) => i.state)).toEqual(["blocked", "pending"])
+    expect(planOutcome(plan)).toBe("waiting")
+  })
+})

@@ -1,0 +1,2 @@
+#!/bin/sh
+greet() { echo "hello, ${1:-world}"; }
