@@ -5,7 +5,7 @@ import { grants, requests } from "./schema.ts"
 
 export type RequestRow = typeof requests.$inferSelect
 export type RequestKind = "approval" | "question" | "breakpoint" | "in_flight"
-export type RequestStatus = "pending" | "approved" | "denied" | "answered"
+export type RequestStatus = "pending" | "approved" | "denied" | "answered" | "cancelled"
 
 export function insertRequest(store: Store, row: typeof requests.$inferInsert): void {
   store.db.insert(requests).values(row).run()
