@@ -23,7 +23,8 @@ const CUES = ["--password-stdin", "--with-token", "--passphrase-fd", "--password
 const EXPANSION = /^(?:\$\w+|\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`)$/
 /** Already hidden (redacting twice changes nothing more). */
 const MARKERS = /^(?:\[REDACTED:[\w.-]+\])+$/
-const HERE_STRING = /(?<!<)<<<[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:\$\([^)]*\)|\\"|[^\s;|&<>()'"])+))/g
+const HERE_STRING = /(?<!<)<<<[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|\$\([^)]*\)|\\.|[^\s;|&<>()'"])+)/g
+const QUOTED = /^(?:"((?:[^"\\]|\\.)*)"|'([^']*)')$/
 const HERE_DOC = /(?<!<)<<(?!<)(-?)[ \t]*(['"]?)([A-Za-z_][\w-]*)\2/g
 const FEEDER = /^(\s*)(?:echo|printf)\b((?:\s+-[neE]+)*)/
 const WORDS = /"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:\\.|[^\s|;&<>()'"])+)/g
@@ -33,9 +34,7 @@ export function stdinSecretRules(): Rule[] {
 }
 
 function locate(m: RegExpExecArray, text: string, memo: Map<unknown, unknown>): Located[] {
-  const lineStart = text.lastIndexOf("\n", m.index - 1) + 1
-  const nl = text.indexOf("\n", m.index)
-  const lineEnd = nl < 0 ? text.length : nl
+  const [lineStart, lineEnd] = logicalLine(text, m.index)
   const seen = (memo.get(locate) as Set<number> | undefined) ?? new Set<number>()
   memo.set(locate, seen)
   const [from, to] = segmentAround(text, lineStart, lineEnd, m.index)
@@ -49,13 +48,30 @@ function locate(m: RegExpExecArray, text: string, memo: Map<unknown, unknown>): 
     if (v && !MARKERS.test(v) && (!literal || !EXPANSION.test(v))) out.push([start, start + value.length, m.index])
   }
   for (const h of segment.matchAll(HERE_STRING)) {
-    const value = h[1] ?? h[2] ?? h[3] ?? ""
-    const quote = h[1] !== undefined || h[2] !== undefined ? 1 : 0
-    hide(from + h.index + h[0].length - value.length - quote, value, h[2] === undefined)
+    // one quoted string: its inside; a concatenation (`"a"b`, `$'a\x21'`): all of it
+    const start = from + h.index + h[0].length - h[1]!.length
+    // inside a JSON string (`<<<\"pw\"`) the string's own closing quote ends the word
+    const end = h[1]!.startsWith('\\"') ? /(?<!\\)"/.exec(h[1]!)?.index : undefined
+    const word = h[1]!.slice(0, end)
+    const q = QUOTED.exec(word)
+    const value = q ? q[1] ?? q[2] ?? "" : word
+    hide(start + (q ? 1 : 0), value, !q || q[2] === undefined)
   }
   feeder(segment, from, hide)
-  for (const d of segment.matchAll(HERE_DOC)) hereDoc(text, lineEnd, d[3]!, d[1] === "-", d[2] !== "", hide)
+  for (const d of segment.matchAll(HERE_DOC)) {
+    hereDoc(text, lineEnd, d[3]!, d[1] === "-", d[2] !== "", hide)
+    escapedHereDoc(text, from + d.index + d[0].length, lineEnd, d[3]!, d[2] !== "", hide)
+  }
   return out
+}
+
+/** The line holding `at` with the lines a trailing backslash joins to it (`docker login \` / `  --password-stdin`). */
+function logicalLine(text: string, at: number): [number, number] {
+  let start = text.lastIndexOf("\n", at - 1) + 1
+  while (start > 1 && text[start - 2] === "\\") start = text.lastIndexOf("\n", start - 2) + 1
+  let end = text.indexOf("\n", at)
+  while (end > 0 && text[end - 1] === "\\") end = text.indexOf("\n", end + 1)
+  return [start, end < 0 ? text.length : end]
 }
 
 /** The stretch of one line holding `at` between `;`, `&&`, `||` (a pipeline: `echo x | docker login`). */
@@ -111,4 +127,40 @@ function hereDoc(text: string, lineEnd: number, delimiter: string, tabs: boolean
     if (nl < 0) return
     at = nl + 1
   }
+}
+
+/** A here-doc inside a JSON string (`"docker login --password-stdin r <<EOF\\nTOKEN\\nEOF"`): its lines are
+ *  separated by `\n` escapes on the one line of text; the string ends at an unescaped quote. */
+function escapedHereDoc(text: string, at: number, lineEnd: number, delimiter: string, quoted: boolean, hide: (start: number, value: string, literal?: boolean) => void): void {
+  let nl = text.indexOf("\\n", at)
+  if (nl < 0 || nl >= lineEnd || /"/.test(text.slice(at, nl).replace(/\\./g, ""))) return
+  for (let start = nl + 2; start < lineEnd; start = nl + 2) {
+    nl = text.indexOf("\\n", start)
+    const stop = nl < 0 || nl > lineEnd ? lineEnd : nl
+    let part = text.slice(start, stop)
+    const close = /(?<!\\)"/.exec(part)
+    if (close) part = part.slice(0, close.index)
+    const body = part.replace(/^(?:\\t)+/, "")
+    if (body === delimiter) return
+    hide(start + part.length - body.length, body, !quoted)
+    if (close || stop === lineEnd) return
+  }
+}
+
+/** For a stream: the start of the line whose here-doc feeds a stdin password option and has not been
+ *  closed by its delimiter yet (its body lines are secrets only because of that line), or the text's
+ *  length when there is none. */
+export function openHereDoc(text: string, from: number): number {
+  for (let at = text.indexOf("<<", from); at !== -1; at = text.indexOf("<<", at + 3)) {
+    const [lineStart, nl] = logicalLine(text, at)
+    if (nl >= text.length) return text.length // the line itself is still held
+    const line = text.slice(lineStart, nl)
+    if (!CONSUMERS.some((re) => re.test(line))) continue
+    for (const d of line.matchAll(HERE_DOC)) {
+      const tabs = d[1] === "-"
+      const closed = text.slice(nl + 1).split("\n").slice(0, -1).some((l) => (tabs ? l.replace(/^\t+/, "") : l) === d[3])
+      if (!closed) return lineStart
+    }
+  }
+  return text.length
 }

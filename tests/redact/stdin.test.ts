@@ -30,10 +30,30 @@ describe("literal secrets piped to a stdin password option", () => {
     ["docker login --password-stdin r.io << 'END'\nS3cr3t-pw\nEND", `docker login --password-stdin r.io << 'END'\n${M}\nEND`],
     ["gh auth login --with-token <<-EOF\n\tghx_notAtoken1234\n\tEOF", `gh auth login --with-token <<-EOF\n\t${M}\n\tEOF`],
     ["cat <<EOF | docker login --password-stdin r.io\nS3cr3t-pw\nEOF", `cat <<EOF | docker login --password-stdin r.io\n${M}\nEOF`],
+    // attacks: concatenated and ANSI-C quoted values, a continued line, a here-doc in a JSON string
+    ['docker login --password-stdin r.io <<< "S3cr3t"-pw-tail', `docker login --password-stdin r.io <<< ${M}`],
+    ["docker login --password-stdin r.io <<< $'S3cr3t\\x21pw'", `docker login --password-stdin r.io <<< ${M}`],
+    ["docker login -u bob \\\n  --password-stdin r.io <<EOF\nS3cr3t-pw\nEOF", `docker login -u bob \\\n  --password-stdin r.io <<EOF\n${M}\nEOF`],
+    ['{"command":"docker login --password-stdin r.io <<EOF\\nS3cr3t-pw\\nEOF","cwd":"."}', `{"command":"docker login --password-stdin r.io <<EOF\\n${M}\\nEOF","cwd":"."}`],
+    ['{"command":"gh auth login --with-token <<<\\"S3cr3t-pw\\"","x":1}', `{"command":"gh auth login --with-token <<<${M}","x":1}`],
     // the command inside a bash -c string and inside JSON
     [`bash -c 'docker login --password-stdin r.io <<< S3cr3t-pw'`, `bash -c 'docker login --password-stdin r.io <<< ${M}'`],
   ])("%p", (input, expected) => {
     expect(r.text(input)).toBe(expected)
+    // printed output arrives in chunks: every cut gives the same text (a here-doc body comes after its line)
+    for (const size of [1, 3, 7, 16]) {
+      const stream = r.stream()
+      let out = ""
+      for (let i = 0; i < input.length; i += size) out += stream.push(input.slice(i, i + size))
+      expect(out + stream.flush()).toBe(expected)
+    }
+  })
+
+  test("a here-doc whose delimiter never comes is hidden to the end, also streamed", () => {
+    const input = "docker login --password-stdin r.io <<EOF\nS3cr3t-pw\nmore-S3cr3t\n"
+    expect(r.text(input)).toBe(`docker login --password-stdin r.io <<EOF\n${M}\n${M}\n`)
+    const stream = r.stream()
+    expect(stream.push("docker login --password-stdin r.io <<EOF\n") + stream.push("S3cr3t-pw\n") + stream.push("more-S3cr3t\n") + stream.flush()).not.toContain("S3cr3t")
   })
 
   test("the same commands as stored call arguments are redacted", () => {
