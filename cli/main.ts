@@ -19,6 +19,7 @@ const COMMANDS: Record<string, { describe: string; load: Loader }> = {
   approve: { describe: "approve pending requests of a paused run", load: () => import("./commands/approve.ts") },
   deny: { describe: "deny pending requests of a paused run", load: () => import("./commands/deny.ts") },
   answer: { describe: "answer a question of a paused run", load: () => import("./commands/answer.ts") },
+  cancel: { describe: "end a paused or stopped run for good (status cancelled)", load: () => import("./commands/cancel.ts") },
   policy: { describe: "check a call, show the effective policy, test policies, print the schema", load: () => import("./commands/policy.ts") },
   trust: { describe: "trust this workspace's policy and plugin files as they are now", load: () => import("./commands/trust.ts") },
   hook: { describe: "PreToolUse/BeforeTool hook for Claude Code and Gemini CLI", load: () => import("./commands/hook.ts") },

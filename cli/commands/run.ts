@@ -3,6 +3,7 @@
 import { RISKS, type Risk } from "../../core/base/risk.ts"
 import type { RunOptions } from "../../core/runner/context.ts"
 import type { RunResult } from "../../core/runner/finish.ts"
+import { runBatch } from "../../core/runner/batch.ts"
 import { newId } from "../../core/runner/ids.ts"
 import { planRun, startRun, type PlannedRun } from "../../core/runner/lifecycle.ts"
 import { parseDuration } from "../../core/base/duration.ts"
@@ -11,6 +12,7 @@ import { allValues, globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { batchExitCode, isInteractive, nextSteps, openSession } from "../session.ts"
+import { reportBatch } from "../ui/batch.ts"
 import { dryRun } from "../ui/dry-run.ts"
 import { renderTable } from "../ui/table.ts"
 
@@ -20,6 +22,7 @@ export default command({
     "ccode run examples/quickstart/task.yaml",
     "ccode run task.yaml --non-interactive --json > events.jsonl   # pauses with exit 3 when a person is needed",
     "ccode run a.yaml b.yaml c.yaml --jobs 2 --policy ci",
+    "ccode run build.yaml test.yaml lint.yaml --jobs 3 --fail-fast  # the first failure stops the others (resumable)",
     "ccode run task.yaml --dry-run                                 # show each step's decision, run nothing",
     "ccode run build.yaml --var target=release                     # a task input (docs/task.md)",
   ],
@@ -35,6 +38,7 @@ export default command({
     yes: { type: "boolean", description: "auto-approve up to high (critical still asks)" },
     trust: { type: "boolean", description: "trust this workspace's policy and plugins for this run" },
     "dry-run": { type: "boolean", description: "decide every step, run nothing" },
+    "fail-fast": { type: "boolean", description: "batch: the first failing run stops the others (interrupted, resumable); queued tasks do not start" },
     sandbox: { type: "string", description: "OS sandbox for shell calls: off | auto | required (policy sandbox.mode)", valueHint: "MODE" },
     var: { type: "string", description: "set a task input (or CCODE_VAR_NAME); repeatable", valueHint: "NAME=VALUE" },
     ...globalArgs,
@@ -49,9 +53,14 @@ export default command({
       for (const task of tasks) planned.push(await planRun(session, task, options))
       if (options.dryRun) return dryRun(planned, Boolean(args.json))
       const batch = tasks.length > 1 ? newId("b") : undefined
-      const results = await pool(planned, Math.max(1, options.jobs), (p) => startRun(session, p, batch))
+      const failFast = Boolean(args["fail-fast"])
+      const { results, entries, stoppedBy } = await runBatch(planned, { jobs: options.jobs, failFast, interrupt: session.interrupt }, (p, interrupt) =>
+        startRun({ ...session, interrupt }, p, batch),
+      )
+      const exitCode = batchExitCode(results.map((r) => r.exitCode))
       report(results, Boolean(args.json), Boolean(args.quiet))
-      return batchExitCode(results.map((r) => r.exitCode))
+      if (batch) reportBatch({ batch, entries, exitCode, failFast, stoppedBy }, Boolean(args.json))
+      return exitCode
     } finally {
       session.close()
     }
@@ -89,19 +98,6 @@ function runOptions(args: Record<string, unknown>, rawArgs: string[]): RunOption
     maxWallTime: durationFlag(args["max-wall-time"] as string | undefined, "--max-wall-time"),
     vars: parseVarFlags(allValues(rawArgs, "var")),
   }
-}
-
-async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await work(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
-  return results
 }
 
 function report(results: RunResult[], json: boolean, quiet: boolean): void {

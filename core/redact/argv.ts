@@ -57,7 +57,8 @@ export function secretRanges(spec: ProgramArguments, words: readonly ShellWord[]
   let letters = ""
   let onlyPositionals = false
   const hide = (w: ShellWord | undefined, from: number, part: SecretPart = "all") => {
-    if (w && !w.redirect) hideRange(w, from, part, out)
+    // a lone `-` is stdin (`vault login -`), never the secret itself
+    if (w && !w.redirect && w.value !== "-") hideRange(w, from, part, out)
   }
   // before the subcommands of `after` have been seen, no flag is a secret one
   const active = () => !spec.after || (positionals.length >= spec.after.length && spec.after.every((s, i) => positionals[i]!.value === s))

@@ -5,13 +5,14 @@ import { secretArgumentRules } from "./command-line.ts"
 import { CONFIG_RULES } from "./configs.ts"
 import { CONTEXT_RULES } from "./contexts.ts"
 import { homeRules } from "./home.ts"
+import { stdinSecretRules } from "./stdin.ts"
 import { passData, type PassData } from "./scanner.ts"
 import type { Rule } from "./spans.ts"
 import { TOKEN_RULES } from "./tokens.ts"
 
 /** Provider tokens first: where a generic context rule hides the same token, the marker names the provider. */
 export function builtinRules(): Rule[] {
-  return [...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...homeRules()]
+  return [...TOKEN_RULES, ...CONTEXT_RULES, ...CONFIG_RULES, ...secretArgumentRules(), ...stdinSecretRules(), ...homeRules()]
 }
 
 /** Run as a macro: its result is inlined. A scanner uses it only when the rules' fingerprint matches. */

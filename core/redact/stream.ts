@@ -2,6 +2,7 @@
 // rest (the current line, an open key block, the start of a known multi-line secret). The emitted
 // pieces joined are the redaction of the whole. Never emits a character it has not scanned in context.
 import { render, type Span } from "./spans.ts"
+import { openHereDoc } from "./stdin.ts"
 
 /** Up to this length a line is held until its newline; longer ones are cut at whitespace. */
 const MAX_LINE = 64 * 1024
@@ -52,8 +53,9 @@ export function createStream(find: (text: string) => Span[], values: readonly st
  *  change what comes before. Returns `from` or less when nothing can go out yet. */
 function safeCut(text: string, from: number, spans: readonly Span[], multiline: readonly string[]): number {
   const lineStart = (pos: number) => text.lastIndexOf("\n", pos - 1) + 1
-  // only key blocks and known values cross a newline; every other rule reads within one line
-  let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart), openObject(text, from))
+  // only key blocks, known values and here-docs fed to a password option cross a newline; every other
+  // rule reads within one line
+  let cut = Math.min(lineStart(text.length), partialValue(text, multiline, lineStart), openObject(text, from), openHereDoc(text, from))
   for (let before = -1; cut !== before; ) {
     before = cut
     // a line ending in a backslash goes on in the next (`mysql -u root \` then `  -pSECRET`)

@@ -16,6 +16,7 @@ import type { Human, RunContext, RunOptions } from "./context.ts"
 import { lookOf, type RunControl } from "./control.ts"
 import type { Reporter } from "./events.ts"
 import { finishRun, type RunResult } from "./finish.ts"
+import { FailFastStop } from "./batch.ts"
 import { newId } from "./ids.ts"
 import { runIsLive } from "./liveness.ts"
 import { reportExtras } from "../plugins/extras.ts"
@@ -24,7 +25,7 @@ import { createCallSnapshots } from "../snapshot/around-call.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
-import { createPlan, type PlanItem } from "./plan.ts"
+import { createPlan, planOutcome, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
 import { reconcile } from "./reconcile.ts"
 import { ensureSummary } from "./summary.ts"
@@ -177,7 +178,12 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
     approvePending(ctx)
     ctx.approveAll = true
   }
-  updateRun(env.store, run.id, { status: "running", pid: process.pid, host: hostname() })
+  try {
+    claim(env.store, run)
+  } catch (error) {
+    await prepared.extras.close()
+    throw error
+  }
   ctx.recorder.event("run.resumed", { from_status: run.status, checkpoint: checkpoint.seq, driver: ctx.driver.name })
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   if (Object.keys(changed).length) {
@@ -199,7 +205,14 @@ function drive(ctx: RunContext, env: RunEnv, prepared: Prepared): Promise<RunRes
 }
 
 async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
+  let failFast: RunContext["stop"]
   const onInterrupt = () => {
+    const why = env.interrupt.reason
+    if (why instanceof FailFastStop) {
+      // another run of the batch failed: the running call finishes and is recorded, nothing new starts
+      ctx.stop ??= failFast = { status: "interrupted", reason: `${why.message}; \`ccode resume ${ctx.runId}\` continues` }
+      return
+    }
     ctx.stop = { status: "interrupted", reason: "interrupted by a signal; `ccode resume` continues" }
     ctx.cancel.abort("interrupted")
   }
@@ -211,6 +224,8 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
     const changed = await watchStart(ctx)
     if (changed) await haltOrContinue(ctx, changed)
     await ctx.driver.drive(ctx)
+    // the fail-fast stop came while the last call ran: the run reached its own end, which is what counts
+    if (failFast && ctx.stop === failFast && reachedEnd(ctx)) ctx.stop = undefined
   } catch (error) {
     // a crash of ccode itself: recorded, and the run stays resumable (its status is still `running`)
     ctx.recorder.audit({ type: "error", actor: "system", action: "internal_error", result: "error", reason: (error as Error).message ?? String(error) })
@@ -221,6 +236,11 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
     await watchEnd(ctx)
   }
   return finishRun(ctx, env.home)
+}
+
+function reachedEnd(ctx: RunContext): boolean {
+  if (ctx.driver.name === "agent") return Boolean(ctx.state.agent?.outcome)
+  return planOutcome(ctx.state.plan) !== "running"
 }
 
 function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
@@ -254,6 +274,14 @@ function resumable(store: Store, home: string, idOrPrefix: string | undefined): 
   }
   if (!existsSync(run.workdir)) throw new ResumeError(`run ${run.id} cannot resume: its workdir ${run.workdir} is gone`)
   return run
+}
+
+/** Take the run over as it was checked: a `ccode cancel` or another resume that got there first wins. */
+function claim(store: Store, run: RunRow): void {
+  const claimed = store.tx(() =>
+    store.sqlite.query("UPDATE runs SET status = 'running', pid = ?, host = ?, updated_at = ? WHERE id = ? AND status = ? AND pid IS ?").run(process.pid, hostname(), Date.now(), run.id, run.status, run.pid),
+  )
+  if (claimed.changes !== 1) throw new ResumeError(`run ${run.id} changed while resuming (cancelled or resumed elsewhere); see \`ccode runs show ${run.id}\``)
 }
 
 function approvePending(ctx: RunContext): void {

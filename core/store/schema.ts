@@ -9,7 +9,7 @@ export type RunStatus = "running" | "paused" | "stopped" | "interrupted" | "deni
 export type RunDriver = "steps" | "agent" | "mcp" | "hook"
 export type CallStatus = "pending" | "running" | "ok" | "error" | "denied" | "interrupted" | "abandoned"
 export type RequestKind = "approval" | "question" | "breakpoint" | "in_flight"
-export type RequestStatus = "pending" | "approved" | "denied" | "answered"
+export type RequestStatus = "pending" | "approved" | "denied" | "answered" | "cancelled"
 
 export const runs = sqliteTable(
   "runs",

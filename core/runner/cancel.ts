@@ -1,0 +1,98 @@
+// `ccode cancel RUN`: end a paused or stopped run for good. Its history stays (calls, events, audit);
+// its pending requests close as cancelled; calls left in flight by a crash close as abandoned. A run
+// with a live process is refused (it is stopped first, so it checkpoints), and so is a run with a
+// call whose processes outlived ccode: cancelling never leaves a half-settled call behind.
+import { hostname } from "node:os"
+import { join } from "node:path"
+import { appendAudit } from "../audit/write.ts"
+import { inFlightCalls, updateCall } from "../store/calls.ts"
+import type { Store } from "../store/open.ts"
+import { requestsOf, settleRequest } from "../store/requests.ts"
+import { findRun, TERMINAL, type RunRow } from "../store/runs.ts"
+import { EXIT } from "./finish.ts"
+import { stillRunning } from "./leftovers.ts"
+import { runIsLive } from "./liveness.ts"
+import { writeSummary } from "./summary.ts"
+
+export class CancelError extends Error {
+  readonly exitCode = 2
+}
+
+export interface Cancelled {
+  run: string
+  task: string
+  /** the status the run had before */
+  from: string
+  status: "cancelled"
+  exit_code: number
+  requests: string[]
+  abandoned_calls: string[]
+  summary_path?: string
+}
+
+/** Why a run cannot be cancelled now, or undefined when it can. Pure but for the liveness probes. */
+export function refusal(run: RunRow, here = hostname()): string | undefined {
+  if (TERMINAL.includes(run.status as never)) return `run ${run.id} is already ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be cancelled`
+  if (run.driver === "mcp" || run.driver === "hook") return `run ${run.id} is a \`ccode ${run.driver}\` session, not a task run; it ends with its host`
+  if (run.status === "running" && run.host && run.host !== here && run.pid !== null) {
+    return `run ${run.id} is marked running on host ${run.host}; ccode cannot tell from here whether it is still alive — stop it there first`
+  }
+  if (runIsLive(run)) {
+    return `run ${run.id} is still running (pid ${run.pid}); stop it first (Ctrl-C, or kill -INT ${run.pid}) so it writes a checkpoint, then cancel it`
+  }
+  return undefined
+}
+
+export function cancelRun(store: Store, idOrPrefix: string, home: string): Cancelled {
+  const found = findRun(store, idOrPrefix) // RunNotFound: exit 2
+  const result = store.tx((): Cancelled => {
+    // read again inside the write lock: a resume that claimed the run meanwhile wins, never both
+    const run = findRun(store, found.id)
+    const why = refusal(run)
+    if (why) throw new CancelError(why)
+    const calls = inFlightCalls(store, run.id)
+    for (const call of calls) {
+      const running = stillRunning(call)
+      if (running) {
+        throw new CancelError(`run ${run.id}: step ${call.itemId ?? call.id} (${call.tool}) was in flight when ccode stopped and is ${running}; end it (kill -- -${call.pgid ?? "PGID"}) or let \`ccode resume ${run.id}\` settle it, then cancel`)
+      }
+    }
+    const now = Date.now()
+    const message = `cancelled by the user (was ${run.status})`
+    const exitCode = EXIT.cancelled
+    for (const call of calls) {
+      updateCall(store, call.id, { status: "abandoned", finishedAt: now, errorMessage: "in flight when ccode stopped; the run was cancelled, its outcome is unknown" })
+      appendAudit(store, { runId: run.id, callId: call.id, type: "tool_call", actor: "user", tool: call.tool, action: "abandon", result: null, reason: "in flight when ccode stopped; run cancelled" })
+    }
+    const pending = requestsOf(store, run.id, "pending")
+    for (const request of pending) {
+      settleRequest(store, request.id, { status: "cancelled", settledBy: "cancel" })
+      appendAudit(store, {
+        runId: run.id, callId: request.callId, type: "permission", actor: "user", action: `cancel:${request.kind}`, result: "denied",
+        reason: `${request.title} — closed: the run was cancelled`, data: JSON.stringify({ request: request.id, kind: request.kind }),
+      })
+    }
+    store.sqlite
+      .query("UPDATE runs SET status = 'cancelled', exit_code = ?, message = ?, finished_at = ?, updated_at = ?, pid = NULL WHERE id = ? AND status = ?")
+      .run(exitCode, message, now, now, run.id, run.status)
+    appendAudit(store, {
+      runId: run.id, type: "state_change", actor: "user", action: "cancel", result: null, reason: message,
+      data: JSON.stringify({ from: run.status, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }),
+    })
+    return { run: run.id, task: run.task, from: run.status, status: "cancelled", exit_code: exitCode, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }
+  })
+  // the summary says cancelled (written after the commit: a crash in between leaves it for `runs show`)
+  const summary = rewriteSummary(store, result.run, home)
+  return summary ? { ...result, summary_path: summary } : result
+}
+
+function rewriteSummary(store: Store, runId: string, home: string): string | undefined {
+  const run = findRun(store, runId)
+  const path = join(home, "runs", run.id, "summary.md")
+  try {
+    writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
+    return path
+  } catch {
+    return undefined // a read-only home: the run row and the audit say it all
+  }
+}
