@@ -74,7 +74,13 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
   if (hidden) findings.push({ name: "read-unknown", level: "medium", reason: hidden })
-  if (!known && !part.unresolved) findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+  if (!known && !part.unresolved) {
+    // on a case-insensitive file system (macOS) `Rm` runs rm: a known program in another case is not
+    // an unknown medium command (ci would auto-approve `Rm -rf /`)
+    const lower = base.toLowerCase()
+    if (lower !== base && (BY_PROGRAM.has(lower) || ASSESSORS.has(lower))) findings.push({ name: "unknown", level: "high", reason: `${program} is ${lower} on a case-insensitive file system: spell it ${lower} to have it judged` })
+    else findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+  }
 
   for (const w of part.writes ?? []) {
     view.writes.push(w)

@@ -68,8 +68,9 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
 
 // /proc/self/root is the process's root directory and /proc/self/cwd its current one (magic links the
 // kernel follows): /proc/self/root/home/dev/.bashrc is ~/.bashrc. Another process's root is taken to be
-// "/" too; its cwd is not known.
-const PROC_LINK = /^\/proc\/(self|thread-self|\d+)(?:\/task\/\d+)?\/(root|cwd)(?=\/|$)/
+// "/" too; its cwd is not known. The process part may be any name, a glob among them
+// (/proc/[0-9]*/root/home/dev/.aws/credentials matches the shell's own pid and was judged a /proc read).
+const PROC_LINK = /^\/proc\/(self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/(root|cwd)(?=\/|$)/
 
 function procPath(p: string, cwd: Cwd): string[] | null {
   const m = PROC_LINK.exec(p)

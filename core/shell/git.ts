@@ -15,6 +15,9 @@ export interface GitView {
   unresolved?: string
   /** -C, --git-dir, --work-tree: the repository git reads (and whose configuration it obeys) */
   dirs?: Word[]
+  /** --git-dir naming a directory that is not a `.git`: its config is not a protected path, so a
+   *  workspace write could have planted core.pager/core.fsmonitor there for this git to run */
+  bareDir?: string
 }
 
 const VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"])
@@ -43,6 +46,7 @@ export function readGit(words: Word[]): GitView {
       value = eq > 0 && v.startsWith("--") ? v.slice(eq + 1) : v.length > 2 && !v.startsWith("--") ? v.slice(2) : words[++i]?.value
     } else if (/^-c./.test(v)) value = v.slice(2)
     else if (/^-C./.test(v)) value = v.slice(2)
+    if (name === "--git-dir" && !/(^|\/)\.git\/?$/i.test(value ?? "")) view.bareDir = value ?? words[i]!.text
     if (name === "-C" || name === "--git-dir" || name === "--work-tree") view.dirs = [...(view.dirs ?? []), value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }]
     if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
     else if (name === "--config-env") config(view, value, "--config-env")

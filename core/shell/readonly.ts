@@ -86,6 +86,7 @@ function elsewhere(v: View): string | undefined {
   const dirs = v.part.git?.dirs ?? []
   const cwd = v.part.cwd
   if (cwd === null) return "a directory not known statically"
+  if (v.part.git?.bareDir !== undefined) return `${v.part.git.bareDir} (a git directory whose config is not protected)`
   // a directory this command made a link (`ln -s /tmp/evil r && git -C r status`) is where the link leads
   const plain = !v.place.through && !v.place.realpath
   const away = (paths: string[]) => (plain ? paths.find((p) => !isInside(ws, p)) : (v.place.through && unknownLink(paths, v.place)) || judged(paths, v.place, false).find((p) => !isInside(ws, p)))

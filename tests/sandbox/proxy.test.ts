@@ -245,3 +245,26 @@ describe("the sandbox's network proxy", () => {
     expect(await Bun.file(socket).exists()).toBe(false)
   })
 })
+
+describe("independent review: smuggling a second host through one allowed connection", () => {
+  test("a pipelined absolute-URI request to an unlisted port after an allowed one never reaches it", async () => {
+    const socket = start([`127.0.0.1:${http.port}`])
+    const before = otherHits
+    const first = `GET http://127.0.0.1:${http.port}/one HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\n\r\n`
+    const second = `GET http://127.0.0.1:${other.port}/two HTTP/1.1\r\nHost: 127.0.0.1:${other.port}\r\n\r\n`
+    const { text } = await talk(socket, first + second, { waitMs: 2000 })
+    expect(text).toContain("hello /one")
+    expect(text).not.toContain("other")
+    expect(otherHits).toBe(before)
+    expect(log.every((c) => !JSON.stringify(c).includes(String(other.port)))).toBe(true)
+  })
+
+  test("a Transfer-Encoding body hiding a second request to an unlisted port never reaches it", async () => {
+    const socket = start([`127.0.0.1:${http.port}`])
+    const before = otherHits
+    const hidden = `GET http://127.0.0.1:${other.port}/x HTTP/1.1\r\nHost: 127.0.0.1:${other.port}\r\n\r\n`
+    const req = `POST http://127.0.0.1:${http.port}/p HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${hidden}`
+    await talk(socket, req, { waitMs: 2000 })
+    expect(otherHits).toBe(before)
+  })
+})
