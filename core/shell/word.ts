@@ -119,8 +119,18 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
     case "array":
       out.push({ written: raw, value: undefined, quoted: true, expansion: true })
       return
+    case "$":
+      // tree-sitter-bash sometimes ends a word at a lone "$" after a glob bracket (`/[r]oo$X`), leaving
+      // the name as the next word; bash expands it. A "$" that bash would expand is a value not known here
+      if (/^[A-Za-z0-9_{(@*#?$!'"-]/.test(src.slice(node.end, node.end + 1))) {
+        out.push({ written: raw, value: undefined, quoted: inQuotes, expansion: true })
+        return
+      }
+      if (inQuotes) out.push({ written: raw, value: raw, quoted: true, expansion: false })
+      else unquoteBare(raw, out)
+      return
     default:
-      // number, brace_expression, extglob_pattern, "$", ... : their source text is what bash sees
+      // number, brace_expression, extglob_pattern, ... : their source text is what bash sees
       if (inQuotes) out.push({ written: raw, value: raw, quoted: true, expansion: false })
       else unquoteBare(raw, out)
   }
