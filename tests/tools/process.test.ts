@@ -123,3 +123,20 @@ describe("output window", () => {
     expect(window.text()).toBe("ab\n")
   })
 })
+
+describe("reaping a step's group", () => {
+  test("a group with a live member is counted; a group that is gone counts nothing", async () => {
+    const { reapGroupZombies } = await import("../../core/tools/process/subreaper.ts")
+    // a group leader (Bun's own child, never counted) with one more member, its background sleep
+    const leader = Bun.spawn(["bash", "-c", "sleep 30 & echo started; wait"], { detached: true, stdout: "pipe" })
+    try {
+      await leader.stdout.getReader().read()
+      expect(reapGroupZombies(leader.pid)).toBe(1)
+    } finally {
+      process.kill(-leader.pid, "SIGKILL")
+      await leader.exited
+    }
+    for (let i = 0; i < 40 && reapGroupZombies(leader.pid) > 0; i++) await Bun.sleep(25)
+    expect(reapGroupZombies(leader.pid)).toBe(0)
+  })
+})

@@ -75,6 +75,9 @@ function parentOf(pid: number): number | undefined {
 export function reapGroupZombies(pgid: number): number {
   const lib = load()
   if (!lib) return 0
+  // no process of the group left, zombies included (a zombie keeps its group until it is reaped): skip
+  // reading the whole process table, which every step's end would otherwise pay
+  if (!groupExists(pgid)) return 0
   let entries: string[]
   try {
     entries = readdirSync("/proc")
@@ -104,4 +107,13 @@ export function reapGroupZombies(pgid: number): number {
     }
   }
   return left
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
 }
