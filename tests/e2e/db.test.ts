@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { ccode, sandbox } from "./harness.ts"
-import { findPgBin, PG_MISSING, startPg, type PgServer } from "../store/postgres.ts"
+import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
 
 describe("ccode db on SQLite", () => {
   test("status reads a missing file without creating it; migrate creates and migrates it", async () => {
@@ -30,7 +30,7 @@ describe("ccode db on SQLite", () => {
 })
 
 if (!findPgBin()) {
-  describe.skip(`ccode db on PostgreSQL: ${PG_MISSING}`, () => test("skipped", () => {}))
+  pgMissing("ccode db on PostgreSQL")
 } else {
   describe("ccode db on PostgreSQL", () => {
     let pg: PgServer

@@ -6,10 +6,10 @@ import { SQL } from "bun"
 import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { migrateDb, openRunStore } from "../../core/runstore/select.ts"
-import { findPgBin, PG_MISSING, startPg, type PgServer } from "./postgres.ts"
+import { findPgBin, pgMissing, startPg, type PgServer } from "./postgres.ts"
 
 if (!findPgBin()) {
-  describe.skip(`PostgreSQL store: ${PG_MISSING}`, () => test("skipped", () => {}))
+  pgMissing("PostgreSQL store")
 } else {
   describe("PostgreSQL store", () => {
     let pg: PgServer
