@@ -11,7 +11,8 @@ export interface Scanner {
 interface Anchored {
   rule: Rule
   rank: number
-  sticky: RegExp
+  /** the rule's regex, sticky: compiled when the rule first runs (a hook call runs few of ~260) */
+  sticky?: RegExp
 }
 
 interface Pass {
@@ -19,6 +20,17 @@ interface Pass {
   ignoreCase: boolean
   /** anchor (lower-cased when ignoring case) -> indexes into `anchored`, its own and its prefixes' */
   rules: Map<string, number[]>
+}
+
+/** Texts up to this length (ASCII only) find their anchors with `indexOf` instead of the combined
+ *  regexes: a hook call redacts a few short strings, and compiling the combined regexes on their
+ *  first use costs it ~2 ms. Both ways run the same rules at every anchor (see `literalHits`). */
+const LITERAL_BELOW = 512
+const ASCII = /^[\x00-\x7f]*$/
+
+export interface ScannerOptions {
+  /** texts shorter than this use the literal anchor search (tests set 0 or Infinity to pick a way) */
+  literalBelow?: number
 }
 
 /** A pass as plain data: what a build-time macro can compute and inline (core/redact/builtin.ts). */
@@ -30,7 +42,7 @@ export interface PassData {
 
 /** The passes of `rules`, as data, and a fingerprint of the rules they were computed from. */
 export function passData(rules: readonly Rule[]): { fingerprint: string; passes: PassData[] } {
-  const anchored = rules.filter((rule) => rule.anchors?.length).map((rule) => ({ rule, rank: 0, sticky: rule.re }))
+  const anchored = rules.filter((rule) => rule.anchors?.length).map((rule) => ({ rule, rank: 0 }))
   const built = [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
   return { fingerprint: rulesFingerprint(rules), passes: built.map((p) => ({ source: p.re.source, ignoreCase: p.ignoreCase, rules: [...p.rules] })) }
 }
@@ -42,42 +54,58 @@ export function rulesFingerprint(rules: readonly Rule[]): string {
 
 /** `prebuilt`: the passes computed at build time (`passData`), used only when their fingerprint is
  *  that of `rules` (building them is most of the scanner's cost, ~5-10 ms, paid on every hook call). */
-export function createScanner(rules: readonly Rule[], rankBase = 0, prebuilt?: { fingerprint: string; passes: PassData[] }): Scanner {
+export function createScanner(
+  rules: readonly Rule[],
+  rankBase = 0,
+  prebuilt?: { fingerprint: string; passes: PassData[] },
+  opts: ScannerOptions = {},
+): Scanner {
+  const literalBelow = opts.literalBelow ?? LITERAL_BELOW
   const anchored: Anchored[] = []
   const whole: { rule: Rule; rank: number }[] = []
   rules.forEach((rule, i) => {
     const rank = rankBase + i
     if (!rule.anchors?.length) return void whole.push({ rule, rank })
-    anchored.push({ rule, rank, sticky: new RegExp(rule.re.source, rule.re.flags.replace("g", "") + "y") })
+    anchored.push({ rule, rank })
   })
   const passes =
     prebuilt && prebuilt.fingerprint === rulesFingerprint(rules)
       ? prebuilt.passes.map((p) => ({ re: new RegExp(p.source, p.ignoreCase ? "gi" : "g"), ignoreCase: p.ignoreCase, rules: new Map(p.rules) }))
       : [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
+  const stickyOf = (a: Anchored): RegExp => (a.sticky ??= new RegExp(a.rule.re.source, a.rule.re.flags.replace("g", "") + "y"))
 
   return {
     scan(text, out) {
       // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
       const state = new Map<number, { spans: Span[]; next: number }>()
       const memo = new Map<unknown, unknown>()
+      const run = (at: number, ks: readonly number[]) => {
+        for (const k of ks) {
+          const st = state.get(k)
+          if (st && at < st.next) continue
+          const a = anchored[k]!
+          const sticky = stickyOf(a)
+          sticky.lastIndex = at
+          const m = sticky.exec(text)
+          if (m === null || m[0].length === 0) continue
+          const cur = st ?? { spans: [], next: 0 }
+          if (!st) state.set(k, cur)
+          cur.next = at + m[0].length
+          addSpans(a.rule, m, text, a.rank, cur.spans, memo)
+        }
+      }
+      const literal = text.length < literalBelow && ASCII.test(text)
       for (const p of passes) {
+        if (literal) {
+          for (const [at, ks] of literalHits(p, text)) run(at, ks)
+          continue
+        }
         const re = p.re
         re.lastIndex = 0
         let hit: RegExpExecArray | null
         while ((hit = re.exec(text)) !== null) {
           const at = hit.index
-          for (const k of p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? []) {
-            const st = state.get(k)
-            if (st && at < st.next) continue
-            const a = anchored[k]!
-            a.sticky.lastIndex = at
-            const m = a.sticky.exec(text)
-            if (m === null || m[0].length === 0) continue
-            const cur = st ?? { spans: [], next: 0 }
-            if (!st) state.set(k, cur)
-            cur.next = at + m[0].length
-            addSpans(a.rule, m, text, a.rank, cur.spans, memo)
-          }
+          run(at, p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? [])
           // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
           re.lastIndex = at + 1
         }
@@ -85,8 +113,9 @@ export function createScanner(rules: readonly Rule[], rankBase = 0, prebuilt?: {
       // rules that also match where a text starts, with no anchor there
       anchored.forEach((a, k) => {
         if (!a.rule.atStart) return
-        a.sticky.lastIndex = 0
-        const m = a.sticky.exec(text)
+        const sticky = stickyOf(a)
+        sticky.lastIndex = 0
+        const m = sticky.exec(text)
         if (m === null || m[0].length === 0) return
         const cur = state.get(k) ?? { spans: [], next: 0 }
         state.set(k, cur)
@@ -101,6 +130,23 @@ export function createScanner(rules: readonly Rule[], rankBase = 0, prebuilt?: {
       }
     },
   }
+}
+
+/** Every place an anchor of `p` starts in `text` (ASCII: lower-casing keeps every index), with the
+ *  rules of every anchor found there, in rule order and by place. The combined regex reports only
+ *  the longest anchor at a place whose follow check holds; a follow only restates what its rules
+ *  need, so the extra rules run here find nothing the regex way would not (scanner tests compare). */
+function literalHits(p: Pass, text: string): [number, number[]][] {
+  const hay = p.ignoreCase ? text.toLowerCase() : text
+  const at = new Map<number, Set<number>>()
+  for (const [key, ks] of p.rules) {
+    for (let i = hay.indexOf(key); i !== -1; i = hay.indexOf(key, i + 1)) {
+      const set = at.get(i) ?? new Set<number>()
+      for (const k of ks) set.add(k)
+      at.set(i, set)
+    }
+  }
+  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
 }
 
 function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefined {

@@ -3,6 +3,7 @@ import { secretArgumentRules } from "../../core/redact/command-line.ts"
 import { CONFIG_RULES } from "../../core/redact/configs.ts"
 import { CONTEXT_RULES } from "../../core/redact/contexts.ts"
 import { homeRules } from "../../core/redact/home.ts"
+import { builtinRules } from "../../core/redact/builtin.ts"
 import { createScanner } from "../../core/redact/scanner.ts"
 import { mergeLists, type Rule, type Span } from "../../core/redact/spans.ts"
 import { TOKEN_RULES } from "../../core/redact/tokens.ts"
@@ -53,5 +54,39 @@ describe("the anchor prefilter", () => {
       ...Array.from({ length: 300 }, (_, i) => fuzzText(i + 1)),
     ]
     for (const text of texts) expect(spans(anchored, text)).toEqual(spans(whole, text))
+  })
+})
+
+describe("short texts: anchors found with indexOf instead of the combined regexes", () => {
+  const BUILTIN = builtinRules()
+  const byRegex = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: 0 })
+  const byLiteral = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: Infinity })
+
+  /** every corpus line, near miss and fuzz text, and windows of them cut at every 7th place */
+  function texts(): string[] {
+    const base = [...CORPUS.map((c) => c.line), ...NEAR_MISSES, ...Array.from({ length: 120 }, (_, i) => fuzzText(i + 1000))]
+    const out = [...base]
+    for (const t of base) for (let from = 0; from < t.length; from += 7) out.push(t.slice(from, from + 90))
+    return out
+  }
+
+  test("find exactly the spans the combined regexes find", () => {
+    let found = 0
+    for (const text of texts()) {
+      const want = spans(byRegex, text)
+      found += want.length
+      expect(spans(byLiteral, text)).toEqual(want)
+    }
+    expect(found).toBeGreaterThan(CORPUS.length)
+  })
+
+  test("case-insensitive anchors are found in any case; non-ASCII text takes the regex way", () => {
+    const auth = "curl -H 'AUTHORIZATION: Bearer abcdefghijklmnopqrstuvwxyz0123'"
+    expect(spans(byLiteral, auth)).toEqual(spans(byRegex, auth))
+    expect(spans(byLiteral, auth).length).toBeGreaterThan(0)
+    // "İ" lower-cases to two characters: an indexOf on the lowered text would point past the anchor
+    const dotted = "İİİİ password=hunter2hunter2 token: ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+    expect(spans(byLiteral, dotted)).toEqual(spans(byRegex, dotted))
+    expect(spans(byLiteral, dotted).length).toBeGreaterThan(0)
   })
 })
