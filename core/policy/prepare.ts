@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { expandHome, realpathExisting } from "../base/paths.ts"
+import { gitRepoAt } from "../base/gitrepo.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "../base/risk.ts"
@@ -28,6 +29,8 @@ export interface PrepareContext {
   declaration?: Declaration
   /** symlink resolution; default: realpath of the longest existing prefix */
   realpath?: (path: string) => string
+  /** which repository git started in a folder uses; default: core/base/gitrepo.ts on the real fs */
+  gitRepo?: (dir: string) => string
 }
 
 export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
@@ -48,7 +51,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? resolve(ctx.cwd, expandHome(args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""
-    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real })
+    const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
+    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     return { ...base, cwd, shell, paths: shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access })) }
   }
   let declared: DeclaredPath[]

@@ -30,6 +30,9 @@ export interface AnalyzeContext {
   /** where a path really leads (symlinks followed): the caller does the fs, so a write to a workspace
    *  file that links to ~/.bashrc is judged as a write to ~/.bashrc */
   realpath?: (path: string) => string
+  /** which repository git started in a folder uses: "own" (the workspace's), "none", or the folder of
+   *  another repository embedded in the workspace (core/base/gitrepo.ts); the caller does the fs */
+  gitRepo?: (dir: string) => string
 }
 
 export interface AnalyzeOptions {
@@ -66,7 +69,7 @@ export function analyzeSync(command: string, ctx: AnalyzeContext, options: Analy
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath },
+    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
@@ -146,7 +149,9 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   let unresolvable = run.errors.length > 0 || run.unresolved === true
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
-    const c = classify(part, placeOf(i), run.ctx.overrides)
+    // what earlier parts write changes what later ones find on disk (`cp -r x.git y && git -C y log`)
+    const wroteBefore = paths.some((p) => p.access !== "read")
+    const c = classify(part, wroteBefore ? { ...placeOf(i), wroteBefore } : placeOf(i), run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     const from = paths.length

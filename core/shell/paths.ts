@@ -17,6 +17,10 @@ export interface PlaceContext {
   realpath?: ((path: string) => string) | undefined
   /** where a path leads through links the command itself makes before it is used (links.ts) */
   through?: ((path: string) => Through | undefined) | undefined
+  /** which repository git started in this folder uses (core/base/gitrepo.ts), from the caller (fs) */
+  gitRepo?: ((dir: string) => string) | undefined
+  /** an earlier part of the command writes files: a folder's contents at run time are not what they are now */
+  wroteBefore?: boolean
 }
 
 export interface Verdict {

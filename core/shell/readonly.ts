@@ -17,6 +17,8 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     const sub = v.args[0]?.value
     const spec = sub === undefined ? undefined : gitOptions(sub)
     const away = elsewhere(v)
+    const foreign = away ? undefined : embedded(v)
+    if (foreign) out.push({ name: "git-embedded", level: "medium", reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign}` })
     if (!spec) {
       // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
       // .bashrc` writes the home directory from the workspace's repository) writes outside it
@@ -97,6 +99,28 @@ function elsewhere(v: View): string | undefined {
     if (paths === null || w.value === undefined) return w.text
     const out = away(paths)
     if (out) return out
+  }
+  return undefined
+}
+
+/** git started inside the workspace can still obey another repository's config: one embedded in the
+ *  workspace (a bare repository or a folder with its own .git, committed or unpacked there), or one an
+ *  earlier part of the command makes. Safe only where the repository is proven the workspace's own. */
+function embedded(v: View): string | undefined {
+  const { gitRepo, wroteBefore, workspace, realpath } = v.place
+  const cwd = v.part.cwd
+  if ((!gitRepo && !wroteBefore) || cwd === null) return undefined
+  const dirs = v.part.git?.dirs ?? []
+  // `git -C a -C b` starts in a/b
+  let starts = cwd
+  for (const w of dirs) starts = resolveWord(w, starts, v.place.home) ?? []
+  for (const start of starts) {
+    const repo = gitRepo?.(start)
+    if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
+    const real = realpath ? realpath(start) : start
+    if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || repo !== "own")) {
+      return `${start} after this command writes files: what it writes can be a repository whose configuration makes git run programs`
+    }
   }
   return undefined
 }

@@ -1,0 +1,34 @@
+// Which git repository git uses when started in a folder of the workspace: the workspace's own, none,
+// or another one embedded in it. A bare repository's files (HEAD, config, objects/) can be committed
+// to a repository or unpacked from an archive like any other files; git started inside them (`git -C
+// fixtures/evil.git log`, `cd vendor/x && git log`) obeys THAT config, which can run programs
+// (`gpg.program` with `log.showSignature`, `core.fsmonitor`, `core.pager`). Reads the fs, never writes.
+import { lstatSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { isInside, realpathExisting } from "./paths.ts"
+
+/** "own": the workspace root's `.git`; "none": no repository from `dir` up to the workspace root (git
+ *  looks further up, outside the workspace, where the user's own repository is); otherwise the folder
+ *  of the other repository git would find first. */
+export type RepoAt = "own" | "none" | string
+
+/** Like git's discovery, but fail closed: any `.git` entry, or a `HEAD` entry (a bare repository has
+ *  HEAD, objects/ and refs/ — HEAD alone is enough to stop calling it proven), on the way up counts. */
+export function gitRepoAt(dir: string, workspace: string): RepoAt {
+  const root = realpathExisting(workspace)
+  let d = realpathExisting(dir)
+  if (!isInside(root, d)) return "none"
+  for (;;) {
+    // git checks DIR/.git before DIR itself as a git directory
+    if (exists(join(d, ".git"))) return d === root ? "own" : d
+    if (exists(join(d, "HEAD"))) return d
+    if (d === root) return "none"
+    const up = dirname(d)
+    if (up === d) return "none"
+    d = up
+  }
+}
+
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined
+}
