@@ -155,6 +155,8 @@ function find(part: Part, ex: Expander, unwrap: Unwrap): void {
     if (cmd.length) {
       const child = inner(part, cmd, "find_exec")
       child.appended = true
+      // -execdir/-okdir run CMD in the folder of each file found: a folder not known statically
+      if (v === "-execdir" || v === "-okdir") child.cwd = null
       unwrap(child, ex)
     }
     i = end

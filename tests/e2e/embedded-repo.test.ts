@@ -64,6 +64,11 @@ describe("git in a repository embedded in the workspace", () => {
     "git -C vendor/lib log",
     "cd vendor/lib && git show HEAD",
     "cp -r fixtures/evil.git copy.git && git -C copy.git log",
+    "pushd fixtures/evil.git && git log",
+    "env -C fixtures/evil.git git log",
+    "(cd fixtures/evil.git; git log)",
+    "sh -c 'cd fixtures/evil.git; git log'",
+    "find fixtures -name '*.git' -execdir git log \\;",
   ])("%s is not safe", async (command) => {
     const d = await check(command)
     expect(d.decision).not.toBe("allow")
