@@ -3,8 +3,8 @@
 // to a repository or unpacked from an archive like any other files; git started inside them (`git -C
 // fixtures/evil.git log`, `cd vendor/x && git log`) obeys THAT config, which can run programs
 // (`gpg.program` with `log.showSignature`, `core.fsmonitor`, `core.pager`). Reads the fs, never writes.
-import { lstatSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { lstatSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
 
 /** "own": the workspace root's `.git`; "none": no repository from `dir` up to the workspace root (git
@@ -20,13 +20,34 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
   if (!isInside(root, d)) return "none"
   for (;;) {
     // git checks DIR/.git before DIR itself as a git directory
-    if (exists(join(d, ".git"))) return d === root ? "own" : d
+    const dotGit = join(d, ".git")
+    if (exists(dotGit)) {
+      if (d !== root) return d
+      // a `.git` FILE at the root (worktrees, submodules) names the git directory elsewhere: one that
+      // lies in the workspace outside .git/ is ordinary files there (an unpacked archive can bring both)
+      const target = gitfileTarget(dotGit)
+      return target !== undefined && isInside(root, target) && !isInside(dotGit, target) ? target : "own"
+    }
     if (exists(join(d, "HEAD"))) return d
     if (d === root) return "none"
     const up = dirname(d)
     if (up === d) return "none"
     d = up
   }
+}
+
+/** Where a `.git` file points (`gitdir: PATH`, relative to its folder), really; undefined for a folder. */
+function gitfileTarget(dotGit: string): string | undefined {
+  if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isFile()) return undefined
+  let text: string
+  try {
+    text = readFileSync(dotGit, "utf8")
+  } catch {
+    // unreadable: git cannot use it either, but it is not proven to be the workspace's
+    return dotGit
+  }
+  const m = /^gitdir: ?(.*?)\r?\n?$/m.exec(text)
+  return m ? realpathExisting(resolve(dirname(dotGit), m[1]!)) : dotGit
 }
 
 function exists(path: string): boolean {

@@ -20,6 +20,10 @@ beforeAll(() => {
   writeFileSync(join(root, "baredws", "HEAD"), "ref: refs/heads/main\n")
   symlinkSync(join(ws, "bare.git"), join(ws, "link"))
   mkdirSync(join(root, "sub-gitfile", "mod"), { recursive: true })
+  mkdirSync(join(root, "planted", "vendor", "x.git"), { recursive: true })
+  writeFileSync(join(root, "planted", ".git"), "gitdir: vendor/x.git\n")
+  mkdirSync(join(root, "worktree"), { recursive: true })
+  writeFileSync(join(root, "worktree", ".git"), `gitdir: ${join(ws, ".git", "worktrees", "w")}\n`)
   writeFileSync(join(root, "sub-gitfile", "mod", ".git"), "gitdir: /elsewhere\n")
 })
 afterAll(() => removeTree(root))
@@ -44,6 +48,11 @@ describe("gitRepoAt", () => {
     expect(gitRepoAt(join(root, "nogit", "sub"), join(root, "nogit"))).toBe("none")
     expect(gitRepoAt(join(root, "baredws"), join(root, "baredws"))).toBe(join(root, "baredws"))
   })
+})
+
+test("a .git file at the root: the workspace's own when it points outside the workspace (a worktree), not when it points into it", () => {
+  expect(gitRepoAt(join(root, "worktree"), join(root, "worktree"))).toBe("own")
+  expect(gitRepoAt(join(root, "planted"), join(root, "planted"))).toBe(join(root, "planted", "vendor", "x.git"))
 })
 
 describe("the analysis with the probe", () => {
