@@ -48,7 +48,7 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
   // starts like one in the table (`--user`; not `--git`, `--color`)
   const longStarts = new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => f.startsWith("--")).map((f) => f[2]!))
   const flagStart = `(?=[A-Za-z0-9]|-[${[...longStarts].map((c) => escapeRegex(c)).join("")}])`
-  const rule = (anchors: string[], re: string, follow?: string, atStart?: boolean): Rule => ({
+  const rule = (anchors: string[], re: string, follow?: string, atStart?: readonly string[]): Rule => ({
     id: SECRET_ARGUMENT_ID, anchors, re: new RegExp(re, "g"), locate: reader(), ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
   })
   const rules = [rule([" -", "\t-", "\n-", ' "-', " '-"], `[ \\t\\n]["']?-${flagStart}`, flagStart)]
@@ -56,7 +56,7 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
   if (subcommands.length > 0) rules.push(rule(subcommands.map((w) => ` ${w}`), ` ${alt(subcommands)}(?=[ \\t])`))
   if (names.length > 0) {
     const anchors = [...DELIMITERS, "\\n", "\\r", "\\t"].flatMap((d) => names.map((n) => d + n))
-    rules.push(rule(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, true))
+    rules.push(rule(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, names))
   }
   if (slashFlags.length > 0) rules.push(rule(slashFlags.map((f) => ` ${f}`), ` ${alt(slashFlags)}`))
   return rules

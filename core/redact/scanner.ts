@@ -112,7 +112,8 @@ export function createScanner(
       }
       // rules that also match where a text starts, with no anchor there
       anchored.forEach((a, k) => {
-        if (!a.rule.atStart) return
+        // a cheap necessary condition first: most texts start with no such literal (no regex compiled)
+        if (!a.rule.atStart?.some((s) => text.startsWith(s))) return
         const sticky = stickyOf(a)
         sticky.lastIndex = 0
         const m = sticky.exec(text)

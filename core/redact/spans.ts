@@ -12,8 +12,8 @@ export interface Rule {
    *  only runs `re` where one occurs. Without anchors `re` scans the whole text. */
   anchors?: readonly string[]
   /** its regex may also match at the very start of the text, where it has no anchor (a program name
-   *  whose anchors are the name after a delimiter) */
-  atStart?: boolean
+   *  whose anchors are the name after a delimiter): such a match begins with one of these literals */
+  atStart?: readonly string[]
   /** a zero-width check (regex source) that holds right after an anchor wherever `re` can match there;
    *  lets the anchor scan skip the many places a common keyword ("token", "password") is just a word */
   follow?: string
