@@ -36,9 +36,11 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
   }
 }
 
-/** Where a `.git` file points (`gitdir: PATH`, relative to its folder), really; undefined for a folder. */
+/** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */
 function gitfileTarget(dotGit: string): string | undefined {
-  if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isFile()) return undefined
+  const st = lstatSync(dotGit, { throwIfNoEntry: false })
+  if (st?.isSymbolicLink()) return realpathExisting(dotGit)
+  if (!st?.isFile()) return undefined
   let text: string
   try {
     text = readFileSync(dotGit, "utf8")

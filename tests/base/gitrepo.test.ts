@@ -24,6 +24,8 @@ beforeAll(() => {
   writeFileSync(join(root, "planted", ".git"), "gitdir: vendor/x.git\n")
   mkdirSync(join(root, "worktree"), { recursive: true })
   writeFileSync(join(root, "worktree", ".git"), `gitdir: ${join(ws, ".git", "worktrees", "w")}\n`)
+  mkdirSync(join(root, "linked", "vendor", "y.git"), { recursive: true })
+  symlinkSync("vendor/y.git", join(root, "linked", ".git"))
   writeFileSync(join(root, "sub-gitfile", "mod", ".git"), "gitdir: /elsewhere\n")
 })
 afterAll(() => removeTree(root))
@@ -50,9 +52,11 @@ describe("gitRepoAt", () => {
   })
 })
 
-test("a .git file at the root: the workspace's own when it points outside the workspace (a worktree), not when it points into it", () => {
+test("a .git file or link at the root: the workspace's own when it points outside the workspace (a worktree), not when it points into it", () => {
   expect(gitRepoAt(join(root, "worktree"), join(root, "worktree"))).toBe("own")
   expect(gitRepoAt(join(root, "planted"), join(root, "planted"))).toBe(join(root, "planted", "vendor", "x.git"))
+  // a `.git` link into the workspace, the same by another route
+  expect(gitRepoAt(join(root, "linked"), join(root, "linked"))).toBe(join(root, "linked", "vendor", "y.git"))
 })
 
 describe("the analysis with the probe", () => {
