@@ -49,7 +49,7 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
 
   for (const p of call.paths) {
     for (const rp of cp.riskPaths) {
-      if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, `${p.path} matches risk.paths "${rp.pattern}"`)
+      if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, rp.reason ? `${p.path} ${rp.reason}` : `${p.path} matches risk.paths "${rp.pattern}"`)
     }
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
     if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {

@@ -7,6 +7,7 @@ import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
+import { credentialPatterns } from "../base/secrets.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -24,7 +25,8 @@ export interface CompiledPolicy {
   toolRisk(tool: string): Risk | undefined
   toolFloor(tool: string): Risk | undefined
   riskCommands: { id: string; source: string; re: RegExp; level: Risk; reason?: string }[]
-  riskPaths: { pattern: string; level: Risk; set: PathSet }[]
+  /** the policy's risk.paths, then the built-in credential locations (reason set) */
+  riskPaths: { pattern: string; level: Risk; set: PathSet; reason?: string }[]
   protectedPaths: PathSet
   allowlisted(tool: string): boolean
 }
@@ -42,6 +44,12 @@ export interface PathSet {
 
 const memo = new WeakMap<Policy, CompiledPolicy>()
 
+/** Where credentials live (core/base/secrets.ts): high whatever the policy says, one set for all. */
+const CREDENTIALS = {
+  pattern: "built-in credential locations", level: "high" as Risk, set: pathSet(credentialPatterns()),
+  reason: "is where credentials are kept (a read sends them to the model)",
+}
+
 export function compilePolicy(policy: Policy): CompiledPolicy {
   const hit = memo.get(policy)
   if (hit) return hit
@@ -54,7 +62,10 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     riskCommands: policy.risk.commands.map((c) => ({
       id: c.id, source: c.source, re: compileRegex(c.regex), level: c.level, reason: c.reason,
     })),
-    riskPaths: policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
+    riskPaths: [
+      ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
+      CREDENTIALS,
+    ],
     protectedPaths: pathSet(policy.workspace.protected),
     allowlisted: toolMatcher(policy.approval.tools),
   }

@@ -6,6 +6,7 @@ import { analyzeShell } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { expandHome, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
+import { globLinks } from "./globdisk.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "../base/risk.ts"
@@ -37,7 +38,7 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
   const call = await prepareBare(tool, args, ctx)
   if (!ctx.loaderEnv?.length) return call
   // as for a `PATH=./bin cmd` prefix: at least high, and no allow rule covers a shell command
-  const raised = [{ risk: "high" as const, reason: `the task's env sets ${ctx.loaderEnv.join(", ")}, which change what programs load` }]
+  const raised = [...(call.raised ?? []), { risk: "high" as const, reason: `the task's env sets ${ctx.loaderEnv.join(", ")}, which change what programs load` }]
   if (!call.shell) return { ...call, raised }
   return { ...call, shell: { ...call.shell, commands: call.shell.commands.map((c) => ({ ...c, loaderEnv: true })) }, raised }
 }
@@ -53,7 +54,15 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const command = typeof args.command === "string" ? args.command : ""
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
-    return { ...base, cwd, shell, paths: shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access })) }
+    const paths: CallPath[] = shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access }))
+    const raised: NonNullable<Call["raised"]> = []
+    for (const p of shell.paths) {
+      if (!p.glob) continue
+      const found = globLinks(p.path, real)
+      for (const link of found.links) paths.push({ path: link, access: p.access })
+      if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
+    }
+    return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
   try {

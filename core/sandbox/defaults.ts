@@ -1,13 +1,10 @@
 // The paths the sandbox always treats specially, whatever the policy adds. A policy can add to
 // these lists, never take from them.
 
+import { CREDENTIAL_PATHS } from "../base/secrets.ts"
+
 /** Credentials and keys a command has no business reading: they look empty inside the sandbox. */
-export const HIDDEN_PATHS = [
-  "~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.kube", "~/.docker", "~/.netrc", "~/.npmrc", "~/.pypirc",
-  "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.azure", "~/.password-store", "~/.vault-token",
-  "~/.terraform.d/credentials.tfrc.json", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
-  "~/.docker/config.json", "~/.config/op", "~/.local/share/keyrings",
-]
+export const HIDDEN_PATHS = CREDENTIAL_PATHS
 
 /**
  * Unix sockets that hand out the host's power: a read-only mount does not stop connect(), so they are

@@ -59,7 +59,7 @@ function matching(seg: string): string[] {
   return out
 }
 
-function segmentRegex(seg: string): RegExp {
+export function segmentRegex(seg: string): RegExp {
   let re = cache.get(seg)
   if (re) return re
   let src = ""

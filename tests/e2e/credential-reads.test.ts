@@ -1,0 +1,78 @@
+// Reading where credentials live sends them to the model with the output. Two ways that used to be
+// `allow safe` under the default policy: a credential store the policy's risk.paths did not list
+// (~/.vault-token, ~/.azure, /etc/shadow, shell histories), and a glob whose match is a symlink the
+// repository ships (`docs -> ~/.aws`): the analysis matched the glob against names only, bash matches
+// it on disk and follows the link.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { ccode, sandbox, type Sandbox } from "./harness.ts"
+
+describe("reads of credentials", () => {
+  let sb: Sandbox
+  const SECRET = "aws_secret_access_key = wJalrXUtnFEMI-test-secret"
+  beforeAll(() => {
+    sb = sandbox()
+    mkdirSync(join(sb.home, ".aws"))
+    writeFileSync(join(sb.home, ".aws", "credentials"), `[default]\n${SECRET}\n`)
+    writeFileSync(join(sb.home, ".vault-token"), "hvs.test-token\n")
+    mkdirSync(join(sb.work, "src"))
+    writeFileSync(join(sb.work, "src", "a.ts"), "export {}\n")
+    writeFileSync(join(sb.work, "README.md"), "hello\n")
+    // what a cloned repository can carry: links to where the user's credentials are
+    symlinkSync(join(sb.home, ".aws"), join(sb.work, "docs"))
+    symlinkSync("../home/.vault-token", join(sb.work, "notes"))
+  })
+  afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
+
+  const check = async (command: string) => {
+    const r = await ccode(sb, ["policy", "check", "--json", "--", command])
+    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
+  }
+
+  test("the attack is real: bash expands the glob through the shipped link and prints the secret", () => {
+    const r = Bun.spawnSync(["bash", "-c", "cat */credentials"], { cwd: sb.work, env: sb.env })
+    expect(r.stdout.toString()).toContain(SECRET)
+  })
+
+  test.each([
+    ["cat */credentials", "/.aws/credentials"],
+    ["cat **/credentials", "/.aws/credentials"],
+    ["head -n 3 d*/cred*", "/.aws/credentials"],
+    ["grep -h key ?ocs/*", "/.aws"],
+    ["wc -c *", "/home/."],
+    ["wc -c no*", "/.vault-token"],
+    ["cat n[o]tes", "/.vault-token"],
+  ])("%s reads through a link in the workspace: asks", async (command, target) => {
+    const d = await check(command)
+    expect(d.decision).toBe("ask")
+    expect(["high", "critical"]).toContain(d.risk)
+    expect(d.reason).toContain(target)
+  })
+
+  test.each([
+    "cat ~/.vault-token",
+    "cat ~/.azure/accessTokens.json",
+    "cat ~/.bash_history",
+    "tail ~/.config/rclone/rclone.conf",
+    "cat ~/.pgpass",
+    "cat ~/.claude/.credentials.json",
+    "cat /etc/shadow",
+    "cat /etc/sh*dow",
+    "cat /etc/ssh/ssh_host_ed25519_key",
+  ])("%s reads a credential store: asks, saying where credentials are kept", async (command) => {
+    const d = await check(command)
+    expect(d.decision).toBe("ask")
+    expect(d.risk).toBe("high")
+    expect(d.reason).toContain("is where credentials are kept")
+  })
+
+  test.each(["cat src/*.ts", "ls", "cat README.md", "wc -l src/*", "cat /etc/ssh/ssh_host_ed25519_key.pub", "cat /etc/passwd"])(
+    "%s stays allowed",
+    async (command) => {
+      const d = await check(command)
+      expect(d.decision).toBe("allow")
+      expect(d.risk).toBe("safe")
+    },
+  )
+})

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { globLinks } from "../../core/policy/globdisk.ts"
+import { realpathExisting } from "../../core/base/paths.ts"
+
+describe("globLinks: where a glob's matches lead through symlinks", () => {
+  let root: string
+  let ws: string
+  let secret: string
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "ccode-globdisk-")))
+    ws = join(root, "ws")
+    secret = join(root, "secret")
+    mkdirSync(join(ws, "src", "deep"), { recursive: true })
+    mkdirSync(secret)
+    writeFileSync(join(secret, "key"), "k")
+    writeFileSync(join(ws, "src", "a.ts"), "")
+    symlinkSync(secret, join(ws, "src", "deep", "out"))
+    symlinkSync(join(secret, "key"), join(ws, ".k"))
+    for (let i = 0; i < 40; i++) mkdirSync(join(ws, "many", `d${i}`), { recursive: true })
+  })
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+  const links = (glob: string) => globLinks(join(ws, glob), realpathExisting)
+
+  test("a link matched by the last segment is resolved", () => {
+    expect(links("src/deep/*")).toEqual({ links: [secret], complete: true })
+  })
+  test("a link matched in the middle leads the rest of the path", () => {
+    expect(links("src/*/out/key").links).toEqual([join(secret, "key")])
+    expect(links("src/deep/o?t/key").links).toEqual([join(secret, "key")])
+  })
+  test("dot-files match (dotglob may be on), case is ignored", () => {
+    expect(links("*").links).toEqual([join(secret, "key")])
+    expect(links(".?").links).toEqual([join(secret, "key")])
+    expect(links("SRC/DEEP/*").links).toEqual([])
+  })
+  test("** reaches any depth and does not need globstar to match one level", () => {
+    expect(links("**/key").links).toContain(join(secret, "key"))
+    expect(links("**").links.sort()).toEqual([join(secret, "key"), secret].sort())
+    expect(links("src/**/key").links).toEqual([join(secret, "key")])
+  })
+  test("matches without links add nothing", () => {
+    expect(links("src/*.ts")).toEqual({ links: [], complete: true })
+    expect(links("nothing*/x")).toEqual({ links: [], complete: true })
+  })
+  test("more matches than the limit: incomplete, so the caller fails closed", () => {
+    expect(globLinks(join(ws, "many/*/x"), realpathExisting, 10).complete).toBe(false)
+    expect(globLinks(join(ws, "many/*/x"), realpathExisting, 100).complete).toBe(true)
+  })
+})
