@@ -1,9 +1,11 @@
-// Where a glob in a shell path really leads. The analysis matches globs against names only; bash
+// Where a shell path really leads on disk, for what the analysis (which never reads the disk) cannot
+// know. A glob: The analysis matches globs against names only; bash
 // matches them against the disk, and a directory or file it matches may be a symlink to anywhere: a
 // repository that ships `docs -> /home/me/.aws` turns `cat */credentials` into a read of the
 // credentials. So the glob is expanded here the way bash would (bounded), and every match that leads
 // somewhere else through a link is judged as a path of its own. Side effects: readdir and realpath.
-import { readdirSync, type Dirent } from "node:fs"
+import { readdirSync, statSync, type Dirent } from "node:fs"
+import { isInside } from "../base/paths.ts"
 import { segmentRegex } from "../shell/globs.ts"
 
 export interface GlobLinks {
@@ -98,4 +100,52 @@ function resolved(paths: Reached[], realpath: (p: string) => string): string[] {
     if (real !== p.path) out.push(real)
   }
   return out
+}
+
+export interface WalkLink {
+  /** the link as the walk meets it */
+  at: string
+  /** where it leads (realpath applied) */
+  to: string
+  dir: boolean
+}
+
+/**
+ * The links a walk of `root` that follows links meets (grep -R, rg -L, diff -r), with where each leads.
+ * Directories they lead to inside the workspace are walked too (their links count); ones outside are
+ * reported, not walked: reading a whole folder outside the workspace is judged by the caller.
+ */
+export function walkLinks(root: string, workspace: string, realpath: (p: string) => string, limit = 20000): { links: WalkLink[]; complete: boolean } {
+  const links: WalkLink[] = []
+  // the root is a real path, so every directory met below it is one too
+  const queue = [root]
+  const walked = new Set([root])
+  let seen = 0
+  for (let i = 0; i < queue.length; i++) {
+    for (const e of entries(queue[i]!)) {
+      if (++seen > limit) return { links, complete: false }
+      const at = `${queue[i]}/${e.name}`
+      if (e.isDirectory() && !walked.has(at)) {
+        walked.add(at)
+        queue.push(at)
+      }
+      if (!e.isSymbolicLink()) continue
+      const to = realpath(at)
+      const dir = isDir(to)
+      links.push({ at, to, dir })
+      if (dir && isInside(workspace, to) && !walked.has(to)) {
+        walked.add(to)
+        queue.push(to)
+      }
+    }
+  }
+  return { links, complete: true }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }

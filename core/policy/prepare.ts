@@ -4,9 +4,10 @@ import { tmpdir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { expandHome, realpathExisting } from "../base/paths.ts"
+import { expandHome, isInside, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
-import { globLinks } from "./globdisk.ts"
+import { globLinks, walkLinks } from "./globdisk.ts"
+import type { TouchedPath } from "../shell/types.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "../base/risk.ts"
@@ -55,13 +56,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     const paths: CallPath[] = shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access }))
-    const raised: NonNullable<Call["raised"]> = []
-    for (const p of shell.paths) {
-      if (!p.glob) continue
-      const found = globLinks(p.path, real)
-      for (const link of found.links) paths.push({ path: link, access: p.access })
-      if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
-    }
+    const raised = onDisk(shell.paths, paths, ctx.workspace, real)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -76,6 +71,29 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     return p.dir ? { path, access: p.access, dir: true } : { path, access: p.access }
   })
   return { ...base, cwd: ctx.cwd, paths }
+}
+
+// What the shell analysis cannot know without the disk: where a glob's matches and the links a
+// link-following walk meets really lead. Adds those paths; returns what could not be looked up.
+function onDisk(touched: TouchedPath[], paths: CallPath[], workspace: string, real: (p: string) => string): NonNullable<Call["raised"]> {
+  const raised: NonNullable<Call["raised"]> = []
+  for (const p of touched) {
+    if (p.glob) {
+      const found = globLinks(p.path, real)
+      for (const link of found.links) paths.push({ path: link, access: p.access })
+      if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
+    }
+    if (p.follow) {
+      const walk = walkLinks(real(p.path), workspace, real)
+      for (const l of walk.links) {
+        if (isInside(workspace, l.to)) continue
+        paths.push({ path: l.to, access: "read" })
+        if (l.dir) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links reads the folder ${l.to} outside the workspace (through ${l.at})` })
+      }
+      if (!walk.complete) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links: too many files to check where their links lead` })
+    }
+  }
+  return raised
 }
 
 // Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.

@@ -12,7 +12,7 @@ import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { redirectPaths, touchedPaths } from "./touched.ts"
-import { recursiveReads } from "./secretreads.ts"
+import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
@@ -157,6 +157,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
     for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
+    for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
@@ -218,7 +219,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = p.access === "read" ? "r" + p.path : "w" + p.path
+    const key = (p.follow ? "f" : p.access === "read" ? "r" : "w") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

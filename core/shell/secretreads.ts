@@ -1,12 +1,14 @@
 // Reads whose files the path rules cannot see on their own: a program that shows what it reads, given
 // a file named only at run time (`cat $(echo ~/.ssh/id_rsa)`, `... | xargs cat`, `find -exec cat {} +`,
-// a relative name in a directory not known statically), and recursive readers (grep -r, rg, ag, diff -r,
-// git grep --no-index) over a directory that holds the home directory's secrets (`grep -r . ~`). Pure.
+// a relative name in a directory not known statically), recursive readers (grep -r, rg, ag, diff -r,
+// git grep --no-index) over a directory that holds the home directory's secrets (`grep -r . ~`), and the
+// trees of those that follow the links they meet (grep -R), for the caller to look up on disk. Pure.
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { patternGiven } from "./optionreads.ts"
+import { CREDENTIAL_PATHS } from "../base/secrets.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -43,14 +45,55 @@ export function unknownReads(part: Part): string | undefined {
 /** Paths a recursive read reaches below its directories: the home directory's secrets when a directory holds them. */
 export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!recursive(part)) return []
+  const out: TouchedPath[] = []
+  for (const r of walkRoots(part, home)) {
+    if (isInsideFold(r, home)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
+    for (const c of CREDENTIAL_PATHS) {
+      const path = c.startsWith("~/") ? home + c.slice(1) : c
+      if (isInsideFold(r, path)) out.push({ path, access: "read" })
+    }
+  }
+  return out
+}
+
+/**
+ * The trees a recursive read walks following the links it meets, marked for the caller to look up on
+ * disk where those links lead (nothing before the run can list a tree's links).
+ */
+export function followedWalks(part: Part, home: string): TouchedPath[] {
+  if (!followsLinks(part)) return []
+  return walkRoots(part, home).map((path) => ({ path, access: "read", follow: true }))
+}
+
+// the directories a recursive reader walks: its operands after the pattern, else its directory ("/"
+// when that is not known)
+function walkRoots(part: Part, home: string): string[] {
   const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
   const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
-  const out: TouchedPath[] = []
-  for (const r of roots) if (isInsideFold(r, home)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
-  return out
+  return roots
+}
+
+/**
+ * Whether a recursive read follows the symbolic links it meets while walking (a repository can ship
+ * `docs -> /home/me/.aws`). A link named as an operand is resolved like any path; `grep -r`, and rg, ag
+ * and ack without their follow option, do not follow the ones they meet; diff -r does unless told not to.
+ */
+function followsLinks(part: Part): boolean {
+  const p = part.program
+  if (!recursive(part) && p !== "rg" && p !== "ag" && p !== "ack" && !/^(e|f)?grep$/.test(p)) return false
+  const all = part.words.slice(1).map((w) => w.value ?? "")
+  const end = all.indexOf("--")
+  const vals = end < 0 ? all : all.slice(0, end)
+  const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
+  const long = (name: string, min: number) => vals.some((v) => v.length >= min && name.startsWith(v.split("=")[0]!))
+  if (p === "grep" || p === "egrep" || p === "fgrep") return short(/^[^efmABCDd]*R/) || long("--dereference-recursive", 5)
+  if (p === "rg") return short(/^[^ABCEMTefgjmrt]*L/) || long("--follow", 5)
+  if (p === "ag") return short(/^[^ABCGgm]*f/) || long("--follow", 5)
+  if (p === "ack") return long("--follow", 5)
+  return p === "diff" && !vals.includes("--no-dereference")
 }
 
 const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])

@@ -55,6 +55,9 @@ export interface TouchedPath {
   /** still a shell glob (bash left it as written or the analysis kept it): path patterns meet it when
    *  some real path could match both */
   glob?: true
+  /** a tree the command walks following the symbolic links it meets (grep -R, rg -L, diff -r): where
+   *  those links lead is looked up on disk before deciding */
+  follow?: true
 }
 
 export interface ShellAnalysis {

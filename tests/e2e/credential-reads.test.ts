@@ -50,6 +50,30 @@ describe("reads of credentials", () => {
     expect(d.reason).toContain(target)
   })
 
+  // a walk that follows the links it meets reads through `docs`; one that does not (grep -r, rg) does not
+  test.each([
+    ["grep -R key .", "/.aws"],
+    ["grep -Rn key", "/.aws"],
+    ["grep --deref key .", "/.aws"],
+    ["rg -L key", "/.aws"],
+    ["rg --follow key .", "/.aws"],
+    ["ag -f key", "/.aws"],
+    ["diff -r . src", "/.aws"],
+    ["diff -rN src .", "/.aws"],
+  ])("%s walks through the link: asks", async (command, target) => {
+    const d = await check(command)
+    expect(d.decision).toBe("ask")
+    expect(["high", "critical"]).toContain(d.risk)
+    expect(d.reason).toContain(target)
+  })
+
+  test("the attack is real: grep -R prints the secret through the link, grep -r does not", () => {
+    const follow = Bun.spawnSync(["grep", "-R", "aws_secret", "."], { cwd: sb.work, env: sb.env })
+    expect(follow.stdout.toString()).toContain(SECRET)
+    const plain = Bun.spawnSync(["grep", "-r", "aws_secret", "."], { cwd: sb.work, env: sb.env })
+    expect(plain.stdout.toString()).not.toContain(SECRET)
+  })
+
   test.each([
     "cat ~/.vault-token",
     "cat ~/.azure/accessTokens.json",
@@ -67,7 +91,10 @@ describe("reads of credentials", () => {
     expect(d.reason).toContain("is where credentials are kept")
   })
 
-  test.each(["cat src/*.ts", "ls", "cat README.md", "wc -l src/*", "cat /etc/ssh/ssh_host_ed25519_key.pub", "cat /etc/passwd"])(
+  test.each([
+    "cat src/*.ts", "ls", "cat README.md", "wc -l src/*", "cat /etc/ssh/ssh_host_ed25519_key.pub", "cat /etc/passwd",
+    "grep -r key .", "grep -rn key", "rg key", "grep -R export src", "rg -L export src", "diff -r --no-dereference . src", "diff -r src src",
+  ])(
     "%s stays allowed",
     async (command) => {
       const d = await check(command)

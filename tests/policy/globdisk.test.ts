@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { globLinks } from "../../core/policy/globdisk.ts"
+import { globLinks, walkLinks } from "../../core/policy/globdisk.ts"
 import { realpathExisting } from "../../core/base/paths.ts"
 
 describe("globLinks: where a glob's matches lead through symlinks", () => {
@@ -49,5 +49,20 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
   test("more matches than the limit: incomplete, so the caller fails closed", () => {
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 10).complete).toBe(false)
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 100).complete).toBe(true)
+  })
+
+  test("walkLinks: the links a following walk meets, walking on through links inside the workspace", () => {
+    const inner = join(ws, "src", "again")
+    symlinkSync(join(ws, "src", "deep"), inner)
+    try {
+      const walk = walkLinks(join(ws, "src"), ws, realpathExisting)
+      expect(walk.complete).toBe(true)
+      const outside = walk.links.filter((l) => !l.to.startsWith(ws + "/"))
+      expect(outside).toEqual([{ at: join(ws, "src", "deep", "out"), to: secret, dir: true }])
+      expect(walk.links.find((l) => l.at === inner)).toEqual({ at: inner, to: join(ws, "src", "deep"), dir: true })
+      expect(walkLinks(join(ws, "many"), ws, realpathExisting, 10).complete).toBe(false)
+    } finally {
+      rmSync(inner)
+    }
   })
 })
