@@ -4,9 +4,8 @@
 // Fails closed: any problem is exit 2 with the reason on stderr, which both hosts treat as "block".
 import { readSync, statSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
-import { isAbsolute, join, resolve } from "node:path"
+import { isAbsolute } from "node:path"
 import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HostCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
-import { expandHome, realpathExisting } from "../core/base/paths.ts"
 import { decide, prepareCall } from "../core/policy/index.ts"
 import type { Decision, Policy } from "../core/policy/types.ts"
 import { policyStamp } from "../core/policy/fingerprint.ts"
@@ -57,9 +56,8 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const loaded = await loadForCli({ cwd, store })
     mark("policy load")
     const call = await prepareCall(hook.tool, hook.args, {
-      cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk,
+      cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads,
     })
-    for (const path of hook.reads) call.paths.push({ path: realpathExisting(resolve(cwd, expandHome(path, homedir()))), access: "read" })
     mark("prepare")
     const decision = decide(loaded.policy, call, { grants: [] })
     mark("decide")

@@ -2,7 +2,7 @@
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
-import { analyzeShell } from "../shell/index.ts"
+import { analyzeShell, credentialsBelow } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { expandHome, isInside, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
@@ -29,6 +29,8 @@ export interface PrepareContext {
   loaderEnv?: readonly string[]
   /** what the tool declares it touches (effects, paths); default: the built-in of that name, else guessed from argument names */
   declaration?: Declaration
+  /** more paths the call reads, each judged as read_file's path (a host tool's list: read_many_files) */
+  reads?: readonly string[]
   /** symlink resolution; default: realpath of the longest existing prefix */
   realpath?: (path: string) => string
   /** which repository git started in a folder uses; default: core/base/gitrepo.ts on the real fs */
@@ -66,11 +68,19 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     // a tool that cannot say what it touches is not trusted to touch nothing
     return { ...base, cwd: ctx.cwd, toolRisk: "critical", paths: [] }
   }
-  const paths: CallPath[] = declared.map((p) => {
+  const paths: CallPath[] = []
+  const touched: TouchedPath[] = []
+  const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
+  for (const p of reads.length ? [...declared, ...reads] : declared) {
     const path = real(resolve(ctx.cwd, expandHome(p.path, ctx.home)))
-    return p.dir ? { path, access: p.access, dir: true } : { path, access: p.access }
-  })
-  return { ...base, cwd: ctx.cwd, paths }
+    // a host's tool may take a glob (Gemini's read_many_files): matched like a shell glob
+    const glob = /[*?[]/.test(path)
+    paths.push(p.dir ? { path, access: p.access, dir: true } : glob ? { path, access: p.access, glob: true } : { path, access: p.access })
+    if (glob) touched.push({ path, access: p.access, glob: true })
+    if (p.contents) for (const c of credentialsBelow(path, ctx.home)) paths.push({ path: c, access: "read" })
+  }
+  const raised = onDisk(touched, paths, ctx.workspace, real)
+  return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
 
 // What the shell analysis cannot know without the disk: where a glob's matches and the links a

@@ -46,12 +46,17 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!recursive(part)) return []
   const out: TouchedPath[] = []
-  for (const r of walkRoots(part, home)) {
-    if (isInsideFold(r, home)) for (const s of HOME_SECRETS) out.push({ path: `${home}/${s}`, access: "read" })
-    for (const c of CREDENTIAL_PATHS) {
-      const path = c.startsWith("~/") ? home + c.slice(1) : c
-      if (isInsideFold(r, path)) out.push({ path, access: "read" })
-    }
+  for (const r of walkRoots(part, home)) for (const path of credentialsBelow(r, home)) out.push({ path, access: "read" })
+  return out
+}
+
+/** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
+export function credentialsBelow(dir: string, home: string): string[] {
+  const out: string[] = []
+  if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
+  for (const c of CREDENTIAL_PATHS) {
+    const path = c.startsWith("~/") ? home + c.slice(1) : c
+    if (isInsideFold(dir, path)) out.push(path)
   }
   return out
 }

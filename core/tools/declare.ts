@@ -26,7 +26,11 @@ export function declaredPaths(tool: Declaration | undefined, args: Record<string
     for (const spec of paths) {
       const given = pathValues(args[spec.arg])
       const values = given.length ? given : spec.default !== undefined ? [spec.default] : []
-      for (const path of values) out.push(spec.dir ? { path, access: spec.access, dir: true } : { path, access: spec.access })
+      for (const path of values) {
+        const p: DeclaredPath = spec.dir ? { path, access: spec.access, dir: true } : { path, access: spec.access }
+        if (spec.dir && spec.contents) p.contents = true
+        out.push(p)
+      }
     }
     return out
   }

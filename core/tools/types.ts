@@ -71,6 +71,8 @@ export interface PathArg {
   default?: string
   /** the argument names a folder the tool reads below (a grant then covers the folder itself) */
   dir?: boolean
+  /** the tool reads the content of every file below that folder (grep): a credential location below is read */
+  contents?: boolean
 }
 
 /** A path a call touches, as its arguments give it (relative to the call's cwd, or absolute). */
@@ -78,6 +80,7 @@ export interface DeclaredPath {
   path: string
   access: PathAccess
   dir?: boolean
+  contents?: boolean
 }
 
 export interface Tool<A = any> {

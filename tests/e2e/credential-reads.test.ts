@@ -102,4 +102,41 @@ describe("reads of credentials", () => {
       expect(d.risk).toBe("safe")
     },
   )
+
+  // the hosts' own tools: a glob in Gemini's read_many_files, a search below a folder holding credentials
+  const hook = async (host: "claude" | "gemini", tool: string, input: Record<string, unknown>) => {
+    const event = host === "claude" ? "PreToolUse" : "BeforeTool"
+    const payload = { hook_event_name: event, session_id: "s1", tool_use_id: "t1", cwd: sb.work, tool_name: tool, tool_input: input }
+    const r = await ccode(sb, ["hook", host], { stdin: JSON.stringify(payload) })
+    expect(r.code).toBe(0)
+    return r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, any>) : undefined
+  }
+
+  test.each([
+    [{ include: ["*/credentials"] }, "/.aws/credentials"],
+    [{ include: ["**"] }, "/.aws"],
+    [{ include: ["~/.a*/cred*"] }, "/.a*/cred*"],
+    [{ paths: ["README.md", "n?tes"] }, "/.vault-token"],
+  ])("gemini read_many_files %j asks", async (input, target) => {
+    const answer = await hook("gemini", "read_many_files", input)
+    expect(answer?.decision).toBe("ask")
+    expect(answer?.reason).toContain(target)
+  })
+
+  test("gemini read_many_files of the workspace's own files is left to the host", async () => {
+    expect(await hook("gemini", "read_many_files", { include: ["src/*.ts", "README.md"] })).toBeUndefined()
+  })
+
+  test.each([
+    ["gemini", "grep_search", { pattern: "key", dir_path: "~" }],
+    ["claude", "Grep", { pattern: "key", path: "/etc" }],
+  ] as const)("%s %s below a folder holding credentials asks", async (host, tool, input) => {
+    const answer = await hook(host, tool, input)
+    const decision = host === "claude" ? answer?.hookSpecificOutput?.permissionDecision : answer?.decision
+    expect(decision).toBe("ask")
+  })
+
+  test("claude Grep in the workspace is left to the host", async () => {
+    expect(await hook("claude", "Grep", { pattern: "export", path: "src" })).toBeUndefined()
+  })
 })

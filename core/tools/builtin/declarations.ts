@@ -19,7 +19,7 @@ export const BUILTIN_DECLARATIONS: Readonly<Record<string, BuiltinDeclaration>> 
   edit_file: { effects: ["read", "write"], paths: [{ arg: "path", access: "write" }] },
   list_dir: { effects: ["read"], paths: FOLDER },
   glob: { effects: ["read"], paths: FOLDER },
-  grep: { effects: ["read"], paths: FOLDER },
+  grep: { effects: ["read"], paths: [{ ...FOLDER[0]!, contents: true }] },
   // the agent's own tools change the run's state (its checkpoint), not the machine
   scratchpad: NOTHING,
   ask_user: NOTHING,
