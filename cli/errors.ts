@@ -1,5 +1,5 @@
 // The one mapping from errors to exit codes (the table in README, "Exit codes") and to what the user reads.
-import { storeProblem } from "../core/store/sqlite.ts"
+import { storeProblem } from "../core/store/problem.ts"
 
 /** Bad flags or arguments: exit 2, nothing was run. */
 export class UsageError extends Error {

@@ -15,6 +15,7 @@ import { openSqlite, type SqliteStore as Store } from "../core/store/sqlite.ts"
 import { dbPath } from "./home.ts"
 import { loadForCli } from "./policy-load.ts"
 import type { Verdict } from "../core/hosts/verdict.ts"
+import { mark } from "./trace.ts"
 
 const ON_ASK: readonly OnAsk[] = ["prompt", "pause", "deny"]
 
@@ -72,16 +73,6 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     writeSync(2, `ccode hook ${host}: ${(error as Error).message ?? String(error)} (call blocked)\n`)
     return 2
   }
-}
-
-const TRACE = process.env.CCODE_TRACE_STARTUP === "1"
-let last = 0
-/** CCODE_TRACE_STARTUP=1: where the start-up time goes, one line per stage on stderr (docs/hosts.md). */
-function mark(stage: string): void {
-  if (!TRACE) return
-  const now = performance.now()
-  writeSync(2, `startup ${stage.padEnd(12)} +${(now - last).toFixed(2)} ms (at ${now.toFixed(2)})\n`)
-  last = performance.now() // the trace's own writing is not counted
 }
 
 function usage(problem: string): number {

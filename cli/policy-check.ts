@@ -10,6 +10,7 @@ import type { Decision, Policy } from "../core/policy/types.ts"
 import { afterDashes, allValues, checkFlags, globalArgs, jsonArg } from "./args.ts"
 import { UsageError } from "./errors.ts"
 import { loadForCli } from "./policy-load.ts"
+import { mark } from "./trace.ts"
 
 export const checkArgs = {
   ...jsonArg,
@@ -49,18 +50,22 @@ export async function policyCheckMain(rawArgs: string[]): Promise<number> {
 }
 
 export async function runCheck(args: CheckArgs, rawArgs: string[]): Promise<number> {
+  mark("entry")
   const cwd = directory(args.cwd)
   const tool = (args.tool as string | undefined) ?? "shell"
   const callArgs = await callArguments(tool, args.args as string | undefined, afterDashes(rawArgs))
   const loaded = await loadForCli({ cwd, flags: { policy: allValues(rawArgs, "policy") }, trust: Boolean(args.trust), db: args.db as string | undefined })
   warn(loaded.warnings)
+  mark("policy load")
   const known = await knownTool(tool, callArgs, Boolean(args.args))
   const plugin = known.plugin ? await pluginDecision(tool, callArgs, loaded.policy, { cwd, workspace: loaded.workspace, trust: Boolean(args.trust), db: args.db as string | undefined }) : undefined
   const decision = plugin ?? decide(loaded.policy, await prepareCall(tool, callArgs, {
     cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk: known.toolRisk, overrides: loaded.policy.risk.overrides,
   }), { grants: [] })
+  mark("decide")
   if (args.json) console.log(JSON.stringify(decision, null, 2))
   else console.log(renderDecision(decision))
+  mark("print")
   return 0
 }
 

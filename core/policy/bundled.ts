@@ -1,19 +1,23 @@
 // The bundled policies (default, strict, ci), embedded pre-parsed so loading them costs no YAML or zod.
 // Generated from policies/*.yaml by `bun policies/build.ts`; a test keeps them in sync. Pure.
-import data from "../../policies/bundled.json" with { type: "json" }
+// evaluated at build time (a Bun macro): one JSON text per policy, parsed when first used
+import { bundledTexts } from "./bundled-text.ts" with { type: "macro" }
 import type { Layer, BundledName } from "./layer.ts"
 import type { Policy } from "./types.ts"
 import { BUNDLED_NAMES } from "./layer.ts"
 
-const bundled = data as unknown as { layers: Record<BundledName, Layer>; merged: Record<BundledName, Policy> }
+const TEXTS = bundledTexts()
+const layers = new Map<BundledName, Layer>()
 
 export function bundledLayer(name: BundledName): Layer {
-  return bundled.layers[name]
+  let layer = layers.get(name)
+  if (!layer) layers.set(name, (layer = JSON.parse(TEXTS.layers[name]!) as Layer))
+  return layer
 }
 
 /** The bundled policy already merged (a fresh copy): what applies where no other layer exists. */
 export function bundledPolicy(name: BundledName): Policy {
-  return structuredClone(bundled.merged[name])
+  return JSON.parse(TEXTS.merged[name]!) as Policy
 }
 
 export function isBundledName(name: string): name is BundledName {

@@ -5,6 +5,9 @@ import { existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { checkIntegrity, isCorruption, knownDamage } from "./integrity.ts"
 import { migrations } from "./migrations.gen.ts"
+import { StoreError, storeProblem } from "./problem.ts"
+
+export { StoreError, storeProblem } from "./problem.ts"
 
 export interface SqliteStore {
   path: string
@@ -14,9 +17,6 @@ export interface SqliteStore {
   close(): void
 }
 
-export class StoreError extends Error {
-  readonly exitCode = 2
-}
 
 export interface OpenOptions {
   /** inspection commands: never write (they work on a read-only CCODE_HOME) */
@@ -110,26 +110,4 @@ function openReadonly(path: string): SqliteStore | undefined {
     throw new StoreError(`database ${path} was opened read-only for inspection`)
   }
   return { path, sqlite, tx: refuse, close: () => sqlite.close() }
-}
-
-/**
- * SQLite failures a person can act on, as clear errors (exit 2): a full disk, a corrupt or foreign
- * file, a read-only location. Anything else is not recognised (undefined).
- */
-export function storeProblem(error: unknown, path?: string): StoreError | undefined {
-  const code = String((error as { code?: unknown })?.code ?? "")
-  const where = path ?? (error as { filename?: string })?.filename ?? "the database"
-  if (code.startsWith("SQLITE_FULL")) {
-    return new StoreError(`the disk holding ${where} is full (SQLite: database or disk is full); nothing more was written. Free some space (\`ccode runs prune\` removes old runs), then \`ccode resume\` continues where it stopped`)
-  }
-  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
-    return new StoreError(`${where} is damaged or not a ccode database (${code}); ccode will not run on it. Move it aside (or point --db / CCODE_DB elsewhere) to start a fresh one; \`sqlite3 ${where} .recover\` may save its rows`)
-  }
-  if (code.startsWith("SQLITE_READONLY")) {
-    return new StoreError(`${where} cannot be written (read-only file or folder); inspection commands (runs, audit) still work — run others where CCODE_HOME / --db is writable`)
-  }
-  if (code.startsWith("SQLITE_IOERR") && /no space|full/i.test((error as Error).message)) {
-    return storeProblem({ code: "SQLITE_FULL" }, path)
-  }
-  return undefined
 }
