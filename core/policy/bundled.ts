@@ -20,6 +20,11 @@ export function bundledPolicy(name: BundledName): Policy {
   return JSON.parse(TEXTS.merged[name]!) as Policy
 }
 
+/** policyFingerprint(bundledPolicy(name)), computed when the code was bundled. */
+export function bundledFingerprint(name: BundledName): string {
+  return TEXTS.fingerprints[name]!
+}
+
 export function isBundledName(name: string): name is BundledName {
   return (BUNDLED_NAMES as readonly string[]).includes(name)
 }

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, resolve } from "node:path"
 import type { Policy, LayerName } from "./types.ts"
 import type { PolicyFile } from "./schema.ts"
 import type { YamlSource } from "../base/yaml.ts"
-import { bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
+import { bundledFingerprint, bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
 import { sha256 } from "../base/hash.ts"
@@ -77,7 +77,8 @@ export async function loadPolicy(opts: LoadOptions): Promise<LoadedPolicy> {
   // nothing but the bundled default: skip merging it again at startup (the hook runs on every call)
   const policy = layers.length ? mergePolicy(layers, bundledLayer) : bundledPolicy("default")
   if (managed.keyIds.length) policy.managed_keys = managed.keyIds
-  policy.fingerprint = policyFingerprint(policy)
+  // the bundled default as it is: its fingerprint was computed when the code was bundled
+  policy.fingerprint = layers.length || managed.keyIds.length ? policyFingerprint(policy) : bundledFingerprint("default")
   return {
     policy,
     workspace,

@@ -1,7 +1,13 @@
 // The bundled policies: embedded JSON in sync with the YAML, every example passes, values as documented.
 import { describe, expect, test } from "bun:test"
 import { buildBundled, serialise } from "../../policies/build.ts"
-import { bundledLayer, bundledPolicy } from "../../core/policy/bundled.ts"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import embedded from "../../policies/bundled.json" with { type: "json" }
+import { bundledFingerprint, bundledLayer, bundledPolicy } from "../../core/policy/bundled.ts"
+import { policyFingerprint } from "../../core/policy/fingerprint.ts"
+import { loadPolicy } from "../../core/policy/load.ts"
 import { runExamples } from "../../core/policy/examples.ts"
 import { mergePolicy } from "../../core/policy/merge.ts"
 import { BUNDLED_NAMES } from "../../core/policy/layer.ts"
@@ -44,4 +50,30 @@ test("the pre-merged bundled policies equal merging their layers", () => {
     expect(bundledPolicy(name)).toEqual(mergePolicy([], () => bundledLayer(name)))
     expect(bundledPolicy(name)).not.toBe(bundledPolicy(name))
   }
+})
+
+describe("bundled policies as the binary carries them", () => {
+  test.each([...BUNDLED_NAMES])("%s as embedded per policy is bundled.json's, and each bundledPolicy is a fresh copy", (name) => {
+    expect(bundledLayer(name)).toEqual(embedded.layers[name] as never)
+    expect(bundledPolicy(name)).toEqual(embedded.merged[name] as never)
+    const first = bundledPolicy(name)
+    first.rules.length = 0
+    first.approval.mode = "manual"
+    expect(bundledPolicy(name)).toEqual(embedded.merged[name] as never)
+  })
+
+  test.each([...BUNDLED_NAMES])("the fingerprint of %s computed at build time is the one computed from the policy", (name) => {
+    expect(bundledFingerprint(name)).toBe(policyFingerprint(bundledPolicy(name)))
+  })
+
+  test("a directory with no policy files is stamped with the bundled default's fingerprint, as computed from the policy", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccode-bundled-"))
+    try {
+      const { policy } = await loadPolicy({ cwd: dir, workspace: dir, home: dir, env: {}, isTrusted: () => false, managedDir: join(dir, "managed") })
+      expect(policy.fingerprint).toBe(policyFingerprint(policy))
+      expect(policy.fingerprint).toBe(bundledFingerprint("default"))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
