@@ -8,7 +8,11 @@ const pkg = (await Bun.file(join(root, "package.json")).json()) as { version: st
 
 const result = await Bun.build({
   entrypoints: [join(root, "cli", "main.ts")],
-  compile: { outfile },
+  // A standalone Bun binary reads `.env` and `bunfig.toml` from the directory it starts in, unless told
+  // not to: for ccode that is the workspace an agent writes to, where a `.env` could set CCODE_* (a
+  // looser approval threshold for the guard itself) and a bunfig.toml `preload` would run its code
+  // inside ccode. ccode reads its settings from the real environment and its own files only.
+  compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
   bytecode: true,
   minify: true,
   sourcemap: "none",
