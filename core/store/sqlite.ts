@@ -17,7 +17,6 @@ export interface SqliteStore {
   close(): void
 }
 
-
 export interface OpenOptions {
   /** inspection commands: never write (they work on a read-only CCODE_HOME) */
   readonly?: boolean
