@@ -1,6 +1,6 @@
 // Shared by the benchmarks: the compiled binary under test, a scratch sandbox, timing, and the
 // one-line JSON result format every bench file prints.
-import { mkdirSync, mkdtempSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -71,5 +71,7 @@ export function helloWorld(): string {
   const proc = Bun.spawnSync(["bun", "build", "--compile", "--bytecode", "--minify", src, "--outfile", out], { stderr: "pipe" })
   if (proc.exitCode !== 0) throw new Error(`hello build failed: ${proc.stderr.toString()}`)
   hello = out
+  // the compiled binary is ~100 MB: removed when the bench process ends
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
   return out
 }
