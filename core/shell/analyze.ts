@@ -150,7 +150,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
     // what earlier parts write changes what later ones find on disk (`cp -r x.git y && git -C y log`)
-    const wroteBefore = paths.some((p) => p.access !== "read")
+    const wroteBefore = writes(paths)
     const c = classify(part, wroteBefore ? { ...placeOf(i), wroteBefore } : placeOf(i), run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
@@ -189,12 +189,14 @@ function linked(paths: TouchedPath[], self: number, links: MadeLink[], run: Run,
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
+  const args: string[] = []
+  for (let i = 1; i < part.words.length; i++) args.push(part.words[i]!.text)
   const cmd: SimpleCommand = {
     text: part.text,
     program: part.program,
-    args: part.words.slice(1).map((w) => w.text),
-    assignments: part.assignments.map((a) => ({ name: a.name, value: a.value.text })),
-    redirects: part.redirects.map((r) => ({ op: r.op, target: r.target.text, access: r.access })),
+    args,
+    assignments: part.assignments.length ? part.assignments.map((a) => ({ name: a.name, value: a.value.text })) : [],
+    redirects: part.redirects.length ? part.redirects.map((r) => ({ op: r.op, target: r.target.text, access: r.access })) : [],
     context: part.context,
     wrappers: part.wrappers,
     risk,
@@ -212,6 +214,11 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
   if (open) cmd.open = open
   if (part.appended) cmd.appended = true
   return cmd
+}
+
+function writes(paths: readonly TouchedPath[]): boolean {
+  for (const p of paths) if (p.access !== "read") return true
+  return false
 }
 
 function dedupe(paths: TouchedPath[]): TouchedPath[] {

@@ -1,6 +1,6 @@
 // Risk of one part: every table entry and assessor that applies, levels changed by the policy's
 // risk.overrides, the max taken. What cannot be resolved is critical whatever the overrides say. Pure.
-import { riskRank, type Risk } from "../base/risk.ts"
+import { riskRank, RISKS, type Risk } from "../base/risk.ts"
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
@@ -43,7 +43,8 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const program = part.program
   const args = part.words.slice(1)
   const base = baseProgram(program)
-  const values = args.map((a) => a.value ?? a.text)
+  const values: string[] = []
+  for (const a of args) values.push(a.value ?? a.text)
   const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
@@ -69,7 +70,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   }
   // a build runs the workspace's code: arguments and variables that point it elsewhere are judged here
   // (after the program's own assessor, whose reasons name its options more precisely)
-  if (findings.some((f) => f.name === "build")) buildArguments(view, findings)
+  if (hasFinding(findings, "build")) buildArguments(view, findings)
   if (checkOptions(view, findings)) known = true
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
@@ -114,14 +115,27 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   return out
 }
 
+function hasFinding(findings: readonly Finding[], name: string): boolean {
+  for (const f of findings) if (f.name === name) return true
+  return false
+}
+
 function baseProgram(program: string): string {
   return program.startsWith("mkfs.") ? "mkfs" : program
 }
 
 export function summarise(findings: Finding[]): Classified {
   if (findings.length === 1) return { risk: findings[0]!.level, reasons: [findings[0]!.reason], classes: [findings[0]!.name] }
-  let risk: Risk = "safe"
-  for (const f of findings) if (riskRank(f.level) > riskRank(risk)) risk = f.level
-  const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
-  return { risk, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
+  let top = 0
+  for (const f of findings) top = Math.max(top, riskRank(f.level))
+  if (findings.length > 8) {
+    const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
+    return { risk: RISKS[top]!, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
+  }
+  // the same without the copies for the usual few: strongest first (a stable sort), each reason and class once
+  const reasons: string[] = []
+  for (let rank = top; rank >= 0; rank--) for (const f of findings) if (riskRank(f.level) === rank && !reasons.includes(f.reason)) reasons.push(f.reason)
+  const classes: string[] = []
+  for (const f of findings) if (!classes.includes(f.name)) classes.push(f.name)
+  return { risk: RISKS[top]!, reasons, classes }
 }

@@ -62,8 +62,10 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null
   // most operands are plain relative names: join without the general resolver
-  if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return cwd.map((d) => (d === "/" ? "/" : d + "/") + p)
-  return cwd.map((d) => normalise(posix.resolve(d, p)))
+  const out: string[] = []
+  if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) for (const d of cwd) out.push((d === "/" ? "/" : d + "/") + p)
+  else for (const d of cwd) out.push(normalise(posix.resolve(d, p)))
+  return out
 }
 
 // /proc/self/root is the process's root directory and /proc/self/cwd its current one (magic links the

@@ -7,6 +7,7 @@ import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { patternGiven } from "./optionreads.ts"
+import { operands } from "./touched.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -29,7 +30,7 @@ export function unknownReads(part: Part): string | undefined {
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
-  const ops = operands(part.words.slice(1))
+  const ops = operands(part.words, 1)
   const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
   for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
@@ -43,7 +44,7 @@ export function unknownReads(part: Part): string | undefined {
 /** Paths a recursive read reaches below its directories: the home directory's secrets when a directory holds them. */
 export function recursiveReads(part: Part, home: string): TouchedPath[] {
   if (!recursive(part)) return []
-  const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
+  const ops = operands(part.words, part.program === "git" ? 2 : 1)
   const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
@@ -66,13 +67,4 @@ function recursive(part: Part): boolean {
   }
   if (part.program === "diff") return short(/^[^CDFILSUWX]*r/) || vals.includes("--recursive")
   return false
-}
-
-function operands(words: Word[]): Word[] {
-  let done = false
-  return words.filter((w) => {
-    if (done) return true
-    if (w.value === "--") return !(done = true)
-    return !(w.value ?? "").startsWith("-")
-  })
 }
