@@ -95,9 +95,11 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
-  for (const reason of walked.unresolved ?? []) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
-  if (walked.unresolved?.length) run.unresolved = true
-  walked.bare.forEach((r, i) => run.bare.redirects.push({ r, at: walked.bareCwd[i] ?? cwd }))
+  if (walked.unresolved?.length) {
+    for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
+    run.unresolved = true
+  }
+  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] ?? cwd })
   return out
 }
 

@@ -24,8 +24,13 @@ export interface Classified {
   writes?: Word[]
 }
 
-const BY_PROGRAM = new Map<string, Entry[]>()
-for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
+// each entry with the finding it adds, made once (copied before risk.overrides change a level)
+const BY_PROGRAM = new Map<string, { entry: Entry; finding: Finding }[]>()
+for (const e of TABLE) {
+  const finding: Finding = Object.freeze({ name: e.name, level: e.level, reason: e.reason })
+  for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), { entry: e, finding }])
+}
+const NO_ENTRIES: { entry: Entry; finding: Finding }[] = []
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
 // (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
 const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
@@ -39,7 +44,8 @@ const SYSTEM_BINS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[
 
 export function classify(part: Part, place: PlaceContext, overrides?: Record<string, Risk>): Classified {
   // copies: overrides below change levels, and the part's own findings must stay as found
-  const findings: Finding[] = !part.findings.length ? [] : overrides ? part.findings.map((f) => ({ ...f })) : [...part.findings]
+  // a copy: the part's own findings must stay as found (risk.overrides below replace findings, never change them)
+  const findings: Finding[] = part.findings.length ? [...part.findings] : []
   const program = part.program
   const args = part.words.slice(1)
   const base = baseProgram(program)
@@ -49,10 +55,10 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
-  for (const e of BY_PROGRAM.get(base) ?? []) {
+  for (const { entry: e, finding } of BY_PROGRAM.get(base) ?? NO_ENTRIES) {
     if (e.sub && !e.sub.includes(view.sub ?? "")) continue
     if (e.when && !e.when(view)) continue
-    findings.push({ name: e.name, level: e.level, reason: e.reason })
+    findings.push(finding)
     known = true
   }
   const assess = ASSESSORS.get(base)
@@ -83,7 +89,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     else findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
   }
 
-  for (const w of part.writes ?? []) {
+  if (part.writes) for (const w of part.writes) {
     view.writes.push(w)
     const verdict = writeVerdict(w, part.cwd, place)
     if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
@@ -104,9 +110,10 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {
-    for (const f of findings) {
+    for (let i = 0; i < findings.length; i++) {
+      const f = findings[i]!
       const level = Object.hasOwn(overrides, f.name) ? overrides[f.name] : undefined
-      if (level) f.level = level
+      if (level) findings[i] = { name: f.name, level, reason: f.reason }
     }
   }
   if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })

@@ -74,11 +74,19 @@ export function canonical(program: string, args: readonly string[]): Canonical {
     for (let i = 1; i < a.length; i++) {
       const c = a[i]!
       const expanded = aliases?.get(c)
-      if (expanded) for (const e of expanded) flags.add(`-${e}`)
-      else flags.add(`-${c}`)
+      if (expanded) for (const e of expanded) flags.add(dashed(e))
+      else flags.add(dashed(c))
     }
   }
   return { flags, operands }
+}
+
+// `-x` for every ASCII character, made once: a cluster's letters are split for every command
+const DASHED: string[] = []
+for (let c = 0; c < 128; c++) DASHED.push(`-${String.fromCharCode(c)}`)
+
+function dashed(c: string): string {
+  return DASHED[c.charCodeAt(0)] ?? `-${c}`
 }
 
 function isNumber(flag: string): boolean {
