@@ -17,18 +17,16 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 
 /** Plain words and quotes only: safe to split without a parser. */
 export function isPlainCommand(command: string): boolean {
-  if (!plainCharacters(command)) return false
   const raws: string[] = []
-  tokenize(command, raws, [])
+  if (!tokenize(command, raws, [])) return false
   return !KEYWORDS.has(raws[firstCommandWord(raws)] ?? "")
 }
 
 /** The fast path: the command's single simple command, or undefined when it is not plain. */
 export function readPlain(command: string, loader: string[], inherited: Map<string, string | undefined>, cwd: Cwd, context: Construct[]): Walked | undefined {
-  if (!plainCharacters(command)) return undefined
   const raws: string[] = []
   const words: Word[] = []
-  tokenize(command, raws, words)
+  if (!tokenize(command, raws, words)) return undefined
   const first = firstCommandWord(raws)
   if (KEYWORDS.has(raws[first] ?? "")) return undefined
   const assignments: RawCommand["assignments"] = []
@@ -57,25 +55,6 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
 
-function plainCharacters(command: string): boolean {
-  let quote = 0
-  for (let i = 0; i < command.length; i++) {
-    const c = command.charCodeAt(i)
-    if (quote === 39) {
-      if (c === 39) quote = 0
-      continue
-    }
-    if (quote === 34) {
-      if (c === 34) quote = 0
-      else if (c === 36 || c === 96 || c === 92) return false // $ ` \
-      continue
-    }
-    if (c === 39 || c === 34) quote = c
-    else if (c >= 128 || !BARE[c]) return false
-  }
-  return quote === 0
-}
-
 /** The index of the first word that is not an assignment (`FOO=1 BAR=2 cmd`): the command's name. */
 function firstCommandWord(raws: readonly string[]): number {
   let i = 0
@@ -84,10 +63,12 @@ function firstCommandWord(raws: readonly string[]): number {
   return i
 }
 
-const SPACE = 32, TAB = 9, SQ = 39, DQ = 34, STAR = 42, QMARK = 63, TILDE = 126
+const SPACE = 32, TAB = 9, SQ = 39, DQ = 34, STAR = 42, QMARK = 63, TILDE = 126, DOLLAR = 36, BACKQUOTE = 96, BACKSLASH = 92
 
-/** Split into words as written (`raws`) and as bash passes them (quotes removed). */
-function tokenize(command: string, raws: string[], words: Word[]): void {
+/** Split into words as written (`raws`) and as bash passes them (quotes removed); false when the
+ *  command is not plain: a character outside BARE unquoted, `$` `\` or a backquote inside double quotes,
+ *  a quote not closed. One pass: most commands are plain. */
+function tokenize(command: string, raws: string[], words: Word[]): boolean {
   const n = command.length
   let i = 0
   while (i < n) {
@@ -103,11 +84,21 @@ function tokenize(command: string, raws: string[], words: Word[]): void {
       c = command.charCodeAt(i)
       if (c === SPACE || c === TAB) break
       if (c === SQ || c === DQ) {
-        const end = command.indexOf(c === SQ ? "'" : '"', i + 1)
+        let end = i + 1
+        if (c === SQ) end = command.indexOf("'", end)
+        else {
+          for (; end < n; end++) {
+            const d = command.charCodeAt(end)
+            if (d === DQ) break
+            if (d === DOLLAR || d === BACKQUOTE || d === BACKSLASH) return false
+          }
+        }
+        if (end < 0 || end >= n) return false
         value = (value ?? "") + command.slice(from, i) + command.slice(i + 1, end)
         i = from = end + 1
         continue
       }
+      if (c >= 128 || !BARE[c]) return false
       if (c === STAR || c === QMARK) glob = true
       i++
     }
@@ -117,4 +108,5 @@ function tokenize(command: string, raws: string[], words: Word[]): void {
     raws.push(raw)
     words.push({ text: value, value, expanded: false, hollow: false, glob, tilde })
   }
+  return true
 }
