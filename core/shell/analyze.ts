@@ -223,7 +223,18 @@ function writes(paths: readonly TouchedPath[]): boolean {
   return false
 }
 
+function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
+  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read")) return true
+  return false
+}
+
 function dedupe(paths: TouchedPath[]): TouchedPath[] {
+  if (paths.length <= 16) {
+    // the usual few: compared in place, without a key string per path
+    const out: TouchedPath[] = []
+    for (const p of paths) if (!listed(out, p)) out.push(p)
+    return out
+  }
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {

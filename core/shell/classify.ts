@@ -24,13 +24,19 @@ export interface Classified {
   writes?: Word[]
 }
 
-// each entry with the finding it adds, made once (copied before risk.overrides change a level)
-const BY_PROGRAM = new Map<string, { entry: Entry; finding: Finding }[]>()
-for (const e of TABLE) {
-  const finding: Finding = Object.freeze({ name: e.name, level: e.level, reason: e.reason })
-  for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), { entry: e, finding }])
+// each entry with its subcommands as a set and the finding it adds, made once (risk.overrides replace
+// a finding, never change it)
+interface Compiled {
+  sub: ReadonlySet<string> | undefined
+  when: Entry["when"]
+  finding: Finding
 }
-const NO_ENTRIES: { entry: Entry; finding: Finding }[] = []
+const BY_PROGRAM = new Map<string, Compiled[]>()
+for (const e of TABLE) {
+  const compiled: Compiled = { sub: e.sub && new Set(e.sub), when: e.when, finding: Object.freeze({ name: e.name, level: e.level, reason: e.reason }) }
+  for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), compiled])
+}
+const NO_ENTRIES: Compiled[] = []
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
 // (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
 const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
@@ -55,10 +61,10 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
-  for (const { entry: e, finding } of BY_PROGRAM.get(base) ?? NO_ENTRIES) {
-    if (e.sub && !e.sub.includes(view.sub ?? "")) continue
+  for (const e of BY_PROGRAM.get(base) ?? NO_ENTRIES) {
+    if (e.sub && !e.sub.has(view.sub ?? "")) continue
     if (e.when && !e.when(view)) continue
-    findings.push(finding)
+    findings.push(e.finding)
     known = true
   }
   const assess = ASSESSORS.get(base)
