@@ -15,6 +15,11 @@ const KEYWORDS = new Set([
 const BARE = new Uint8Array(128)
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,^~*? \t") BARE[c.charCodeAt(0)] = 1
 
+/** A character a plain command may hold outside quotes (blanks included). */
+export function isBare(code: number): boolean {
+  return code < 128 && BARE[code] === 1
+}
+
 /** Plain words and quotes only: safe to split without a parser. */
 export function isPlainCommand(command: string): boolean {
   const raws: string[] = []
