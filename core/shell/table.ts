@@ -35,7 +35,10 @@ export interface Entry {
   when?: (v: View) => boolean
 }
 
-const flag = (v: View, ...names: string[]) => names.some((n) => v.canon.flags.has(n))
+function flag(v: View, ...names: string[]): boolean {
+  for (const n of names) if (v.canon.flags.has(n)) return true
+  return false
+}
 const anyArg = (v: View, re: RegExp) => v.values.some((a) => re.test(a))
 const second = (v: View) => v.canon.operands[1]
 
