@@ -89,3 +89,22 @@ export function splitArgs(s: string): Word[] {
   if (cur !== undefined) out.push(literalWord(cur))
   return out
 }
+
+/** The words from `from` on that are not options (everything after `--`). */
+export function operands(words: readonly Word[], from: number): Word[] {
+  const out: Word[] = []
+  let done = false
+  for (let i = from; i < words.length; i++) {
+    const w = words[i]!
+    if (done) out.push(w)
+    else if (w.value === "--") done = true
+    else if (!(w.value ?? "").startsWith("-")) out.push(w)
+  }
+  return out
+}
+
+/** Some word after the program is exactly `value`. */
+export function hasWord(words: readonly Word[], value: string): boolean {
+  for (let i = 1; i < words.length; i++) if (words[i]!.value === value) return true
+  return false
+}

@@ -4,10 +4,9 @@
 // git grep --no-index) over a directory that holds the home directory's secrets (`grep -r . ~`). Pure.
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
-import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { patternGiven } from "./optionreads.ts"
-import { operands } from "./touched.ts"
+import { hasWord, operands } from "./part.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -59,8 +58,9 @@ const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
   if (!MAY_RECURSE.has(part.program)) return false
+  // git: only `git grep --no-index` (looked at without copying the words: this runs for every git command)
+  if (part.program === "git") return part.words[1]?.value === "grep" && hasWord(part.words, "--no-index")
   const vals = part.words.slice(1).map((w) => w.value ?? "")
-  if (part.program === "git") return vals[0] === "grep" && vals.includes("--no-index")
   const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
   if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {
     return short(/^[^efmABCDd]*[rR]/) || vals.some((v) => /^--(recursive|dereference-recursive|directories=recurse|d[a-z]*=recurse)$/.test(v)) || vals.some((v, i) => (v === "-d" && vals[i + 1] === "recurse") || v === "-drecurse")

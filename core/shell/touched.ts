@@ -9,6 +9,7 @@ import { resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
+import { hasWord, operands } from "./part.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -33,7 +34,7 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
   // git diff/grep --no-index read files, not the repository
-  if (program === "git" && words.some((w) => w.value === "--no-index")) {
+  if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home)
     return out
   }
@@ -48,7 +49,7 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
       if (looksLikePath(value)) addPath(out, value, "read", cwd, home)
-    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) addPath(out, w, "read", cwd, home)
+    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46)) addPath(out, w, "read", cwd, home)
   }
   for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home)
   if (role === "none") return out
@@ -81,19 +82,6 @@ function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
     out.push(w.glob ? { path, access, glob: true } : { path, access })
   }
-}
-
-/** The words from `from` on that are not options (everything after `--`). */
-export function operands(words: readonly Word[], from: number): Word[] {
-  const out: Word[] = []
-  let done = false
-  for (let i = from; i < words.length; i++) {
-    const w = words[i]!
-    if (done) out.push(w)
-    else if (w.value === "--") done = true
-    else if (!(w.value ?? "").startsWith("-")) out.push(w)
-  }
-  return out
 }
 
 function looksLikePath(w: Word): boolean {
