@@ -101,8 +101,11 @@ function normalise(p: string): string {
  *  for ~/.ssh, so a check that something is dangerous compares this way (a check that something is safe
  *  never does). */
 export function isInsideFold(parent: string, child: string): boolean {
-  if (isInside(parent, child)) return true
   const n = parent.length
+  // the root and a parent with a trailing slash go through isInside; for every other parent the
+  // comparison below accepts all that isInside would (and runs for every path against every system
+  // directory without building a string)
+  if ((n <= 1 || parent.charCodeAt(n - 1) === 47) && isInside(parent, child)) return true
   if (child.length < n || n <= 1) return false
   if (child.length > n && child.charCodeAt(n) !== 47) return false
   // ASCII letters compared without building lower-case copies (this runs for every path judged)
