@@ -225,7 +225,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 }
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
-  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read")) return true
+  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow) return true
   return false
 }
 
