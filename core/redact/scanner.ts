@@ -1,7 +1,11 @@
-// Runs many rules over a text in few passes: one combined scan per case mode finds every anchor (a
-// literal that each match of a rule starts with) and only the rules of an anchor found run, sticky at
-// that spot. Rules without anchors scan the whole text. Pure.
-import { addSpans, escapeRegex, type Rule, type Span } from "./spans.ts"
+// Runs many rules over a text in few passes: one search finds every anchor (a literal that each match
+// of a rule starts with) and only the rules of an anchor found run, sticky at that spot. Rules without
+// anchors scan the whole text. Pure.
+import { buildAutomaton, canBuild, findAll, type Automaton } from "./automaton.ts"
+import { followOf, passesOf, type Pass, type PassData } from "./passes.ts"
+import { addSpans, type Rule, type Span } from "./spans.ts"
+
+export { passData, rulesFingerprint, type PassData } from "./passes.ts"
 
 export interface Scanner {
   /** appends one sorted span list per rule that found something */
@@ -15,45 +19,37 @@ interface Anchored {
   sticky?: RegExp
 }
 
-interface Pass {
-  re: RegExp
+/** The anchors of the rules of one case mode (lower-cased when ignoring case), each with its own rules. */
+interface Mode {
   ignoreCase: boolean
-  /** anchor (lower-cased when ignoring case) -> indexes into `anchored`, its own and its prefixes' */
-  rules: Map<string, number[]>
+  keys: string[]
+  /** per key: indexes into `anchored`, ascending */
+  rules: number[][]
+  /** per key: what must follow it for any of its rules to match there ("" when one of them has no
+   *  check), and that as a sticky regex once used */
+  follow: string[]
+  followRe: (RegExp | undefined)[]
 }
 
-/** Texts up to this length (ASCII only) find their anchors with `indexOf` instead of the combined
- *  regexes: a hook call redacts a few short strings, and compiling the combined regexes on their
- *  first use costs it ~2 ms. Both ways run the same rules at every anchor (see `literalHits`). */
+/** Texts up to this length find their anchors with `indexOf`: a hook call redacts a few short
+ *  strings, and building the automaton (or compiling the combined regexes) costs it ~1-2 ms. Every
+ *  way runs the same rules at every anchor (scanner tests compare them). */
 const LITERAL_BELOW = 512
+/** Fewer anchors than this are found faster by the combined regex (the engine skips to the few
+ *  characters they start with; the automaton reads every character): known values, a home folder. */
+const AUTOMATON_FROM = 64
 const ASCII = /^[\x00-\x7f]*$/
 
 export interface ScannerOptions {
   /** texts shorter than this use the literal anchor search (tests set 0 or Infinity to pick a way) */
   literalBelow?: number
+  /** how longer texts find their anchors: the automaton (default from AUTOMATON_FROM anchors on),
+   *  or the combined regexes (default below; the reference the tests compare the automaton with) */
+  search?: "automaton" | "regex"
 }
 
-/** A pass as plain data: what a build-time macro can compute and inline (core/redact/builtin.ts). */
-export interface PassData {
-  source: string
-  ignoreCase: boolean
-  rules: [string, number[]][]
-}
-
-/** The passes of `rules`, as data, and a fingerprint of the rules they were computed from. */
-export function passData(rules: readonly Rule[]): { fingerprint: string; passes: PassData[] } {
-  const anchored = rules.filter((rule) => rule.anchors?.length).map((rule) => ({ rule, rank: 0 }))
-  const built = [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
-  return { fingerprint: rulesFingerprint(rules), passes: built.map((p) => ({ source: p.re.source, ignoreCase: p.ignoreCase, rules: [...p.rules] })) }
-}
-
-/** Everything of the rules the passes are computed from (id, pattern, flags, anchors, follow), in order. */
-export function rulesFingerprint(rules: readonly Rule[]): string {
-  return Bun.hash(rules.map((r) => `${r.id}\0${r.re.source}\0${r.re.flags}\0${(r.anchors ?? []).join("\x01")}\0${r.follow ?? "\x02"}`).join("\n")).toString(36)
-}
-
-/** `prebuilt`: the passes computed at build time (`passData`), used only when their fingerprint is
- *  that of `rules` (building them is most of the scanner's cost, ~5-10 ms, paid on every hook call). */
+/** `prebuilt`: the combined regexes computed at build time (`passData`), used only when their
+ *  fingerprint is that of `rules` and only where the regexes are used. */
 export function createScanner(
   rules: readonly Rule[],
   rankBase = 0,
@@ -68,10 +64,13 @@ export function createScanner(
     if (!rule.anchors?.length) return void whole.push({ rule, rank })
     anchored.push({ rule, rank })
   })
-  const passes =
-    prebuilt && prebuilt.fingerprint === rulesFingerprint(rules)
-      ? prebuilt.passes.map((p) => ({ re: new RegExp(p.source, p.ignoreCase ? "gi" : "g"), ignoreCase: p.ignoreCase, rules: new Map(p.rules) }))
-      : [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
+  const modes = [modeOf(anchored, false), modeOf(anchored, true)].filter((m) => m.keys.length > 0)
+  // an empty anchor, or a non-ASCII one ignoring case, is left to the regexes (no built-in rule has one)
+  const exotic = !canBuild(modes)
+  const keyCount = modes.reduce((n, m) => n + m.keys.length, 0)
+  const useRegex = exotic || (opts.search ?? (keyCount >= AUTOMATON_FROM ? "automaton" : "regex")) === "regex"
+  let passes: Pass[] | undefined
+  let automaton: Automaton | undefined
   const stickyOf = (a: Anchored): RegExp => (a.sticky ??= new RegExp(a.rule.re.source, a.rule.re.flags.replace("g", "") + "y"))
 
   return {
@@ -94,21 +93,15 @@ export function createScanner(
           addSpans(a.rule, m, text, a.rank, cur.spans, memo)
         }
       }
-      const literal = text.length < literalBelow && ASCII.test(text)
-      for (const p of passes) {
-        if (literal) {
-          for (const [at, ks] of literalHits(p, text)) run(at, ks)
-          continue
-        }
-        const re = p.re
-        re.lastIndex = 0
-        let hit: RegExpExecArray | null
-        while ((hit = re.exec(text)) !== null) {
-          const at = hit.index
-          run(at, p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? [])
-          // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
-          re.lastIndex = at + 1
-        }
+      // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists)
+      if (text.length < literalBelow && (!exotic || ASCII.test(text))) {
+        for (const mode of modes) for (const [at, ks] of literalHits(mode, text)) run(at, ks)
+      } else if (useRegex) {
+        passes ??= passesOf(anchored.map((a) => a.rule), rules, prebuilt)
+        for (const p of passes) regexHits(p, text, run)
+      } else {
+        automaton ??= buildAutomaton(modes)
+        findAll(automaton, text).forEach((found, i) => automatonHits(modes[i]!, text, found.at, found.key, run))
       }
       // rules that also match where a text starts, with no anchor there
       anchored.forEach((a, k) => {
@@ -133,100 +126,86 @@ export function createScanner(
   }
 }
 
-/** Every place an anchor of `p` starts in `text` (ASCII: lower-casing keeps every index), with the
- *  rules of every anchor found there, in rule order and by place. The combined regex reports only
- *  the longest anchor at a place whose follow check holds; a follow only restates what its rules
- *  need, so the extra rules run here find nothing the regex way would not (scanner tests compare). */
-function literalHits(p: Pass, text: string): [number, number[]][] {
-  const hay = p.ignoreCase ? text.toLowerCase() : text
-  const at = new Map<number, Set<number>>()
-  for (const [key, ks] of p.rules) {
-    for (let i = hay.indexOf(key); i !== -1; i = hay.indexOf(key, i + 1)) {
-      const set = at.get(i) ?? new Set<number>()
-      for (const k of ks) set.add(k)
-      at.set(i, set)
-    }
-  }
-  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
-}
-
-function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefined {
-  const rules = new Map<string, number[]>()
+function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
+  const index = new Map<string, number>()
+  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], followRe: [] }
   anchored.forEach((a, k) => {
     if (a.rule.re.ignoreCase !== ignoreCase) return
     for (const anchor of a.rule.anchors!) {
       const key = ignoreCase ? anchor.toLowerCase() : anchor
-      const list = rules.get(key) ?? []
-      if (!list.includes(k)) list.push(k)
-      rules.set(key, list)
+      let i = index.get(key)
+      if (i === undefined) {
+        index.set(key, (i = mode.keys.length))
+        mode.keys.push(key)
+        mode.rules.push([])
+      }
+      if (!mode.rules[i]!.includes(k)) mode.rules[i]!.push(k)
     }
   })
-  if (rules.size === 0) return undefined
-  const keys = [...rules.keys()]
-  // a follow is written for the end of its own anchor; rules reached through a shorter anchor get none
-  const follow = new Map(keys.map((key) => [key, followOf(rules.get(key)!.map((k) => anchored[k]!.rule))]))
-  // the scan reports the longest anchor at a spot; the rules of shorter ones found there run too
-  // (prefixes are looked up by length, not by comparing every pair: this runs at every start)
-  const hasShorter = new Set<string>()
-  for (const key of keys) {
-    const own = rules.get(key)!
-    for (let len = 1; len < key.length; len++) {
-      const shorter = rules.get(key.slice(0, len))
-      if (!shorter) continue
-      hasShorter.add(key)
-      for (const k of shorter) if (!own.includes(k)) own.push(k)
+  mode.follow = mode.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
+  return mode
+}
+
+/** The automaton's finds of one mode, in text order: at each place, the rules of every anchor there
+ *  whose follow check holds (a follow only restates what its rules need at that anchor's end). */
+function automatonHits(mode: Mode, text: string, at: readonly number[], key: readonly number[], run: (at: number, ks: readonly number[]) => void): void {
+  for (let i = 0; i < at.length; ) {
+    const start = at[i]!
+    let ks: readonly number[] | undefined
+    for (; i < at.length && at[i] === start; i++) {
+      const k = key[i]!
+      const follow = mode.follow[k]!
+      if (follow !== "") {
+        const re = (mode.followRe[k] ??= new RegExp(follow, mode.ignoreCase ? "iy" : "y"))
+        re.lastIndex = start + mode.keys[k]!.length
+        if (!re.test(text)) continue
+      }
+      ks = ks === undefined ? mode.rules[k]! : union(ks, mode.rules[k]!)
     }
-    own.sort((x, y) => x - y)
+    if (ks !== undefined) run(start, ks)
   }
-  const alternation = trie(keys.map((key) => [key, hasShorter.has(key) ? "" : follow.get(key)!]))
-  return { re: new RegExp(gate(keys) + alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
 }
 
-/** A lookahead of the characters anchors start with, first and second (`(?=[AGs ...][KOk-...])`): the
- *  regex engine rejects most places of a text with two class tests instead of entering the trie, whose
- *  first characters include the space and most lower-case letters (~35% more throughput on logs). It
- *  only restates what every alternative of the trie needs, so it finds exactly the same anchors. */
-function gate(keys: readonly string[]): string {
-  if (keys.some((k) => k.length === 0)) return ""
-  const cls = (chars: Iterable<string>) => `[${[...new Set(chars)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`
-  const first = cls(keys.map((k) => k[0]!))
-  return keys.some((k) => k.length === 1) ? `(?=${first})` : `(?=${first}${cls(keys.map((k) => k[1]!))})`
+/** Two ascending lists as one, without repeats. */
+function union(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!
+    if (out[out.length - 1] !== x) out.push(x)
+  }
+  return out
 }
 
-interface Node {
-  next: Map<string, Node>
-  /** a key ends here: what must follow it */
-  end?: string
+/** The combined regex's finds: the longest anchor at a place whose follow check holds, with the
+ *  rules of the shorter anchors there. */
+function regexHits(p: Pass, text: string, run: (at: number, ks: readonly number[]) => void): void {
+  const re = p.re
+  re.lastIndex = 0
+  let hit: RegExpExecArray | null
+  while ((hit = re.exec(text)) !== null) {
+    const at = hit.index
+    run(at, p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? [])
+    // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
+    re.lastIndex = at + 1
+  }
 }
 
-/** The anchors as a prefix tree (`m(?:ongo(?:sh|dump|(?=...))|ysql...)`): the regex engine gives up on
- *  a branch at its first character instead of trying every anchor at every spot. Longer keys come
- *  before a key that is their prefix, so the longest anchor at a spot is the one reported. */
-function trie(entries: readonly [string, string][]): string {
-  const root: Node = { next: new Map() }
-  for (const [key, tail] of entries) {
-    let node = root
-    for (const ch of key) {
-      let child = node.next.get(ch)
-      if (!child) node.next.set(ch, (child = { next: new Map() }))
-      node = child
+/** Every place an anchor of `mode` starts in `text`, with the rules of every anchor found there, in
+ *  rule order and by place; follow checks are left to the rules. Ignoring case folds ASCII letters
+ *  only, as a non-unicode `/i` regex does, so every index stays where it was. */
+function literalHits(mode: Mode, text: string): [number, number[]][] {
+  const hay = !mode.ignoreCase ? text : ASCII.test(text) ? text.toLowerCase() : text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+  const at = new Map<number, Set<number>>()
+  mode.keys.forEach((key, i) => {
+    for (let j = hay.indexOf(key); j !== -1; j = hay.indexOf(key, j + 1)) {
+      const set = at.get(j) ?? new Set<number>()
+      for (const k of mode.rules[i]!) set.add(k)
+      at.set(j, set)
     }
-    node.end = tail
-  }
-  return render(root)
-}
-
-function render(node: Node): string {
-  const alts = [...node.next].map(([ch, child]) => escapeRegex(ch) + render(child))
-  if (node.end !== undefined) alts.push(node.end)
-  return alts.length === 1 ? alts[0]! : `(?:${alts.join("|")})`
-}
-
-/** The checks after an anchor: any one of its rules' `follow` (none when a rule has none). */
-function followOf(rules: readonly Rule[]): string {
-  if (rules.some((r) => r.follow === undefined)) return ""
-  const follows = [...new Set(rules.map((r) => r.follow!))]
-  return follows.length === 1 ? `(?:${follows[0]})` : `(?:${follows.map((f) => `(?:${f})`).join("|")})`
+  })
+  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
 }
 
 function scanWhole(text: string, rule: Rule, rank: number, memo: Map<unknown, unknown>): Span[] {
