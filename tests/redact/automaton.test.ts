@@ -1,0 +1,127 @@
+import { describe, expect, test } from "bun:test"
+import { buildAutomaton, findAll } from "../../core/redact/automaton.ts"
+import { builtinRules } from "../../core/redact/builtin.ts"
+import { knownValueRule } from "../../core/redact/known.ts"
+import { createScanner, type Scanner } from "../../core/redact/scanner.ts"
+import { mergeLists, render, type Rule, type Span } from "../../core/redact/spans.ts"
+import { CORPUS, NEAR_MISSES } from "./corpus.ts"
+import { fuzzText, seeded } from "./fuzz.ts"
+
+function spans(scanner: Scanner, text: string): Span[] {
+  const lists: Span[][] = []
+  scanner.scan(text, lists)
+  return mergeLists(lists)
+}
+
+/** Every (start, key) by `indexOf`, sorted by start: what the automaton must report. */
+function naive(keys: readonly string[], ignoreCase: boolean, text: string): [number, number][] {
+  // folding ASCII letters only keeps every index (a non-unicode /i regex folds no other character to them)
+  const hay = ignoreCase ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text
+  const out: [number, number][] = []
+  keys.forEach((key, k) => {
+    for (let i = hay.indexOf(key); i !== -1; i = hay.indexOf(key, i + 1)) out.push([i, k])
+  })
+  return out.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+}
+
+describe("the anchor automaton", () => {
+  test("reports every occurrence of every literal, overlapping and nested ones too, in order of start", () => {
+    const rand = seeded(7)
+    const alphabet = ["a", "b", "A", "B", "-", " ", "é", "K", "\u212a", "k", "ſ", "s", "S", "😀"]
+    for (let round = 0; round < 300; round++) {
+      const pick = (n: number) => Array.from({ length: 1 + rand(n) }, () => alphabet[rand(alphabet.length)]!).join("")
+      const cs = [...new Set(Array.from({ length: 1 + rand(12) }, () => pick(5)))]
+      const ci = [...new Set(Array.from({ length: 1 + rand(8) }, () => pick(5).replace(/[^\x00-\x7f]/g, "x").toLowerCase()))]
+      const text = pick(400)
+      const found = findAll(buildAutomaton([{ keys: cs, ignoreCase: false }, { keys: ci, ignoreCase: true }]), text)
+      for (const [i, [keys, ignoreCase]] of ([[cs, false], [ci, true]] as const).entries()) {
+        const got = found[i]!.at.map((at, j): [number, number] => [at, found[i]!.key[j]!])
+        // sorted by start already; the order of literals starting at one place is free
+        expect(got.map(([at]) => at)).toEqual([...got.map(([at]) => at)].sort((a, b) => a - b))
+        expect([...got].sort((a, b) => a[0] - b[0] || a[1] - b[1])).toEqual(naive(keys, ignoreCase, text))
+      }
+    }
+  })
+
+  test("a single mode works alone; a text without literals reports nothing", () => {
+    const a = buildAutomaton([{ keys: ["he", "she", "his", "hers"], ignoreCase: false }])
+    const [found] = findAll(a, "ushers and his")
+    expect(found!.at.map((at, j) => [at, found!.key[j]])).toEqual(naive(["he", "she", "his", "hers"], false, "ushers and his"))
+    expect(findAll(a, "nothing to see")[0]).toEqual({ at: [], key: [] })
+  })
+})
+
+describe("long texts: anchors found by the automaton", () => {
+  const BUILTIN = builtinRules()
+  const byAutomaton = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: 0, search: "automaton" })
+  const byRegex = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: 0, search: "regex" })
+  const byLiteral = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: Infinity })
+  const lines = [...CORPUS.map((c) => c.line), ...NEAR_MISSES]
+  const fuzzed = Array.from({ length: 150 }, (_, i) => fuzzText(BUILTIN, i + 5000, { wide: true, recase: true }))
+
+  function same(texts: Iterable<string>): number {
+    let found = 0
+    for (const text of texts) {
+      const want = spans(byRegex, text)
+      found += want.length
+      expect(spans(byAutomaton, text)).toEqual(want)
+      expect(spans(byLiteral, text)).toEqual(want)
+    }
+    return found
+  }
+
+  test("find exactly the spans of the combined regexes: corpus, near misses, fuzzed texts with non-ASCII and changed case", () => {
+    const found = same([...lines, lines.join("\n"), JSON.stringify(lines), ...fuzzed])
+    expect(found).toBeGreaterThan(CORPUS.length * 2)
+  })
+
+  test("and in windows of them cut at every 11th place", () => {
+    const windows = function* () {
+      for (const t of [...lines, ...fuzzed.slice(0, 40)]) for (let from = 0; from < t.length; from += 11) yield t.slice(from, from + 160)
+    }
+    expect(same(windows())).toBeGreaterThan(CORPUS.length)
+  })
+
+  test("and in very long lines (hundreds of KB without a newline, every secret far from the start)", () => {
+    const long = fuzzed.join(" ").replace(/\n/g, " ")
+    const wide = "✓ — 😀 ".repeat(20_000) + lines.join(" \u2028 ")
+    const found = same([long, wide, lines.join(" ").repeat(20)])
+    expect(found).toBeGreaterThan(CORPUS.length * 20)
+    // what is rendered is the same, byte for byte
+    expect(render(wide, spans(byAutomaton, wide))).toBe(render(wide, spans(byRegex, wide)))
+  })
+
+  test("many known values (non-ASCII among them): the automaton finds what their regex finds", () => {
+    const secrets = Array.from({ length: 40 }, (_, i) => `${["pässwörd", "日本語パスワード", "😀emoji", "plain", "sp ace\ttab"][i % 5]}-${i}-${"x".repeat(i % 7)}Zq9`)
+    const rule = knownValueRule({ secrets })!
+    expect(rule.anchors!.length).toBeGreaterThanOrEqual(64)
+    const auto = createScanner([rule], 0, undefined, { literalBelow: 0, search: "automaton" })
+    const regex = createScanner([rule], 0, undefined, { literalBelow: 0, search: "regex" })
+    const rand = seeded(11)
+    const texts = Array.from({ length: 60 }, () => {
+      let t = ""
+      for (let i = 0; i < 30; i++) {
+        const s = secrets[rand(secrets.length)]!
+        const form = [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s), s.toUpperCase(), s.slice(1)][rand(5)]!
+        t += form + ["", " ", "\n", "✓"][rand(4)]
+      }
+      return t
+    })
+    let found = 0
+    for (const t of texts) {
+      const want = spans(regex, t)
+      found += want.length
+      expect(spans(auto, t)).toEqual(want)
+    }
+    expect(found).toBeGreaterThan(500)
+  })
+
+  test("an anchor the automaton does not take (non-ASCII, ignoring case) still finds what the whole-text scan finds", () => {
+    const rule: Rule = { id: "apple", re: /äpfel-\d+/gi, anchors: ["äpfel-"] }
+    const filler = Array.from({ length: 80 }, (_, i) => `line ${i} ÄPFEL-${i} Äpfel-x äpfel-${i * 7}`).join("\n")
+    const anchored = createScanner([rule], 0, undefined, { literalBelow: 0 })
+    const whole = createScanner([{ id: rule.id, re: rule.re }], 0)
+    expect(spans(anchored, filler)).toEqual(spans(whole, filler))
+    expect(spans(anchored, filler).length).toBe(160)
+  })
+})
