@@ -14,14 +14,19 @@ interface Table {
   /** character code -> class (0: in no literal) */
   cls: Uint16Array
   /** (state * classes + class) -> next state * classes, written as -(that + 1) when the next state
-   *  ends a literal; states are stored multiplied by the class count so a step is one add */
+   *  ends a literal, or UNKNOWN (0) until first needed (states are stored multiplied by the class
+   *  count so a step is one add; filling rows on demand keeps building the table near a millisecond) */
   next: Int32Array
   classes: number
+  /** state -> the state of its longest proper suffix that is a prefix of a literal */
+  fail: Int32Array
   /** state -> its literals (its own and those ending in it): indexes into `out` from outFrom[s] to outFrom[s + 1] */
   outFrom: Int32Array
   out: Int32Array
   lengths: Int32Array
 }
+
+const UNKNOWN = 0
 
 export interface Automaton {
   readonly tables: readonly Table[]
@@ -52,10 +57,16 @@ export function findAll(a: Automaton, text: string): Found[] {
 
 function findOne(t: Table, text: string, f: Found): void {
   const { cls, next } = t
-  let s = 0
+  let s = t.classes
   for (let i = 0, n = text.length; i < n; i++) {
-    const v = next[s + cls[text.charCodeAt(i)]!]!
-    if (v >= 0) s = v
+    const e = s + cls[text.charCodeAt(i)]!
+    let v = next[e]!
+    if (v > 0) {
+      s = v
+      continue
+    }
+    if (v === UNKNOWN) v = step(t, e)
+    if (v > 0) s = v
     else record(t, (s = -v - 1), i, f)
   }
 }
@@ -66,16 +77,24 @@ function findTwo(t: Table, u: Table, text: string, f: Found, g: Found): void {
   const tn = t.next
   const uc = u.cls
   const un = u.next
-  let s = 0
-  let r = 0
+  let s = t.classes
+  let r = u.classes
   for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i)
-    const v = tn[s + tc[c]!]!
-    const w = un[r + uc[c]!]!
-    if (v >= 0) s = v
-    else record(t, (s = -v - 1), i, f)
-    if (w >= 0) r = w
-    else record(u, (r = -w - 1), i, g)
+    const e = s + tc[c]!
+    const d = r + uc[c]!
+    let v = tn[e]!
+    let w = un[d]!
+    if (v <= 0) {
+      if (v === UNKNOWN) v = step(t, e)
+      if (v < 0) record(t, (v = -v - 1), i, f)
+    }
+    if (w <= 0) {
+      if (w === UNKNOWN) w = step(u, d)
+      if (w < 0) record(u, (w = -w - 1), i, g)
+    }
+    s = v
+    r = w
   }
 }
 
@@ -100,6 +119,20 @@ function record(t: Table, s: number, end: number, f: Found): void {
   }
 }
 
+/** Fills the transition at `e` (state * classes + class), and those of the states it falls back to:
+ *  where the prefix tree has no edge, a state goes where its failure state goes. */
+function step(t: Table, e: number): number {
+  const state = Math.floor(e / t.classes)
+  const f = t.fail[state]! * t.classes + (e - state * t.classes)
+  let v = t.next[f]!
+  if (v === UNKNOWN) v = step(t, f)
+  t.next[e] = v
+  return v
+}
+
+/** The root is state 1 (row 0 is never used): a new table's zeros are its UNKNOWN transitions. */
+const ROOT = 1
+
 function table({ keys, ignoreCase }: Literals): Table {
   const cls = new Uint16Array(65536)
   let classes = 1
@@ -111,52 +144,50 @@ function table({ keys, ignoreCase }: Literals): Table {
       if (ignoreCase && c >= 97 && c <= 122) cls[c - 32] = cls[c]!
     }
   }
-  // the prefix tree: goto[state * classes + class], -1 where it has no edge
-  const maxStates = 1 + keys.reduce((n, k) => n + k.length, 0)
-  const goto = new Int32Array(maxStates * classes).fill(-1)
-  const ends: number[][] = [[]]
-  let states = 1
+  // the prefix tree: its edges in `next` (child states, 0 where it has none); children listed per state
+  const maxStates = 2 + keys.reduce((n, k) => n + k.length, 0)
+  const next = new Int32Array(maxStates * classes)
+  const ends: number[][] = [[], []]
+  const children: number[][] = [[], []]
+  let states = 2
   keys.forEach((key, k) => {
-    let s = 0
+    let s = ROOT
     for (let i = 0; i < key.length; i++) {
       const e = s * classes + cls[key.charCodeAt(i)]!
-      if (goto[e] === -1) {
-        goto[e] = states++
+      if (next[e] === 0) {
+        next[e] = states++
         ends.push([])
+        children.push([])
+        children[s]!.push(e - s * classes)
       }
-      s = goto[e]!
+      s = next[e]!
     }
     ends[s]!.push(k)
   })
-  // breadth first: each state's failure link and full transitions, and the literals ending in it
-  // (its own, then those of its failure state: the shorter suffixes)
-  const next = new Int32Array(states * classes)
-  const fail = new Int32Array(states)
-  const order: number[] = []
-  for (let c = 0; c < classes; c++) {
-    const t = goto[c]!
-    if (t > 0) order.push(t)
-    next[c] = Math.max(t, 0)
-  }
+  // breadth first: each state's failure state, and the literals ending in it (its own, then those
+  // of its failure state: the shorter suffixes)
+  const fail = new Int32Array(states).fill(ROOT)
+  const order = children[ROOT]!.map((c) => next[ROOT * classes + c]!)
   for (let q = 0; q < order.length; q++) {
     const s = order[q]!
     ends[s]!.push(...ends[fail[s]!]!)
-    for (let c = 0; c < classes; c++) {
-      const t = goto[s * classes + c]!
-      if (t === -1) next[s * classes + c] = next[fail[s]! * classes + c]!
-      else {
-        fail[t] = next[fail[s]! * classes + c]!
-        next[s * classes + c] = t
-        order.push(t)
-      }
+    for (const c of children[s]!) {
+      const child = next[s * classes + c]!
+      let f = fail[s]!
+      while (f !== ROOT && next[f * classes + c] === 0) f = fail[f]!
+      if (next[f * classes + c] !== 0) fail[child] = next[f * classes + c]!
+      order.push(child)
     }
   }
   const outFrom = new Int32Array(states + 1)
   for (let s = 0; s < states; s++) outFrom[s + 1] = outFrom[s]! + ends[s]!.length
-  const out = Int32Array.from(ends.flat())
-  for (let e = 0; e < next.length; e++) {
-    const t = next[e]!
-    next[e] = ends[t]!.length > 0 ? -(t * classes) - 1 : t * classes
+  // the tree's edges as the scan reads them; the root stays where it is on any other character
+  for (let s = ROOT; s < states; s++) {
+    for (const c of children[s]!) {
+      const t = next[s * classes + c]!
+      next[s * classes + c] = ends[t]!.length > 0 ? -(t * classes) - 1 : t * classes
+    }
   }
-  return { cls, next, classes, outFrom, out, lengths: Int32Array.from(keys, (k) => k.length) }
+  for (let e = ROOT * classes; e < (ROOT + 1) * classes; e++) if (next[e] === 0) next[e] = ROOT * classes
+  return { cls, next: next.subarray(0, states * classes), classes, fail, outFrom, out: Int32Array.from(ends.flat()), lengths: Int32Array.from(keys, (k) => k.length) }
 }

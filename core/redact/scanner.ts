@@ -26,9 +26,11 @@ interface Mode {
   /** per key: indexes into `anchored`, ascending */
   rules: number[][]
   /** per key: what must follow it for any of its rules to match there ("" when one of them has no
-   *  check), and that as a sticky regex once used */
+   *  check; computed with the automaton, the only way that checks it), and that as a sticky regex once used */
   follow: string[]
   followRe: (RegExp | undefined)[]
+  /** follow source -> its regex: keys with the same check share one (compiling costs more than many runs) */
+  compiled: Map<string, RegExp>
 }
 
 /** Texts up to this length find their anchors with `indexOf`: a hook call redacts a few short
@@ -38,13 +40,17 @@ const LITERAL_BELOW = 512
 /** Fewer anchors than this are found faster by the combined regex (the engine skips to the few
  *  characters they start with; the automaton reads every character): known values, a home folder. */
 const AUTOMATON_FROM = 64
+/** The automaton reads a text about twice as fast as the combined regexes, but building it costs a
+ *  fresh process a few ms more than compiling them (~1 ms): it is built once the regexes have searched
+ *  this many characters (a hook call redacting a few KB never builds it; a run's log soon does). */
+const AUTOMATON_AFTER = 256 * 1024
 const ASCII = /^[\x00-\x7f]*$/
 
 export interface ScannerOptions {
   /** texts shorter than this use the literal anchor search (tests set 0 or Infinity to pick a way) */
   literalBelow?: number
-  /** how longer texts find their anchors: the automaton (default from AUTOMATON_FROM anchors on),
-   *  or the combined regexes (default below; the reference the tests compare the automaton with) */
+  /** how longer texts find their anchors: the automaton (by default from AUTOMATON_FROM anchors on,
+   *  after AUTOMATON_AFTER characters), or the combined regexes (the reference the tests compare with) */
   search?: "automaton" | "regex"
 }
 
@@ -69,8 +75,12 @@ export function createScanner(
   const exotic = !canBuild(modes)
   const keyCount = modes.reduce((n, m) => n + m.keys.length, 0)
   const useRegex = exotic || (opts.search ?? (keyCount >= AUTOMATON_FROM ? "automaton" : "regex")) === "regex"
+  // the default way starts with the regexes (see AUTOMATON_AFTER); a way asked for is used from the start
+  const warmUp = opts.search === undefined
   let passes: Pass[] | undefined
   let automaton: Automaton | undefined
+  /** characters the regexes searched before the automaton was built */
+  let regexSeen = 0
   const stickyOf = (a: Anchored): RegExp => (a.sticky ??= new RegExp(a.rule.re.source, a.rule.re.flags.replace("g", "") + "y"))
 
   return {
@@ -96,11 +106,14 @@ export function createScanner(
       // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists)
       if (text.length < literalBelow && (!exotic || ASCII.test(text))) {
         for (const mode of modes) for (const [at, ks] of literalHits(mode, text)) run(at, ks)
-      } else if (useRegex) {
+      } else if (useRegex || (warmUp && automaton === undefined && (regexSeen += text.length) <= AUTOMATON_AFTER)) {
         passes ??= passesOf(anchored.map((a) => a.rule), rules, prebuilt)
         for (const p of passes) regexHits(p, text, run)
       } else {
-        automaton ??= buildAutomaton(modes)
+        if (automaton === undefined) {
+          for (const m of modes) m.follow = m.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
+          automaton = buildAutomaton(modes)
+        }
         findAll(automaton, text).forEach((found, i) => automatonHits(modes[i]!, text, found.at, found.key, run))
       }
       // rules that also match where a text starts, with no anchor there
@@ -128,7 +141,7 @@ export function createScanner(
 
 function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
   const index = new Map<string, number>()
-  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], followRe: [] }
+  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], followRe: [], compiled: new Map() }
   anchored.forEach((a, k) => {
     if (a.rule.re.ignoreCase !== ignoreCase) return
     for (const anchor of a.rule.anchors!) {
@@ -142,7 +155,6 @@ function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
       if (!mode.rules[i]!.includes(k)) mode.rules[i]!.push(k)
     }
   })
-  mode.follow = mode.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
   return mode
 }
 
@@ -156,7 +168,7 @@ function automatonHits(mode: Mode, text: string, at: readonly number[], key: rea
       const k = key[i]!
       const follow = mode.follow[k]!
       if (follow !== "") {
-        const re = (mode.followRe[k] ??= new RegExp(follow, mode.ignoreCase ? "iy" : "y"))
+        const re = mode.followRe[k] ?? followRegex(mode, k)
         re.lastIndex = start + mode.keys[k]!.length
         if (!re.test(text)) continue
       }
@@ -164,6 +176,13 @@ function automatonHits(mode: Mode, text: string, at: readonly number[], key: rea
     }
     if (ks !== undefined) run(start, ks)
   }
+}
+
+function followRegex(mode: Mode, k: number): RegExp {
+  const source = mode.follow[k]!
+  let re = mode.compiled.get(source)
+  if (!re) mode.compiled.set(source, (re = new RegExp(source, mode.ignoreCase ? "iy" : "y")))
+  return (mode.followRe[k] = re)
 }
 
 /** Two ascending lists as one, without repeats. */

@@ -35,7 +35,12 @@ describe("the anchor prefilter", () => {
       JSON.stringify(CORPUS.map((c) => c.line)),
       ...Array.from({ length: 300 }, (_, i) => fuzzText(i + 1)),
     ]
-    for (const text of texts) expect(spans(anchored, text)).toEqual(spans(whole, text))
+    const byAutomaton = createScanner(RULES, 0, undefined, { literalBelow: 0, search: "automaton" })
+    for (const text of texts) {
+      const want = spans(whole, text)
+      expect(spans(anchored, text)).toEqual(want)
+      expect(spans(byAutomaton, text)).toEqual(want)
+    }
   })
 })
 
