@@ -2,6 +2,7 @@
 // of a rule starts with) and only the rules of an anchor found run, sticky at that spot. Rules without
 // anchors scan the whole text. Pure.
 import { buildAutomaton, canBuild, findAll, type Automaton } from "./automaton.ts"
+import { firstChars, type FirstChars } from "./first-chars.ts"
 import { followOf, passesOf, type Pass, type PassData } from "./passes.ts"
 import { addSpans, type Rule, type Span } from "./spans.ts"
 
@@ -28,6 +29,9 @@ interface Mode {
   /** per key: what must follow it for any of its rules to match there ("" when one of them has no
    *  check; computed with the automaton, the only way that checks it), and that as a sticky regex once used */
   follow: string[]
+  /** per key: a set holding the character after it wherever its follow holds (a test that spares most
+   *  calls of the follow regex: after "token" in prose comes a space and a word, not a separator) */
+  after: (FirstChars | undefined)[]
   followRe: (RegExp | undefined)[]
   /** follow source -> its regex: keys with the same check share one (compiling costs more than many runs) */
   compiled: Map<string, RegExp>
@@ -111,7 +115,10 @@ export function createScanner(
         for (const p of passes) regexHits(p, text, run)
       } else {
         if (automaton === undefined) {
-          for (const m of modes) m.follow = m.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
+          for (const m of modes) {
+            m.follow = m.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
+            m.after = m.follow.map((f) => (f === "" ? undefined : firstChars(f, m.ignoreCase)))
+          }
           automaton = buildAutomaton(modes)
         }
         findAll(automaton, text).forEach((found, i) => automatonHits(modes[i]!, text, found.at, found.key, run))
@@ -141,7 +148,7 @@ export function createScanner(
 
 function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
   const index = new Map<string, number>()
-  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], followRe: [], compiled: new Map() }
+  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], after: [], followRe: [], compiled: new Map() }
   anchored.forEach((a, k) => {
     if (a.rule.re.ignoreCase !== ignoreCase) return
     for (const anchor of a.rule.anchors!) {
@@ -166,10 +173,16 @@ function automatonHits(mode: Mode, text: string, at: readonly number[], key: rea
     let ks: readonly number[] | undefined
     for (; i < at.length && at[i] === start; i++) {
       const k = key[i]!
-      const follow = mode.follow[k]!
-      if (follow !== "") {
+      if (mode.follow[k] !== "") {
+        const end = start + mode.keys[k]!.length
+        const after = mode.after[k]
+        if (after !== undefined) {
+          // the follow needs a character there, one of these
+          const c = text.charCodeAt(end)
+          if (end >= text.length || after[c < 128 ? c : 128] === 0) continue
+        }
         const re = mode.followRe[k] ?? followRegex(mode, k)
-        re.lastIndex = start + mode.keys[k]!.length
+        re.lastIndex = end
         if (!re.test(text)) continue
       }
       ks = ks === undefined ? mode.rules[k]! : union(ks, mode.rules[k]!)
