@@ -8,6 +8,9 @@
 export interface Literals {
   keys: readonly string[]
   ignoreCase: boolean
+  /** per literal, optionally: the characters one of which must come right after it for it to be
+   *  reported (index 128: any non-ASCII one); a literal at the end of the text is not reported then */
+  after?: readonly (Uint8Array | undefined)[]
 }
 
 interface Table {
@@ -24,6 +27,7 @@ interface Table {
   outFrom: Int32Array
   out: Int32Array
   lengths: Int32Array
+  after: readonly (Uint8Array | undefined)[]
 }
 
 const UNKNOWN = 0
@@ -67,7 +71,7 @@ function findOne(t: Table, text: string, f: Found): void {
     }
     if (v === UNKNOWN) v = step(t, e)
     if (v > 0) s = v
-    else record(t, (s = -v - 1), i, f)
+    else record(t, (s = -v - 1), i, f, text)
   }
 }
 
@@ -87,11 +91,11 @@ function findTwo(t: Table, u: Table, text: string, f: Found, g: Found): void {
     let w = un[d]!
     if (v <= 0) {
       if (v === UNKNOWN) v = step(t, e)
-      if (v < 0) record(t, (v = -v - 1), i, f)
+      if (v < 0) record(t, (v = -v - 1), i, f, text)
     }
     if (w <= 0) {
       if (w === UNKNOWN) w = step(u, d)
-      if (w < 0) record(u, (w = -w - 1), i, g)
+      if (w < 0) record(u, (w = -w - 1), i, g, text)
     }
     s = v
     r = w
@@ -100,11 +104,16 @@ function findTwo(t: Table, u: Table, text: string, f: Found, g: Found): void {
 
 /** The literals ending at `end` (state `s`), kept sorted by start: a longer one found later can start
  *  before a shorter one found earlier, by less than the longest literal. */
-function record(t: Table, s: number, end: number, f: Found): void {
+function record(t: Table, s: number, end: number, f: Found, text: string): void {
   const state = s / t.classes
   const { at, key } = f
   for (let o = t.outFrom[state]!, to = t.outFrom[state + 1]!; o < to; o++) {
     const k = t.out[o]!
+    const after = t.after[k]
+    if (after !== undefined) {
+      const c = text.charCodeAt(end + 1)
+      if (end + 1 >= text.length || after[c < 128 ? c : 128] === 0) continue
+    }
     const start = end + 1 - t.lengths[k]!
     let j = at.length
     at.push(start)
@@ -133,7 +142,7 @@ function step(t: Table, e: number): number {
 /** The root is state 1 (row 0 is never used): a new table's zeros are its UNKNOWN transitions. */
 const ROOT = 1
 
-function table({ keys, ignoreCase }: Literals): Table {
+function table({ keys, ignoreCase, after = [] }: Literals): Table {
   const cls = new Uint16Array(65536)
   let classes = 1
   for (const key of keys) {
@@ -189,5 +198,5 @@ function table({ keys, ignoreCase }: Literals): Table {
     }
   }
   for (let e = ROOT * classes; e < (ROOT + 1) * classes; e++) if (next[e] === 0) next[e] = ROOT * classes
-  return { cls, next: next.subarray(0, states * classes), classes, fail, outFrom, out: Int32Array.from(ends.flat()), lengths: Int32Array.from(keys, (k) => k.length) }
+  return { cls, next: next.subarray(0, states * classes), classes, fail, outFrom, out: Int32Array.from(ends.flat()), lengths: Int32Array.from(keys, (k) => k.length), after }
 }

@@ -166,7 +166,8 @@ function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
 }
 
 /** The automaton's finds of one mode, in text order: at each place, the rules of every anchor there
- *  whose follow check holds (a follow only restates what its rules need at that anchor's end). */
+ *  whose follow check holds (a follow only restates what its rules need at that anchor's end; the
+ *  automaton already left out the places where the character after it cannot begin it). */
 function automatonHits(mode: Mode, text: string, at: readonly number[], key: readonly number[], run: (at: number, ks: readonly number[]) => void): void {
   for (let i = 0; i < at.length; ) {
     const start = at[i]!
@@ -174,15 +175,8 @@ function automatonHits(mode: Mode, text: string, at: readonly number[], key: rea
     for (; i < at.length && at[i] === start; i++) {
       const k = key[i]!
       if (mode.follow[k] !== "") {
-        const end = start + mode.keys[k]!.length
-        const after = mode.after[k]
-        if (after !== undefined) {
-          // the follow needs a character there, one of these
-          const c = text.charCodeAt(end)
-          if (end >= text.length || after[c < 128 ? c : 128] === 0) continue
-        }
         const re = mode.followRe[k] ?? followRegex(mode, k)
-        re.lastIndex = end
+        re.lastIndex = start + mode.keys[k]!.length
         if (!re.test(text)) continue
       }
       ks = ks === undefined ? mode.rules[k]! : union(ks, mode.rules[k]!)

@@ -43,6 +43,30 @@ describe("the anchor automaton", () => {
     }
   })
 
+  test("a literal with a set of characters to come after it is reported only where one of them does", () => {
+    const rand = seeded(17)
+    const alphabet = ["a", "b", "=", " ", "é", "A"]
+    for (let round = 0; round < 200; round++) {
+      const pick = (n: number) => Array.from({ length: 1 + rand(n) }, () => alphabet[rand(alphabet.length)]!).join("")
+      const keys = [...new Set(Array.from({ length: 1 + rand(6) }, () => pick(3)))]
+      const after = keys.map(() => {
+        if (rand(3) === 0) return undefined
+        const set = new Uint8Array(129)
+        for (const c of [61, 32, 97, 128]) if (rand(2) === 0) set[c] = 1
+        return set
+      })
+      const text = pick(300)
+      const [found] = findAll(buildAutomaton([{ keys, ignoreCase: false, after }]), text)
+      const want = naive(keys, false, text).filter(([at, k]) => {
+        const set = after[k]
+        const end = at + keys[k]!.length
+        const c = text.charCodeAt(end)
+        return set === undefined || (end < text.length && set[c < 128 ? c : 128] === 1)
+      })
+      expect(found!.at.map((at, j): [number, number] => [at, found!.key[j]!]).sort((a, b) => a[0] - b[0] || a[1] - b[1])).toEqual(want)
+    }
+  })
+
   test("a single mode works alone; a text without literals reports nothing", () => {
     const a = buildAutomaton([{ keys: ["he", "she", "his", "hers"], ignoreCase: false }])
     const [found] = findAll(a, "ushers and his")
