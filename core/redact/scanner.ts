@@ -37,9 +37,10 @@ interface Mode {
   compiled: Map<string, RegExp>
 }
 
-/** Texts up to this length find their anchors with `indexOf`: a hook call redacts a few short
- *  strings, and building the automaton (or compiling the combined regexes) costs it ~1-2 ms. Every
- *  way runs the same rules at every anchor (scanner tests compare them). */
+/** Texts up to this length find their anchors with `indexOf` until a longer text has had the
+ *  regexes compiled or the automaton built (then they use those, 2-10x faster): a hook call redacts
+ *  a few short strings, and compiling or building costs it ~1-2 ms. Every way runs the same rules at
+ *  every anchor (scanner tests compare them). */
 const LITERAL_BELOW = 512
 /** Fewer anchors than this are found faster by the combined regex (the engine skips to the few
  *  characters they start with; the automaton reads every character): known values, a home folder. */
@@ -107,10 +108,12 @@ export function createScanner(
           addSpans(a.rule, m, text, a.rank, cur.spans, memo)
         }
       }
-      // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists)
-      if (text.length < literalBelow && (!exotic || ASCII.test(text))) {
+      // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists);
+      // a short text takes what is built already, and is searched by indexOf when nothing is
+      const short = text.length < literalBelow && (!exotic || ASCII.test(text))
+      if (short && automaton === undefined && passes === undefined) {
         for (const mode of modes) for (const [at, ks] of literalHits(mode, text)) run(at, ks)
-      } else if (useRegex || (warmUp && automaton === undefined && (regexSeen += text.length) <= AUTOMATON_AFTER)) {
+      } else if (automaton === undefined && (useRegex || (warmUp && (regexSeen += text.length) <= AUTOMATON_AFTER))) {
         passes ??= passesOf(anchored.map((a) => a.rule), rules, prebuilt)
         for (const p of passes) regexHits(p, text, run)
       } else {
