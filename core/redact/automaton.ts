@@ -27,6 +27,7 @@ interface Table {
   outFrom: Int32Array
   out: Int32Array
   lengths: Int32Array
+  longest: number
   after: readonly (Uint8Array | undefined)[]
 }
 
@@ -53,16 +54,38 @@ export function buildAutomaton(modes: readonly Literals[]): Automaton {
 
 /** The literals of every mode found in `text`, each list sorted by where they start. */
 export function findAll(a: Automaton, text: string): Found[] {
-  const found = a.tables.map((): Found => ({ at: [], key: [] }))
-  if (a.tables.length === 2) findTwo(a.tables[0]!, a.tables[1]!, text, found[0]!, found[1]!)
-  else a.tables.forEach((t, i) => findOne(t, text, found[i]!))
-  return found
+  const w = startWalk(a)
+  advance(a, w, text, 0, text.length)
+  return w.found
 }
 
-function findOne(t: Table, text: string, f: Found): void {
+/** A walk through a text in pieces (so what is found can be used, and dropped, as it goes): the
+ *  state of each mode and what was found so far. */
+export interface Walk {
+  states: number[]
+  found: Found[]
+}
+
+export function startWalk(a: Automaton): Walk {
+  return { states: a.tables.map((t) => t.classes), found: a.tables.map((): Found => ({ at: [], key: [] })) }
+}
+
+/** Walks on over text[from, to) (the walk has read text[0, from)). What starts before
+ *  `to - longest(a) + 1` is all found by then; later pieces only find what starts after it. */
+export function advance(a: Automaton, w: Walk, text: string, from: number, to: number): void {
+  const [t, u] = a.tables
+  if (u !== undefined) [w.states[0], w.states[1]] = findTwo(t!, u, text, from, to, w.states[0]!, w.states[1]!, w.found[0]!, w.found[1]!)
+  else if (t !== undefined) w.states[0] = findOne(t, text, from, to, w.states[0]!, w.found[0]!)
+}
+
+/** The length of the longest literal. */
+export function longest(a: Automaton): number {
+  return Math.max(0, ...a.tables.map((t) => t.longest))
+}
+
+function findOne(t: Table, text: string, from: number, to: number, s: number, f: Found): number {
   const { cls, next } = t
-  let s = t.classes
-  for (let i = 0, n = text.length; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const e = s + cls[text.charCodeAt(i)]!
     let v = next[e]!
     if (v > 0) {
@@ -73,17 +96,16 @@ function findOne(t: Table, text: string, f: Found): void {
     if (v > 0) s = v
     else record(t, (s = -v - 1), i, f, text)
   }
+  return s
 }
 
 /** Both modes in one loop: the text is read once (the loop costs more than either table's step). */
-function findTwo(t: Table, u: Table, text: string, f: Found, g: Found): void {
+function findTwo(t: Table, u: Table, text: string, from: number, to: number, s: number, r: number, f: Found, g: Found): [number, number] {
   const tc = t.cls
   const tn = t.next
   const uc = u.cls
   const un = u.next
-  let s = t.classes
-  let r = u.classes
-  for (let i = 0, n = text.length; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i)
     const e = s + tc[c]!
     const d = r + uc[c]!
@@ -100,6 +122,7 @@ function findTwo(t: Table, u: Table, text: string, f: Found, g: Found): void {
     s = v
     r = w
   }
+  return [s, r]
 }
 
 /** The literals ending at `end` (state `s`), kept sorted by start: a longer one found later can start
@@ -198,5 +221,5 @@ function table({ keys, ignoreCase, after = [] }: Literals): Table {
     }
   }
   for (let e = ROOT * classes; e < (ROOT + 1) * classes; e++) if (next[e] === 0) next[e] = ROOT * classes
-  return { cls, next: next.subarray(0, states * classes), classes, fail, outFrom, out: Int32Array.from(ends.flat()), lengths: Int32Array.from(keys, (k) => k.length), after }
+  return { cls, next: next.subarray(0, states * classes), classes, fail, outFrom, out: Int32Array.from(ends.flat()), lengths: Int32Array.from(keys, (k) => k.length), longest: keys.reduce((n, k) => Math.max(n, k.length), 0), after }
 }

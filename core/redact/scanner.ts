@@ -1,7 +1,7 @@
 // Runs many rules over a text in few passes: one search finds every anchor (a literal that each match
 // of a rule starts with) and only the rules of an anchor found run, sticky at that spot. Rules without
 // anchors scan the whole text. Pure.
-import { buildAutomaton, canBuild, findAll, type Automaton } from "./automaton.ts"
+import { advance, buildAutomaton, canBuild, longest, startWalk, type Automaton, type Found } from "./automaton.ts"
 import { firstChars, type FirstChars } from "./first-chars.ts"
 import { followOf, passesOf, type Pass, type PassData } from "./passes.ts"
 import { addSpans, type Rule, type Span } from "./spans.ts"
@@ -11,6 +11,14 @@ export { passData, rulesFingerprint, type PassData } from "./passes.ts"
 export interface Scanner {
   /** appends one sorted span list per rule that found something */
   scan(text: string, out: Span[][]): void
+}
+
+/** A rule that matched in this scan: its spans, where its last match ended, and its place in the
+ *  order of the span lists (mode, where it first matched; rules that matched only at the start last). */
+interface RuleState {
+  spans: Span[]
+  next: number
+  order: [number, number]
 }
 
 interface Anchored {
@@ -49,6 +57,8 @@ const AUTOMATON_FROM = 64
  *  fresh process a few ms more than compiling them (~1 ms): it is built once the regexes have searched
  *  this many characters (a hook call redacting a few KB never builds it; a run's log soon does). */
 const AUTOMATON_AFTER = 256 * 1024
+/** The automaton walks a long text this many characters at a time, using what it found in between. */
+const SEGMENT = 1024 * 1024
 const ASCII = /^[\x00-\x7f]*$/
 
 export interface ScannerOptions {
@@ -57,6 +67,8 @@ export interface ScannerOptions {
   /** how longer texts find their anchors: the automaton (by default from AUTOMATON_FROM anchors on,
    *  after AUTOMATON_AFTER characters), or the combined regexes (the reference the tests compare with) */
   search?: "automaton" | "regex"
+  /** how many characters the automaton reads before it uses what it found (tests set a few) */
+  segment?: number
 }
 
 /** `prebuilt`: the combined regexes computed at build time (`passData`), used only when their
@@ -68,6 +80,7 @@ export function createScanner(
   opts: ScannerOptions = {},
 ): Scanner {
   const literalBelow = opts.literalBelow ?? LITERAL_BELOW
+  const segment = opts.segment ?? SEGMENT
   const anchored: Anchored[] = []
   const whole: { rule: Rule; rank: number }[] = []
   rules.forEach((rule, i) => {
@@ -91,7 +104,7 @@ export function createScanner(
   return {
     scan(text, out) {
       // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
-      const state = new Map<number, { spans: Span[]; next: number }>()
+      const state = new Map<number, RuleState>()
       const memo = new Map<unknown, unknown>()
       const run = (at: number, ks: readonly number[]) => {
         for (const k of ks) {
@@ -102,7 +115,7 @@ export function createScanner(
           sticky.lastIndex = at
           const m = sticky.exec(text)
           if (m === null || m[0].length === 0) continue
-          const cur = st ?? { spans: [], next: 0 }
+          const cur = st ?? { spans: [], next: 0, order: [a.rule.re.ignoreCase ? 1 : 0, at] }
           if (!st) state.set(k, cur)
           cur.next = at + m[0].length
           addSpans(a.rule, m, text, a.rank, cur.spans, memo)
@@ -124,7 +137,16 @@ export function createScanner(
           }
           automaton = buildAutomaton(modes)
         }
-        findAll(automaton, text).forEach((found, i) => automatonHits(modes[i]!, text, found.at, found.key, run))
+        // in pieces: what was found is used and dropped as the walk goes (memory stays bounded
+        // on a text of nothing but anchors)
+        const walk = startWalk(automaton)
+        const reach = longest(automaton) - 1
+        for (let from = 0; from < text.length; from += segment) {
+          const to = Math.min(text.length, from + segment)
+          advance(automaton, walk, text, from, to)
+          const done = to === text.length ? Infinity : to - reach
+          walk.found.forEach((found, i) => automatonHits(modes[i]!, text, found, done, run))
+        }
       }
       // rules that also match where a text starts, with no anchor there
       anchored.forEach((a, k) => {
@@ -134,11 +156,14 @@ export function createScanner(
         sticky.lastIndex = 0
         const m = sticky.exec(text)
         if (m === null || m[0].length === 0) return
-        const cur = state.get(k) ?? { spans: [], next: 0 }
+        const cur = state.get(k) ?? { spans: [], next: 0, order: [2, 0] }
         state.set(k, cur)
         addSpans(a.rule, m, text, a.rank, cur.spans, memo)
       })
-      for (const [k, { spans }] of state) {
+      // the lists in the order the rules first matched, mode by mode (the automaton's pieces take
+      // turns between the modes); where spans tie, the merge keeps the earlier list's first
+      const ordered = [...state].sort(([j, x], [k, y]) => x.order[0] - y.order[0] || x.order[1] - y.order[1] || j - k)
+      for (const [k, { spans }] of ordered) {
         if (spans.length > 0) out.push(unordered(anchored[k]!.rule) ? sortByStart(spans) : spans)
       }
       for (const { rule, rank } of whole) {
@@ -168,11 +193,14 @@ function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
   return mode
 }
 
-/** The automaton's finds of one mode, in text order: at each place, the rules of every anchor there
- *  whose follow check holds (a follow only restates what its rules need at that anchor's end; the
- *  automaton already left out the places where the character after it cannot begin it). */
-function automatonHits(mode: Mode, text: string, at: readonly number[], key: readonly number[], run: (at: number, ks: readonly number[]) => void): void {
-  for (let i = 0; i < at.length; ) {
+/** The automaton's finds of one mode that start before `done`, in text order (dropped once used): at
+ *  each place, the rules of every anchor there whose follow check holds (a follow only restates what
+ *  its rules need at that anchor's end; the automaton already left out the places where the
+ *  character after it cannot begin it). */
+function automatonHits(mode: Mode, text: string, found: Found, done: number, run: (at: number, ks: readonly number[]) => void): void {
+  const { at, key } = found
+  let i = 0
+  while (i < at.length && at[i]! < done) {
     const start = at[i]!
     let ks: readonly number[] | undefined
     for (; i < at.length && at[i] === start; i++) {
@@ -186,6 +214,8 @@ function automatonHits(mode: Mode, text: string, at: readonly number[], key: rea
     }
     if (ks !== undefined) run(start, ks)
   }
+  at.splice(0, i)
+  key.splice(0, i)
 }
 
 function followRegex(mode: Mode, k: number): RegExp {

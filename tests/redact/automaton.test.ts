@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { buildAutomaton, findAll } from "../../core/redact/automaton.ts"
+import { advance, buildAutomaton, findAll, longest, startWalk } from "../../core/redact/automaton.ts"
 import { builtinRules } from "../../core/redact/builtin.ts"
 import { knownValueRule } from "../../core/redact/known.ts"
 import { createScanner, type Scanner } from "../../core/redact/scanner.ts"
@@ -40,6 +40,28 @@ describe("the anchor automaton", () => {
         expect(got.map(([at]) => at)).toEqual([...got.map(([at]) => at)].sort((a, b) => a - b))
         expect([...got].sort((a, b) => a[0] - b[0] || a[1] - b[1])).toEqual(naive(keys, ignoreCase, text))
       }
+    }
+  })
+
+  test("walked in pieces: what starts before a piece's end less the longest literal is all found by then", () => {
+    const rand = seeded(29)
+    const alphabet = ["a", "b", "A", " ", "é"]
+    for (let round = 0; round < 100; round++) {
+      const pick = (n: number) => Array.from({ length: 1 + rand(n) }, () => alphabet[rand(alphabet.length)]!).join("")
+      const keys = [...new Set(Array.from({ length: 1 + rand(8) }, () => pick(6)))]
+      const text = pick(500)
+      const a = buildAutomaton([{ keys, ignoreCase: false }])
+      const want = naive(keys, false, text)
+      const walk = startWalk(a)
+      for (let from = 0; from < text.length; ) {
+        const to = Math.min(text.length, from + 1 + rand(40))
+        advance(a, walk, text, from, to)
+        const done = to - longest(a) + 1
+        const found = walk.found[0]!.at.map((at, j): [number, number] => [at, walk.found[0]!.key[j]!]).filter(([at]) => at < done)
+        expect(found.sort((x, y) => x[0] - y[0] || x[1] - y[1])).toEqual(want.filter(([at]) => at < done))
+        from = to
+      }
+      expect(walk.found[0]!.at.length).toBe(want.length)
     }
   })
 
@@ -114,6 +136,22 @@ describe("long texts: anchors found by the automaton", () => {
     expect(found).toBeGreaterThan(CORPUS.length * 8)
     // what is rendered is the same, byte for byte
     expect(render(wide, spans(byAutomaton, wide))).toBe(render(wide, spans(byRegex, wide)))
+  })
+
+  test("read in small pieces (each piece's finds used before the next is read): the same spans", () => {
+    for (const segment of [1, 7, 30, 113, 1000]) {
+      const pieces = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: 0, search: "automaton", segment })
+      for (const text of [...lines, lines.join("\n"), ...fuzzed.slice(0, 30)]) expect(spans(pieces, text)).toEqual(spans(byRegex, text))
+    }
+  })
+
+  test("and in texts over a MB, read in 1 MB pieces: anchors across a piece's end, and texts made of anchors", () => {
+    const joined = lines.join("\n")
+    const MB = 1024 * 1024
+    const across = [1, 2, 5, 9, 17, 27].map((back) => "a b ".repeat(MB / 4).slice(0, MB - back) + joined)
+    const dense = ["NDNDNDNDNDNDNDNDNDND token password: x -p :// ", "ghp_", "eyJhbGciOi.", "home/", " login "].join("").repeat(40_000)
+    expect(dense.length).toBeGreaterThan(2 * MB)
+    expect(same([...across, dense, dense.slice(3) + joined], false)).toBeGreaterThan(CORPUS.length * 6)
   })
 
   test("the default way (indexOf for short texts, regexes first, the automaton once they have read 256 KB) finds the same before and after it switches", () => {
