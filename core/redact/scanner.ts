@@ -89,7 +89,7 @@ export function createScanner(
     if (!rule.anchors?.length) return void whole.push({ rule, rank })
     anchored.push({ rule, rank })
   })
-  const modes = [modeOf(anchored, false), modeOf(anchored, true)].filter((m) => m.keys.length > 0)
+  const modes = modesOf(anchored)
   // an empty anchor, or a non-ASCII one ignoring case, is left to the regexes (no built-in rule has one)
   const exotic = !canBuild(modes)
   const keyCount = modes.reduce((n, m) => n + m.keys.length, 0)
@@ -175,23 +175,28 @@ export function createScanner(
   }
 }
 
-function modeOf(anchored: readonly Anchored[], ignoreCase: boolean): Mode {
-  const index = new Map<string, number>()
-  const mode: Mode = { ignoreCase, keys: [], rules: [], follow: [], after: [], followRe: [], compiled: new Map() }
+/** The anchors of each case mode (the case-sensitive one first; a mode without anchors left out). */
+function modesOf(anchored: readonly Anchored[]): Mode[] {
+  const modes = [false, true].map((ignoreCase): Mode => ({ ignoreCase, keys: [], rules: [], follow: [], after: [], followRe: [], compiled: new Map() }))
+  const index = [new Map<string, number>(), new Map<string, number>()]
   anchored.forEach((a, k) => {
-    if (a.rule.re.ignoreCase !== ignoreCase) return
+    const m = a.rule.re.ignoreCase ? 1 : 0
+    const mode = modes[m]!
     for (const anchor of a.rule.anchors!) {
-      const key = ignoreCase ? anchor.toLowerCase() : anchor
-      let i = index.get(key)
+      const key = m === 1 ? anchor.toLowerCase() : anchor
+      let i = index[m]!.get(key)
       if (i === undefined) {
-        index.set(key, (i = mode.keys.length))
+        index[m]!.set(key, (i = mode.keys.length))
         mode.keys.push(key)
-        mode.rules.push([])
+        mode.rules.push([k])
+        continue
       }
-      if (!mode.rules[i]!.includes(k)) mode.rules[i]!.push(k)
+      // rules come in order: a rule already listed for this key is the last one
+      const list = mode.rules[i]!
+      if (list[list.length - 1] !== k) list.push(k)
     }
   })
-  return mode
+  return modes.filter((m) => m.keys.length > 0)
 }
 
 /** The automaton's finds of one mode that start before `done`, in text order (dropped once used): at
