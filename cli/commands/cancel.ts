@@ -16,10 +16,10 @@ export default command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     const store = openDb(args.db)
     try {
-      const done = cancelRun(store, args.run, ccodeHome())
+      const done = await cancelRun(store, args.run, ccodeHome())
       if (args.json) out(JSON.stringify(done))
       else {
         const closed = done.requests.length ? `; closed ${done.requests.length} pending request(s): ${done.requests.join(", ")}` : ""

@@ -9,6 +9,7 @@ import { allValues, globalArgs } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { ccodeHome, openDb } from "../paths.ts"
+import { sqliteRunStore } from "../../core/runstore/sqlite.ts"
 import { nobody } from "../ui/human.ts"
 import { humanReporter } from "../ui/reporters.ts"
 
@@ -50,7 +51,7 @@ export default command({
       const { openMcpSession } = await import("../../core/mcp/session.ts")
       const { serveMcp } = await import("../../core/mcp/server.ts")
       const session = await openMcpSession(
-        { store, home: ccodeHome(), human: nobody, reporter: live ?? silentReporter, env: process.env, interrupt: stop.signal },
+        { store: sqliteRunStore(store), local: store, home: ccodeHome(), human: nobody, reporter: live ?? silentReporter, env: process.env, interrupt: stop.signal },
         { cwd, options, dbHint: args.db as string | undefined },
       )
       for (const problem of session.problems) process.stderr.write(`ccode mcp: ! ${problem}\n`)

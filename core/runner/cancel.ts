@@ -13,6 +13,7 @@ import { EXIT } from "./finish.ts"
 import { stillRunning } from "./leftovers.ts"
 import { runIsLive } from "./liveness.ts"
 import { writeSummary } from "./summary.ts"
+import { sqliteRunStore } from "../runstore/sqlite.ts"
 
 export class CancelError extends Error {
   readonly exitCode = 2
@@ -43,7 +44,7 @@ export function refusal(run: RunRow, here = hostname()): string | undefined {
   return undefined
 }
 
-export function cancelRun(store: Store, idOrPrefix: string, home: string): Cancelled {
+export async function cancelRun(store: Store, idOrPrefix: string, home: string): Promise<Cancelled> {
   const found = findRun(store, idOrPrefix) // RunNotFound: exit 2
   const result = store.tx((): Cancelled => {
     // read again inside the write lock: a resume that claimed the run meanwhile wins, never both
@@ -82,15 +83,15 @@ export function cancelRun(store: Store, idOrPrefix: string, home: string): Cance
     return { run: run.id, task: run.task, from: run.status, status: "cancelled", exit_code: exitCode, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }
   })
   // the summary says cancelled (written after the commit: a crash in between leaves it for `runs show`)
-  const summary = rewriteSummary(store, result.run, home)
+  const summary = await rewriteSummary(store, result.run, home)
   return summary ? { ...result, summary_path: summary } : result
 }
 
-function rewriteSummary(store: Store, runId: string, home: string): string | undefined {
+async function rewriteSummary(store: Store, runId: string, home: string): Promise<string | undefined> {
   const run = findRun(store, runId)
   const path = join(home, "runs", run.id, "summary.md")
   try {
-    writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
+    await writeSummary(sqliteRunStore(store), run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
     return path
   } catch {
     return undefined // a read-only home: the run row and the audit say it all

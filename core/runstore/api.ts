@@ -21,12 +21,14 @@ export type NewGrant = Omit<typeof grants.$inferInsert, "id">
 /**
  * Everything one step of a run writes, committed in ONE transaction: either all of it is stored or
  * none of it (a crash or a failed statement anywhere leaves the database as it was). Written in this
- * order: run row, calls, call patches, plan rows, checkpoint, events, messages, usage, snapshots,
- * requests, grants, settlements, and audit rows last (the chain head is locked as late as it can
- * be, so it is held shortest).
+ * order: the new run's row, run row patch, calls, call patches, plan rows, checkpoint, events,
+ * messages, usage, snapshots, requests, grants, settlements, and audit rows last (the chain head is
+ * locked as late as it can be, so it is held shortest).
  */
 export interface CommitUnit {
   runId: string
+  /** the run's row, created with its first step's writes (a run never exists without its first checkpoint) */
+  newRun?: NewRun
   run?: RunPatch
   /** upserted by id: the write-ahead intent (status "running") or the settled result */
   calls?: NewCall[]
@@ -34,8 +36,11 @@ export interface CommitUnit {
   callPatches?: { id: string; patch: Partial<NewCall> }[]
   /** plan items that changed; `positions[i]` is items[i]'s place in the plan (default: its index) */
   plan?: { items: PlanRow[]; positions?: number[] }
-  /** the run's state after this step; older checkpoints beyond the last two are dropped */
-  checkpoint?: { seq: number; state: unknown }
+  /**
+   * the run's state after this step; older checkpoints beyond the last two are dropped. `json`: the
+   * state already serialised (a caller that queues its commit must not let later changes leak in)
+   */
+  checkpoint?: { seq: number; state: unknown } | { seq: number; json: string }
   /** redacted events: `data` is the whole event as JSON, exactly as it was emitted */
   events?: { ts: number; type: string; data: string }[]
   /** redacted audit rows, chained in order */
@@ -92,6 +97,11 @@ export interface RunStore {
   createRun(row: NewRun): Promise<void>
   /** patch a run row (updated_at is set to now) */
   updateRun(id: string, patch: RunPatch): Promise<void>
+  /**
+   * Take a run over as it was read (resume): the patch is written only when its status and pid are
+   * still `expected` (no `ccode cancel` or other resume got there first). True when it was.
+   */
+  claimRun(id: string, expected: { status: RunStatus; pid: number | null }, patch: RunPatch): Promise<boolean>
   /** by full id or unique prefix; RunNotFound (exit 2) otherwise */
   findRun(idOrPrefix: string): Promise<RunRow>
   listRuns(opts?: { limit?: number; status?: RunStatus }): Promise<RunRow[]>
@@ -109,7 +119,8 @@ export interface RunStore {
   inFlightCalls(runId: string): Promise<CallRow[]>
   latestCheckpoint<T>(runId: string): Promise<{ seq: number; state: T } | undefined>
   loadPlan(runId: string): Promise<PlanRow[]>
-  runEvents(runId: string): Promise<Record<string, unknown>[]>
+  /** the run's events as emitted, oldest first; `type`: only those of that type (the summary's guard events) */
+  runEvents(runId: string, type?: string): Promise<Record<string, unknown>[]>
   /** an agent run's stored conversation, in order */
   messagesOf(runId: string): Promise<{ seq: number; message: string }[]>
   usageOf(runId: string): Promise<{ turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]>
@@ -141,6 +152,11 @@ export interface RunStore {
 
   // schema
   schemaStatus(): Promise<SchemaStatus>
+}
+
+/** The checkpoint of a CommitUnit as stored: JSON text. */
+export function checkpointJson(checkpoint: NonNullable<CommitUnit["checkpoint"]>): string {
+  return "json" in checkpoint ? checkpoint.json : JSON.stringify(checkpoint.state)
 }
 
 export class RequestConflict extends Error {

@@ -2,11 +2,11 @@
 // async method, every multi-row write in one IMMEDIATE transaction (store.tx).
 import { Database } from "bun:sqlite"
 import { existsSync } from "node:fs"
-import { asc, eq, inArray } from "drizzle-orm"
+import { and, asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
 import { queryAudit, resolveAuditRun } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
-import { RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
+import { checkpointJson, RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
 import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "../store/calls.ts"
 import { migrations } from "../store/migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "../store/open.ts"
@@ -28,6 +28,13 @@ export function sqliteRunStore(store: Store): RunStore {
 
     createRun: async (row) => insertRun(store, row),
     updateRun: async (id, patch) => updateRun(store, id, patch),
+    claimRun: async (id, expected, patch) =>
+      store.tx(() => {
+        const current = db.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, id)).get()
+        if (current?.status !== expected.status || current.pid !== expected.pid) return false
+        updateRun(store, id, patch)
+        return true
+      }),
     findRun: async (idOrPrefix) => findRun(store, idOrPrefix),
     listRuns: async (opts = {}) => listRuns(store, opts.limit, opts.status),
     lastResumable: async () => lastResumable(store),
@@ -65,8 +72,8 @@ export function sqliteRunStore(store: Store): RunStore {
         .orderBy(asc(usage.id))
         .all(),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)).all(),
-    runEvents: async (runId) =>
-      db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
+    runEvents: async (runId, type) =>
+      db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
     getRequest: async (id) => getRequest(store, id),
     requestsOf: async (runId, status) => requestsOf(store, runId, status),
@@ -100,14 +107,16 @@ export function sqliteRunStore(store: Store): RunStore {
 }
 
 function commitUnit(store: Store, unit: CommitUnit): number[] {
+  if (unit.newRun) insertRun(store, unit.newRun)
   if (unit.run) updateRun(store, unit.runId, unit.run)
   for (const call of unit.calls ?? []) upsertCall(store, call)
   for (const { id, patch } of unit.callPatches ?? []) updateCall(store, id, patch)
   if (unit.plan?.items.length) {
     const { items, positions } = unit.plan
-    savePlan(store, unit.runId, items, positions ? (item) => positions[items.indexOf(item)]! : undefined)
+    const at = new Map(items.map((item, i) => [item, positions?.[i] ?? i]))
+    savePlan(store, unit.runId, items, (item) => at.get(item)!)
   }
-  if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, unit.checkpoint.state)
+  if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, checkpointJson(unit.checkpoint))
   if (unit.events?.length) store.db.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ...e }))).run()
   if (unit.messages?.length) store.db.insert(agentMessages).values(unit.messages.map((m) => ({ runId: unit.runId, ...m }))).run()
   if (unit.usage?.length) store.db.insert(usage).values(unit.usage.map((u) => ({ runId: unit.runId, ...u }))).run()

@@ -1,6 +1,6 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
-import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm"
+import { and, asc, desc, eq, inArray, isNull, like, sql } from "drizzle-orm"
 import type { NewRun, PruneCandidate, RunStore } from "../api.ts"
 import type { CallRow, PlanRow } from "../../store/calls.ts"
 import type { RequestRow } from "../../store/requests.ts"
@@ -36,6 +36,14 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
 
     createRun: async (row) => void (await db.insert(runs).values(row as NewRun)),
     updateRun: async (id, patch) => void (await db.update(runs).set({ ...patch, updatedAt: Date.now() }).where(eq(runs.id, id))),
+    claimRun: async (id, expected, patch) => {
+      const claimed = await db
+        .update(runs)
+        .set({ ...patch, updatedAt: Date.now() })
+        .where(and(eq(runs.id, id), eq(runs.status, expected.status), expected.pid === null ? isNull(runs.pid) : eq(runs.pid, expected.pid)))
+        .returning({ id: runs.id })
+      return claimed.length === 1
+    },
     findRun: async (idOrPrefix) => {
       const [exact] = await db.select().from(runs).where(eq(runs.id, idOrPrefix))
       if (exact) return exact as RunRow
@@ -91,8 +99,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         .where(eq(usage.runId, runId))
         .orderBy(asc(usage.id)),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)),
-    runEvents: async (runId) =>
-      (await db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
+    runEvents: async (runId, type) =>
+      (await db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
     getRequest: async (id) => (await db.select().from(requests).where(eq(requests.id, id)))[0] as RequestRow | undefined,
     requestsOf: async (runId, status) =>

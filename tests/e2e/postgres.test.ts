@@ -1,0 +1,174 @@
+// A fleet on one PostgreSQL database, through the compiled binary: each "machine" is a CCODE_HOME of
+// its own (and a HOME), all pointed at the same database by CCODE_DB. Runs from many at once lose no
+// event and keep one verifiable audit chain; a run paused on one is approved from another and resumed
+// from a third, onto the same workspace only; kill -9 + resume runs every step exactly once.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { ccode, events, sandbox, spawnCcode, waitFor, type Sandbox } from "./harness.ts"
+import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
+
+const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [])
+
+function appendPlan(n: number, name = "append"): string {
+  const steps = Array.from({ length: n }, (_, i) => `  - id: s${i + 1}\n    run: echo line-${i + 1} >> lines.txt${i ? `\n    needs: [s${i}]` : ""}`)
+  return `version: 1\nname: ${name}\nsteps:\n${steps.join("\n")}\n`
+}
+
+const POLICY = `version: 1
+approval: { mode: auto, threshold: high, on_ask: pause }
+rules:
+  - id: confirm-deploys
+    tool: shell
+    command: "echo deploy *"
+    decision: ask
+    reason: deploys need a person
+`
+
+/** The environment of one machine of the fleet: its own CCODE_HOME and HOME, the shared database. */
+function machine(sb: Sandbox, name: string, url: string): Record<string, string> {
+  const home = join(sb.root, `machine-${name}`)
+  mkdirSync(join(home, "user"), { recursive: true })
+  return { CCODE_HOME: join(home, "ccode"), HOME: join(home, "user"), CCODE_DB: url }
+}
+
+if (!findPgBin()) {
+  pgMissing("ccode on a shared PostgreSQL database")
+} else {
+  describe("ccode on a shared PostgreSQL database", () => {
+    let pg: PgServer
+    beforeAll(async () => {
+      pg = await startPg()
+    }, 120_000)
+    afterAll(() => pg?.stop(), 60_000)
+
+    async function database(sb: Sandbox): Promise<string> {
+      const url = await pg.createDatabase()
+      expect((await ccode(sb, ["db", "migrate", "--db", url])).code).toBe(0)
+      return url
+    }
+
+    test("16 runs from 16 CCODE_HOMEs at once: all complete, every printed event is stored, the audit chain verifies", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const n = 16
+      // each run in its own workspace: in a shared one, each would rightly see the others' writes as external changes
+      for (let i = 1; i <= n; i++) sb.file(`w${i}/task.yaml`, appendPlan(6, `t${i}`))
+      const procs = await Promise.all(
+        Array.from({ length: n }, (_, i) => ccode(sb, ["run", `w${i + 1}/task.yaml`, "--yes", "--json"], { env: machine(sb, String(i + 1), url), timeoutMs: 240_000 })),
+      )
+      expect(procs.map((p) => p.code)).toEqual(Array.from({ length: n }, () => 0))
+      const viewer = machine(sb, "viewer", url)
+      const listed = JSON.parse((await ccode(sb, ["runs", "ls", "--json"], { env: viewer })).stdout) as { id: string; status: string }[]
+      expect(listed.length).toBe(n)
+      expect(listed.every((r) => r.status === "completed")).toBe(true)
+      let auditRows = 0
+      for (const [i, p] of procs.entries()) {
+        const printed = events(p.stdout)
+        const runId = String(printed[0]!.run)
+        const stored = events((await ccode(sb, ["runs", "events", runId, "--json"], { env: viewer })).stdout)
+        // only committed events reach stdout, and every one of them is in the database, in order
+        expect(stored).toEqual(printed)
+        expect(lines(join(sb.work, `w${i + 1}`, "lines.txt"))).toEqual(Array.from({ length: 6 }, (_, k) => `line-${k + 1}`))
+        auditRows += (JSON.parse((await ccode(sb, ["audit", "--run", runId, "--json"], { env: viewer })).stdout) as unknown[]).length
+      }
+      const verify = await ccode(sb, ["audit", "verify", "--json"], { env: viewer })
+      expect(verify.code).toBe(0)
+      expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, rows: auditRows })
+    }, 300_000)
+
+    test("paused on one machine, approved from a second, resumed on a third: the call runs exactly once", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b, c] = ["a", "b", "c"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>, Record<string, string>]
+      sb.file("policy.yaml", POLICY)
+      sb.file("task.yaml", "version: 1\nsteps:\n  - id: build\n    run: echo built >> log.txt\n  - id: deploy\n    needs: [build]\n    run: echo deploy prod >> log.txt\n")
+      const first = await ccode(sb, ["run", "task.yaml", "--policy", "policy.yaml", "--json"], { env: a })
+      expect(first.code).toBe(3)
+      const req = events(first.stdout).find((e) => e.type === "request.created")!
+      expect(lines(join(sb.work, "log.txt"))).toEqual(["built"])
+
+      const approved = await ccode(sb, ["approve", String(req.run), String(req.req), "--json"], { env: b })
+      expect(approved.code).toBe(0)
+      expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ id: req.req, status: "approved" })])
+      // settled once: a second approval, from anywhere, changes nothing
+      const again = await ccode(sb, ["approve", String(req.run), String(req.req)], { env: c })
+      expect(again.code).toBe(2)
+      expect(again.stderr).toContain("already approved")
+
+      const resumed = await ccode(sb, ["resume", String(req.run), "--json"], { env: c })
+      expect(resumed.code).toBe(0)
+      expect(events(resumed.stdout).find((e) => e.type === "decision")).toMatchObject({ decision: "allow", by: "user" })
+      expect(lines(join(sb.work, "log.txt"))).toEqual(["built", "deploy prod"])
+      // the summary is written where the run finished
+      expect(existsSync(join(c.CCODE_HOME!, "runs", String(req.run), "summary.md"))).toBe(true)
+      const shown = JSON.parse((await ccode(sb, ["runs", "show", String(req.run), "--json"], { env: a })).stdout)
+      expect(shown).toMatchObject({ status: "completed", requests: [expect.objectContaining({ status: "approved" })] })
+      const report = await ccode(sb, ["audit", "report", String(req.run), "--format", "json"], { env: b })
+      expect(report.code).toBe(0)
+      const verify = await ccode(sb, ["audit", "verify", "--json"], { env: b })
+      expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true })
+    }, 120_000)
+
+    test("resume elsewhere refuses a workspace that differs from the one the run left, showing the difference; nothing runs", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      sb.file("policy.yaml", POLICY)
+      const notes = sb.file("notes.txt", "as left\n")
+      sb.file("task.yaml", "version: 1\nsteps:\n  - id: build\n    run: echo built >> log.txt\n  - id: deploy\n    needs: [build]\n    run: echo deploy prod >> log.txt\n")
+      const first = await ccode(sb, ["run", "task.yaml", "--policy", "policy.yaml", "--json"], { env: a })
+      expect(first.code).toBe(3)
+      const req = events(first.stdout).find((e) => e.type === "request.created")!
+      expect((await ccode(sb, ["approve", String(req.run), String(req.req)], { env: b })).code).toBe(0)
+
+      writeFileSync(notes, "changed since\n")
+      const refused = await ccode(sb, ["resume", String(req.run)], { env: b })
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain("cannot resume here")
+      expect(refused.stderr).toContain("modified: notes.txt")
+      expect(lines(join(sb.work, "log.txt"))).toEqual(["built"])
+      // still paused, for whoever resumes it onto the right workspace
+      expect(JSON.parse((await ccode(sb, ["runs", "show", String(req.run), "--json"], { env: b })).stdout)).toMatchObject({ status: "paused" })
+
+      writeFileSync(notes, "as left\n")
+      const resumed = await ccode(sb, ["resume", String(req.run)], { env: b })
+      expect(resumed.code).toBe(0)
+      expect(lines(join(sb.work, "log.txt"))).toEqual(["built", "deploy prod"])
+    }, 120_000)
+
+    test("kill -9 in the middle of a 30-step plan, then resume: every line exactly once; a crashed run resumes only where it ran", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      sb.file("task.yaml", appendPlan(30))
+      const out = join(sb.work, "lines.txt")
+      const proc = await spawnCcode(sb, ["run", "task.yaml", "--yes", "--non-interactive"], { env: a })
+      await waitFor(() => lines(out).length >= 8, 60_000)
+      proc.kill("SIGKILL")
+      await proc.exited
+      expect(lines(out).length).toBeLessThan(30)
+      const [run] = JSON.parse((await ccode(sb, ["runs", "ls", "--json"], { env: b })).stdout) as { id: string; status: string }[]
+      expect(run!.status).toBe("crashed")
+
+      // its calls in flight can only be checked where it ran
+      const elsewhere = await ccode(sb, ["resume", run!.id], { env: b })
+      expect(elsewhere.code).toBe(2)
+      expect(elsewhere.stderr).toContain("did not end cleanly")
+
+      let result = await ccode(sb, ["resume", run!.id], { env: a })
+      if (result.code === 3) {
+        // the step in flight at the kill: a person checks whether it ran, then settles it
+        const shown = JSON.parse((await ccode(sb, ["runs", "show", run!.id, "--json"], { env: a })).stdout) as { requests: { id: string; kind: string; status: string; step: string }[] }
+        const req = shown.requests.find((r) => r.kind === "in_flight" && r.status === "pending")!
+        const ran = lines(out).includes(`line-${req.step.slice(1)}`)
+        expect((await ccode(sb, ran ? ["answer", run!.id, req.id, "done"] : ["approve", run!.id, req.id], { env: b })).code).toBe(0)
+        result = await ccode(sb, ["resume", run!.id], { env: a })
+      }
+      expect(result.code).toBe(0)
+      expect(lines(out)).toEqual(Array.from({ length: 30 }, (_, i) => `line-${i + 1}`))
+      const verify = await ccode(sb, ["audit", "verify", "--json"], { env: b })
+      expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true })
+    }, 180_000)
+  })
+}
