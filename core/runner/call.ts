@@ -268,8 +268,9 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     sandbox,
     // recorded at once (outside the result's transaction): after a crash, resume finds the step's
     // processes by its group and knows whether its command had already exited, and how
-    onProcess: ({ pgid }) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { pgid } }] }),
-    onExit: (code) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { exitCode: code } }] }),
+    // (a PostgreSQL server crash may lose them; resume then asks a person about the call, as without them)
+    onProcess: ({ pgid }) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { pgid } }], relaxed: true }),
+    onExit: (code) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { exitCode: code } }], relaxed: true }),
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)

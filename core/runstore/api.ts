@@ -55,6 +55,13 @@ export interface CommitUnit {
   /** requests the run settles itself (a breakpoint passed, an override); only pending ones, else RequestConflict */
   settlements?: Settlement[]
   grants?: NewGrant[]
+  /**
+   * a write that may wait for the next durable commit to reach the disk (PostgreSQL: asynchronous
+   * commit): it is lost only if the database server itself crashes first, never if ccode does. For
+   * what helps resume after a crash of ccode (a running tool's process group, its exit status) and
+   * costs a disk flush per write otherwise. Nothing with audit rows or a checkpoint is relaxed.
+   */
+  relaxed?: boolean
 }
 
 /** One request settled by a person (from any machine): only a pending request can be settled. */

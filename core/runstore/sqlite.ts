@@ -55,7 +55,9 @@ export function sqliteRunStore(store: Store): RunStore {
       })
     },
 
-    commit: async (unit) => store.tx(() => commitUnit(store, unit)),
+    // a lone call patch (a running tool's pgid or exit status, once or twice per step) is one
+    // statement: atomic by itself, without the cost of an IMMEDIATE transaction around it
+    commit: async (unit) => (isLonePatch(unit) ? commitUnit(store, unit) : store.tx(() => commitUnit(store, unit))),
     getCall: async (id) => getCall(store, id),
     callsOf: async (runId) => callsOf(store, runId),
     lastCallSeq: async (runId) => lastCallSeq(store, runId),
@@ -117,7 +119,11 @@ function commitUnit(store: Store, unit: CommitUnit): number[] {
     savePlan(store, unit.runId, items, (item) => at.get(item)!)
   }
   if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, checkpointJson(unit.checkpoint))
-  if (unit.events?.length) store.db.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ...e }))).run()
+  if (unit.events?.length) {
+    // every commit of every step has events: a prepared statement, not a query built by the ORM each time
+    const insert = store.sqlite.query("INSERT INTO events (run_id, ts, type, data) VALUES (?, ?, ?, ?)")
+    for (const e of unit.events) insert.run(unit.runId, e.ts, e.type, e.data)
+  }
   if (unit.messages?.length) store.db.insert(agentMessages).values(unit.messages.map((m) => ({ runId: unit.runId, ...m }))).run()
   if (unit.usage?.length) store.db.insert(usage).values(unit.usage.map((u) => ({ runId: unit.runId, ...u }))).run()
   const now = Date.now()
@@ -126,6 +132,10 @@ function commitUnit(store: Store, unit: CommitUnit): number[] {
   for (const grant of unit.grants ?? []) insertGrant(store, grant)
   settleAll(store, unit.settlements ?? [])
   return appendAuditRows(store, unit.audit ?? [])
+}
+
+function isLonePatch(unit: CommitUnit): boolean {
+  return unit.callPatches?.length === 1 && Object.keys(unit).every((key) => key === "runId" || key === "callPatches" || key === "relaxed")
 }
 
 // inside the write transaction: the status read here cannot change before the update

@@ -101,6 +101,41 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("a run is created with its first step (newRun), or not at all; a serialised checkpoint reads back as its state; events filter by type", async () => {
+      const { store } = await ready(harness())
+      const first = { runId: "r", newRun: run("r"), checkpoint: { seq: 1, json: JSON.stringify({ at: 1, plan: undefined }) }, events: [
+        { ts: now, type: "run.started", data: JSON.stringify({ type: "run.started" }) },
+        { ts: now, type: "guard", data: JSON.stringify({ type: "guard", guard: "loop" }) },
+      ], audit: [{ type: "session_start" as const, actor: "user" as const }] }
+      // a failure late in the unit leaves no run row behind
+      await expect(store.commit({ ...first, requests: [request("q", "r"), request("q", "r")] })).rejects.toThrow()
+      await expect(store.findRun("r")).rejects.toMatchObject({ exitCode: 2 })
+      expect((await store.verifyAudit()).rows).toBe(0)
+      await store.commit(first)
+      expect(await store.findRun("r")).toMatchObject({ id: "r", status: "running" })
+      expect(await store.latestCheckpoint("r")).toEqual({ seq: 1, state: { at: 1 } })
+      expect(await store.runEvents("r", "guard")).toEqual([{ type: "guard", guard: "loop" }])
+      expect((await store.runEvents("r")).length).toBe(2)
+      await store.close()
+    }, T)
+
+    test("claimRun takes a run over only as it was read: of two resumes, one wins", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r", { status: "paused", pid: null }))
+      const [one, two] = await Promise.all([
+        store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 101, host: "a" }),
+        store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 202, host: "b" }),
+      ])
+      expect([one, two].filter(Boolean).length).toBe(1)
+      const claimed = await store.findRun("r")
+      expect(claimed.pid).toBe(one ? 101 : 202)
+      // a crashed run (running, its pid gone) is claimed by matching that pid, not another
+      expect(await store.claimRun("r", { status: "running", pid: 999 }, { pid: 303 })).toBe(false)
+      expect(await store.claimRun("r", { status: "running", pid: claimed.pid }, { pid: 303 })).toBe(true)
+      expect((await store.findRun("r")).pid).toBe(303)
+      await store.close()
+    }, T)
+
     test("call patches and the run's own settlements commit with the step; a settled request cannot be settled again", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))
@@ -110,6 +145,9 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       expect(await store.getRequest("bp")).toMatchObject({ status: "approved", settledBy: "breakpoint" })
       await expect(store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { status: "ok" } }], settlements: [{ id: "bp", status: "denied", settledBy: "x" }] })).rejects.toMatchObject({ exitCode: 2 })
       expect((await store.getCall("c1"))!.status).toBe("interrupted")
+      // a relaxed write (a running tool's process group) is stored like any other, read back at once
+      await store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { pgid: 4242 } }], relaxed: true })
+      expect((await store.getCall("c1"))!.pgid).toBe(4242)
       await store.close()
     }, T)
 

@@ -71,7 +71,11 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       })
     },
 
-    commit: (unit) => tx((t) => commitUnit(t, unit)),
+    commit: (unit) =>
+      tx(async (t) => {
+        if (unit.relaxed && !unit.audit?.length && !unit.checkpoint) await t.execute(sql`SET LOCAL synchronous_commit TO OFF`)
+        return commitUnit(t, unit)
+      }),
     getCall: async (id) => (await db.select().from(calls).where(eq(calls.id, id)))[0] as CallRow | undefined,
     callsOf: async (runId) => (await db.select().from(calls).where(eq(calls.runId, runId)).orderBy(asc(calls.seq))) as CallRow[],
     lastCallSeq: async (runId) => {
