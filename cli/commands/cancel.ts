@@ -2,7 +2,7 @@
 import { cancelRun } from "../../core/runner/cancel.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
-import { openDb, ccodeHome } from "../paths.ts"
+import { openRunDb, ccodeHome } from "../paths.ts"
 import { out } from "../out.ts"
 
 export default command({
@@ -17,7 +17,7 @@ export default command({
     ...globalArgs,
   },
   async run({ args }) {
-    const store = openDb(args.db)
+    const { store } = await openRunDb(args.db)
     try {
       const done = await cancelRun(store, args.run, ccodeHome())
       if (args.json) out(JSON.stringify(done))
@@ -28,7 +28,7 @@ export default command({
       }
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

@@ -29,6 +29,11 @@ export interface CommitUnit {
   runId: string
   /** the run's row, created with its first step's writes (a run never exists without its first checkpoint) */
   newRun?: NewRun
+  /**
+   * the run's row as the caller read it: the unit is written only if its status and pid still are
+   * these (no resume or cancel on another machine got there first), else RunChanged and nothing is written
+   */
+  runIs?: { status: RunStatus; pid: number | null }
   run?: RunPatch
   /** upserted by id: the write-ahead intent (status "running") or the settled result */
   calls?: NewCall[]
@@ -168,4 +173,13 @@ export function checkpointJson(checkpoint: NonNullable<CommitUnit["checkpoint"]>
 
 export class RequestConflict extends Error {
   readonly exitCode = 2
+}
+
+/** A CommitUnit's `runIs` no longer held: the run changed since it was read (nothing was written). */
+export class RunChanged extends Error {
+  readonly exitCode = 2
+}
+
+export function runChanged(runId: string, now: { status: string; pid: number | null } | undefined): RunChanged {
+  return new RunChanged(`run ${runId} changed meanwhile (${now ? `now ${now.status}${now.pid === null ? "" : `, pid ${now.pid}`}` : "gone"}); nothing was written — see \`ccode runs show ${runId}\``)
 }

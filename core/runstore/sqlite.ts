@@ -6,7 +6,7 @@ import { and, asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
 import { queryAudit, resolveAuditRun } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
-import { checkpointJson, RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
+import { checkpointJson, RequestConflict, runChanged, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
 import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "../store/calls.ts"
 import { migrations } from "../store/migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "../store/open.ts"
@@ -109,6 +109,11 @@ export function sqliteRunStore(store: Store): RunStore {
 }
 
 function commitUnit(store: Store, unit: CommitUnit): number[] {
+  if (unit.runIs) {
+    // inside the write lock: what is read here cannot change before the writes below
+    const now = store.db.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, unit.runId)).get()
+    if (now?.status !== unit.runIs.status || now.pid !== unit.runIs.pid) throw runChanged(unit.runId, now)
+  }
   if (unit.newRun) insertRun(store, unit.newRun)
   if (unit.run) updateRun(store, unit.runId, unit.run)
   for (const call of unit.calls ?? []) upsertCall(store, call)

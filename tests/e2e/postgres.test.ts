@@ -110,6 +110,28 @@ if (!findPgBin()) {
       expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true })
     }, 120_000)
 
+    test("a paused run cancelled from another machine: its request closed, resume and approve refused everywhere", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      sb.file("policy.yaml", POLICY)
+      sb.file("task.yaml", "version: 1\nsteps:\n  - id: deploy\n    run: echo deploy prod >> log.txt\n")
+      const first = await ccode(sb, ["run", "task.yaml", "--policy", "policy.yaml", "--json"], { env: a })
+      expect(first.code).toBe(3)
+      const req = events(first.stdout).find((e) => e.type === "request.created")!
+      const cancelled = await ccode(sb, ["cancel", String(req.run), "--json"], { env: b })
+      expect(cancelled.code).toBe(0)
+      expect(JSON.parse(cancelled.stdout)).toMatchObject({ run: req.run, from: "paused", status: "cancelled", requests: [req.req] })
+      const resumed = await ccode(sb, ["resume", String(req.run)], { env: a })
+      expect(resumed.code).toBe(2)
+      expect(resumed.stderr).toContain("is cancelled")
+      const approved = await ccode(sb, ["approve", String(req.run), String(req.req)], { env: a })
+      expect(approved.code).toBe(2)
+      expect(approved.stderr).toContain("already cancelled")
+      expect(lines(join(sb.work, "log.txt"))).toEqual([])
+      expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: b })).stdout)).toMatchObject({ ok: true })
+    }, 120_000)
+
     test("resume elsewhere refuses a workspace that differs from the one the run left, showing the difference; nothing runs", async () => {
       const sb = sandbox()
       const url = await database(sb)

@@ -119,6 +119,23 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("a unit with runIs is written only if the run is still as read (cancel vs. a resume elsewhere)", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r", { status: "paused", pid: null }))
+      await store.commit({ runId: "r", requests: [request("q", "r")] })
+      const cancel = { runId: "r", runIs: { status: "paused" as const, pid: null }, run: { status: "cancelled" as const, pid: null }, settlements: [{ id: "q", status: "cancelled" as const, settledBy: "cancel" }], audit: [{ type: "state_change" as const, actor: "user" as const }] }
+      // a resume took it over first: the cancel writes nothing
+      expect(await store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 7 })).toBe(true)
+      await expect(store.commit(cancel)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("changed meanwhile (now running, pid 7)") })
+      expect(await store.getRequest("q")).toMatchObject({ status: "pending" })
+      expect((await store.verifyAudit()).rows).toBe(0)
+      await store.updateRun("r", { status: "paused", pid: null })
+      await store.commit(cancel)
+      expect(await store.findRun("r")).toMatchObject({ status: "cancelled" })
+      expect(await store.getRequest("q")).toMatchObject({ status: "cancelled" })
+      await store.close()
+    }, T)
+
     test("claimRun takes a run over only as it was read: of two resumes, one wins", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r", { status: "paused", pid: null }))

@@ -4,7 +4,7 @@
 // transaction takes its row locks before the head's, in the same order as every other writer
 // (no deadlock), and holds the head only for the audit insert and the commit.
 import { and, eq, sql } from "drizzle-orm"
-import { checkpointJson, RequestConflict, type CommitUnit, type Settlement } from "../api.ts"
+import { checkpointJson, RequestConflict, runChanged, type CommitUnit, type Settlement } from "../api.ts"
 import type { NewCall } from "../../store/calls.ts"
 import { appendAuditPg, lockHead } from "./audit.ts"
 import type { PgTx } from "./db.ts"
@@ -14,6 +14,11 @@ import { noNul } from "./text.ts"
 const KEEP_CHECKPOINTS = 2
 
 export async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
+  if (unit.runIs) {
+    // the run's row locked first (as every writer takes it before the head), held to the commit
+    const [now] = await t.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, unit.runId)).for("update")
+    if (now?.status !== unit.runIs.status || now.pid !== unit.runIs.pid) throw runChanged(unit.runId, now)
+  }
   // the run's row first, on its own: every other row of the unit refers to it
   if (unit.newRun) await t.insert(runs).values(unit.newRun)
   const writes: Promise<unknown>[] = []
