@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, events, sandbox, spawnCcode, waitFor, type Sandbox } from "./harness.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { binary, ccode, events, sandbox, spawnCcode, waitFor, type Sandbox } from "./harness.ts"
 import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [])
@@ -129,6 +131,36 @@ if (!findPgBin()) {
       expect(approved.code).toBe(2)
       expect(approved.stderr).toContain("already cancelled")
       expect(lines(join(sb.work, "log.txt"))).toEqual([])
+      expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: b })).stdout)).toMatchObject({ ok: true })
+    }, 120_000)
+
+    test("ccode mcp on one machine: a call waits for approval given from another, then runs; the session is one run in the shared store", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      sb.file("policy.yaml", "version: 1\napproval: { mode: auto, threshold: low, on_ask: pause }\n")
+      const text = (r: Record<string, unknown>) => (r.content as { text: string }[]).map((c) => c.text).join("")
+      const client = new Client({ name: "e2e", version: "1" })
+      await client.connect(new StdioClientTransport({ command: await binary(), args: ["mcp", "--policy", "policy.yaml"], cwd: sb.work, env: { ...sb.env, ...a }, stderr: "pipe" }))
+      let runId = ""
+      try {
+        const write = { name: "write_file", arguments: { path: "out.txt", content: "approved\n" } }
+        const asked = await client.callTool(write)
+        const hint = /`ccode approve (\S+) (\S+)`/.exec(text(asked))
+        expect(text(asked)).toStartWith("[APPROVAL_REQUIRED]")
+        runId = hint![1]!
+        const approved = await ccode(sb, ["approve", runId, hint![2]!], { env: b })
+        expect(approved.code).toBe(0)
+        expect(approved.stderr).toContain("next: the MCP client makes the same call again")
+        const done = await client.callTool(write)
+        expect(done.isError).toBe(false)
+        expect(readFileSync(join(sb.work, "out.txt"), "utf8")).toBe("approved\n")
+      } finally {
+        await client.close()
+      }
+      await waitFor(async () => JSON.parse((await ccode(sb, ["runs", "show", runId, "--json"], { env: b })).stdout).status === "completed", 30_000, 200)
+      const shown = JSON.parse((await ccode(sb, ["runs", "show", runId, "--json"], { env: b })).stdout)
+      expect(shown).toMatchObject({ driver: "mcp", calls: [expect.objectContaining({ tool: "write_file", status: "ok", decision: "allow" })] })
       expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: b })).stdout)).toMatchObject({ ok: true })
     }, 120_000)
 
