@@ -152,6 +152,12 @@ export interface RunStore {
   recordTrust(workspace: string, path: string, hash: string, audit?: AuditInput): Promise<void>
   revokeTrust(workspace: string, path: string, audit?: AuditInput): Promise<boolean>
   trustedFiles(): Promise<TrustedFile[]>
+  /**
+   * Trust (a hash) or revoke (null) several files and append one audit row, in one transaction
+   * (`ccode trust`, `ccode init`). `audit` is given, per file, whether anything changed (a revoke of
+   * a file that was not trusted changes nothing); so is the caller.
+   */
+  setTrust(files: { workspace: string; path: string; hash: string | null }[], audit: (changed: boolean[]) => AuditInput): Promise<boolean[]>
 
   // the audit log
   /** append rows to the one hash chain, in their own transaction */

@@ -98,6 +98,12 @@ export function sqliteRunStore(store: Store): RunStore {
         return removed
       }),
     trustedFiles: async () => trustedFiles(store),
+    setTrust: async (files, audit) =>
+      store.tx(() => {
+        const changed = files.map((f) => (f.hash === null ? revokeTrust(store, f.workspace, f.path) : (recordTrust(store, f.workspace, f.path, f.hash), true)))
+        appendAuditRows(store, [audit(changed)])
+        return changed
+      }),
 
     appendAudit: async (rows) => store.tx(() => appendAuditRows(store, rows)),
     queryAudit: async (filter) => queryAudit(store, filter),

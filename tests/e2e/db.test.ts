@@ -80,12 +80,12 @@ if (!findPgBin()) {
       expect(r.stderr).not.toContain("s3cret-pw")
     }, 120_000)
 
-    test("commands not wired to PostgreSQL yet (runs rm, trust, undo) refuse a postgres:// database with exit 2 and change nothing", async () => {
+    test("commands not wired to PostgreSQL yet (runs rm, undo, policy, plugins) refuse a postgres:// database with exit 2 and change nothing", async () => {
       const sb = sandbox()
       const url = withPassword(await pg.createDatabase())
       await ccode(sb, ["db", "migrate", "--db", url])
       const policy = sb.file(".ccode/policy.yaml", "version: 1\n")
-      for (const args of [["runs", "rm", "x", "--db", url], ["trust", policy, "--db", url], ["undo", "x", "--db", url]]) {
+      for (const args of [["runs", "rm", "x", "--db", url], ["undo", "x", "--db", url], ["policy", "show", "--db", url], ["plugins", "check", policy, "--db", url]]) {
         const r = await ccode(sb, args)
         expect(r.code, args.join(" ")).toBe(2)
         expect(r.stderr).toContain("--db names a PostgreSQL database")

@@ -164,6 +164,27 @@ if (!findPgBin()) {
       expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: b })).stdout)).toMatchObject({ ok: true })
     }, 120_000)
 
+    test("a task trusted from one machine is trusted on another (same workspace path and content); revoked, it is refused again", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      // a loader variable in env: only a trusted task may set it
+      const task = sb.file("task.yaml", "version: 1\nenv:\n  BASH_ENV: /dev/null\nsteps:\n  - id: hello\n    run: echo hello >> log.txt\n")
+      const untrusted = await ccode(sb, ["run", task, "--yes"], { env: b })
+      expect(untrusted.code).toBe(2)
+      expect(untrusted.stderr).toContain("ccode trust")
+      const trusted = await ccode(sb, ["trust", task, "--json"], { env: a })
+      expect(trusted.code).toBe(0)
+      expect(JSON.parse(trusted.stdout)).toEqual([expect.objectContaining({ trusted: true, changed: true })])
+      expect((await ccode(sb, ["run", task, "--yes"], { env: b })).code).toBe(0)
+      expect(lines(join(sb.work, "log.txt"))).toEqual(["hello"])
+      const revoked = await ccode(sb, ["trust", task, "--revoke", "--json"], { env: b })
+      expect(JSON.parse(revoked.stdout)).toEqual([expect.objectContaining({ trusted: false, changed: true })])
+      expect((await ccode(sb, ["run", task, "--yes"], { env: a })).code).toBe(2)
+      const rows = JSON.parse((await ccode(sb, ["audit", "--type", "trust", "--json"], { env: a })).stdout) as { action: string }[]
+      expect(rows.map((r) => r.action)).toEqual(["trust", "revoke"])
+    }, 120_000)
+
     test("resume elsewhere refuses a workspace that differs from the one the run left, showing the difference; nothing runs", async () => {
       const sb = sandbox()
       const url = await database(sb)

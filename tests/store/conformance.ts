@@ -294,6 +294,16 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("setTrust: several files trusted or revoked with one audit row, in one transaction", async () => {
+      const { store } = await ready(harness())
+      const audit = (action: string) => (changed: boolean[]) => ({ type: "trust" as const, actor: "user" as const, action, data: JSON.stringify(changed) })
+      expect(await store.setTrust([{ workspace: "/w", path: "/w/a.yaml", hash: "h1" }, { workspace: "/w", path: "/w/b.ts", hash: "h2" }], audit("trust"))).toEqual([true, true])
+      expect(await store.setTrust([{ workspace: "/w", path: "/w/a.yaml", hash: null }, { workspace: "/w", path: "/w/none", hash: null }], audit("revoke"))).toEqual([true, false])
+      expect((await store.trustedFiles()).map((f) => [f.workspace, f.path, f.hash])).toEqual([["/w", "/w/b.ts", "h2"]])
+      expect((await store.queryAudit({ types: ["trust"] })).map((r) => [r.action, r.data])).toEqual([["trust", "[true,true]"], ["revoke", "[true,false]"]])
+      await store.close()
+    }, T)
+
     test("audit: contiguous ids, filters, newest rows with a limit, verify finds a changed row", async () => {
       const h = harness()
       const { target, store } = await ready(h)

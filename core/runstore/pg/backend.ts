@@ -138,6 +138,22 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         return removed.length > 0
       }),
     trustedFiles: async () => db.select().from(trust).orderBy(asc(trust.workspace), asc(trust.path)),
+    setTrust: (files, auditRow) =>
+      tx(async (t) => {
+        const changed: boolean[] = []
+        for (const f of files) {
+          if (f.hash === null) {
+            const removed = await t.delete(trust).where(and(eq(trust.workspace, f.workspace), eq(trust.path, f.path))).returning({ path: trust.path })
+            changed.push(removed.length > 0)
+            continue
+          }
+          await t.insert(trust).values({ workspace: f.workspace, path: f.path, hash: f.hash, trustedAt: Date.now() })
+            .onConflictDoUpdate({ target: [trust.workspace, trust.path], set: { hash: f.hash, trustedAt: Date.now() } })
+          changed.push(true)
+        }
+        await appendAuditPg(t, [auditRow(changed)])
+        return changed
+      }),
 
     appendAudit: (rows) => tx((t) => appendAuditPg(t, rows)),
     queryAudit: (filter) => queryAuditPg(db, filter),
