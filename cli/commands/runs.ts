@@ -1,11 +1,11 @@
 // ccode runs [ls|show|events|rm|prune]: list and inspect runs.
 import { runDetail, runView } from "../../core/runner/inspect.ts"
-import { runIsLive } from "../../core/runner/liveness.ts"
+import { mayBeLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
 import { findRun, type RunStatus } from "../../core/store/runs.ts"
 import { ensureSummary } from "../../core/runner/summary.ts"
-import { chooseRuns, pruneCandidates, removeRuns } from "../../core/runner/prune.ts"
+import { chooseRuns, removeRuns } from "../../core/runner/prune.ts"
 import { parseDuration } from "../../core/base/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
@@ -102,11 +102,11 @@ const rm = command({
   examples: ["ccode runs rm r1a2b3"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
   async run({ args }) {
-    const store = openDb(args.db)
+    const { store, local } = await openRunDb(args.db)
     try {
-      const run = findRun(store, args.id)
-      if (runIsLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
-      await removeRuns(store, ccodeHome(), [run.id], Number.POSITIVE_INFINITY)
+      const run = await store.findRun(args.id)
+      if (mayBeLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid}${run.host ? ` on ${run.host}` : ""})`)
+      await removeRuns(store, local, ccodeHome(), [run.id], Number.POSITIVE_INFINITY)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
       else out(`removed ${run.id}`)
     } finally {
@@ -127,15 +127,15 @@ const prune = command({
   },
   async run({ args }) {
     const age = ageFlag(args["older-than"] ?? "7d")
-    const store = openDb(args.db)
+    const { store, local } = await openRunDb(args.db)
     try {
-      const chosen = chooseRuns(pruneCandidates(store), { olderThanMs: age, all: Boolean(args.all), now: Date.now() })
+      const chosen = chooseRuns(await store.pruneCandidates(), { olderThanMs: age, all: Boolean(args.all), now: Date.now() })
       if (args["dry-run"]) {
         if (args.json) out(JSON.stringify({ would_remove: chosen.map((r) => ({ id: r.id, task: r.task, status: r.status, last_update: new Date(r.touchedAt).toISOString() })) }))
         else out(chosen.length ? `would remove ${chosen.length} run(s):\n${chosen.map((r) => `  ${r.id}  ${r.status}  ${r.task}  last update ${new Date(r.touchedAt).toISOString()}`).join("\n")}` : "nothing to remove")
         return
       }
-      const result = await removeRuns(store, ccodeHome(), chosen.map((r) => r.id), age)
+      const result = await removeRuns(store, local, ccodeHome(), chosen.map((r) => r.id), age)
       if (args.json) out(JSON.stringify({ removed: result.removed, snapshot_refs: result.snapshots.refs }))
       else out(`removed ${result.removed.length} run(s)${result.snapshots.refs ? ` and ${result.snapshots.refs} snapshot(s)` : ""}`)
     } finally {

@@ -82,8 +82,10 @@ export interface Settlement {
 export interface PruneCandidate {
   id: string
   task: string
-  status: string
+  status: RunStatus
   pid: number | null
+  /** the host its last segment ran on (its pid means something only there) */
+  host: string | null
   touchedAt: number
 }
 

@@ -41,7 +41,7 @@ export function sqliteRunStore(store: Store): RunStore {
     pruneCandidates: async () =>
       store.sqlite
         .query(
-          `SELECT r.id, r.task, r.status, r.pid,
+          `SELECT r.id, r.task, r.status, r.pid, r.host,
                   max(r.updated_at, coalesce((SELECT max(c.created_at) FROM checkpoints c WHERE c.run_id = r.id), 0)) AS touchedAt
            FROM runs r ORDER BY r.created_at`,
         )

@@ -80,12 +80,12 @@ if (!findPgBin()) {
       expect(r.stderr).not.toContain("s3cret-pw")
     }, 120_000)
 
-    test("commands not wired to PostgreSQL yet (runs rm, undo, policy, plugins) refuse a postgres:// database with exit 2 and change nothing", async () => {
+    test("commands not wired to PostgreSQL yet (undo, policy, plugins) refuse a postgres:// database with exit 2 and change nothing", async () => {
       const sb = sandbox()
       const url = withPassword(await pg.createDatabase())
       await ccode(sb, ["db", "migrate", "--db", url])
       const policy = sb.file(".ccode/policy.yaml", "version: 1\n")
-      for (const args of [["runs", "rm", "x", "--db", url], ["undo", "x", "--db", url], ["policy", "show", "--db", url], ["plugins", "check", policy, "--db", url]]) {
+      for (const args of [["undo", "x", "--db", url], ["policy", "show", "--db", url], ["plugins", "check", policy, "--db", url]]) {
         const r = await ccode(sb, args)
         expect(r.code, args.join(" ")).toBe(2)
         expect(r.stderr).toContain("--db names a PostgreSQL database")
@@ -93,7 +93,7 @@ if (!findPgBin()) {
         expect(r.stderr).toContain("docs/store.md")
         expect(r.stderr).not.toContain("s3cret-pw")
       }
-      const viaEnv = await ccode(sb, ["runs", "prune"], { env: { CCODE_DB: url } })
+      const viaEnv = await ccode(sb, ["undo", "x"], { env: { CCODE_DB: url } })
       expect(viaEnv.code).toBe(2)
       expect(viaEnv.stderr).toContain("CCODE_DB names a PostgreSQL database")
       // nothing was written: no run, no audit row

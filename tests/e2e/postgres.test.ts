@@ -185,6 +185,32 @@ if (!findPgBin()) {
       expect(rows.map((r) => r.action)).toEqual(["trust", "revoke"])
     }, 120_000)
 
+    test("runs prune --all on a shared store removes finished and crashed runs, never one marked running on another host; audit rows stay", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      for (const [i, env] of [a, b].entries()) sb.file(`w${i}/task.yaml`, appendPlan(2, `t${i}`))
+      const done = await Promise.all([a, b].map((env, i) => ccode(sb, ["run", `w${i}/task.yaml`, "--yes", "--json"], { env })))
+      expect(done.map((r) => r.code)).toEqual([0, 0])
+      const [kept, removed] = done.map((r) => String(events(r.stdout)[0]!.run)) as [string, string]
+      // as if machine B were running it right now
+      const { SQL } = await import("bun")
+      const client = new SQL(url, { max: 1 })
+      await client.unsafe(`UPDATE runs SET status = 'running', pid = 1, host = 'ci-elsewhere' WHERE id = '${kept}'`)
+      await client.close()
+      const rm = await ccode(sb, ["runs", "rm", kept], { env: a })
+      expect(rm.code).toBe(2)
+      expect(rm.stderr).toContain("on ci-elsewhere")
+      const auditBefore = JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: a })).stdout)
+      const pruned = await ccode(sb, ["runs", "prune", "--all", "--older-than", "0s", "--json"], { env: a })
+      expect(pruned.code).toBe(0)
+      expect(JSON.parse(pruned.stdout)).toMatchObject({ removed: [removed] })
+      expect((JSON.parse((await ccode(sb, ["runs", "ls", "--json"], { env: b })).stdout) as { id: string }[]).map((r) => r.id)).toEqual([kept])
+      // a summary lives under the CCODE_HOME of the machine that wrote it: B's is not A's to remove
+      expect(existsSync(join(b.CCODE_HOME!, "runs", removed, "summary.md"))).toBe(true)
+      expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: b })).stdout)).toEqual(auditBefore)
+    }, 120_000)
+
     test("resume elsewhere refuses a workspace that differs from the one the run left, showing the difference; nothing runs", async () => {
       const sb = sandbox()
       const url = await database(sb)

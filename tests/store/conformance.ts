@@ -407,12 +407,12 @@ export function conformance(backend: Backend, harness: () => Harness): void {
 
     test("prune: candidates with their last touch; deleting runs removes their rows but never audit rows", async () => {
       const { store } = await ready(harness())
-      await store.createRun(run("old", { status: "completed", createdAt: 10, updatedAt: 10 }))
+      await store.createRun(run("old", { status: "completed", createdAt: 10, updatedAt: 10, host: "ci-3" }))
       await store.createRun(run("new"))
       await store.commit({ runId: "old", calls: [call("c", "old", 1)], events: [{ ts: 1, type: "x", data: "{}" }], requests: [request("q", "old")], audit: [{ type: "tool_call", actor: "agent", runId: "old" }] })
       const candidates = await store.pruneCandidates()
       expect(candidates.map((c) => c.id)).toEqual(["old", "new"])
-      expect(candidates[0]).toMatchObject({ id: "old", task: "build", status: "completed", pid: null })
+      expect(candidates[0]).toMatchObject({ id: "old", task: "build", status: "completed", pid: null, host: "ci-3" })
       expect(candidates[0]!.touchedAt).toBeGreaterThanOrEqual(10)
       expect(await store.deleteRuns(["old"])).toEqual([])
       expect(await store.getCall("c")).toBeUndefined()

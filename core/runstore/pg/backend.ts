@@ -59,7 +59,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       return row as RunRow | undefined
     },
     pruneCandidates: async () =>
-      (await db.execute(sql`SELECT r.id, r.task, r.status, r.pid,
+      (await db.execute(sql`SELECT r.id, r.task, r.status, r.pid, r.host,
             greatest(r.updated_at, coalesce((SELECT max(c.created_at) FROM checkpoints c WHERE c.run_id = r.id), 0)) AS "touchedAt"
           FROM runs r ORDER BY r.created_at`)).map((r) => ({ ...r, touchedAt: Number(r.touchedAt) }) as PruneCandidate),
     deleteRuns: async (ids) => {
