@@ -9,7 +9,10 @@ import { findPgBin, PG_MISSING, startPg } from "../tests/store/postgres.ts"
 
 const STEPS = 200
 const ROUNDS = 3
-if (!findPgBin()) throw new Error(PG_MISSING)
+if (!findPgBin()) {
+  console.error(`runner on postgres: skipped — ${PG_MISSING}`)
+  process.exit(0)
+}
 const bin = await benchBinary()
 const pg = await startPg({ durable: true })
 try {

@@ -13,11 +13,6 @@ export function openDb(flag: string | undefined): Store {
   return openStore(dbPath(flag))
 }
 
-/** For commands that only look (runs ls/show/events/export, audit): never writes, works on a read-only home. */
-export function openDbToRead(flag: string | undefined): Store {
-  return openStore(dbPath(flag), { readonly: true })
-}
-
 /**
  * The run store --db / CCODE_DB names, SQLite or PostgreSQL, for the commands wired to it. `local`:
  * the SQLite file itself when that is the store (what stays on the machine, such as undo snapshots).

@@ -189,7 +189,7 @@ if (!findPgBin()) {
       const sb = sandbox()
       const url = await database(sb)
       const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
-      for (const [i, env] of [a, b].entries()) sb.file(`w${i}/task.yaml`, appendPlan(2, `t${i}`))
+      for (const i of [0, 1]) sb.file(`w${i}/task.yaml`, appendPlan(2, `t${i}`))
       const done = await Promise.all([a, b].map((env, i) => ccode(sb, ["run", `w${i}/task.yaml`, "--yes", "--json"], { env })))
       expect(done.map((r) => r.code)).toEqual([0, 0])
       const [kept, removed] = done.map((r) => String(events(r.stdout)[0]!.run)) as [string, string]
