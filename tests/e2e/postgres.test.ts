@@ -79,6 +79,25 @@ if (!findPgBin()) {
       expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, rows: auditRows })
     }, 300_000)
 
+    test("a batch with --jobs in one process (runs and their independent steps at once): every run's printed events are stored, in order", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const env = machine(sb, "a", url)
+      const wide = (name: string) => `version: 1\nname: ${name}\nsteps:\n${["x", "y", "z", "w"].map((id) => `  - id: ${id}\n    run: echo ${id} >> ${id}.txt`).join("\n")}\n`
+      for (const i of [1, 2, 3]) sb.file(`w${i}/task.yaml`, wide(`b${i}`))
+      const batch = await ccode(sb, ["run", "w1/task.yaml", "w2/task.yaml", "w3/task.yaml", "--jobs", "3", "--yes", "--json"], { env, timeoutMs: 120_000 })
+      expect(batch.code).toBe(0)
+      const printed = events(batch.stdout).filter((e) => typeof e.run === "string" && e.type !== "batch.finished")
+      const runIds = [...new Set(printed.map((e) => String(e.run)))]
+      expect(runIds.length).toBe(3)
+      for (const runId of runIds) {
+        const stored = events((await ccode(sb, ["runs", "events", runId, "--json"], { env })).stdout)
+        expect(stored).toEqual(printed.filter((e) => e.run === runId))
+        expect(stored.filter((e) => e.type === "step.finished").length).toBe(4)
+      }
+      expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env })).stdout)).toMatchObject({ ok: true })
+    }, 180_000)
+
     test("paused on one machine, approved from a second, resumed on a third: the call runs exactly once", async () => {
       const sb = sandbox()
       const url = await database(sb)
