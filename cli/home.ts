@@ -11,7 +11,7 @@ export function ccodeHome(env: Record<string, string | undefined> = process.env)
 }
 
 /** The commands that work on a PostgreSQL store; every other one refuses it (dbPath). */
-export const PG_WIRED = "`ccode run`, `resume`, `approve`, `deny`, `answer`, `cancel`, `mcp`, `trust`, `init`, `runs`, `audit` and `db`"
+export const PG_WIRED = "`ccode run`, `resume`, `approve`, `deny`, `answer`, `cancel`, `mcp`, `trust`, `init`, `runs`, `audit`, `hook`, `policy`, `plugins` and `db`"
 
 /** The SQLite file --db / CCODE_DB name, for commands that use SQLite only: a PostgreSQL URL is refused (exit 2). */
 export function dbPath(flag: string | undefined, env: Record<string, string | undefined> = process.env): string {

@@ -204,6 +204,25 @@ if (!findPgBin()) {
       expect(rows.map((r) => r.action)).toEqual(["trust", "revoke"])
     }, 120_000)
 
+    test("hooks and policy check on the shared store: the workspace policy trusted from one machine applies on another, and the hook's audit row lands in the fleet's chain", async () => {
+      const sb = sandbox()
+      const url = await database(sb)
+      const [a, b] = ["a", "b"].map((m) => machine(sb, m, url)) as [Record<string, string>, Record<string, string>]
+      // an allow only a trusted policy file may grant (an untrusted layer's allows are ignored)
+      sb.file(".ccode/policy.yaml", "version: 1\nrules:\n  - id: allow-deploy\n    tool: shell\n    command: \"./deploy.sh *\"\n    decision: allow\n")
+      const check = async (env: Record<string, string>) => JSON.parse((await ccode(sb, ["policy", "check", "--json", "--", "./deploy.sh prod"], { env })).stdout) as { decision: string }
+      expect((await check(b)).decision).toBe("ask")
+      expect((await ccode(sb, ["trust", "--json"], { env: a })).code).toBe(0)
+      expect((await check(b)).decision).toBe("allow")
+      const payload = { hook_event_name: "PreToolUse", session_id: "sess-1", tool_use_id: "use-1", cwd: sb.work, tool_name: "Bash", tool_input: { command: "./deploy.sh prod" } }
+      const hook = await ccode(sb, ["hook", "claude"], { env: b, stdin: JSON.stringify(payload) })
+      expect(hook.code).toBe(0)
+      expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe("allow")
+      const rows = JSON.parse((await ccode(sb, ["audit", "--type", "decision", "--json"], { env: a })).stdout) as { actor: string; action: string }[]
+      expect(rows).toContainEqual(expect.objectContaining({ actor: "hook", action: "./deploy.sh prod" }))
+      expect(JSON.parse((await ccode(sb, ["audit", "verify", "--json"], { env: a })).stdout)).toMatchObject({ ok: true })
+    }, 120_000)
+
     test("runs prune --all on a shared store removes finished and crashed runs, never one marked running on another host; audit rows stay", async () => {
       const sb = sandbox()
       const url = await database(sb)
