@@ -8,7 +8,10 @@ import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { patternGiven } from "./optionreads.ts"
-import { CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
+import { known } from "./known.ts"
+import { gitOptions } from "./known-git.ts"
+import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -20,6 +23,8 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack"])
 // the first operand is a program or pattern, not a file (its own analysis judges it)
 const SCRIPT_FIRST = new Set([...PATTERN_FIRST, "sed", "awk", "gawk", "mawk", "nawk", "jq", "yq"])
 const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack"])
+// both lists: a build tool's settings (~/.m2/settings.xml) hold registry passwords too
+const CREDENTIALS = [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS]
 
 // the home directory's secret locations: a recursive read of a directory above them reads them
 const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".kube", ".docker", ".npmrc", ".pypirc", ".config", ".azure", ".gcloud"]
@@ -42,11 +47,18 @@ export function unknownReads(part: Part): string | undefined {
   return undefined
 }
 
-/** Paths a recursive read reaches below its directories: the home directory's secrets when a directory holds them. */
-export function recursiveReads(part: Part, home: string): TouchedPath[] {
+/**
+ * Paths a recursive read reaches below its directories: the home directory's secrets when a directory
+ * holds them. `leads` says where a root really is (a link named as an operand, `h -> /root`, is walked
+ * where it leads); a glob root is returned marked `recursive` for the caller to check its matches on disk.
+ */
+export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return []
   const out: TouchedPath[] = []
-  for (const r of walkRoots(part, home)) for (const path of credentialsBelow(r, home)) out.push({ path, access: "read" })
+  for (const r of walkRoots(part, home)) {
+    if (/[*?[]/.test(r)) out.push({ path: r, access: "read", glob: true, recursive: true })
+    for (const at of leads(r)) for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+  }
   return out
 }
 
@@ -54,7 +66,7 @@ export function recursiveReads(part: Part, home: string): TouchedPath[] {
 export function credentialsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
-  for (const c of CREDENTIAL_PATHS) {
+  for (const c of CREDENTIALS) {
     const path = c.startsWith("~/") ? home + c.slice(1) : c
     if (isInsideFold(dir, path)) out.push(path)
   }
@@ -73,8 +85,10 @@ export function followedWalks(part: Part, home: string): TouchedPath[] {
 // the directories a recursive reader walks: its operands after the pattern, else its directory ("/"
 // when that is not known)
 function walkRoots(part: Part, home: string): string[] {
-  const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
-  const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
+  const r = options(part)
+  const ops = r?.reading.operands ?? operands(part.words.slice(part.program === "git" ? 2 : 1))
+  const pattern = part.program === "git" ? r?.sub === "grep" && !r.reading.valued.some((v) => v.name === "e" || v.name === "f") : PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)
+  const dirs = pattern ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
@@ -89,16 +103,10 @@ function walkRoots(part: Part, home: string): string[] {
 function followsLinks(part: Part): boolean {
   const p = part.program
   if (!recursive(part) && p !== "rg" && p !== "ag" && p !== "ack" && !/^(e|f)?grep$/.test(p)) return false
-  const all = part.words.slice(1).map((w) => w.value ?? "")
-  const end = all.indexOf("--")
-  const vals = end < 0 ? all : all.slice(0, end)
-  const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
-  const long = (name: string, min: number) => vals.some((v) => v.length >= min && name.startsWith(v.split("=")[0]!))
-  if (p === "grep" || p === "egrep" || p === "fgrep") return short(/^[^efmABCDd]*R/) || long("--dereference-recursive", 5)
-  if (p === "rg") return short(/^[^ABCEMTefgjmrt]*L/) || long("--follow", 5)
-  if (p === "ag") return short(/^[^ABCGgm]*f/) || long("--follow", 5)
-  if (p === "ack") return long("--follow", 5)
-  return p === "diff" && !vals.includes("--no-dereference")
+  const r = options(part)
+  if (!r) return false
+  if (p === "diff") return !r.marks.has("no-dereference")
+  return r.marks.has("R") || r.marks.has("dereference-recursive") || r.marks.has("L") || r.marks.has("f") || r.marks.has("follow")
 }
 
 const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
@@ -106,14 +114,51 @@ const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
   if (!MAY_RECURSE.has(part.program)) return false
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
-  if (part.program === "git") return vals[0] === "grep" && vals.includes("--no-index")
-  const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
-  if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {
-    return short(/^[^efmABCDd]*[rR]/) || vals.some((v) => /^--(recursive|dereference-recursive|directories=recurse|d[a-z]*=recurse)$/.test(v)) || vals.some((v, i) => (v === "-d" && vals[i + 1] === "recurse") || v === "-drecurse")
+  const r = options(part)
+  if (!r) return false
+  if (part.program === "git") {
+    if (r.sub === "grep") return part.words.slice(2).some((w) => (w.value ?? "").length > 6 && "--no-index".startsWith(w.value!))
+    // `git diff A B` compares two files or folders like diff -r: with --no-index, or by itself when one
+    // of them is outside the repository (which this cannot know: two operands may be two folders)
+    return r.sub === "diff" && (r.marks.has("no-index") || r.reading.operands.length === 2)
   }
-  if (part.program === "diff") return short(/^[^CDFILSUWX]*r/) || vals.includes("--recursive")
-  return false
+  if (r.marks.has("r") || r.marks.has("R") || r.marks.has("recursive") || r.marks.has("dereference-recursive")) return true
+  // grep -d ACTION, --directories=ACTION: ACTION may be abbreviated (`-d rec`); one not known may be recurse
+  return r.reading.valued.some((v) => (v.name === "d" || v.name === "directories") && (v.value?.value === undefined || (v.value.value.length >= 3 && "recurse".startsWith(v.value.value))))
+}
+
+// the options that make a reader walk folders or follow the links it meets, marked so that getopt
+// reports them however they are spelled (`--recur`, `-inr`, `--dereference-r`)
+const MARKS: Record<string, string> = {
+  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow", ag: "f follow", ack: "follow", "git diff": "no-index",
+}
+const marked = new Map<string, Compiled>()
+
+interface Options {
+  reading: OptionReading
+  /** the marked options given, by canonical name */
+  marks: Set<string>
+  /** git's subcommand */
+  sub?: string
+}
+
+function options(part: Part): Options | undefined {
+  const git = part.program === "git"
+  const sub = git ? part.words[1]?.value : undefined
+  const name = git ? `git ${sub}` : part.program === "egrep" || part.program === "fgrep" ? "grep" : part.program
+  let spec = marked.get(name)
+  if (!spec) {
+    const base = git ? (sub === undefined ? undefined : gitOptions(sub)) : known(name)?.options
+    if (!base) return undefined
+    const effects = new Map(base.effects)
+    for (const n of (MARKS[name] ?? "").split(" ")) if (n) effects.set(n, "run")
+    spec = { ...base, effects }
+    marked.set(name, spec)
+  }
+  const reading = readOptions(part.words.slice(git ? 2 : 1), spec)
+  const names = MARKS[name] ?? ""
+  const marks = new Set(reading.valued.filter((v) => v.effect === "run" && ` ${names} `.includes(` ${v.name} `)).map((v) => v.name))
+  return sub === undefined ? { reading, marks } : { reading, marks, sub }
 }
 
 function operands(words: Word[]): Word[] {
