@@ -7,7 +7,7 @@ import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
-import { patternGiven } from "./optionreads.ts"
+import { optionReadsUnknown, patternGiven } from "./optionreads.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
@@ -31,6 +31,8 @@ const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".
 
 /** Why a content-showing read reaches files nobody can name before it runs; undefined when all are known. */
 export function unknownReads(part: Part): string | undefined {
+  const listed = optionReadsUnknown(part.program, part.words)
+  if (listed) return listed
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
