@@ -79,6 +79,9 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
+  { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
+  { name: "print-environment", level: "low", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
@@ -155,6 +158,33 @@ export const TABLE: readonly Entry[] = [
   { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => flag(v, "-m") && ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(v.canon.operands[0] ?? "") },
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
+
+// BSD `e` in a word of letters (`ps e`, `ps axe`, `ps -ef e`, `ps eww -e`) adds each process's environment;
+// a word after a BSD letter that takes a value (`ps o user`, `ps U dev`) is that value
+function psEnvironment(v: View): boolean {
+  let value = false
+  for (const o of readOptions(v.args, known("ps")!.options).operands) {
+    const w = o.value
+    if (w === undefined) return true
+    if (value) {
+      value = false
+      continue
+    }
+    if (!/^[A-Za-z]+$/.test(w)) continue
+    if (w.includes("e")) return true
+    value = /[oOpqtUkG]$/.test(w)
+  }
+  return false
+}
+
+// env and printenv with no command or name, export/declare/typeset with no names (-p, -x), set alone
+function printsEnvironment(v: View): boolean {
+  const p = v.program
+  if (p === "set") return v.args.length === 0
+  if (p === "printenv") return readOptions(v.args, known("printenv")!.options).operands.length === 0
+  if (p === "env") return readOptions(v.args, known("env")!.options).operands.every((o) => o.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value))
+  return v.args.every((a) => a.value !== undefined && /^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value))
+}
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
 // its options, so -Iseconds is not -s
