@@ -28,14 +28,15 @@ export function mktemp(v: View, out: Finding[]): void {
   else if (inTmp) target = template?.value?.includes("/") ? joined({ ...template, text: "/tmp", value: "/tmp", tilde: false }, template) : undefined
   else target = template
   if (!target) return
-  const paths = target.value === undefined ? null : resolveWord(target, v.part.cwd, v.place.home)
-  if (paths && paths.every((p) => isInside(v.place.workspace, p) || v.place.tmp.some((t) => isInside(t, p)))) return
   // an empty file with a random name: where it goes unseen is not worth more than a question
   if (target.value === undefined) {
     out.push({ name: "write-files", level: "medium", reason: `mktemp creates a file in a directory known only at run time (${target.text})` })
     return
   }
+  // the path rules see every target (risk.paths); the write itself only counts outside
   v.writes.push(target)
+  const paths = resolveWord(target, v.part.cwd, v.place.home)
+  if (paths && paths.every((p) => isInside(v.place.workspace, p) || v.place.tmp.some((t) => isInside(t, p)))) return
   const verdict = writeVerdict(target, v.part.cwd, v.place)
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `mktemp creates a file there: ${verdict.reason}` })
 }
