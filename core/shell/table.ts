@@ -48,8 +48,13 @@ const READ_ONLY = [...new Set([
   "free", "env", "printenv", "locale", "tty", "nproc", "arch", "sleep", "seq", "jq", "yq", "help", "dirs", "jobs", "wait",
   "cd", "pushd", "popd", "set", "shopt", "exit", "return", "break", "continue", "shift", "getconf", "lscpu", "lsblk", "lsof",
   "man", "info", "tldr", "top", "htop", "btop", "vmstat", "iostat", "w", "who", "last", "id", "getent", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
-  "exa", "eza", "tokei", "cloc", "wait", "git-lfs", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
+  "exa", "eza", "tokei", "cloc", "wait", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
 ])]
+
+const LFS_READ = ["ls-files", "status", "env", "version"]
+const isLfs = (v: View) => v.program === "git-lfs" || v.sub === "lfs"
+// the git-lfs command: `git lfs X` or `git-lfs X`
+const lfsCommand = (v: View) => (v.program === "git" ? second(v) : v.sub)
 
 const BUILD_TOOLS = [
   "make", "tsc", "jest", "vitest", "pytest", "mocha", "eslint", "ruff", "mypy", "black", "gradle", "gradlew", "mvn",
@@ -109,6 +114,12 @@ export const TABLE: readonly Entry[] = [
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
   { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !GIT_WRITE.includes(v.sub) && v.sub !== "push" },
   { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
+  // git lfs X and git-lfs X: only the listings read
+  { name: "git-read", level: "safe", reason: "lists large-file state", programs: ["git-lfs"], when: (v) => LFS_READ.includes(lfsCommand(v) ?? "") },
+  { name: "git-write", level: "medium", reason: "git lfs changes the repository or its large files", programs: ["git-lfs"], when: (v) => !LFS_READ.includes(lfsCommand(v) ?? "") },
+  { name: "git-config-global", level: "high", reason: "git lfs install changes git configuration outside the repository (~/.gitconfig)", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["install", "uninstall"].includes(lfsCommand(v) ?? "") && !flag(v, "--local", "-l", "--worktree") },
+  { name: "git-push", level: "high", reason: "git lfs push uploads large files to a remote", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && lfsCommand(v) === "push" },
+  { name: "git-network", level: "medium", reason: "git lfs contacts a remote over the network", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["fetch", "pull", "clone", "lock", "unlock", "locks", "migrate"].includes(lfsCommand(v) ?? "") },
   { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
   { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
   { name: "git-reset-hard", level: "high", reason: "discards uncommitted changes", programs: ["git"], sub: ["reset"], when: (v) => flag(v, "--hard", "--merge", "--keep") },

@@ -81,6 +81,14 @@ describe("program tricks that read secrets", () => {
     expect({ decision: d.decision, risk: risks.includes(d.risk), reason: d.reason.includes(reason) }).toEqual({ decision: "ask", risk: true, reason: true })
   })
 
+  // The analysis marks a glob a recursive read walks ({glob, recursive}); core/policy/prepare.ts must
+  // apply credentialsBelow to the link targets its disk expansion finds. Todo until it does.
+  test.todo.each(["grep -r aws_secret *", "grep -rh aws_secret ./*/", "grep -r aws_secret [h]"])("%s walks a matched link where it leads: asks", async (command) => {
+    expect(bash(command)).toContain(AWS)
+    const d = await check(command)
+    expect({ decision: d.decision, risk: d.risk }).toEqual({ decision: "ask", risk: "critical" })
+  })
+
   test("ps e shows another process's environment, and asks", async () => {
     const child = Bun.spawn(["sleep", "30"], { env: { ...sb.env, TRICKS_API_KEY: "ps-tricks-secret" } })
     try {
