@@ -129,4 +129,20 @@ describe("program tricks that read secrets", () => {
       expect({ command, decision: d.decision }).toEqual({ command, decision: "allow" })
     },
   )
+
+  test("a workspace repository whose .git/config sets core.fsmonitor runs it on git status: asks", async () => {
+    const repo = join(sb.root, "repo")
+    mkdirSync(repo)
+    expect(Bun.spawnSync(["git", "init", "-q", repo], { env: sb.env }).exitCode).toBe(0)
+    writeFileSync(join(repo, ".git", "config"), `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = cat ~/.pgpass >&2; false #\n`)
+    const r = Bun.spawnSync(["bash", "-c", "git status --short"], { cwd: repo, env: sb.env })
+    expect(r.stderr.toString()).toContain(PGPASS)
+    const out = await ccode(sb, ["policy", "check", "--json", "--", "git status --short"], { cwd: repo })
+    const d = JSON.parse(out.stdout) as { decision: string; risk: string; reason: string }
+    expect({ decision: d.decision, risk: d.risk, named: d.reason.includes("core.fsmonitor") }).toEqual({ decision: "ask", risk: "medium", named: true })
+    // the same repository with a plain config: git status stays allowed
+    writeFileSync(join(repo, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+    const plain = JSON.parse((await ccode(sb, ["policy", "check", "--json", "--", "git status --short"], { cwd: repo })).stdout) as { decision: string }
+    expect(plain.decision).toBe("allow")
+  })
 })
