@@ -11,6 +11,8 @@ import { optionReadsUnknown, patternGiven } from "./optionreads.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
+import { byName } from "./options.ts"
+import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
@@ -58,8 +60,29 @@ export function recursiveReads(part: Part, home: string, leads: (path: string) =
   if (!recursive(part)) return []
   const out: TouchedPath[] = []
   for (const r of walkRoots(part, home)) {
-    if (/[*?[]/.test(r)) out.push({ path: r, access: "read", glob: true, recursive: true })
+    if (/[*?[]/.test(r)) {
+      out.push({ path: r, access: "read", glob: true, recursive: true })
+      for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
+      continue
+    }
     for (const at of leads(r)) for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+  }
+  return out
+}
+
+/**
+ * The credential locations a recursive read of every folder a glob can match reaches (`grep -r x
+ * /home/*` reads /home/dev/.ssh): those at or below a name the glob matches, segment by segment. A `**`
+ * can match any depth: the glob is cut there (a walk below the cut reaches no more).
+ */
+export function credentialsBelowGlob(glob: string, home: string): string[] {
+  let segs = glob.split("/").slice(1)
+  const deep = segs.findIndex((x) => x.includes("**"))
+  if (deep >= 0) segs = segs.slice(0, deep)
+  const out: string[] = []
+  for (const loc of [...HOME_SECRETS.map((x) => `${home}/${x}`), ...CREDENTIALS.map((c) => (c.startsWith("~/") ? home + c.slice(1) : c))]) {
+    const parts = loc.split("/").slice(1)
+    if (segs.length <= parts.length && segs.every((x, i) => segmentRegex(x).test(parts[i]!))) out.push(loc)
   }
   return out
 }
@@ -131,9 +154,9 @@ function recursive(part: Part): boolean {
 
 // the options that make a reader walk folders or follow the links it meets, marked so that getopt
 // reports them however they are spelled (`--recur`, `-inr`, `--dereference-r`)
-const MARKS: Record<string, string> = {
+const MARKS = byName<string>({
   grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow", ag: "f follow", ack: "follow", "git diff": "no-index",
-}
+})
 const marked = new Map<string, Compiled>()
 
 interface Options {
@@ -153,12 +176,12 @@ function options(part: Part): Options | undefined {
     const base = git ? (sub === undefined ? undefined : gitOptions(sub)) : known(name)?.options
     if (!base) return undefined
     const effects = new Map(base.effects)
-    for (const n of (MARKS[name] ?? "").split(" ")) if (n) effects.set(n, "run")
+    for (const n of (MARKS.get(name) ?? "").split(" ")) if (n) effects.set(n, "run")
     spec = { ...base, effects }
     marked.set(name, spec)
   }
   const reading = readOptions(part.words.slice(git ? 2 : 1), spec)
-  const names = MARKS[name] ?? ""
+  const names = MARKS.get(name) ?? ""
   const marks = new Set(reading.valued.filter((v) => v.effect === "run" && ` ${names} `.includes(` ${v.name} `)).map((v) => v.name))
   return sub === undefined ? { reading, marks } : { reading, marks, sub }
 }
