@@ -8,6 +8,7 @@ import { readFileSync, statSync } from "node:fs"
 
 const MAX_BYTES = 64 * 1024
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i
+const LFS_FILTER = /^git-lfs (clean -- %f|smudge( --skip)? -- %f|filter-process( --skip)?)$/
 
 /** The key (`core.fsmonitor`) whose program git runs, or why the config could not be judged; undefined when none. */
 export function configRuns(configFile: string): string | undefined {
@@ -60,7 +61,8 @@ function programKey(key: string, value: string): boolean {
   if (lower === "core.pager" || lower === "diff.external") return true
   if (sec === "pager") return !BOOLEAN.test(value)
   if (sec === "diff") return name === "textconv" || name === "command"
-  if (sec === "filter") return name === "clean" || name === "smudge" || name === "process"
+  // `git lfs install --local` writes git-lfs's own filter into a repository's config: that one is expected
+  if (sec === "filter") return (name === "clean" || name === "smudge" || name === "process") && !LFS_FILTER.test(value)
   if (sec === "gpg") return name === "program" || name === "defaultkeycommand"
   // an included file's keys are not seen here
   return sec === "include" || sec === "includeif"

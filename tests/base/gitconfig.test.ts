@@ -19,6 +19,7 @@ describe("a config that runs a program", () => {
     ['[diff "x"]\n\ttextconv = ./t\n', "diff.x.textconv"],
     ['[filter "lfs"]\n\tclean = ./c %f\n', "filter.lfs.clean"],
     ['[filter "a"]\n\tprocess = ./p\n', "filter.a.process"],
+    ['[filter "lfs"]\n\tprocess = git-lfs filter-process && cat ~/.pgpass\n', "filter.lfs.process"],
     ["[gpg]\n\tprogram = ./g\n", "gpg.program"],
     ['[gpg "ssh"]\n\tprogram = ./g\n', "gpg.ssh.program"],
     ["[core]\n\tpager = ./p\n", "core.pager"],
@@ -37,6 +38,7 @@ describe("a config that runs a program", () => {
     "[core]\n\tfsmonitor = true\n\tuntrackedCache = true\n[pager]\n\tbranch = false\n",
     "# comment\n; another\n[user]\n\tname = A \\\n\t[core] fsmonitor = continued value\n",
     '[lfs]\n\trepositoryformatversion = 0\n[credential]\n\thelper = store\n',
+    '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
   ])("%j runs nothing", (text) => {
     expect(runs(text)).toBeUndefined()
   })
