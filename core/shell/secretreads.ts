@@ -80,7 +80,7 @@ export function credentialsBelowGlob(glob: string, home: string): string[] {
   const deep = segs.findIndex((x) => x.includes("**"))
   if (deep >= 0) segs = segs.slice(0, deep)
   const out: string[] = []
-  for (const loc of [...HOME_SECRETS.map((x) => `${home}/${x}`), ...CREDENTIALS.map((c) => (c.startsWith("~/") ? home + c.slice(1) : c))]) {
+  for (const loc of [...HOME_SECRETS.map((x) => `${home}/${x}`), ...located(home)]) {
     const parts = loc.split("/").slice(1)
     if (segs.length <= parts.length && segs.every((x, i) => segmentRegex(x).test(parts[i]!))) out.push(loc)
   }
@@ -91,11 +91,21 @@ export function credentialsBelowGlob(glob: string, home: string): string[] {
 export function credentialsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
-  for (const c of CREDENTIALS) {
-    const path = c.startsWith("~/") ? home + c.slice(1) : c
-    if (isInsideFold(dir, path)) out.push(path)
-  }
+  // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)
+  for (const path of located(home)) if (path.length >= dir.length && isInsideFold(dir, path)) out.push(path)
   return out
+}
+
+let locatedHome: string | undefined
+let locatedPaths: string[] = []
+
+// the credential locations with `~` expanded, for the last home asked (one per process in practice)
+function located(home: string): string[] {
+  if (home !== locatedHome) {
+    locatedPaths = CREDENTIALS.map((c) => (c.startsWith("~/") ? home + c.slice(1) : c))
+    locatedHome = home
+  }
+  return locatedPaths
 }
 
 /**
@@ -167,7 +177,16 @@ interface Options {
   sub?: string
 }
 
+// one part's options are read once for its recursion, its links and its walk roots
+const readings = new WeakMap<Part, Options | null>()
+
 function options(part: Part): Options | undefined {
+  let r = readings.get(part)
+  if (r === undefined) readings.set(part, (r = readPart(part) ?? null))
+  return r ?? undefined
+}
+
+function readPart(part: Part): Options | undefined {
   const git = part.program === "git"
   const sub = git ? part.words[1]?.value : undefined
   const name = git ? `git ${sub}` : part.program === "egrep" || part.program === "fgrep" ? "grep" : part.program
