@@ -6,11 +6,13 @@
 import { lstatSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
+import { configRuns } from "./gitconfig.ts"
 
-/** "own": the workspace root's `.git`; "none": no repository from `dir` up to the workspace root (git
- *  looks further up, outside the workspace, where the user's own repository is); otherwise the folder
- *  of the other repository git would find first. */
-export type RepoAt = "own" | "none" | string
+/** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes git run a program
+ *  (`own:core.fsmonitor = ...`, core/base/gitconfig.ts); "none": no repository from `dir` up to the
+ *  workspace root (git looks further up, outside the workspace, where the user's own repository is);
+ *  otherwise the folder of the other repository git would find first. */
+export type RepoAt = "own" | `own:${string}` | "none" | string
 
 /** Like git's discovery, but fail closed: any `.git` entry, or a `HEAD` entry (a bare repository has
  *  HEAD, objects/ and refs/ — HEAD alone is enough to stop calling it proven), on the way up counts. */
@@ -26,7 +28,8 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
       // a `.git` FILE at the root (worktrees, submodules) names the git directory elsewhere: one that
       // lies in the workspace outside .git/ is ordinary files there (an unpacked archive can bring both)
       const target = gitfileTarget(dotGit)
-      return target !== undefined && isInside(root, target) && !isInside(dotGit, target) ? target : "own"
+      if (target !== undefined && isInside(root, target) && !isInside(dotGit, target)) return target
+      return ownConfig(target ?? dotGit)
     }
     if (exists(join(d, "HEAD"))) return d
     if (d === root) return "none"
@@ -34,6 +37,24 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
     if (up === d) return "none"
     d = up
   }
+}
+
+// the repository's own config (and a worktree's, and the common directory's it shares)
+function ownConfig(gitDir: string): RepoAt {
+  const dirs = [gitDir]
+  try {
+    const common = readFileSync(join(gitDir, "commondir"), "utf8").trim()
+    if (common) dirs.push(resolve(gitDir, common))
+  } catch {
+    // no commondir: not a worktree
+  }
+  for (const d of dirs) {
+    for (const f of ["config", "config.worktree"]) {
+      const why = configRuns(join(d, f))
+      if (why) return `own:${why}`
+    }
+  }
+  return "own"
 }
 
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */

@@ -158,7 +158,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
-    for (const p of recursiveReads(part, run.ctx.home)) paths.push(p)
+    for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
@@ -189,6 +189,15 @@ function linked(paths: TouchedPath[], self: number, links: MadeLink[], run: Run,
       tops.push(p.access === "write" ? { name: "link-write", level: "high", reason: `writes ${how}` } : { name: "link-read", level: "medium", reason: `reads ${how}` })
     }
   }
+}
+
+// where a folder a recursive read walks really is: through the links on disk and those the command makes
+function leads(path: string, place: PlaceContext, realpath?: (p: string) => string): string[] {
+  const out = [path]
+  const real = realpath?.(path)
+  if (real !== undefined && real !== path) out.push(real)
+  for (const p of place.through?.(path)?.paths ?? []) out.push(p)
+  return out
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
@@ -239,7 +248,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.access === "read" ? "r" : "w") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

@@ -19,7 +19,8 @@ const SUBS: Record<string, OptionList> = {
   branch: { short: "arvl", long: "all remotes verbose list contains= no-contains= merged= no-merged= points-at= format= sort= column? color? show-current ignore-case omit-empty abbrev?", negatable: true },
   tag: { short: "ln::", long: "list contains= no-contains= merged= no-merged= points-at= format= sort= column? color? ignore-case omit-empty", negatable: true },
   remote: { short: "vn", long: "verbose" },
-  config: { short: "lz", long: "get get-all get-regexp get-urlmatch list show-origin show-scope name-only null global system local worktree file= blob= includes type= bool int bool-or-int path expiry-date default=", negatable: true },
+  // --file, --blob and --includes read other files (an include.path can name any file): not read-only
+  config: { short: "lz", long: "get get-all get-regexp get-urlmatch list show-origin show-scope name-only null global system local worktree type= bool int bool-or-int path expiry-date default=", negatable: true },
   stash: REV, reflog: REV,
   worktree: { short: "vz", long: "porcelain verbose expire=" },
   submodule: { short: "qn:", long: "quiet cached recursive files summary-limit=" },

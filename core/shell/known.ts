@@ -128,7 +128,6 @@ const LISTS: Record<string, ReadOnlyList> = {
   mktemp: { short: "dqut:p:", long: "directory dry-run quiet suffix= tmpdir? help version" },
   read: { short: "ersa:d:i:n:N:p:t:u:" },
   getopts: {},
-  "git-lfs": {},
   pwd: { short: "LP", long: "logical physical help version" },
   time: { short: "pvqao:f:", long: "portability verbose quiet append format= output= help version", writes: "o output" },
   nohup: { long: "help version" },

@@ -47,21 +47,51 @@ const ALIASES = new Map([["egrep", "grep"], ["fgrep", "grep"], ["gawk", "awk"], 
 
 /** The words a program reads as files through its options' values (`words`: the program and its arguments). */
 export function optionReads(program: string, words: readonly Word[]): Word[] {
+  const found = fileOptions(program, words)
+  return found === NO_READS ? NONE : found.map((r) => r.value)
+}
+
+/** Why an option reads a file nobody can name before the command runs (`date -f $(...)` shows the
+ *  file's lines in its errors); undefined when every such file is named. */
+export function optionReadsUnknown(program: string, words: readonly Word[]): string | undefined {
+  for (const r of fileOptions(program, words)) {
+    const w = r.value
+    // a process substitution's content comes from a command analysed on its own
+    if (!w.procsub && (w.value === undefined || w.placeholder || w.hollow)) return `${program} ${r.option} reads ${w.text}, a file named only at run time: it could be a secret (shown in the output or its errors)`
+  }
+  // `--files0-from=$(...)` is one word known only at run time: its static start names the option
+  for (const w of words.slice(1)) {
+    if (w.value !== undefined || !w.text.startsWith("-")) continue
+    const head = /^[^$`"'\\]*/.exec(w.text)![0]
+    const opened = fileOptions(program, [words[0]!, { ...w, text: head, value: `${head}\0` }])
+    if (opened.length) return `${program} ${head.replace(/=$/, "")} reads a file named only at run time (${w.text}): it could be a secret (shown in the output or its errors)`
+  }
+  return undefined
+}
+
+interface OptionRead {
+  /** the option as written (`--files0-from`, `-f (in -nf)`) */
+  option: string
+  value: Word
+}
+
+function fileOptions(program: string, words: readonly Word[]): OptionRead[] {
   const name = ALIASES.get(program) ?? program
   const spec = FILE_OPTIONS.get(name)
-  if (!spec) return NONE
+  if (!spec) return NO_READS
   const k = known(name)
   if (k && !k.data) {
-    const out: Word[] = []
+    const out: OptionRead[] = []
     for (const v of reading(words, k.options).valued) {
       if (!v.value) continue
-      if (v.name.length === 1 ? spec.short?.includes(v.name) : ` ${spec.long ?? ""} `.includes(` ${v.name} `)) out.push(v.value)
+      if (v.name.length === 1 ? spec.short?.includes(v.name) : ` ${spec.long ?? ""} `.includes(` ${v.name} `)) out.push({ option: v.written, value: v.value })
     }
     return out
   }
   return conservative(words.slice(1), spec)
 }
 
+const NO_READS: OptionRead[] = []
 const NONE: Word[] = []
 // one command's options are read here for its file reads, its pattern and its recursive reads: once
 let lastWords: readonly Word[] | undefined
@@ -76,9 +106,9 @@ function reading(words: readonly Word[], spec: Compiled): OptionReading {
   return lastReading
 }
 
-function conservative(args: readonly Word[], spec: FileOptions): Word[] {
+function conservative(args: readonly Word[], spec: FileOptions): OptionRead[] {
   const longs = (spec.long ?? "").split(" ").filter(Boolean)
-  const out: Word[] = []
+  const out: OptionRead[] = []
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value
     if (v === undefined || v.length < 2 || v[0] !== "-") continue
@@ -87,14 +117,16 @@ function conservative(args: readonly Word[], spec: FileOptions): Word[] {
       const eq = v.indexOf("=")
       const given = v.slice(2, eq < 0 ? undefined : eq)
       if (!given || !longs.some((l) => l.startsWith(given))) continue
-      if (eq >= 0) out.push(attached(args[i]!, eq + 1))
-      else if (args[i + 1]) out.push(args[i + 1]!)
+      const option = v.slice(0, eq < 0 ? undefined : eq)
+      if (eq >= 0) out.push({ option, value: attached(args[i]!, eq + 1) })
+      else if (args[i + 1]) out.push({ option, value: args[i + 1]! })
       continue
     }
     const at = [...v.slice(1)].findIndex((c) => spec.short?.includes(c))
     if (at < 0) continue
-    if (at + 2 < v.length) out.push(attached(args[i]!, at + 2))
-    else if (args[i + 1]) out.push(args[i + 1]!)
+    const option = v.length > 2 ? `-${v[at + 1]} (in ${v})` : v
+    if (at + 2 < v.length) out.push({ option, value: attached(args[i]!, at + 2) })
+    else if (args[i + 1]) out.push({ option, value: args[i + 1]! })
   }
   return out
 }

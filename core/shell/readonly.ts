@@ -116,6 +116,7 @@ function embedded(v: View): string | undefined {
   for (const w of dirs) starts = resolveWord(w, starts, v.place.home) ?? []
   for (const start of starts) {
     const repo = gitRepo?.(start)
+    if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
     if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
     const real = realpath ? realpath(start) : start
     if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || repo !== "own")) {

@@ -6,9 +6,14 @@
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
-import { patternGiven } from "./optionreads.ts"
-import { CREDENTIAL_PATHS } from "../base/secrets.ts"
-import { hasWord, operands } from "./part.ts"
+import { optionReadsUnknown, patternGiven } from "./optionreads.ts"
+import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
+import { known } from "./known.ts"
+import { gitOptions } from "./known-git.ts"
+import { byName } from "./options.ts"
+import { segmentRegex } from "./globs.ts"
+import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { operands } from "./part.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -20,12 +25,16 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack"])
 // the first operand is a program or pattern, not a file (its own analysis judges it)
 const SCRIPT_FIRST = new Set([...PATTERN_FIRST, "sed", "awk", "gawk", "mawk", "nawk", "jq", "yq"])
 const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack"])
+// both lists: a build tool's settings (~/.m2/settings.xml) hold registry passwords too
+const CREDENTIALS = [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS]
 
 // the home directory's secret locations: a recursive read of a directory above them reads them
 const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".kube", ".docker", ".npmrc", ".pypirc", ".config", ".azure", ".gcloud"]
 
 /** Why a content-showing read reaches files nobody can name before it runs; undefined when all are known. */
 export function unknownReads(part: Part): string | undefined {
+  const listed = optionReadsUnknown(part.program, part.words)
+  if (listed) return listed
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
@@ -42,11 +51,39 @@ export function unknownReads(part: Part): string | undefined {
   return undefined
 }
 
-/** Paths a recursive read reaches below its directories: the home directory's secrets when a directory holds them. */
-export function recursiveReads(part: Part, home: string): TouchedPath[] {
+/**
+ * Paths a recursive read reaches below its directories: the home directory's secrets when a directory
+ * holds them. `leads` says where a root really is (a link named as an operand, `h -> /root`, is walked
+ * where it leads); a glob root is returned marked `recursive` for the caller to check its matches on disk.
+ */
+export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return []
   const out: TouchedPath[] = []
-  for (const r of walkRoots(part, home)) for (const path of credentialsBelow(r, home)) out.push({ path, access: "read" })
+  for (const r of walkRoots(part, home)) {
+    if (/[*?[]/.test(r)) {
+      out.push({ path: r, access: "read", glob: true, recursive: true })
+      for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
+      continue
+    }
+    for (const at of leads(r)) for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+  }
+  return out
+}
+
+/**
+ * The credential locations a recursive read of every folder a glob can match reaches (`grep -r x
+ * /home/*` reads /home/dev/.ssh): those at or below a name the glob matches, segment by segment. A `**`
+ * can match any depth: the glob is cut there (a walk below the cut reaches no more).
+ */
+export function credentialsBelowGlob(glob: string, home: string): string[] {
+  let segs = glob.split("/").slice(1)
+  const deep = segs.findIndex((x) => x.includes("**"))
+  if (deep >= 0) segs = segs.slice(0, deep)
+  const out: string[] = []
+  for (const loc of [...HOME_SECRETS.map((x) => `${home}/${x}`), ...located(home)]) {
+    const parts = loc.split("/").slice(1)
+    if (segs.length <= parts.length && segs.every((x, i) => segmentRegex(x).test(parts[i]!))) out.push(loc)
+  }
   return out
 }
 
@@ -54,11 +91,21 @@ export function recursiveReads(part: Part, home: string): TouchedPath[] {
 export function credentialsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
-  for (const c of CREDENTIAL_PATHS) {
-    const path = c.startsWith("~/") ? home + c.slice(1) : c
-    if (isInsideFold(dir, path)) out.push(path)
-  }
+  // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)
+  for (const path of located(home)) if (path.length >= dir.length && isInsideFold(dir, path)) out.push(path)
   return out
+}
+
+let locatedHome: string | undefined
+let locatedPaths: string[] = []
+
+// the credential locations with `~` expanded, for the last home asked (one per process in practice)
+function located(home: string): string[] {
+  if (home !== locatedHome) {
+    locatedPaths = CREDENTIALS.map((c) => (c.startsWith("~/") ? home + c.slice(1) : c))
+    locatedHome = home
+  }
+  return locatedPaths
 }
 
 /**
@@ -73,8 +120,10 @@ export function followedWalks(part: Part, home: string): TouchedPath[] {
 // the directories a recursive reader walks: its operands after the pattern, else its directory ("/"
 // when that is not known)
 function walkRoots(part: Part, home: string): string[] {
-  const ops = operands(part.words, part.program === "git" ? 2 : 1)
-  const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
+  const r = options(part)
+  const ops = r?.reading.operands ?? operands(part.words, part.program === "git" ? 2 : 1)
+  const pattern = part.program === "git" ? r?.sub === "grep" && !r.reading.valued.some((v) => v.name === "e" || v.name === "f") : PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)
+  const dirs = pattern ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
@@ -89,16 +138,10 @@ function walkRoots(part: Part, home: string): string[] {
 function followsLinks(part: Part): boolean {
   const p = part.program
   if (!recursive(part) && p !== "rg" && p !== "ag" && p !== "ack" && !/^(e|f)?grep$/.test(p)) return false
-  const all = part.words.slice(1).map((w) => w.value ?? "")
-  const end = all.indexOf("--")
-  const vals = end < 0 ? all : all.slice(0, end)
-  const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
-  const long = (name: string, min: number) => vals.some((v) => v.length >= min && name.startsWith(v.split("=")[0]!))
-  if (p === "grep" || p === "egrep" || p === "fgrep") return short(/^[^efmABCDd]*R/) || long("--dereference-recursive", 5)
-  if (p === "rg") return short(/^[^ABCEMTefgjmrt]*L/) || long("--follow", 5)
-  if (p === "ag") return short(/^[^ABCGgm]*f/) || long("--follow", 5)
-  if (p === "ack") return long("--follow", 5)
-  return p === "diff" && !vals.includes("--no-dereference")
+  const r = options(part)
+  if (!r) return false
+  if (p === "diff") return !r.marks.has("no-dereference")
+  return r.marks.has("R") || r.marks.has("dereference-recursive") || r.marks.has("L") || r.marks.has("f") || r.marks.has("follow")
 }
 
 const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
@@ -106,13 +149,58 @@ const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
   if (!MAY_RECURSE.has(part.program)) return false
-  // git: only `git grep --no-index` (looked at without copying the words: this runs for every git command)
-  if (part.program === "git") return part.words[1]?.value === "grep" && hasWord(part.words, "--no-index")
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
-  const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
-  if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {
-    return short(/^[^efmABCDd]*[rR]/) || vals.some((v) => /^--(recursive|dereference-recursive|directories=recurse|d[a-z]*=recurse)$/.test(v)) || vals.some((v, i) => (v === "-d" && vals[i + 1] === "recurse") || v === "-drecurse")
+  const r = options(part)
+  if (!r) return false
+  if (part.program === "git") {
+    if (r.sub === "grep") return part.words.slice(2).some((w) => (w.value ?? "").length > 6 && "--no-index".startsWith(w.value!))
+    // `git diff A B` compares two files or folders like diff -r: with --no-index, or by itself when one
+    // of them is outside the repository (which this cannot know: two operands may be two folders)
+    return r.sub === "diff" && (r.marks.has("no-index") || r.reading.operands.length === 2)
   }
-  if (part.program === "diff") return short(/^[^CDFILSUWX]*r/) || vals.includes("--recursive")
-  return false
+  if (r.marks.has("r") || r.marks.has("R") || r.marks.has("recursive") || r.marks.has("dereference-recursive")) return true
+  // grep -d ACTION, --directories=ACTION: ACTION may be abbreviated (`-d rec`); one not known may be recurse
+  return r.reading.valued.some((v) => (v.name === "d" || v.name === "directories") && (v.value?.value === undefined || (v.value.value.length >= 3 && "recurse".startsWith(v.value.value))))
+}
+
+// the options that make a reader walk folders or follow the links it meets, marked so that getopt
+// reports them however they are spelled (`--recur`, `-inr`, `--dereference-r`)
+const MARKS = byName<string>({
+  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow", ag: "f follow", ack: "follow", "git diff": "no-index",
+})
+const marked = new Map<string, Compiled>()
+
+interface Options {
+  reading: OptionReading
+  /** the marked options given, by canonical name */
+  marks: Set<string>
+  /** git's subcommand */
+  sub?: string
+}
+
+// one part's options are read once for its recursion, its links and its walk roots
+const readings = new WeakMap<Part, Options | null>()
+
+function options(part: Part): Options | undefined {
+  let r = readings.get(part)
+  if (r === undefined) readings.set(part, (r = readPart(part) ?? null))
+  return r ?? undefined
+}
+
+function readPart(part: Part): Options | undefined {
+  const git = part.program === "git"
+  const sub = git ? part.words[1]?.value : undefined
+  const name = git ? `git ${sub}` : part.program === "egrep" || part.program === "fgrep" ? "grep" : part.program
+  let spec = marked.get(name)
+  if (!spec) {
+    const base = git ? (sub === undefined ? undefined : gitOptions(sub)) : known(name)?.options
+    if (!base) return undefined
+    const effects = new Map(base.effects)
+    for (const n of (MARKS.get(name) ?? "").split(" ")) if (n) effects.set(n, "run")
+    spec = { ...base, effects }
+    marked.set(name, spec)
+  }
+  const reading = readOptions(part.words.slice(git ? 2 : 1), spec)
+  const names = MARKS.get(name) ?? ""
+  const marks = new Set(reading.valued.filter((v) => v.effect === "run" && ` ${names} `.includes(` ${v.name} `)).map((v) => v.name))
+  return sub === undefined ? { reading, marks } : { reading, marks, sub }
 }

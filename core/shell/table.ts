@@ -51,8 +51,13 @@ const READ_ONLY = [...new Set([
   "free", "env", "printenv", "locale", "tty", "nproc", "arch", "sleep", "seq", "jq", "yq", "help", "dirs", "jobs", "wait",
   "cd", "pushd", "popd", "set", "shopt", "exit", "return", "break", "continue", "shift", "getconf", "lscpu", "lsblk", "lsof",
   "man", "info", "tldr", "top", "htop", "btop", "vmstat", "iostat", "w", "who", "last", "id", "getent", "command", "time", "nohup", "nice", "timeout", "history", "hash", "umask", "ulimit", "fd", "fdfind",
-  "exa", "eza", "tokei", "cloc", "wait", "git-lfs", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
+  "exa", "eza", "tokei", "cloc", "wait", "xdg-user-dir", "mktemp", "sw_vers", "lsb_release", "netstat", "ss",
 ])]
+
+const LFS_READ = ["ls-files", "status", "env", "version"]
+const isLfs = (v: View) => v.program === "git-lfs" || v.sub === "lfs"
+// the git-lfs command: `git lfs X` or `git-lfs X`
+const lfsCommand = (v: View) => (v.program === "git" ? second(v) : v.sub)
 
 const BUILD_TOOLS = [
   "make", "tsc", "jest", "vitest", "pytest", "mocha", "eslint", "ruff", "mypy", "black", "gradle", "gradlew", "mvn",
@@ -82,6 +87,9 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
+  { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
+  { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
@@ -109,6 +117,12 @@ export const TABLE: readonly Entry[] = [
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
   { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && v.sub !== "push" },
   { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
+  // git lfs X and git-lfs X: only the listings read
+  { name: "git-read", level: "safe", reason: "lists large-file state", programs: ["git-lfs"], when: (v) => LFS_READ.includes(lfsCommand(v) ?? "") },
+  { name: "git-write", level: "medium", reason: "git lfs changes the repository or its large files", programs: ["git-lfs"], when: (v) => !LFS_READ.includes(lfsCommand(v) ?? "") },
+  { name: "git-config-global", level: "high", reason: "git lfs install changes git configuration outside the repository (~/.gitconfig)", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["install", "uninstall"].includes(lfsCommand(v) ?? "") && !flag(v, "--local", "-l", "--worktree") },
+  { name: "git-push", level: "high", reason: "git lfs push uploads large files to a remote", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && lfsCommand(v) === "push" },
+  { name: "git-network", level: "medium", reason: "git lfs contacts a remote over the network", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["fetch", "pull", "clone", "lock", "unlock", "locks", "migrate"].includes(lfsCommand(v) ?? "") },
   { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
   { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
   { name: "git-reset-hard", level: "high", reason: "discards uncommitted changes", programs: ["git"], sub: ["reset"], when: (v) => flag(v, "--hard", "--merge", "--keep") },
@@ -158,6 +172,33 @@ export const TABLE: readonly Entry[] = [
   { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => flag(v, "-m") && ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(v.canon.operands[0] ?? "") },
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
+
+// BSD `e` in a word of letters (`ps e`, `ps axe`, `ps -ef e`, `ps eww -e`) adds each process's environment;
+// a word after a BSD letter that takes a value (`ps o user`, `ps U dev`) is that value
+function psEnvironment(v: View): boolean {
+  let value = false
+  for (const o of readOptions(v.args, known("ps")!.options).operands) {
+    const w = o.value
+    if (w === undefined) return true
+    if (value) {
+      value = false
+      continue
+    }
+    if (!/^[A-Za-z]+$/.test(w)) continue
+    if (w.includes("e")) return true
+    value = /[oOpqtUkG]$/.test(w)
+  }
+  return false
+}
+
+// env and printenv with no command or name, export/declare/typeset with no names (-p, -x), set alone
+function printsEnvironment(v: View): boolean {
+  const p = v.program
+  if (p === "set") return v.args.length === 0
+  if (p === "printenv") return readOptions(v.args, known("printenv")!.options).operands.length === 0
+  if (p === "env") return readOptions(v.args, known("env")!.options).operands.every((o) => o.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value))
+  return v.args.every((a) => a.value !== undefined && /^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value))
+}
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
 // its options, so -Iseconds is not -s

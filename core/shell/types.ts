@@ -58,6 +58,9 @@ export interface TouchedPath {
   /** a tree the command walks following the symbolic links it meets (grep -R, rg -L, diff -r): where
    *  those links lead is looked up on disk before deciding */
   follow?: true
+  /** a glob a recursive read walks (grep -r x *): a match that is a link is walked where it leads, so
+   *  the credentials below each link's target are read too (looked up on disk before deciding) */
+  recursive?: true
 }
 
 export interface ShellAnalysis {

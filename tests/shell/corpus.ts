@@ -40,7 +40,7 @@ const everyday: CorpusEntry[] = [
   allow("git --no-pager log -1"), allow("find . -name '*.ts'"), allow("find src -type f -newer package.json"), allow("tree -L 2"),
   allow("du -sh node_modules"), allow("df -h"), allow("which bun"), allow("command -v git"), allow("type ls"), allow("stat package.json"),
   allow("file dist/ccode"), allow("diff a.txt b.txt"), allow("sort names.txt | uniq -c"), allow("cut -d, -f1 data.csv"),
-  allow("jq .version package.json"), allow("date"), allow("uname -a"), allow("whoami"), allow("env"), allow("printenv PATH"),
+  allow("jq .version package.json"), allow("date"), allow("uname -a"), allow("whoami"), ask("env", "medium", "prints the environment: tokens and keys"), allow("printenv PATH"),
   allow("ps aux"), allow("sleep 1"), allow("true"), allow("test -f package.json && echo yes"), allow("[ -d src ] || echo missing"),
   allow("basename src/a.ts"), allow("realpath ."), allow("seq 1 10"), allow("sha256sum dist/ccode"), allow("wc -c < package.json"),
   allow("ls -la | grep ts | wc -l"), allow("cd src && ls"), allow("cd src; ls -la"), allow("git status && git diff --stat"),
