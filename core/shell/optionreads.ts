@@ -60,7 +60,8 @@ export function optionReadsUnknown(program: string, words: readonly Word[]): str
     if (!w.procsub && (w.value === undefined || w.placeholder || w.hollow)) return `${program} ${r.option} reads ${w.text}, a file named only at run time: it could be a secret (shown in the output or its errors)`
   }
   // `--files0-from=$(...)` is one word known only at run time: its static start names the option
-  for (const w of words.slice(1)) {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!
     if (w.value !== undefined || !w.text.startsWith("-")) continue
     const head = /^[^$`"'\\]*/.exec(w.text)![0]
     const opened = fileOptions(program, [words[0]!, { ...w, text: head, value: `${head}\0` }])

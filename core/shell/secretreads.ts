@@ -149,6 +149,8 @@ const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
   if (!MAY_RECURSE.has(part.program)) return false
+  // git: only grep and diff walk folders (decided before reading its options: this runs for every git command)
+  if (part.program === "git" && part.words[1]?.value !== "grep" && part.words[1]?.value !== "diff") return false
   const r = options(part)
   if (!r) return false
   if (part.program === "git") {
