@@ -29,6 +29,6 @@ export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: 
   const name = src.slice(nameNode.start, nameNode.end)
   const append = node.children.some((c) => c.type === "+=")
   const valueNodes = node.children.filter((c) => c.field === "value")
-  const value = valueNodes.length ? evalWord(valueNodes, src, lookup)[0] ?? literalWord("") : literalWord("")
+  const value = valueNodes.length ? evalWord(valueNodes, src, lookup, true)[0] ?? literalWord("") : literalWord("")
   return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
 }

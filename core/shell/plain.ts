@@ -17,14 +17,16 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 
 /** Plain words and quotes only: safe to split without a parser. */
 export function isPlainCommand(command: string): boolean {
-  return plainCharacters(command) && !startsWithKeyword(tokenize(command))
+  if (!plainCharacters(command)) return false
+  const words = tokenize(command)
+  return !startsWithKeyword(words) && !tildeAssignment(words)
 }
 
 /** The fast path: the command's single simple command, or undefined when it is not plain. */
 export function readPlain(command: string, loader: string[], inherited: Map<string, string | undefined>, cwd: Cwd, context: Construct[]): Walked | undefined {
   if (!plainCharacters(command)) return undefined
   const words = tokenize(command)
-  if (startsWithKeyword(words)) return undefined
+  if (startsWithKeyword(words) || tildeAssignment(words)) return undefined
   const assignments: RawCommand["assignments"] = []
   let i = 0
   for (; i < words.length; i++) {
@@ -52,6 +54,15 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+
+// bash expands ~ in an assignment's value (after = and each :): the walk does that
+function tildeAssignment(words: { raw: string }[]): boolean {
+  for (const w of words) {
+    if (!ASSIGNMENT.test(w.raw)) return false
+    if (w.raw.includes("~")) return true
+  }
+  return false
+}
 
 function plainCharacters(command: string): boolean {
   let quote = 0
