@@ -26,7 +26,8 @@ export function changeDir(cwd: Cwd, args: Word[], home: string): Cwd {
 
 /**
  * What a leading `~` stands for, as bash expands it: `~` and `~/x` the home directory, `~+` the
- * current directory (one per cwd candidate), `~-` the previous one (unknown here), `~NAME` that user's
+ * current directory (one per cwd candidate), `~-` the previous one and `~N`, `~+N`, `~-N` the directory
+ * stack (unknown here: the caller must not drop such a path), `~NAME` that user's
  * home (the current user's home when NAME is its last segment, else a sibling of it; /root for root).
  * Returns the candidate bases and the rest of the path; null when the base cannot be known.
  */
@@ -35,12 +36,29 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
   const prefix = slash < 0 ? v.slice(1) : v.slice(1, slash)
   const rest = slash < 0 ? "" : v.slice(slash)
   if (prefix === "") return { bases: [home], rest }
-  if (prefix === "+") return cwd === null ? null : { bases: cwd, rest }
-  if (prefix === "-") return null
+  if (prefix === "+" || prefix === "0" || prefix === "+0") return cwd === null ? null : { bases: cwd, rest }
+  // the previous directory and the directory stack (`~-`, `~1`, `~+2`, `~-1`): not known here
+  if (/^[+-]?\d*$/.test(prefix)) return null
   if (!/^[A-Za-z0-9._-]+$/.test(prefix)) return { bases: [], rest: v } // not a tilde prefix bash expands
   if (prefix === home.slice(home.lastIndexOf("/") + 1)) return { bases: [home], rest }
   if (prefix === "root") return { bases: ["/root"], rest }
   return { bases: [posix.join(posix.dirname(home), prefix)], rest }
+}
+
+/**
+ * `~+` and `~-` are $PWD and $OLDPWD as the script set them (an assignment, or a `cd` before): the word
+ * with that value, or an unknown word when the script set it to something not known. `value` gives a
+ * script variable's value, "unset" when the script never set it (then `~+` is the cwd candidates and
+ * `~-` is not known: resolveWord).
+ */
+export function dirTilde(w: Word, value: (name: string) => string | undefined): Word {
+  if (!w.tilde || w.value === undefined) return w
+  const m = /^~([+-]0?|0)(?=\/|$)/.exec(w.value)
+  if (!m || m[1] === "-0") return w
+  const base = value(m[1]!.startsWith("-") ? "OLDPWD" : "PWD")
+  if (base === "unset") return w
+  if (base === undefined || !base.startsWith("/")) return { ...w, value: undefined, expanded: true, hollow: true, tilde: false }
+  return { ...w, value: base + w.value.slice(m[0].length), tilde: false }
 }
 
 /** The word as a path: `~` and `~/x` are the home directory; other tilde forms stay as written. */
@@ -71,6 +89,13 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
 // "/" too; its cwd is not known. The process part may be any name, a glob among them
 // (/proc/[0-9]*/root/home/dev/.aws/credentials matches the shell's own pid and was judged a /proc read).
 const PROC_LINK = /^\/proc\/(self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/(root|cwd)(?=\/|$)/
+
+/** A path through another process's directory (/proc/PID/cwd, /proc/PID/root, a glob as PID): what is
+ *  below it is not known before the command runs (another root may be a container's). */
+export function otherProcess(p: string): boolean {
+  const m = PROC_LINK.exec(p)
+  return m !== null && m[1] !== "self" && m[1] !== "thread-self"
+}
 
 function procPath(p: string, cwd: Cwd): string[] | null {
   const m = PROC_LINK.exec(p)

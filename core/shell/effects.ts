@@ -4,13 +4,25 @@ import type { SNode } from "./parser.ts"
 import type { Cwd, Scope } from "./scope.ts"
 import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
 import { changeDir } from "./cwd.ts"
+import { scriptValue } from "./walk-arith.ts"
 
 /** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
 export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string): { ok: Cwd; fail: Cwd } {
   let i = 0
   while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
   const name = words[i]?.value
-  if (name === "cd" || name === "pushd") return { ok: changeDir(cwd, words.slice(i + 1), home), fail: cwd }
+  if (name === "cd" || name === "pushd") {
+    const args = words.slice(i + 1)
+    if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
+    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`); `~-` and `~+` read OLDPWD and PWD, which a cd that
+    // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
+    const value = scriptValue(scope)
+    const old = args.find((a) => a.value !== "--")?.value === "-" ? value("OLDPWD") : undefined
+    const ok = old?.startsWith("/") ? [old] : changeDir(cwd, args, home)
+    scope.vars.set("OLDPWD", undefined)
+    if (value("PWD") !== "unset") scope.vars.set("PWD", undefined)
+    return { ok, fail: cwd }
+  }
   if (name === "popd") return { ok: null, fail: cwd }
   if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
     for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)

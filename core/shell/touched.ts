@@ -5,7 +5,7 @@ import type { Part } from "./part.ts"
 import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { resolveWord } from "./cwd.ts"
+import { otherProcess, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
@@ -26,9 +26,16 @@ const READERS = new Set([
   "sed", "awk", "find", "python", "python3", "node", "bun", "bash", "sh", "zsh", "vim", "nano", "code",
 ])
 
-export function touchedPaths(part: Part, home: string): TouchedPath[] {
-  const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home) : []
-  const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home)
+/** A path whose place is not known before the command runs (`~-/x`, `~1/x`, /proc/PID/cwd/x): never
+ *  dropped, the caller judges it as such. */
+export interface Unplaced {
+  path: string
+  access: TouchedPath["access"]
+}
+
+export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
+  const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
+  const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home, unplaced)
   const role = ROLES.get(part.program) ?? (READERS.has(part.program) ? "read" : undefined)
   // git diff/grep --no-index read files, not the repository
   if (part.program === "git" && part.words.some((w) => w.value === "--no-index")) {
@@ -61,15 +68,18 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
 }
 
 /** Redirect targets: `<` reads, everything else writes. */
-export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home: string): TouchedPath[] {
+export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out: TouchedPath[] = []
-  for (const r of redirects) addPath(out, r.target, r.access === "read" ? "read" : "write", cwd, home)
+  for (const r of redirects) addPath(out, r.target, r.access === "read" ? "read" : "write", cwd, home, unplaced)
   return out
 }
 
-function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
+function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string, unplaced?: Unplaced[]): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
-  for (const path of resolveWord(w, cwd, home) ?? []) {
+  const paths = resolveWord(w, cwd, home)
+  // a relative path in an unknown directory is judged where the program is (secretreads.ts)
+  if (unplaced && ((paths === null && (w.tilde || w.value.startsWith("/"))) || (w.value.startsWith("/proc/") && otherProcess(w.value)))) unplaced.push({ path: w.value, access })
+  for (const path of paths ?? []) {
     // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
     // (first: a reason then names the real path, not the glob)
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
