@@ -15,7 +15,7 @@ import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
-import { resolveWord } from "./cwd.ts"
+import { resolveWord, withPhysical } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { madeLinks, throughLinks, type MadeLink } from "./links.ts"
 
@@ -66,6 +66,10 @@ const TMP = ["/tmp", "/var/tmp"]
 const NO_VARS: Map<string, string | undefined> = new Map()
 
 export function analyzeSync(command: string, ctx: AnalyzeContext, options: AnalyzeOptions = {}): ShellAnalysis {
+  return withPhysical(ctx.realpath, () => analyzeIn(command, ctx, options))
+}
+
+function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions): ShellAnalysis {
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {

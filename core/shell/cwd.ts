@@ -1,5 +1,6 @@
-// Lexical path resolution and the directories a script may be in after `cd`. Pure: no fs (symlinks
-// are the caller's business), paths resolve against the cwd candidates the walk carries.
+// Path resolution and the directories a script may be in after `cd`. No fs of its own: `..` after a
+// name is resolved through the caller's realpath when one is given (withPhysical), else lexically;
+// paths resolve against the cwd candidates the walk carries.
 import { posix } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { Cwd } from "./scope.ts"
@@ -20,8 +21,11 @@ export function changeDir(cwd: Cwd, args: Word[], home: string): Cwd {
   const target = args.find((a) => !(a.value !== undefined && /^-[LPe@]+$/.test(a.value)) && a.value !== "--")
   if (!target) return [home]
   if (target.value === undefined || target.value === "-" || target.glob) return null
+  // bash's cd is logical (`cd docs/..` is where it started) unless -P or `set -P`, then physical like any
+  // other path: both may hold
   const paths = resolveWord(target, cwd, home)
-  return paths === null ? null : paths.map((p) => posix.resolve(p))
+  if (paths === null || !physical || !target.value.includes("..")) return paths
+  return joinCwd(paths, withPhysical(undefined, () => resolveWord(target, cwd, home)))
 }
 
 /**
@@ -81,7 +85,7 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   if (cwd === null) return null
   // most operands are plain relative names: join without the general resolver
   if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return cwd.map((d) => (d === "/" ? "/" : d + "/") + p)
-  return cwd.map((d) => normalise(posix.resolve(d, p)))
+  return cwd.map((d) => normalise(d === "/" ? "/" + p : `${d}/${p}`))
 }
 
 // /proc/self/root is the process's root directory and /proc/self/cwd its current one (magic links the
@@ -102,7 +106,7 @@ function procPath(p: string, cwd: Cwd): string[] | null {
   if (!m) return [normalise(p)]
   const rest = p.slice(m[0].length)
   if (m[2] === "root") return resolveWord({ text: rest || "/", value: rest || "/", expanded: false, hollow: false, glob: false, tilde: false }, cwd, "/")
-  if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(posix.resolve(d, "." + rest)))
+  if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(`${d}/.${rest}`))
   return null
 }
 
@@ -116,8 +120,37 @@ export function unicodeFold(p: string): string | undefined {
 
 function normalise(p: string): string {
   if (!p.includes("/.") && !p.includes("//")) return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p
-  const r = posix.normalize(p)
+  const r = physical && p.includes("/..") ? physicalDots(p, physical) : posix.normalize(p)
   return r.length > 1 && r.endsWith("/") ? r.slice(0, -1) : r
+}
+
+// Where the walk's paths really lead (the caller's realpath), for the length of one analysis: the kernel
+// resolves `x/..` from where x leads, so with `docs -> ~/.aws`, `docs/../.aws/credentials` is
+// ~/.aws/credentials, not the workspace's. Set by withPhysical around a synchronous analysis only.
+let physical: ((path: string) => string) | undefined
+
+/** Run `fn` with `..` resolved physically through `realpath` (undefined: lexically). */
+export function withPhysical<T>(realpath: ((path: string) => string) | undefined, fn: () => T): T {
+  const before = physical
+  physical = realpath
+  try {
+    return fn()
+  } finally {
+    physical = before
+  }
+}
+
+// `..` after a name: the real place of the path so far, then its parent (as the kernel walks it)
+function physicalDots(p: string, realpath: (path: string) => string): string {
+  let at = ""
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue
+    if (seg === "..") {
+      const real = at ? posix.normalize(realpath(at)) : "/"
+      at = real === "/" ? "" : real.slice(0, real.lastIndexOf("/"))
+    } else at += "/" + seg
+  }
+  return at || "/"
 }
 
 /** isInside (parent first), ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH
