@@ -8,7 +8,7 @@ export const GEMINI: HostTable = {
   event: "BeforeTool",
   checkedAgainst: "Gemini CLI 0.61.0 (tools/definitions/base-declarations.ts, hooks/types.ts)",
   tools: {
-    run_shell_command: { tool: "shell", risk: "safe", args: { command: required("command"), cwd: optional("dir_path"), description: optional("description"), is_background: optional("is_background", "boolean") } },
+    run_shell_command: { tool: "shell", risk: "safe", args: { command: required("command"), cwd: optional(["dir_path", "directory"]), description: optional("description"), is_background: optional("is_background", "boolean") } },
     write_file: { tool: "write_file", risk: "medium", args: { path: required("file_path"), content: required("content") } },
     replace: { tool: "edit_file", risk: "medium", args: { path: required("file_path"), old_string: required("old_string"), new_string: required("new_string"), allow_multiple: optional("allow_multiple", "boolean") } },
     // absolute_path: the name before file_path, still sent by older 0.x releases

@@ -1,19 +1,24 @@
 // Where a shell path really leads on disk, for what the analysis (which never reads the disk) cannot
-// know. A glob: The analysis matches globs against names only; bash
-// matches them against the disk, and a directory or file it matches may be a symlink to anywhere: a
-// repository that ships `docs -> /home/me/.aws` turns `cat */credentials` into a read of the
-// credentials. So the glob is expanded here the way bash would (bounded), and every match that leads
-// somewhere else through a link is judged as a path of its own. Side effects: readdir and realpath.
-import { readdirSync, statSync, type Dirent } from "node:fs"
+// know: a glob's matches, the links a link-following walk meets, and links into /proc. A repository
+// that ships `docs -> /home/me/.aws` turns `cat */credentials` into a read of the credentials; bash
+// matches the glob on disk and follows the link, so the glob is expanded here the way bash would, and
+// every match that leads somewhere else through a link is judged as a path of its own. Every listing is
+// bounded by a number of directory entries read, so a decision never takes long: past the bound the
+// answer is "incomplete" and the caller fails closed. Side effects: readdir, readlink, realpath, stat.
+import { opendirSync, readlinkSync, statSync, type Dirent } from "node:fs"
+import { dirname, normalize } from "node:path"
 import { isInside } from "../base/paths.ts"
 import { segmentRegex } from "../shell/globs.ts"
 
 export interface GlobLinks {
   /** where matches that pass through a symlink really lead (realpath applied) */
   links: string[]
-  /** false: more entries than the limit, so not every match was looked at */
+  /** false: more entries than the bound, so not every match was looked at */
   complete: boolean
 }
+
+/** How many directory entries one expansion or walk may read. */
+export const ENTRY_BOUND = 20000
 
 interface Reached {
   path: string
@@ -23,6 +28,32 @@ interface Reached {
 
 const GLOB = /[*?[]/
 
+/** A countdown of directory entries: reading stops when it reaches zero. */
+class Budget {
+  constructor(public left: number) {}
+  /** the directory's entries, as many as are left; undefined once the budget is spent */
+  entries(dir: string): Dirent[] | undefined {
+    const out: Dirent[] = []
+    let handle
+    try {
+      handle = opendirSync(dir || "/")
+    } catch {
+      return out
+    }
+    try {
+      for (let e = handle.readSync(); e !== null; e = handle.readSync()) {
+        if (--this.left < 0) return undefined
+        out.push(e)
+      }
+    } catch {
+      // unreadable midway: what was read stands
+    } finally {
+      handle.closeSync()
+    }
+    return out
+  }
+}
+
 /**
  * Expands an absolute glob path on disk (the part before the first glob is resolved by the caller's
  * realpath). `*`, `?` and classes match dot-files too (dotglob may be on) and case is ignored (a
@@ -30,7 +61,8 @@ const GLOB = /[*?[]/
  * does, the names in its directory. All of this over-approximates bash, which is the safe side here.
  * Only what can lead elsewhere is kept: directories and links before the last segment, links in it.
  */
-export function globLinks(abs: string, realpath: (p: string) => string, limit = 4096): GlobLinks {
+export function globLinks(abs: string, realpath: (p: string) => string, bound = ENTRY_BOUND): GlobLinks {
+  const budget = new Budget(bound)
   let paths: Reached[] = [{ path: "", linked: false }]
   let globbed = false
   const segments = abs.split("/").slice(1)
@@ -44,12 +76,9 @@ export function globLinks(abs: string, realpath: (p: string) => string, limit = 
     const last = i === segments.length - 1
     const next: Reached[] = []
     for (const dir of paths) {
-      const found = seg === "**" ? below(dir, limit) : matches(dir, segmentRegex(seg))
-      for (const f of found) {
-        if (last ? !f.linked : !f.dirLike) continue
-        next.push(f)
-        if (next.length > limit) return { links: resolved(next, realpath), complete: false }
-      }
+      const found = seg === "**" ? below(dir, budget) : matches(dir, segmentRegex(seg), budget)
+      if (!found) return { links: resolved(next, realpath), complete: false }
+      for (const f of found) if (last ? f.linked : f.dirLike) next.push(f)
     }
     paths = next
   }
@@ -58,19 +87,23 @@ export function globLinks(abs: string, realpath: (p: string) => string, limit = 
 
 type Found = Reached & { dirLike: boolean }
 
-function matches(dir: Reached, re: RegExp): Found[] {
+function matches(dir: Reached, re: RegExp, budget: Budget): Found[] | undefined {
+  const list = budget.entries(dir.path)
+  if (!list) return undefined
   const out: Found[] = []
-  for (const e of entries(dir.path)) if (re.test(e.name)) out.push(found(dir, e))
+  for (const e of list) if (re.test(e.name)) out.push(found(dir, e))
   return out
 }
 
 // every name in the directory and, recursively, in the directories below it; links to directories are
 // not descended (bash's globstar does not), but a link is itself a match
-function below(dir: Reached, limit: number): Found[] {
+function below(dir: Reached, budget: Budget): Found[] | undefined {
   const out: Found[] = []
   const queue = [dir]
-  for (let i = 0; i < queue.length && out.length <= limit; i++) {
-    for (const e of entries(queue[i]!.path)) {
+  for (let i = 0; i < queue.length; i++) {
+    const list = budget.entries(queue[i]!.path)
+    if (!list) return undefined
+    for (const e of list) {
       const f = found(queue[i]!, e)
       out.push(f)
       if (e.isDirectory()) queue.push(f)
@@ -82,14 +115,6 @@ function below(dir: Reached, limit: number): Found[] {
 function found(dir: Reached, e: Dirent): Found {
   const link = e.isSymbolicLink()
   return { path: `${dir.path}/${e.name}`, linked: dir.linked || link, dirLike: link || e.isDirectory() }
-}
-
-function entries(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir || "/", { withFileTypes: true })
-  } catch {
-    return []
-  }
 }
 
 function resolved(paths: Reached[], realpath: (p: string) => string): string[] {
@@ -113,17 +138,20 @@ export interface WalkLink {
 /**
  * The links a walk of `root` that follows links meets (grep -R, rg -L, diff -r), with where each leads.
  * Directories they lead to inside the workspace are walked too (their links count); ones outside are
- * reported, not walked: reading a whole folder outside the workspace is judged by the caller.
+ * reported, not walked: reading a whole folder outside the workspace is judged by the caller. A root
+ * that is a glob is walked from the directory before its first glob (every match is below it).
  */
-export function walkLinks(root: string, workspace: string, realpath: (p: string) => string, limit = 20000): { links: WalkLink[]; complete: boolean } {
+export function walkLinks(root: string, workspace: string, realpath: (p: string) => string, bound = ENTRY_BOUND): { links: WalkLink[]; complete: boolean } {
+  const start = realpath(globFree(root))
+  const budget = new Budget(bound)
   const links: WalkLink[] = []
-  // the root is a real path, so every directory met below it is one too
-  const queue = [root]
-  const walked = new Set([root])
-  let seen = 0
+  // the start is a real path, so every directory met below it is one too
+  const queue = [start]
+  const walked = new Set([start])
   for (let i = 0; i < queue.length; i++) {
-    for (const e of entries(queue[i]!)) {
-      if (++seen > limit) return { links, complete: false }
+    const list = budget.entries(queue[i]!)
+    if (!list) return { links, complete: false }
+    for (const e of list) {
       const at = `${queue[i]}/${e.name}`
       if (e.isDirectory() && !walked.has(at)) {
         walked.add(at)
@@ -142,10 +170,61 @@ export function walkLinks(root: string, workspace: string, realpath: (p: string)
   return { links, complete: true }
 }
 
+/** The directory before a path's first glob segment (the path itself when it has none). */
+export function globFree(path: string): string {
+  if (!GLOB.test(path)) return path
+  const segments = path.split("/")
+  const first = segments.findIndex((s) => GLOB.test(s))
+  return segments.slice(0, first).join("/") || "/"
+}
+
 function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory()
   } catch {
     return false
+  }
+}
+
+// /proc/self/cwd, /proc/self/root, /dev/fd/N, /dev/stdin: what they point at depends on the process
+// that opens them, so ccode's own realpath of them says nothing about the command's
+const MAGIC = /^\/(proc|dev\/fd|dev\/std(in|out|err))(\/|$)/
+
+/**
+ * The link on the way to `path` that leads into /proc or /dev/fd, if any (following the links one by
+ * one as the kernel does). Paths that name /proc or /dev themselves are the analysis's to judge.
+ */
+export function throughMagicLink(path: string): string | undefined {
+  if (MAGIC.test(path) || path.startsWith("/dev/")) return undefined
+  let rest = path.split("/").filter(Boolean)
+  let current = ""
+  for (let hops = 0; rest.length && hops < 40; ) {
+    const name = rest.shift()!
+    if (name === ".") continue
+    if (name === "..") {
+      current = current ? dirname(current) : ""
+      if (current === "/") current = ""
+      continue
+    }
+    const next = `${current}/${name}`
+    const target = linkTarget(next)
+    if (target === undefined) {
+      current = next
+      continue
+    }
+    hops++
+    const abs = normalize(target.startsWith("/") ? target : `${current}/${target}`)
+    if (MAGIC.test(abs)) return next
+    rest = [...abs.split("/").filter(Boolean), ...rest]
+    current = ""
+  }
+  return undefined
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path)
+  } catch {
+    return undefined
   }
 }

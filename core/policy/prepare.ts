@@ -2,12 +2,11 @@
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
-import { analyzeShell, credentialsBelow } from "../shell/index.ts"
+import { analyzeShell, braceWords } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { expandHome, isInside, realpathExisting } from "../base/paths.ts"
+import { expandHome, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
-import { globLinks, walkLinks } from "./globdisk.ts"
-import type { TouchedPath } from "../shell/types.ts"
+import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "../base/risk.ts"
@@ -57,8 +56,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const command = typeof args.command === "string" ? args.command : ""
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
-    const paths: CallPath[] = shell.paths.map((p) => (p.glob ? { path: real(p.path), access: p.access, glob: true } : { path: real(p.path), access: p.access }))
-    const raised = onDisk(shell.paths, paths, ctx.workspace, real)
+    const paths: CallPath[] = []
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real })
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -68,42 +67,23 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     // a tool that cannot say what it touches is not trusted to touch nothing
     return { ...base, cwd: ctx.cwd, toolRisk: "critical", paths: [] }
   }
-  const paths: CallPath[] = []
-  const touched: TouchedPath[] = []
+  const touched: DiskPath[] = []
+  const raised: Raised = []
   const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
-    const path = real(resolve(ctx.cwd, expandHome(p.path, ctx.home)))
-    // a host's tool may take a glob (Gemini's read_many_files): matched like a shell glob
-    const glob = /[*?[]/.test(path)
-    paths.push(p.dir ? { path, access: p.access, dir: true } : glob ? { path, access: p.access, glob: true } : { path, access: p.access })
-    if (glob) touched.push({ path, access: p.access, glob: true })
-    if (p.contents) for (const c of credentialsBelow(path, ctx.home)) paths.push({ path: c, access: "read" })
+    // a host's tool may take a glob (Gemini's read_many_files reads them with braces and dot-files)
+    for (const one of braceWords(resolve(ctx.cwd, expandHome(p.path, ctx.home)))) {
+      const d: DiskPath = { path: one, access: p.access }
+      if (/[*?[]/.test(one)) d.glob = true
+      if (p.dir) d.dir = true
+      if (p.contents) d.contents = true
+      touched.push(d)
+    }
+    if (/[@!+*?]\(/.test(p.path)) raised.push({ risk: "medium", reason: `${p.path} is an extended glob pattern ccode does not read` })
   }
-  const raised = onDisk(touched, paths, ctx.workspace, real)
+  const paths: CallPath[] = []
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real }))
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
-}
-
-// What the shell analysis cannot know without the disk: where a glob's matches and the links a
-// link-following walk meets really lead. Adds those paths; returns what could not be looked up.
-function onDisk(touched: TouchedPath[], paths: CallPath[], workspace: string, real: (p: string) => string): NonNullable<Call["raised"]> {
-  const raised: NonNullable<Call["raised"]> = []
-  for (const p of touched) {
-    if (p.glob) {
-      const found = globLinks(p.path, real)
-      for (const link of found.links) paths.push({ path: link, access: p.access })
-      if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
-    }
-    if (p.follow) {
-      const walk = walkLinks(real(p.path), workspace, real)
-      for (const l of walk.links) {
-        if (isInside(workspace, l.to)) continue
-        paths.push({ path: l.to, access: "read" })
-        if (l.dir) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links reads the folder ${l.to} outside the workspace (through ${l.at})` })
-      }
-      if (!walk.complete) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links: too many files to check where their links lead` })
-    }
-  }
-  return raised
 }
 
 // Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.

@@ -99,9 +99,11 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
-  for (const reason of walked.unresolved ?? []) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
-  if (walked.unresolved?.length) run.unresolved = true
-  walked.bare.forEach((r, i) => run.bare.redirects.push({ r, at: walked.bareCwd[i] ?? cwd }))
+  if (walked.unresolved?.length) {
+    for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
+    run.unresolved = true
+  }
+  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] ?? cwd })
   return out
 }
 
@@ -155,7 +157,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
     // what earlier parts write changes what later ones find on disk (`cp -r x.git y && git -C y log`)
-    const wroteBefore = paths.some((p) => p.access !== "read")
+    const wroteBefore = writes(paths)
     const c = classify(part, wroteBefore ? { ...placeOf(i), wroteBefore } : placeOf(i), run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
@@ -206,12 +208,14 @@ function unplacedFinding(u: Unplaced): Finding {
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
+  const args: string[] = []
+  for (let i = 1; i < part.words.length; i++) args.push(part.words[i]!.text)
   const cmd: SimpleCommand = {
     text: part.text,
     program: part.program,
-    args: part.words.slice(1).map((w) => w.text),
-    assignments: part.assignments.map((a) => ({ name: a.name, value: a.value.text })),
-    redirects: part.redirects.map((r) => ({ op: r.op, target: r.target.text, access: r.access })),
+    args,
+    assignments: part.assignments.length ? part.assignments.map((a) => ({ name: a.name, value: a.value.text })) : [],
+    redirects: part.redirects.length ? part.redirects.map((r) => ({ op: r.op, target: r.target.text, access: r.access })) : [],
     context: part.context,
     wrappers: part.wrappers,
     risk,
@@ -231,7 +235,23 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
   return cmd
 }
 
+function writes(paths: readonly TouchedPath[]): boolean {
+  for (const p of paths) if (p.access !== "read") return true
+  return false
+}
+
+function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
+  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow) return true
+  return false
+}
+
 function dedupe(paths: TouchedPath[]): TouchedPath[] {
+  if (paths.length <= 16) {
+    // the usual few: compared in place, without a key string per path
+    const out: TouchedPath[] = []
+    for (const p of paths) if (!listed(out, p)) out.push(p)
+    return out
+  }
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {

@@ -1,6 +1,6 @@
 // Risk of one part: every table entry and assessor that applies, levels changed by the policy's
 // risk.overrides, the max taken. What cannot be resolved is critical whatever the overrides say. Pure.
-import { riskRank, type Risk } from "../base/risk.ts"
+import { riskRank, RISKS, type Risk } from "../base/risk.ts"
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { PlaceContext } from "./paths.ts"
@@ -24,8 +24,19 @@ export interface Classified {
   writes?: Word[]
 }
 
-const BY_PROGRAM = new Map<string, Entry[]>()
-for (const e of TABLE) for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), e])
+// each entry with its subcommands as a set and the finding it adds, made once (risk.overrides replace
+// a finding, never change it)
+interface Compiled {
+  sub: ReadonlySet<string> | undefined
+  when: Entry["when"]
+  finding: Finding
+}
+const BY_PROGRAM = new Map<string, Compiled[]>()
+for (const e of TABLE) {
+  const compiled: Compiled = { sub: e.sub && new Set(e.sub), when: e.when, finding: Object.freeze({ name: e.name, level: e.level, reason: e.reason }) }
+  for (const p of e.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), compiled])
+}
+const NO_ENTRIES: Compiled[] = []
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
 // (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
 const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
@@ -39,19 +50,21 @@ const SYSTEM_BINS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[
 
 export function classify(part: Part, place: PlaceContext, overrides?: Record<string, Risk>): Classified {
   // copies: overrides below change levels, and the part's own findings must stay as found
-  const findings: Finding[] = !part.findings.length ? [] : overrides ? part.findings.map((f) => ({ ...f })) : [...part.findings]
+  // a copy: the part's own findings must stay as found (risk.overrides below replace findings, never change them)
+  const findings: Finding[] = part.findings.length ? [...part.findings] : []
   const program = part.program
   const args = part.words.slice(1)
   const base = baseProgram(program)
-  const values = args.map((a) => a.value ?? a.text)
+  const values: string[] = []
+  for (const a of args) values.push(a.value ?? a.text)
   const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
-  for (const e of BY_PROGRAM.get(base) ?? []) {
-    if (e.sub && !e.sub.includes(view.sub ?? "")) continue
+  for (const e of BY_PROGRAM.get(base) ?? NO_ENTRIES) {
+    if (e.sub && !e.sub.has(view.sub ?? "")) continue
     if (e.when && !e.when(view)) continue
-    findings.push({ name: e.name, level: e.level, reason: e.reason })
+    findings.push(e.finding)
     known = true
   }
   const assess = ASSESSORS.get(base)
@@ -69,7 +82,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   }
   // a build runs the workspace's code: arguments and variables that point it elsewhere are judged here
   // (after the program's own assessor, whose reasons name its options more precisely)
-  if (findings.some((f) => f.name === "build")) buildArguments(view, findings)
+  if (hasFinding(findings, "build")) buildArguments(view, findings)
   if (checkOptions(view, findings)) known = true
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
@@ -82,7 +95,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     else findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
   }
 
-  for (const w of part.writes ?? []) {
+  if (part.writes) for (const w of part.writes) {
     view.writes.push(w)
     const verdict = writeVerdict(w, part.cwd, place)
     if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
@@ -103,9 +116,10 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {
-    for (const f of findings) {
+    for (let i = 0; i < findings.length; i++) {
+      const f = findings[i]!
       const level = Object.hasOwn(overrides, f.name) ? overrides[f.name] : undefined
-      if (level) f.level = level
+      if (level) findings[i] = { name: f.name, level, reason: f.reason }
     }
   }
   if (part.unresolved) findings.push({ name: "unresolved", level: "critical", reason: part.unresolved })
@@ -114,14 +128,27 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   return out
 }
 
+function hasFinding(findings: readonly Finding[], name: string): boolean {
+  for (const f of findings) if (f.name === name) return true
+  return false
+}
+
 function baseProgram(program: string): string {
   return program.startsWith("mkfs.") ? "mkfs" : program
 }
 
 export function summarise(findings: Finding[]): Classified {
   if (findings.length === 1) return { risk: findings[0]!.level, reasons: [findings[0]!.reason], classes: [findings[0]!.name] }
-  let risk: Risk = "safe"
-  for (const f of findings) if (riskRank(f.level) > riskRank(risk)) risk = f.level
-  const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
-  return { risk, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
+  let top = 0
+  for (const f of findings) top = Math.max(top, riskRank(f.level))
+  if (findings.length > 8) {
+    const sorted = [...findings].sort((a, b) => riskRank(b.level) - riskRank(a.level))
+    return { risk: RISKS[top]!, reasons: [...new Set(sorted.map((f) => f.reason))], classes: [...new Set(findings.map((f) => f.name))] }
+  }
+  // the same without the copies for the usual few: strongest first (a stable sort), each reason and class once
+  const reasons: string[] = []
+  for (let rank = top; rank >= 0; rank--) for (const f of findings) if (riskRank(f.level) === rank && !reasons.includes(f.reason)) reasons.push(f.reason)
+  const classes: string[] = []
+  for (const f of findings) if (!classes.includes(f.name)) classes.push(f.name)
+  return { risk: RISKS[top]!, reasons, classes }
 }

@@ -84,8 +84,10 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null
   // most operands are plain relative names: join without the general resolver
-  if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) return cwd.map((d) => (d === "/" ? "/" : d + "/") + p)
-  return cwd.map((d) => normalise(d === "/" ? "/" + p : `${d}/${p}`))
+  const out: string[] = []
+  if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) for (const d of cwd) out.push((d === "/" ? "/" : d + "/") + p)
+  else for (const d of cwd) out.push(normalise(d === "/" ? "/" + p : `${d}/${p}`))
+  return out
 }
 
 // /proc/self/root is the process's root directory and /proc/self/cwd its current one (magic links the
@@ -157,8 +159,11 @@ function physicalDots(p: string, realpath: (path: string) => string): string {
  *  for ~/.ssh, so a check that something is dangerous compares this way (a check that something is safe
  *  never does). */
 export function isInsideFold(parent: string, child: string): boolean {
-  if (isInside(parent, child)) return true
   const n = parent.length
+  // the root and a parent with a trailing slash go through isInside; for every other parent the
+  // comparison below accepts all that isInside would (and runs for every path against every system
+  // directory without building a string)
+  if ((n <= 1 || parent.charCodeAt(n - 1) === 47) && isInside(parent, child)) return true
   if (child.length < n || n <= 1) return false
   if (child.length > n && child.charCodeAt(n) !== 47) return false
   // ASCII letters compared without building lower-case copies (this runs for every path judged)

@@ -8,19 +8,15 @@ import { readGit } from "./git.ts"
 import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
 import { runner } from "./runners.ts"
-import { basename, inner, splitArgs, type Expander, type Part } from "./part.ts"
+import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
 
 export function expandCommand(raw: RawCommand, ex: Expander): void {
   const loader = raw.assignments.length ? [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)] : raw.loader
-  const part: Part = {
-    text: raw.text, words: raw.words, program: "", assignments: raw.assignments, redirects: raw.redirects, context: raw.context,
-    wrappers: [], cwd: raw.cwd, loader, findings: [],
-  }
+  const part = newPart(raw.text, raw.words, raw.assignments, raw.redirects, raw.context, raw.cwd, loader, raw.exported)
   if (raw.stdin) part.stdin = raw.stdin
   if (raw.forkBomb) part.forkBomb = true
-  if (raw.exported) part.exported = raw.exported
   unwrap(part, ex)
 }
 
@@ -66,7 +62,7 @@ function unwrap(part: Part, ex: Expander): void {
     }
     const name = basename(head.value)
     if (head.value.includes("/")) part.programPath = head.value
-    else delete part.programPath
+    else part.programPath = undefined
     part.program = name
     if (name === "env") {
       if (!unwrapEnv(part, ex)) return

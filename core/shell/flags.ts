@@ -4,7 +4,7 @@ import { byName } from "./options.ts"
 
 export interface Canonical {
   /** `-r`, `-f`, `--force-with-lease`, `--force-with-lease=main` (long flags keep their value too) */
-  flags: Set<string>
+  flags: ReadonlySet<string>
   operands: string[]
 }
 
@@ -43,15 +43,23 @@ const SHORT_ALIASES = byName<ReadonlyMap<string, string[]>>({
 // single-dash long options: splitting their names would be nonsense
 const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang++", "cc", "go", "xargs", "ffmpeg", "convert", "magick", "openssl", "tcpdump", "iptables", "ip", "npx", "bunx"])
 
+// shared by every command without flags (most `git status`, `npm test`): read only, never added to
+const NO_FLAGS: ReadonlySet<string> = new Set()
+
 export function canonical(program: string, args: readonly string[]): Canonical {
-  const flags = new Set<string>()
   const operands: string[] = []
+  let i = 0
+  // most arguments are operands: the set and the program's tables are looked up at the first flag
+  while (i < args.length && isOperand(args[i]!)) operands.push(args[i++]!)
+  if (i === args.length) return { flags: NO_FLAGS, operands }
+  const flags = new Set<string>()
   const long = LONG.get(program)
   const aliases = SHORT_ALIASES.get(program)
   const clusters = !NO_CLUSTERS.has(program)
   let done = false
-  for (const a of args) {
-    if (done || a.length < 2 || a.charCodeAt(0) !== 45 || a.includes("*")) {
+  for (; i < args.length; i++) {
+    const a = args[i]!
+    if (done || isOperand(a)) {
       operands.push(a)
       continue
     }
@@ -71,14 +79,26 @@ export function canonical(program: string, args: readonly string[]): Canonical {
       flags.add(a)
       continue
     }
-    for (let i = 1; i < a.length; i++) {
-      const c = a[i]!
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j]!
       const expanded = aliases?.get(c)
-      if (expanded) for (const e of expanded) flags.add(`-${e}`)
-      else flags.add(`-${c}`)
+      if (expanded) for (const e of expanded) flags.add(dashed(e))
+      else flags.add(dashed(c))
     }
   }
   return { flags, operands }
+}
+
+// `-x` for every ASCII character, made once: a cluster's letters are split for every command
+const DASHED: string[] = []
+for (let c = 0; c < 128; c++) DASHED.push(`-${String.fromCharCode(c)}`)
+
+function dashed(c: string): string {
+  return DASHED[c.charCodeAt(0)] ?? `-${c}`
+}
+
+function isOperand(a: string): boolean {
+  return a.length < 2 || a.charCodeAt(0) !== 45 || a.includes("*")
 }
 
 function isNumber(flag: string): boolean {

@@ -6,7 +6,7 @@
 import type { Walked } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Construct } from "./types.ts"
-import { isPlainCommand, readPlain } from "./plain.ts"
+import { isBare, isPlainCommand, readPlain } from "./plain.ts"
 
 type Op = "&&" | "||" | ";"
 
@@ -44,7 +44,12 @@ export function splitSimpleList(command: string): { text: string; op?: Op }[] | 
       if (command[i + 1] === ";") return undefined
       next = ";"
     }
-    if (!next) continue
+    if (!next) {
+      // a newline, a carriage return or a non-ASCII blank outside quotes: trim() below would drop it where
+      // bash keeps it in a word or reads it as a separator (`a\n;b` is a syntax error); not this path
+      if (!isBare(c.charCodeAt(0))) return undefined
+      continue
+    }
     parts.push({ text: command.slice(start, i).trim(), op })
     op = next
     sawOperator = true

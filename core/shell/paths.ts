@@ -35,15 +35,22 @@ export function criticalPath(abs: string, c: PlaceContext, strict = false): stri
   if (isInsideFold(abs, c.workspace)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
-  if (SYSTEM.some((d) => isInsideFold(d, abs))) return "a system directory"
+  if (inSystem(abs)) return "a system directory"
   return undefined
 }
 
 const SYSTEM = ["/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/System", "/Library", "/private/etc", "/var/lib"]
+
+function inSystem(abs: string): boolean {
+  for (const d of SYSTEM) if (isInsideFold(d, abs)) return true
+  return false
+}
 const BROAD_GLOB = /^[*?.]*[*?][*?.]*$/
+const GLOB_CHAR = /[*?[]/
 
 /** A path with a glob in it: everything under its glob-free prefix when the glob is broad (`*`, `.*`). */
 function globTarget(abs: string): { dir: string; dots: boolean } | undefined {
+  if (!GLOB_CHAR.test(abs)) return undefined // most paths: no part to look for
   const parts = abs.split("/")
   const at = parts.findIndex((p) => /[*?[]/.test(p))
   if (at < 0) return undefined
@@ -144,7 +151,7 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
     if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
-    if (SYSTEM.some((d) => isInsideFold(d, p)) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
+    if (inSystem(p) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
     return { level: "high", reason: `writes outside the workspace: ${p}` }
   }
 }

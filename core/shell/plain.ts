@@ -15,33 +15,39 @@ const KEYWORDS = new Set([
 const BARE = new Uint8Array(128)
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,^~*? \t") BARE[c.charCodeAt(0)] = 1
 
+/** A character a plain command may hold outside quotes (blanks included). */
+export function isBare(code: number): boolean {
+  return code < 128 && BARE[code] === 1
+}
+
 /** Plain words and quotes only: safe to split without a parser. */
 export function isPlainCommand(command: string): boolean {
-  if (!plainCharacters(command)) return false
-  const words = tokenize(command)
-  return !startsWithKeyword(words) && !tildeAssignment(words)
+  const raws: string[] = []
+  if (!tokenize(command, raws, [])) return false
+  const first = firstCommandWord(raws)
+  return !KEYWORDS.has(raws[first] ?? "") && !tildeAssignment(raws, first)
 }
 
 /** The fast path: the command's single simple command, or undefined when it is not plain. */
 export function readPlain(command: string, loader: string[], inherited: Map<string, string | undefined>, cwd: Cwd, context: Construct[]): Walked | undefined {
-  if (!plainCharacters(command)) return undefined
-  const words = tokenize(command)
-  if (startsWithKeyword(words) || tildeAssignment(words)) return undefined
+  const raws: string[] = []
+  const words: Word[] = []
+  if (!tokenize(command, raws, words)) return undefined
+  const first = firstCommandWord(raws)
+  if (KEYWORDS.has(raws[first] ?? "") || tildeAssignment(raws, first)) return undefined
   const assignments: RawCommand["assignments"] = []
-  let i = 0
-  for (; i < words.length; i++) {
-    const raw = words[i]!
-    const m = ASSIGNMENT.exec(raw.raw)
-    if (!m) break
+  for (let i = 0; i < first; i++) {
+    const raw = raws[i]!
+    const m = ASSIGNMENT.exec(raw)!
     const name = m[0].replace(/\+?=$/, "")
-    const value = raw.word.value!.slice(m[0].length)
-    const tail = raw.raw.slice(m[0].length)
-    const word: Word = { text: value, value, expanded: false, hollow: false, glob: raw.word.glob && tail.replace(/'[^']*'|"[^"]*"/g, "").search(/[*?]/) >= 0, tilde: tail.startsWith("~") }
+    const value = words[i]!.value!.slice(m[0].length)
+    const tail = raw.slice(m[0].length)
+    const word: Word = { text: value, value, expanded: false, hollow: false, glob: words[i]!.glob && tail.replace(/'[^']*'|"[^"]*"/g, "").search(/[*?]/) >= 0, tilde: tail.startsWith("~") }
     assignments.push({ name, value: word })
   }
-  if (i === words.length) return { commands: [], bare: [], bareCwd: [] }
+  if (first === words.length) return { commands: [], bare: [], bareCwd: [] }
   const cmd: RawCommand = {
-    words: i ? words.slice(i).map((w) => w.word) : words.map((w) => w.word),
+    words: first ? words.slice(first) : words,
     assignments,
     redirects: [],
     context,
@@ -56,47 +62,25 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
 
 // bash expands ~ in an assignment's value (after = and each :): the walk does that
-function tildeAssignment(words: { raw: string }[]): boolean {
-  for (const w of words) {
-    if (!ASSIGNMENT.test(w.raw)) return false
-    if (w.raw.includes("~")) return true
-  }
+function tildeAssignment(raws: readonly string[], first: number): boolean {
+  for (let i = 0; i < first; i++) if (raws[i]!.includes("~")) return true
   return false
 }
 
-function plainCharacters(command: string): boolean {
-  let quote = 0
-  for (let i = 0; i < command.length; i++) {
-    const c = command.charCodeAt(i)
-    if (quote === 39) {
-      if (c === 39) quote = 0
-      continue
-    }
-    if (quote === 34) {
-      if (c === 34) quote = 0
-      else if (c === 36 || c === 96 || c === 92) return false // $ ` \
-      continue
-    }
-    if (c === 39 || c === 34) quote = c
-    else if (c >= 128 || !BARE[c]) return false
-  }
-  return quote === 0
+/** The index of the first word that is not an assignment (`FOO=1 BAR=2 cmd`): the command's name. */
+function firstCommandWord(raws: readonly string[]): number {
+  let i = 0
+  // an assignment has an `=`: most words are told apart without the regex
+  while (i < raws.length && raws[i]!.includes("=") && ASSIGNMENT.test(raws[i]!)) i++
+  return i
 }
 
-function startsWithKeyword(tokens: Token[]): boolean {
-  for (const t of tokens) if (!ASSIGNMENT.test(t.raw)) return KEYWORDS.has(t.raw)
-  return false
-}
+const SPACE = 32, TAB = 9, SQ = 39, DQ = 34, STAR = 42, QMARK = 63, TILDE = 126, DOLLAR = 36, BACKQUOTE = 96, BACKSLASH = 92
 
-interface Token {
-  raw: string
-  word: Word
-}
-
-const SPACE = 32, TAB = 9, SQ = 39, DQ = 34, STAR = 42, QMARK = 63, TILDE = 126
-
-function tokenize(command: string): Token[] {
-  const out: Token[] = []
+/** Split into words as written (`raws`) and as bash passes them (quotes removed); false when the
+ *  command is not plain: a character outside BARE unquoted, `$` `\` or a backquote inside double quotes,
+ *  a quote not closed. One pass: most commands are plain. */
+function tokenize(command: string, raws: string[], words: Word[]): boolean {
   const n = command.length
   let i = 0
   while (i < n) {
@@ -104,7 +88,7 @@ function tokenize(command: string): Token[] {
     while (c === SPACE || c === TAB) c = command.charCodeAt(++i)
     if (i >= n) break
     const start = i
-    let value = ""
+    let value: string | undefined // set once the word has quotes
     let glob = false
     const tilde = c === TILDE
     let from = i
@@ -112,17 +96,29 @@ function tokenize(command: string): Token[] {
       c = command.charCodeAt(i)
       if (c === SPACE || c === TAB) break
       if (c === SQ || c === DQ) {
-        value += command.slice(from, i)
-        const end = command.indexOf(c === SQ ? "'" : '"', i + 1)
-        value += command.slice(i + 1, end)
+        let end = i + 1
+        if (c === SQ) end = command.indexOf("'", end)
+        else {
+          for (; end < n; end++) {
+            const d = command.charCodeAt(end)
+            if (d === DQ) break
+            if (d === DOLLAR || d === BACKQUOTE || d === BACKSLASH) return false
+          }
+        }
+        if (end < 0 || end >= n) return false
+        value = (value ?? "") + command.slice(from, i) + command.slice(i + 1, end)
         i = from = end + 1
         continue
       }
+      if (c >= 128 || !BARE[c]) return false
       if (c === STAR || c === QMARK) glob = true
       i++
     }
-    value += command.slice(from, i)
-    out.push({ raw: command.slice(start, i), word: { text: value, value, expanded: false, hollow: false, glob, tilde } })
+    const raw = command.slice(start, i)
+    if (value === undefined) value = raw
+    else value += command.slice(from, i)
+    raws.push(raw)
+    words.push({ text: value, value, expanded: false, hollow: false, glob, tilde })
   }
-  return out
+  return true
 }

@@ -5,10 +5,10 @@
 // trees of those that follow the links they meet (grep -R), for the caller to look up on disk. Pure.
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
-import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { patternGiven } from "./optionreads.ts"
 import { CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { hasWord, operands } from "./part.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -31,7 +31,7 @@ export function unknownReads(part: Part): string | undefined {
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
-  const ops = operands(part.words.slice(1))
+  const ops = operands(part.words, 1)
   const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
   for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
@@ -73,7 +73,7 @@ export function followedWalks(part: Part, home: string): TouchedPath[] {
 // the directories a recursive reader walks: its operands after the pattern, else its directory ("/"
 // when that is not known)
 function walkRoots(part: Part, home: string): string[] {
-  const ops = operands(part.words.slice(part.program === "git" ? 2 : 1))
+  const ops = operands(part.words, part.program === "git" ? 2 : 1)
   const dirs = (PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)) || part.program === "git" ? ops.slice(1) : ops
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
@@ -106,21 +106,13 @@ const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
   if (!MAY_RECURSE.has(part.program)) return false
+  // git: only `git grep --no-index` (looked at without copying the words: this runs for every git command)
+  if (part.program === "git") return part.words[1]?.value === "grep" && hasWord(part.words, "--no-index")
   const vals = part.words.slice(1).map((w) => w.value ?? "")
-  if (part.program === "git") return vals[0] === "grep" && vals.includes("--no-index")
   const short = (letters: RegExp) => vals.some((v) => /^-[^-]/.test(v) && letters.test(v.slice(1)))
   if (part.program === "grep" || part.program === "egrep" || part.program === "fgrep") {
     return short(/^[^efmABCDd]*[rR]/) || vals.some((v) => /^--(recursive|dereference-recursive|directories=recurse|d[a-z]*=recurse)$/.test(v)) || vals.some((v, i) => (v === "-d" && vals[i + 1] === "recurse") || v === "-drecurse")
   }
   if (part.program === "diff") return short(/^[^CDFILSUWX]*r/) || vals.includes("--recursive")
   return false
-}
-
-function operands(words: Word[]): Word[] {
-  let done = false
-  return words.filter((w) => {
-    if (done) return true
-    if (w.value === "--") return !(done = true)
-    return !(w.value ?? "").startsWith("-")
-  })
 }

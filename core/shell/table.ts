@@ -35,7 +35,10 @@ export interface Entry {
   when?: (v: View) => boolean
 }
 
-const flag = (v: View, ...names: string[]) => names.some((n) => v.canon.flags.has(n))
+function flag(v: View, ...names: string[]): boolean {
+  for (const n of names) if (v.canon.flags.has(n)) return true
+  return false
+}
 const anyArg = (v: View, re: RegExp) => v.values.some((a) => re.test(a))
 const second = (v: View) => v.canon.operands[1]
 
@@ -57,20 +60,20 @@ const BUILD_TOOLS = [
   "oxlint", "golangci-lint", "shellcheck", "hadolint", "swiftc", "javac", "kotlinc", "zig", "bazel", "buck2", "turbo", "nx",
 ]
 
-const GIT_READ = [
+const GIT_READ = new Set([
   "status", "log", "diff", "show", "blame", "describe", "shortlog", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
   "grep", "whatchanged", "version", "help", "count-objects", "check-ignore", "merge-base", "name-rev", "show-ref", "for-each-ref",
   "var", "cherry", "range-diff", "annotate", "show-branch", "verify-commit", "verify-tag", "fsck", "check-attr", "diff-tree",
   "diff-index", "diff-files",
-]
+])
 
-const GIT_WRITE = [
+const GIT_WRITE = new Set([
   "add", "commit", "stash", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "restore", "mv", "rm", "pull",
   "fetch", "clone", "init", "am", "apply", "worktree", "notes", "submodule", "remote", "config", "tag", "branch", "reset",
   "bisect", "sparse-checkout", "maintenance", "gc", "prune", "repack", "lfs", "format-patch", "archive", "bundle", "clean",
   "reflog", "symbolic-ref", "update-index", "update-ref", "read-tree", "commit-tree", "write-tree", "mktag", "mktree", "replace",
   "ls-remote",
-]
+])
 
 const PKG_MANAGERS = ["npm", "pnpm", "yarn", "bun", "deno"]
 const PKG_RUN = ["test", "t", "run", "run-script", "build", "lint", "check", "fmt", "format", "typecheck", "start", "dev", "bench", "audit", "ls", "list", "outdated", "view", "info", "why", "pm", "version", "--version", "-v", "help", "doctor", "explain", "tsc"]
@@ -101,10 +104,10 @@ export const TABLE: readonly Entry[] = [
   { name: "install", level: "medium", reason: "installs or removes system packages", programs: ["apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "port", "snap", "flatpak"] },
   { name: "publish", level: "high", reason: "publishes a package", programs: [...PKG_MANAGERS, "cargo", "poetry", "twine", "gem", "dotnet", "helm"], sub: [...PUBLISH, "push", "upload", "yank"] },
   { name: "publish", level: "high", reason: "pushes an image", programs: ["docker", "podman"], sub: ["push"] },
-  { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.includes(v.sub) },
-  { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && v.sub !== "ls-remote" && !GIT_READ.includes(v.sub) && !gitListing(v) },
+  { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.has(v.sub) },
+  { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && v.sub !== "ls-remote" && !GIT_READ.has(v.sub) && !gitListing(v) },
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
-  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.includes(v.sub) && !GIT_WRITE.includes(v.sub) && v.sub !== "push" },
+  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && v.sub !== "push" },
   { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
   { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
   { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },

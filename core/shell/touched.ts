@@ -9,6 +9,7 @@ import { otherProcess, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
+import { hasWord, operands } from "./part.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -35,35 +36,41 @@ export interface Unplaced {
 
 export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
-  const add = (w: Word, access: TouchedPath["access"]) => addPath(out, w, access, part.cwd, home, unplaced)
-  const role = ROLES.get(part.program) ?? (READERS.has(part.program) ? "read" : undefined)
+  const cwd = part.cwd
+  const program = part.program
+  const words = part.words
+  const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
   // git diff/grep --no-index read files, not the repository
-  if (part.program === "git" && part.words.some((w) => w.value === "--no-index")) {
-    for (const w of operands(part.words.slice(2))) add(w, "read")
+  if (program === "git" && hasWord(words, "--no-index")) {
+    for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
     return out
   }
   // options read the files they name (git blame --contents F, diff --from-file=F, date --file=F, grep -fF):
   // every `--opt=` value and `-xVALUE` that looks like a path, and git's path-looking words, are reads the
   // path rules judge
-  for (let i = 1; i < part.words.length; i++) {
-    const w = part.words[i]!
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!
     const v = w.value ?? ""
     const eq = v.startsWith("--") ? v.indexOf("=") : -1
     const attached = eq >= 0 ? v.slice(eq + 1) : v.charCodeAt(0) === 45 && (v.includes("/") || v.includes("~")) ? /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1] : undefined
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
-      if (looksLikePath(value)) add(value, "read")
-    } else if (part.program === "git" && !v.startsWith("-") && (looksLikePath(w) || /^[~.]/.test(v))) add(w, "read")
+      if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
+    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46)) addPath(out, w, "read", cwd, home, unplaced)
   }
-  for (const w of optionReads(part.program, part.words)) add(w, "read")
+  for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
   if (role === "none") return out
-  const ops = operands(part.words.slice(1))
-  if (role === "write") for (const w of ops) add(w, "write")
-  else if (role === "last-write") ops.forEach((w, i) => add(w, i === ops.length - 1 && ops.length > 1 ? "write" : "read"))
-  else if (role === "first-skipped") for (const w of ops.slice(patternGiven(part.program, part.words) ? 0 : 1)) add(w, part.program === "chmod" || part.program === "chown" || part.program === "chgrp" ? "write" : "read")
-  else if (role === "read") for (const w of ops) add(w, part.program === "sed" && part.words.some((x) => x.value?.startsWith("-i")) ? "write" : "read")
-  else for (const w of ops) if (looksLikePath(w)) add(w, "read")
-  if (part.program === "dd") for (const w of part.words) if (w.value?.startsWith("of=")) add({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write")
+  const ops = operands(words, 1)
+  if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home, unplaced)
+  else if (role === "last-write") ops.forEach((w, i) => addPath(out, w, i === ops.length - 1 && ops.length > 1 ? "write" : "read", cwd, home, unplaced))
+  else if (role === "first-skipped") {
+    const access = program === "chmod" || program === "chown" || program === "chgrp" ? "write" : "read"
+    for (let i = patternGiven(program, words) ? 0 : 1; i < ops.length; i++) addPath(out, ops[i]!, access, cwd, home, unplaced)
+  } else if (role === "read") {
+    const access = program === "sed" && words.some((x) => x.value?.startsWith("-i")) ? "write" : "read"
+    for (const w of ops) addPath(out, w, access, cwd, home, unplaced)
+  } else for (const w of ops) if (looksLikePath(w)) addPath(out, w, "read", cwd, home, unplaced)
+  if (program === "dd") for (const w of words) if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home, unplaced)
   return out
 }
 
@@ -85,15 +92,6 @@ function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
     out.push(w.glob ? { path, access, glob: true } : { path, access })
   }
-}
-
-function operands(words: Word[]): Word[] {
-  let done = false
-  return words.filter((w) => {
-    if (done) return true
-    if (w.value === "--") return !(done = true)
-    return !(w.value ?? "").startsWith("-")
-  })
 }
 
 function looksLikePath(w: Word): boolean {

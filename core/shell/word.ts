@@ -307,9 +307,20 @@ function expandBraces(pieces: Piece[], base: Word): Word[] {
   for (const p of pieces) {
     marked += p.quoted || p.expansion ? p.value! : p.value!.replace(/[{},]/g, (c) => (c === "{" ? OPEN : c === "," ? COMMA : CLOSE))
   }
-  const results = braceExpand(marked, 0).map((s) => s.replace(/[\u0001\u0002\u0003]/g, (c) => (c === OPEN ? "{" : c === COMMA ? "," : "}")))
+  const results = braceExpand(marked, 0).map(unmark)
   if (results.length === 1) return [{ ...base, glob: base.glob }]
   return results.map((r) => ({ ...base, text: r, value: r, glob: base.glob && hasGlob(r), tilde: r.startsWith("~"), braced: true }))
+}
+
+/** Brace expansion of a plain text, as bash (and the npm glob package) does it: `{a,b}/x` is a/x and b/x (at most 64). */
+export function braceWords(text: string): string[] {
+  if (!text.includes("{")) return [text]
+  const marked = text.replace(/[{},]/g, (c) => (c === "{" ? OPEN : c === "," ? COMMA : CLOSE))
+  return braceExpand(marked, 0).map(unmark)
+}
+
+function unmark(s: string): string {
+  return s.replace(/[\u0001\u0002\u0003]/g, (c) => (c === OPEN ? "{" : c === COMMA ? "," : "}"))
 }
 
 function braceExpand(s: string, depth: number): string[] {

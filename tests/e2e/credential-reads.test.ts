@@ -22,6 +22,9 @@ describe("reads of credentials", () => {
     // what a cloned repository can carry: links to where the user's credentials are
     symlinkSync(join(sb.home, ".aws"), join(sb.work, "docs"))
     symlinkSync("../home/.vault-token", join(sb.work, "notes"))
+    symlinkSync("/proc/self/cwd", join(sb.work, "here"))
+    mkdirSync(join(sb.work, "sub", "deep"), { recursive: true })
+    symlinkSync("../../../home/.aws/credentials", join(sb.work, "sub", "deep", "k"))
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
 
@@ -60,6 +63,9 @@ describe("reads of credentials", () => {
     ["ag -f key", "/.aws"],
     ["diff -r . src", "/.aws"],
     ["diff -rN src .", "/.aws"],
+    ["grep -R key ./*", "/.aws"],
+    ["grep -R key s*", "/.aws"],
+    ["rg -L key [s]ub", "/.aws"],
   ])("%s walks through the link: asks", async (command, target) => {
     const d = await check(command)
     expect(d.decision).toBe("ask")
@@ -72,6 +78,12 @@ describe("reads of credentials", () => {
     expect(follow.stdout.toString()).toContain(SECRET)
     const plain = Bun.spawnSync(["grep", "-r", "aws_secret", "."], { cwd: sb.work, env: sb.env })
     expect(plain.stdout.toString()).not.toContain(SECRET)
+  })
+
+  test.each(["cd ~/.aws && cat WORK/here/credentials", "cat here/x", "echo x > here/y"])("%s goes through a link to /proc/self/cwd: asks", async (command) => {
+    const d = await check(command.replace("WORK", sb.work))
+    expect(d.decision).toBe("ask")
+    expect(d.reason).toContain("a link into /proc or /dev/fd")
   })
 
   test.each([
@@ -117,6 +129,9 @@ describe("reads of credentials", () => {
     [{ include: ["**"] }, "/.aws"],
     [{ include: ["~/.a*/cred*"] }, "/.a*/cred*"],
     [{ paths: ["README.md", "n?tes"] }, "/.vault-token"],
+    [{ include: ["{docs,x}/credentials"] }, "/.aws/credentials"],
+    [{ include: ["@(docs)/credentials"] }, "extended glob"],
+    [{ include: ["/etc/{shadow,x}"] }, "/etc/shadow"],
   ])("gemini read_many_files %j asks", async (input, target) => {
     const answer = await hook("gemini", "read_many_files", input)
     expect(answer?.decision).toBe("ask")

@@ -175,6 +175,15 @@ describe("an agent trying to get round the hook", () => {
     expect(["ask", "deny"]).toContain(JSON.parse(r.stdout).decision)
   })
 
+  test("Gemini's older `directory` field moves the cwd too; given with dir_path, the call is blocked", async () => {
+    const sb = sandbox()
+    const r = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "run_shell_command", tool_input: { command: "rm -rf *", directory: "/" }, cwd: sb.work }) })
+    expect(r.code).toBe(0)
+    expect(["ask", "deny"]).toContain(JSON.parse(r.stdout).decision)
+    const both = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify({ tool_name: "run_shell_command", tool_input: { command: "ls", directory: "/", dir_path: "." }, cwd: sb.work }) })
+    expect(both.code).toBe(2)
+  })
+
   test("a harmless command chained to a destructive one is decided by the worst part", async () => {
     const sb = sandbox()
     const out = JSON.parse((await claude(sb, "Bash", { command: "git status; git push --force origin main" })).stdout)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { globLinks, walkLinks } from "../../core/policy/globdisk.ts"
+import { globFree, globLinks, throughMagicLink, walkLinks } from "../../core/policy/globdisk.ts"
 import { realpathExisting } from "../../core/base/paths.ts"
 
 describe("globLinks: where a glob's matches lead through symlinks", () => {
@@ -46,9 +46,11 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
     expect(links("src/*.ts")).toEqual({ links: [], complete: true })
     expect(links("nothing*/x")).toEqual({ links: [], complete: true })
   })
-  test("more matches than the limit: incomplete, so the caller fails closed", () => {
+  test("more directory entries read than the bound: incomplete, so the caller fails closed", () => {
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 10).complete).toBe(false)
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 100).complete).toBe(true)
+    // entries read in every segment count, not only the matches kept
+    expect(globLinks(join(ws, "many/d1*/x"), realpathExisting, 30).complete).toBe(false)
   })
 
   test("walkLinks: the links a following walk meets, walking on through links inside the workspace", () => {
@@ -63,6 +65,29 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
       expect(walkLinks(join(ws, "many"), ws, realpathExisting, 10).complete).toBe(false)
     } finally {
       rmSync(inner)
+    }
+  })
+
+  test("walkLinks from a glob root walks the directory before the glob", () => {
+    expect(globFree(join(ws, "src", "*"))).toBe(join(ws, "src"))
+    expect(globFree(join(ws, "s*", "deep"))).toBe(ws)
+    expect(globFree("/x/y")).toBe("/x/y")
+    const walk = walkLinks(join(ws, "s[r]c"), ws, realpathExisting)
+    expect(walk.links.map((l) => l.to)).toContain(secret)
+  })
+
+  test("throughMagicLink: a link into /proc or /dev/fd on the way, judged by the process that opens it", () => {
+    const magic = join(ws, "self")
+    symlinkSync("/proc/self/cwd", magic)
+    symlinkSync("../self", join(ws, "src", "again-self"))
+    try {
+      expect(throughMagicLink(join(magic, "credentials"))).toBe(magic)
+      expect(throughMagicLink(join(ws, "src", "again-self", "x"))).toBe(magic)
+      expect(throughMagicLink(join(ws, "src", "deep", "out", "key"))).toBeUndefined()
+      expect(throughMagicLink("/proc/self/cwd/x")).toBeUndefined()
+    } finally {
+      rmSync(magic)
+      rmSync(join(ws, "src", "again-self"))
     }
   })
 })

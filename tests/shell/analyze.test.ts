@@ -93,6 +93,15 @@ describe("paths", () => {
     expect(a.paths).toContainEqual({ path: "/home/dev/tmp.txt", access: "write" })
   })
 
+  test("a walk that follows links marks its trees for the disk look-up, beside the plain read of them", () => {
+    for (const cmd of ["grep -R key .", "rg -L key", "diff -r . src"]) {
+      const a = analyze(cmd)
+      expect(a.paths).toContainEqual({ path: "/home/dev/project", access: "read", follow: true })
+    }
+    const plain = analyze("grep -r key .")
+    expect(plain.paths.some((p) => p.follow)).toBe(false)
+  })
+
   test("after `cd X;` either directory may hold, so both are reported", () => {
     const a = analyze("cd build; rm x")
     expect(a.paths).toContainEqual({ path: "/home/dev/project/build/x", access: "write" })

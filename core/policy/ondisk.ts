@@ -1,0 +1,64 @@
+// The paths of a call as the disk has them: a shell analysis's paths (and a tool's declared paths)
+// are resolved through symlinks, and what the analysis cannot know without the disk is looked up
+// (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
+// link into /proc. Adds the paths found; returns the risks of what could not be looked up.
+import { isInside } from "../base/paths.ts"
+import { credentialsBelow } from "../shell/index.ts"
+import type { TouchedPath } from "../shell/types.ts"
+import { globFree, globLinks, throughMagicLink, walkLinks } from "./globdisk.ts"
+import type { Call, CallPath } from "./types.ts"
+
+export type Raised = NonNullable<Call["raised"]>
+
+/** A path as the analysis or a tool's declaration gives it: `dir` a folder the tool reads below,
+ *  `contents` the tool reads every file below it (a search). */
+export type DiskPath = TouchedPath & { dir?: true; contents?: true }
+
+export interface DiskContext {
+  workspace: string
+  home: string
+  realpath: (path: string) => string
+}
+
+/** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
+export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: DiskContext): Raised {
+  const raised: Raised = []
+  const { workspace, realpath } = ctx
+  for (const p of touched) {
+    const real = realpath(p.path)
+    if (p.dir) paths.push({ path: real, access: p.access, dir: true })
+    else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
+    if (p.contents) for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+    if (real !== p.path) magicLink(p.path, p.access, raised)
+    if (p.glob) {
+      const found = globLinks(p.path, realpath)
+      for (const to of found.links) reached(to, p.access, paths, ctx)
+      if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
+    }
+    if (p.follow) {
+      paths.push({ path: realpath(globFree(p.path)), access: "read" })
+      const walk = walkLinks(p.path, workspace, realpath)
+      for (const l of walk.links) {
+        if (isInside(workspace, l.to)) continue
+        reached(l.to, "read", paths, ctx)
+        if (l.dir) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links reads the folder ${l.to} outside the workspace (through ${l.at})` })
+      }
+      if (!walk.complete) raised.push({ risk: "medium", reason: `a walk of ${p.path} that follows links: too many files to check where their links lead` })
+    }
+  }
+  return raised
+}
+
+// a path reached through a link: judged itself, and when it is a folder outside the workspace, a
+// command that reads it recursively reads the credential locations below it
+function reached(to: string, access: TouchedPath["access"], paths: CallPath[], ctx: DiskContext): void {
+  paths.push({ path: to, access })
+  if (access === "read" && !isInside(ctx.workspace, to)) for (const c of credentialsBelow(to, ctx.home)) paths.push({ path: c, access: "read" })
+}
+
+function magicLink(path: string, access: TouchedPath["access"], raised: Raised): void {
+  const link = throughMagicLink(path)
+  if (!link) return
+  const what = `${path} goes through ${link}, a link into /proc or /dev/fd: where it leads depends on the process that opens it`
+  raised.push(access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
