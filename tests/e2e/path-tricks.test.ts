@@ -71,6 +71,20 @@ describe("path tricks around links, globs and tilde", () => {
     }
   })
 
+  test("another process's directory (/proc/PID/cwd) is not known: bash reads through it, ccode asks (finding 4)", async () => {
+    const other = Bun.spawn(["sleep", "30"], { cwd: join(sb.home, ".aws") })
+    try {
+      for (const command of [`cat /proc/${other.pid}/cwd/credentials`, `cat /proc/${other.pid}/task/${other.pid}/cwd/credentials`]) {
+        expect(bash(command)).toContain(SECRET)
+        const d = await check(command)
+        expect([command, d.decision, d.risk, d.reason.includes("another process's directory")]).toEqual([command, "ask", "medium", true])
+      }
+    } finally {
+      other.kill()
+      await other.exited
+    }
+  })
+
   test.each(["cat src/*.ts", "ls src/*", "cd src && ls", "cd docs/.. && ls", "cat src/../src/a.ts", "x=~/notes.txt; echo $x"])("%s stays allowed", async (command) => {
     const d = await check(command)
     expect([command, d.decision, d.risk]).toEqual([command, "allow", "safe"])
