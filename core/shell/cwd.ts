@@ -53,10 +53,14 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
  * `~+` and `~-` are $PWD and $OLDPWD as the script set them (an assignment, or a `cd` before): the word
  * with that value, or an unknown word when the script set it to something not known. `value` gives a
  * script variable's value, "unset" when the script never set it (then `~+` is the cwd candidates and
- * `~-` is not known: resolveWord).
+ * `~-` is not known: resolveWord). `dirs`: the known stack entries, `~1` first.
  */
-export function dirTilde(w: Word, value: (name: string) => string | undefined): Word {
+export function dirTilde(w: Word, value: (name: string) => string | undefined, dirs: readonly string[] = []): Word {
   if (!w.tilde || w.value === undefined) return w
+  // `~N`/`~+N`: the directory stack's entries the script made known (`pushd -n DIR`)
+  const n = /^~\+?([1-9]\d*)(?=\/|$)/.exec(w.value)
+  const entry = n ? dirs[Number(n[1]) - 1] : undefined
+  if (entry !== undefined) return { ...w, value: entry + w.value.slice(n![0].length), tilde: false }
   const m = /^~([+-]0?|0)(?=\/|$)/.exec(w.value)
   if (!m || m[1] === "-0") return w
   const base = value(m[1]!.startsWith("-") ? "OLDPWD" : "PWD")

@@ -1,9 +1,9 @@
 // What a statement changes for the ones after it: the directory (`cd`), variables it sets (`X=..`,
 // `read X`, `printf -v X`) and whether their values can be known. Pure.
 import type { SNode } from "./parser.ts"
-import type { Cwd, Scope } from "./scope.ts"
+import { dirStack, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
-import { changeDir } from "./cwd.ts"
+import { changeDir, resolveWord } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
 
 /** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
@@ -11,6 +11,7 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
   let i = 0
   while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
   const name = words[i]?.value
+  if (name === "pushd" || name === "popd" || (name === "dirs" && words.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, words.slice(i + 1), scope, cwd, home)
   if (name === "cd" || name === "pushd") {
     const args = words.slice(i + 1)
     if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
@@ -33,6 +34,16 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
     if (target) scope.vars.set(target, undefined)
   }
   return { ok: cwd, fail: cwd }
+}
+
+// `pushd -n DIR` puts DIR at ~1 and cannot fail; any other change to the stack (a pushd or popd that
+// may fail, a rotation, dirs -c) leaves nothing known about it
+function stackAfter(name: string, args: Word[], scope: Scope, cwd: Cwd, home: string): string[] {
+  const dir = args.find((a) => a.value !== "-n" && a.value !== "--")
+  if (name === "popd" && args.some((a) => a.value === "-n") && !dir) return dirStack(scope).slice(1)
+  if (name !== "pushd" || !args.some((a) => a.value === "-n") || !dir || /^[+-]\d+$/.test(dir.value ?? "+0") || dir.glob) return []
+  const paths = dir.value === undefined ? null : resolveWord(dir, cwd, home)
+  return paths?.length === 1 ? [paths[0]!, ...dirStack(scope)] : []
 }
 
 export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: string; value: Word; append: boolean } | undefined {

@@ -2,7 +2,7 @@
 // that feed a command's stdin (a shell reading its script from them). Pure.
 import type { SNode } from "./parser.ts"
 import type { RawRedirect, Stdin } from "./raw.ts"
-import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
 import { dirTilde } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
@@ -37,7 +37,7 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   if (!dest.length) return undefined
   const first = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
-  const target = first.tilde ? dirTilde(first, scriptValue(scope)) : first
+  const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
   if (op === ">&-" || op === "<&-") return undefined
   const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"
