@@ -10,12 +10,16 @@ export function ccodeHome(env: Record<string, string | undefined> = process.env)
   return join(data, "ccode")
 }
 
+/** The commands that work on a PostgreSQL store; every other one refuses it (dbPath). */
+export const PG_WIRED = "`ccode run`, `resume`, `approve`, `deny`, `answer`, `cancel`, `mcp`, `trust`, `init`, `runs`, `audit`, `hook`, `policy`, `plugins` and `db`"
+
+/** The SQLite file --db / CCODE_DB name, for commands that use SQLite only: a PostgreSQL URL is refused (exit 2). */
 export function dbPath(flag: string | undefined, env: Record<string, string | undefined> = process.env): string {
   const target = dbTarget(flag, env)
   if (isPostgresUrl(target)) {
     // never silently fall back to SQLite: the person asked for the shared database
     throw new PostgresNotWired(
-      `${flag ? "--db" : "CCODE_DB"} names a PostgreSQL database (${redactUrl(target)}); so far only \`ccode db migrate\` and \`ccode db status\` use PostgreSQL — runs, approvals, trust and the audit log still use a SQLite file (see docs/store.md). Give --db / CCODE_DB a file path, or leave both unset`,
+      `${flag ? "--db" : "CCODE_DB"} names a PostgreSQL database (${redactUrl(target)}), but this command does not use PostgreSQL yet; ${PG_WIRED} do (see docs/store.md). Give --db / CCODE_DB a file path, or leave both unset`,
     )
   }
   return target

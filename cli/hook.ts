@@ -9,10 +9,11 @@ import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type Hos
 import { decide, prepareCall } from "../core/policy/index.ts"
 import type { Decision, Policy } from "../core/policy/types.ts"
 import { policyStamp } from "../core/policy/fingerprint.ts"
-import { appendAudit } from "../core/audit/write.ts"
+import { appendAudit, type AuditInput } from "../core/audit/write.ts"
+import { isPostgresUrl } from "../core/store/target.ts"
 import { createRedactor } from "../core/redact/index.ts"
 import { openSqlite, type SqliteStore as Store } from "../core/store/sqlite.ts"
-import { dbPath } from "./home.ts"
+import { dbTarget } from "./home.ts"
 import { loadForCli } from "./policy-load.ts"
 import type { Verdict } from "../core/hosts/verdict.ts"
 import { mark } from "./trace.ts"
@@ -52,9 +53,12 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     mark("stdin")
     const hook = parseHookPayload(host, text)
     const cwd = hookCwd(hook)
-    const store = openStore(opts.db)
+    const target = dbTarget(opts.db)
+    // a fleet's shared PostgreSQL store: trust read from it, the audit row written to it (loaded only then)
+    const remote = isPostgresUrl(target) ? await (await import("./hook-remote.ts")).openRemote(target) : undefined
+    const store = remote ? undefined : openStore(target)
     mark("open store")
-    const loaded = await loadForCli({ cwd, store })
+    const loaded = await loadForCli({ cwd, store, trustIn: remote?.trustIn })
     mark("policy load")
     const call = await prepareCall(hook.tool, hook.args, {
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads,
@@ -63,7 +67,9 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const decision = decide(loaded.policy, call, { grants: [] })
     mark("decide")
     const verdict = verdictFor(decision, opts.onAsk ?? loaded.policy.approval.on_ask)
-    audit(store, hook, cwd, decision, verdict, loaded.policy)
+    const row = auditRow(hook, cwd, decision, verdict, loaded.policy)
+    if (remote) await remote.append(row)
+    else store!.tx(() => appendAudit(store!, row))
     mark("audit row")
     const answer = hostAnswer(host, verdict)
     // writeSync: process.stdout is a stream whose set-up alone costs milliseconds
@@ -106,8 +112,8 @@ function hookCwd(hook: HostCall): string {
   return cwd
 }
 
-function openStore(db: string | undefined): Store {
-  const store = openSqlite(dbPath(db))
+function openStore(file: string): Store {
+  const store = openSqlite(file)
   // One row per process, then exit, which closes the database and checkpoints the WAL: with NORMAL that
   // is 4 fsyncs (2-8 ms) on every tool call of the host. OFF writes the same bytes without waiting for
   // the disk: a crash of any process loses nothing (the row is in the kernel before the answer is
@@ -117,7 +123,7 @@ function openStore(db: string | undefined): Store {
 }
 
 // One audit row per decision, silent ones included; arguments are redacted before they are stored.
-function audit(store: Store, hook: HostCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): void {
+function auditRow(hook: HostCall, cwd: string, d: Decision, verdict: Verdict, policy: Policy): AuditInput {
   const { redaction } = policy
   const redactor = createRedactor({
     // CCODE_REDACT is already in the policy (the env layer), where a managed `redaction.enabled` can refuse it
@@ -127,5 +133,5 @@ function audit(store: Store, hook: HostCall, cwd: string, d: Decision, verdict: 
   mark("redactor")
   const row = hookAuditRow(hook, cwd, d, verdict, redactor, policyStamp(policy))
   mark("redact row")
-  store.tx(() => appendAudit(store, row))
+  return row
 }

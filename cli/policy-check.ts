@@ -130,16 +130,16 @@ async function knownTool(tool: string, args: Record<string, unknown>, given: boo
  * its declared paths, the plugins' beforeCall hooks). Undefined when no plugin has the tool.
  */
 async function pluginDecision(tool: string, args: Record<string, unknown>, policy: Policy, at: { cwd: string; workspace: string; trust: boolean; db?: string }): Promise<Decision | undefined> {
-  const [{ createRegistry }, { addExtraTools }, { decideProposal }, { createGovernor }, { openSqlite }, { ccodeHome, dbPath }, { trustIn }] = await Promise.all([
+  const [{ createRegistry }, { addExtraTools }, { decideProposal }, { createGovernor }, { ccodeHome }, { openTrust }] = await Promise.all([
     import("../core/tools/registry.ts"), import("../core/plugins/extras.ts"), import("../core/runner/decide-call.ts"), import("../core/runner/governor.ts"),
-    import("../core/store/sqlite.ts"), import("./home.ts"), import("../core/store/trust.ts"),
+    import("./home.ts"), import("./trust-open.ts"),
   ])
-  const store = openSqlite(dbPath(at.db))
+  const trust = await openTrust(at.db)
   try {
     const registry = createRegistry()
     const extras = await addExtraTools({
       registry, workspace: at.workspace, cwd: at.cwd, env: process.env, home: homedir(), servers: {}, onClash: () => {},
-      isTrusted: at.trust ? () => true : trustIn(store, at.workspace), cacheDir: join(ccodeHome(process.env), "cache"),
+      isTrusted: at.trust ? () => true : trust.in(at.workspace), cacheDir: join(ccodeHome(process.env), "cache"),
     })
     try {
       const found = registry.get(tool)?.tool
@@ -156,7 +156,7 @@ async function pluginDecision(tool: string, args: Record<string, unknown>, polic
       await extras.close()
     }
   } finally {
-    store.close()
+    trust.close()
   }
 }
 

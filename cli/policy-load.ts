@@ -16,6 +16,8 @@ export interface CliLoad {
   db?: string
   /** an already open store to check trust with (the hook writes its audit row to it too) */
   store?: Store
+  /** trust from elsewhere (a PostgreSQL store the caller holds): asked only when there are policy files */
+  trustIn?: (workspace: string) => Promise<IsTrusted>
 }
 
 /**
@@ -29,20 +31,16 @@ export async function loadForCli(opts: CliLoad): Promise<LoadedPolicy> {
   // a nested .ccode/ does not hide the repository's policy files (they are layers too)
   const repoFiles = [workspace, ...workspaceLayerRoots(opts.cwd)].some((root) => workspacePolicyFiles(root).length > 0)
   const cacheDir = repoFiles || existsSync(userPolicyFile(env, home)) ? join(ccodeHome(env), "cache") : undefined
-  let store = opts.store
-  const opened = !store && repoFiles && !opts.trust
-  if (opened) {
-    const [{ openSqlite }, { dbPath }] = await Promise.all([import("../core/store/sqlite.ts"), import("./home.ts")])
-    store = openSqlite(dbPath(opts.db))
-  }
+  const load = (isTrusted: IsTrusted) => loadPolicy({ cwd: opts.cwd, home, env, isTrusted, trustAll: opts.trust, flags: opts.flags, cacheDir, workspace })
+  if (!repoFiles || opts.trust) return await load(() => false)
+  if (opts.trustIn) return await load(await opts.trustIn(workspace))
+  const { trustIn } = await import("../core/store/trust.ts")
+  if (opts.store) return await load(trustIn(opts.store, workspace))
+  // the store --db / CCODE_DB name, opened for the check only
+  const trust = await (await import("./trust-open.ts")).openTrust(opts.db)
   try {
-    let isTrusted: IsTrusted = () => false
-    if (store && repoFiles) {
-      const { trustIn } = await import("../core/store/trust.ts")
-      isTrusted = trustIn(store, workspace)
-    }
-    return await loadPolicy({ cwd: opts.cwd, home, env, isTrusted, trustAll: opts.trust, flags: opts.flags, cacheDir, workspace })
+    return await load(trust.in(workspace))
   } finally {
-    if (opened) store?.close()
+    trust.close()
   }
 }

@@ -1,5 +1,5 @@
 // Wiring shared by `run` and `resume`: the store, reporters, the person (or nobody), signals.
-import { ccodeHome, openDb } from "./paths.ts"
+import { ccodeHome, openRunDb } from "./paths.ts"
 import type { RunEnv } from "../core/runner/lifecycle.ts"
 import type { RunResult } from "../core/runner/finish.ts"
 import { humanReporter, jsonReporter } from "./ui/reporters.ts"
@@ -30,8 +30,8 @@ function terminalFacts(flags: SessionFlags, batch: boolean): TerminalFacts {
   }
 }
 
-export function openSession(flags: SessionFlags, batch = false): RunEnv & { close(): void } {
-  const store = openDb(flags.db)
+export async function openSession(flags: SessionFlags, batch = false): Promise<RunEnv & { close(): Promise<void> }> {
+  const { store, local } = await openRunDb(flags.db)
   const interrupt = new AbortController()
   // the live panel at a terminal (docs/panel.md); anywhere else, today's line output
   const panel = panelFallback(terminalFacts(flags, batch)) === undefined
@@ -57,13 +57,13 @@ export function openSession(flags: SessionFlags, batch = false): RunEnv & { clos
   // Ctrl-C at a prompt arrives as a keypress, not a signal: it interrupts the run the same way
   const human = panel?.human ?? (isInteractive(flags) ? terminalHuman(() => onSignal("SIGINT")) : nobody)
   return {
-    store, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal, control: panel?.control,
-    close() {
+    store, local, home: ccodeHome(), human, reporter, env: process.env, interrupt: interrupt.signal, control: panel?.control,
+    async close() {
       panel?.close()
       process.off("SIGINT", onSignal)
       process.off("SIGTERM", onSignal)
       if ("stop" in reporter) (reporter as { stop(): void }).stop()
-      store.close()
+      await store.close()
     },
   }
 }

@@ -1,7 +1,7 @@
 import { settle } from "../../core/runner/settle.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
-import { openDb } from "../paths.ts"
+import { openRunDb } from "../paths.ts"
 import { printSettled } from "../ui/settled.ts"
 
 export default command({
@@ -14,15 +14,15 @@ export default command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     const words = args._.slice(2)
-    const store = openDb(args.db)
+    const { store } = await openRunDb(args.db)
     try {
-      const settled = settle(store, args.run, args.request, { action: "answer", text: words.join(" ") })
-      printSettled(store, settled, Boolean(args.json))
+      const settled = await settle(store, args.run, args.request, { action: "answer", text: words.join(" ") })
+      await printSettled(store, settled, Boolean(args.json))
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

@@ -1,17 +1,16 @@
 // ccode audit [verify|report]: query and export the audit log, verify its hash chain, report on a run.
 import { homedir } from "node:os"
 import {
-  auditView, buildReport, EXPORT_FORMATS, parseFilter, queryAudit, redactView, renderExport, renderReport,
-  resolveAuditRun, verifyStore, type AuditView, type ExportFormat, type RunInfo,
+  auditView, buildReport, EXPORT_FORMATS, parseFilter, redactView, renderExport, renderReport,
+  type AuditView, type ExportFormat, type RunInfo,
 } from "../../core/audit/index.ts"
 import { createRedactor } from "../../core/redact/index.ts"
 import { filesChangedByRun } from "../../core/snapshot/changes.ts"
-import { runs } from "../../core/store/schema.ts"
-import { eq } from "drizzle-orm"
+import { RunNotFound } from "../../core/store/runs.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
-import { ccodeHome, openDbToRead } from "../paths.ts"
+import { ccodeHome, openRunDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { out } from "../out.ts"
 
@@ -44,20 +43,20 @@ const query = command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     const format = (args.format ?? (args.json ? "json" : "table")) as ExportFormat
     if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format takes one of ${EXPORT_FORMATS.join(", ")}; got "${args.format}"`)
     const filter = parseFilter(args, Date.now())
-    const store = openDbToRead(args.db)
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      if (filter.runs) filter.runs = filter.runs.map((id) => resolveAuditRun(store, id))
+      if (filter.runs) filter.runs = await Promise.all(filter.runs.map((id) => store.resolveAuditRun(id)))
       const redactor = exportRedactor()
-      const views = queryAudit(store, filter).map((row) => redactView(auditView(row), redactor))
+      const views = (await store.queryAudit(filter)).map((row) => redactView(auditView(row), redactor))
       if (format !== "table") return void out(renderExport(views, format))
       if (!views.length) return void process.stderr.write("no audit rows match\n")
       out(table(views))
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -66,10 +65,10 @@ const verify = command({
   meta: { name: "verify", description: "Verify the audit hash chain; exit 1 naming the first row changed, deleted or inserted" },
   examples: ["ccode audit verify", "ccode audit verify --json"],
   args: { ...jsonArg, ...globalArgs },
-  run({ args }) {
-    const store = openDbToRead(args.db)
+  async run({ args }) {
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      const result = verifyStore(store)
+      const result = await store.verifyAudit()
       if (args.json) out(JSON.stringify(result))
       else if (result.ok) {
         out(`audit chain intact: ${result.rows} row(s)${result.last ? `; last row ${result.last.id}, hash ${result.last.hash}` : ""}`)
@@ -78,7 +77,7 @@ const verify = command({
       if (!result.ok) throw new Exit(1)
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -95,18 +94,23 @@ const report = command({
   async run({ args }) {
     const format = args.format ?? (args.json ? "json" : "md")
     if (format !== "md" && format !== "json") throw new UsageError(`--format takes md or json; got "${format}"`)
-    const store = openDbToRead(args.db)
+    const { store, local } = await openRunDb(args.db, { readonly: true })
     try {
-      const runId = resolveAuditRun(store, args.id)
-      const rows = queryAudit(store, { runs: [runId] })
-      const run = store.db.select().from(runs).where(eq(runs.id, runId)).get()
+      const runId = await store.resolveAuditRun(args.id)
+      const rows = await store.queryAudit({ runs: [runId] })
+      // the run itself may be pruned: its audit rows stay
+      const run = await store.findRun(runId).catch((error) => {
+        if (error instanceof RunNotFound) return undefined
+        throw error
+      })
       const info: RunInfo = run ? { id: run.id, task: run.task, status: run.status, exit_code: run.exitCode, workdir: run.workdir } : { id: runId }
-      const files = (run && (await filesChangedByRun(store, runId, run.workdir, ccodeHome()).catch(() => undefined))) ?? writtenPaths(rows.map(auditView))
+      // the files its snapshots changed, where this machine holds them; else the paths it asked to write
+      const files = (run && local && (await filesChangedByRun(local, runId, run.workdir, ccodeHome()).catch(() => undefined))) ?? writtenPaths(rows.map(auditView))
       const redactor = exportRedactor()
       const built = redactor.value(buildReport(info, rows, files))
       out(format === "json" ? JSON.stringify(built, null, 2) : renderReport(built))
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

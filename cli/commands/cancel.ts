@@ -2,7 +2,7 @@
 import { cancelRun } from "../../core/runner/cancel.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
-import { openDb, ccodeHome } from "../paths.ts"
+import { openRunDb, ccodeHome } from "../paths.ts"
 import { out } from "../out.ts"
 
 export default command({
@@ -16,10 +16,10 @@ export default command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
-    const store = openDb(args.db)
+  async run({ args }) {
+    const { store } = await openRunDb(args.db)
     try {
-      const done = cancelRun(store, args.run, ccodeHome())
+      const done = await cancelRun(store, args.run, ccodeHome())
       if (args.json) out(JSON.stringify(done))
       else {
         const closed = done.requests.length ? `; closed ${done.requests.length} pending request(s): ${done.requests.join(", ")}` : ""
@@ -28,7 +28,7 @@ export default command({
       }
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

@@ -2,7 +2,7 @@ import { settle } from "../../core/runner/settle.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { openDb } from "../paths.ts"
+import { openRunDb } from "../paths.ts"
 import { printSettled } from "../ui/settled.ts"
 
 export default command({
@@ -16,15 +16,15 @@ export default command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     if (!args.request && !args.all) throw new UsageError("give a request id or --all")
-    const store = openDb(args.db)
+    const { store } = await openRunDb(args.db)
     try {
-      const settled = settle(store, args.run, args.all ? "all" : args.request!, { action: "deny", reason: args.reason })
-      printSettled(store, settled, Boolean(args.json))
+      const settled = await settle(store, args.run, args.all ? "all" : args.request!, { action: "deny", reason: args.reason })
+      await printSettled(store, settled, Boolean(args.json))
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

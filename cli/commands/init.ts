@@ -2,15 +2,13 @@
 // task. Never overwrites a file without --force; trusts the policy and plugin it wrote (ccode wrote them).
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
-import { appendAudit } from "../../core/audit/write.ts"
 import { sha256 } from "../../core/base/hash.ts"
 import { findWorkspaceRoot } from "../../core/policy/workspace.ts"
 import { scaffoldFiles } from "../../core/plugins/scaffold.ts"
-import { recordTrust } from "../../core/store/trust.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { openDb } from "../paths.ts"
+import { openRunDb } from "../paths.ts"
 
 export default command({
   meta: { name: "init", description: "Scaffold .ccode/: a policy, an example plugin with editor types, a sample task" },
@@ -21,7 +19,7 @@ export default command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     const given = args.dir ? resolve(args.dir as string) : findWorkspaceRoot(process.cwd())
     if (!existsSync(given) || !statSync(given).isDirectory()) throw new UsageError(`${given} is not a directory`)
     const root = realpathSync(given) // trust is recorded by real path, as the policy loader looks it up
@@ -34,18 +32,15 @@ export default command({
     })
     const trusted = results.filter((r) => r.status === "written" && r.trust)
     if (trusted.length) {
-      const store = openDb(args.db as string | undefined)
+      const { store } = await openRunDb(args.db as string | undefined)
       try {
-        store.tx(() => {
-          for (const r of trusted) recordTrust(store, root, r.path, r.hash!)
-          appendAudit(store, {
-            type: "trust", actor: "user", action: "trust", result: "success",
-            reason: `ccode init trusted the ${trusted.length} file(s) it wrote`,
-            data: JSON.stringify(trusted.map((r) => ({ file: r.path, sha256: r.hash }))),
-          })
-        })
+        await store.setTrust(trusted.map((r) => ({ workspace: root, path: r.path, hash: r.hash! })), () => ({
+          type: "trust", actor: "user", action: "trust", result: "success",
+          reason: `ccode init trusted the ${trusted.length} file(s) it wrote`,
+          data: JSON.stringify(trusted.map((r) => ({ file: r.path, sha256: r.hash }))),
+        }))
       } finally {
-        store.close()
+        await store.close()
       }
     }
     if (args.json) {

@@ -8,7 +8,8 @@ import { silentReporter } from "../../core/runner/events.ts"
 import { allValues, globalArgs } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome, openDb } from "../paths.ts"
+import { ccodeHome, openRunDb } from "../paths.ts"
+import { isPostgresUrl, redactUrl } from "../../core/store/target.ts"
 import { nobody } from "../ui/human.ts"
 import { humanReporter } from "../ui/reporters.ts"
 
@@ -40,7 +41,8 @@ export default command({
       nonInteractive: true, jobs: 1, dryRun: false, trust: Boolean(args.trust), policy: allValues(rawArgs, "policy"),
       autoApprove: auto as Risk | undefined, yes: Boolean(args.yes),
     }
-    const store = openDb(args.db as string | undefined)
+    const db = args.db as string | undefined
+    const { store, local } = await openRunDb(db)
     const stop = new AbortController()
     const onSignal = () => stop.abort()
     process.on("SIGINT", onSignal)
@@ -50,8 +52,9 @@ export default command({
       const { openMcpSession } = await import("../../core/mcp/session.ts")
       const { serveMcp } = await import("../../core/mcp/server.ts")
       const session = await openMcpSession(
-        { store, home: ccodeHome(), human: nobody, reporter: live ?? silentReporter, env: process.env, interrupt: stop.signal },
-        { cwd, options, dbHint: args.db as string | undefined },
+        { store, local, home: ccodeHome(), human: nobody, reporter: live ?? silentReporter, env: process.env, interrupt: stop.signal },
+        // the hint is shown to the MCP client: a URL's password never is
+        { cwd, options, dbHint: db && isPostgresUrl(db) ? redactUrl(db) : db },
       )
       for (const problem of session.problems) process.stderr.write(`ccode mcp: ! ${problem}\n`)
       if (!args.quiet) process.stderr.write(`ccode mcp: serving ${session.tools.length} tools for ${cwd} (run ${session.runId})\n`)
@@ -63,7 +66,7 @@ export default command({
       process.off("SIGINT", onSignal)
       process.off("SIGTERM", onSignal)
       live?.stop()
-      store.close()
+      await store.close()
     }
   },
 })

@@ -3,12 +3,11 @@
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { trustIn } from "../../core/store/trust.ts"
+import { openTrust } from "../trust-open.ts"
 import { allValues, globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { Exit, UsageError } from "../errors.ts"
 import { ccodeHome } from "../home.ts"
-import { openDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { loadForCli } from "./policy.ts"
 
@@ -27,14 +26,14 @@ const ls = command({
     const cwd = resolve((args.cwd as string | undefined) ?? ".")
     if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`)
     const trust = Boolean(args.trust)
-    const store = openDb(args.db as string | undefined)
+    const store = await openTrust(args.db as string | undefined)
     try {
-      const loaded = await loadForCli({ cwd, flags: { policy: allValues(rawArgs, "policy") }, trust, store })
+      const loaded = await loadForCli({ cwd, flags: { policy: allValues(rawArgs, "policy") }, trust, trustIn: async (workspace) => store.in(workspace) })
       const { inventory } = await import("../../core/plugins/inventory.ts")
       const found = await inventory({
         workspace: loaded.workspace, cwd, env: process.env, home: homedir(), policy: loaded.policy,
         servers: args.mcp === false ? {} : loaded.policy.mcp.servers,
-        isTrusted: trust ? () => true : trustIn(store, loaded.workspace),
+        isTrusted: trust ? () => true : store.in(loaded.workspace),
         cacheDir: join(ccodeHome(), "cache"),
       })
       for (const line of [...found.problems, ...found.clashes]) process.stderr.write(`! ${line}\n`)
@@ -65,10 +64,10 @@ const check = command({
     const { findWorkspaceRoot } = await import("../../core/policy/workspace.ts")
     // trust is reported for the workspace the file sits in; checking loads it either way
     const workspace = findWorkspaceRoot(dirname(file))
-    const store = openDb(args.db as string | undefined)
+    const store = await openTrust(args.db as string | undefined)
     let report
     try {
-      report = await checkPluginFile(file, { cacheDir: join(ccodeHome(), "cache"), isTrusted: trustIn(store, workspace) })
+      report = await checkPluginFile(file, { cacheDir: join(ccodeHome(), "cache"), isTrusted: store.in(workspace) })
     } finally {
       store.close()
     }

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { resumeRun } from "../../core/runner/lifecycle.ts"
-import { lastResumable } from "../../core/store/runs.ts"
 import { allValues, globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
@@ -44,16 +43,16 @@ export default command({
       maxWallTime: durationFlag(args["max-wall-time"], "--max-wall-time"),
       vars: parseVarFlags(allValues(rawArgs, "var")),
     }
-    const session = openSession({ ...args, nonInteractive: args["non-interactive"] })
+    const session = await openSession({ ...args, nonInteractive: args["non-interactive"] })
     try {
-      const id = args.run ?? lastResumable(session.store)?.id
+      const id = args.run ?? (await session.store.lastResumable())?.id
       if (!id) throw new UsageError("there is no run to resume; see `ccode runs ls`")
       const result = await resumeRun(session, id, Boolean(args["approve-all"]), overrides)
       const next = args.json || args.quiet ? "" : nextSteps(result)
       if (next) process.stderr.write(`${next}\n`)
       return result.exitCode
     } finally {
-      session.close()
+      await session.close()
     }
   },
 })

@@ -46,7 +46,7 @@ export default command({
   async run({ args, rawArgs }) {
     const tasks = args._ as string[]
     const options = runOptions(args, rawArgs)
-    const session = openSession({ ...args, nonInteractive: args["non-interactive"] }, tasks.length > 1)
+    const session = await openSession({ ...args, nonInteractive: args["non-interactive"] }, tasks.length > 1)
     try {
       // every task is checked before any of them runs: bad input changes nothing
       const planned: PlannedRun[] = []
@@ -62,7 +62,7 @@ export default command({
       if (batch) reportBatch({ batch, entries, exitCode, failFast, stoppedBy }, Boolean(args.json))
       return exitCode
     } finally {
-      session.close()
+      await session.close()
     }
   },
 })

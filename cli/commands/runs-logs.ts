@@ -2,14 +2,12 @@
 // tool and result. Results go to stdout (pipe them); --follow polls until the run stops working.
 import { storedOutput } from "../../core/runner/inspect.ts"
 import { runIsLive } from "../../core/runner/liveness.ts"
-import { callsOf, type CallRow } from "../../core/store/calls.ts"
-import type { Store } from "../../core/store/open.ts"
-import { findRun } from "../../core/store/runs.ts"
+import type { CallRow } from "../../core/store/calls.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
 import { out } from "../out.ts"
-import { openDb } from "../paths.ts"
+import { openRunDb } from "../paths.ts"
 
 const FOLLOW_EVERY_MS = 250
 
@@ -29,30 +27,30 @@ export const logs = command({
     ...globalArgs,
   },
   async run({ args }) {
-    const store = openDb(args.db)
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      const run = findRun(store, args.id)
+      const run = await store.findRun(args.id)
       const wanted = (c: CallRow) => !args.step || c.itemId === args.step || c.id === args.step
       const printed = new Set<string>()
-      const print = () => {
-        for (const c of callsOf(store, run.id)) {
+      const print = async () => {
+        for (const c of await store.callsOf(run.id)) {
           if (printed.has(c.id) || !wanted(c) || c.status === "running" || c.status === "pending") continue
           printed.add(c.id)
           out(args.json ? JSON.stringify(logEntry(c)) : block(c))
         }
       }
-      print()
-      if (args.step && !printed.size && !args.follow && !hasStep(store, run.id, args.step)) {
+      await print()
+      if (args.step && !printed.size && !args.follow && !(await store.loadPlan(run.id)).some((item) => item.id === args.step)) {
         throw new UsageError(`run ${run.id} has no step or call "${args.step}"; see \`ccode runs show ${run.id}\``)
       }
-      while (args.follow && runIsLive(findRun(store, run.id))) {
+      while (args.follow && runIsLive(await store.findRun(run.id))) {
         await Bun.sleep(FOLLOW_EVERY_MS)
-        print()
+        await print()
       }
-      if (args.follow) print() // what the last moments finished
+      if (args.follow) await print() // what the last moments finished
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -67,8 +65,4 @@ function block(c: CallRow): string {
   const head = `── ${c.itemId ? `step ${c.itemId}` : `call ${c.seq}`}${c.attempt > 1 ? ` (attempt ${c.attempt})` : ""} · ${c.tool} · ${result} · ${c.durationMs ?? 0}ms${e.truncated ? ` · ${e.bytes} bytes, middle omitted` : ""} ──`
   const body = e.output || (c.errorMessage && c.status !== "ok" ? c.errorMessage : "")
   return `${head}\n${body}${body && !body.endsWith("\n") ? "\n" : ""}`
-}
-
-function hasStep(store: Store, runId: string, step: string): boolean {
-  return Boolean(store.sqlite.query("SELECT 1 FROM plan_items WHERE run_id = ? AND id = ?").get(runId, step))
 }

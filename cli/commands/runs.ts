@@ -1,16 +1,16 @@
 // ccode runs [ls|show|events|rm|prune]: list and inspect runs.
-import { runDetail, runEvents, runView } from "../../core/runner/inspect.ts"
-import { runIsLive } from "../../core/runner/liveness.ts"
+import { runDetail, runView } from "../../core/runner/inspect.ts"
+import { mayBeLive } from "../../core/runner/liveness.ts"
 import { replayScriptText } from "../../core/agent/export.ts"
 import { agentOf } from "../../core/agent/history.ts"
-import { findRun, listRuns, type RunStatus } from "../../core/store/runs.ts"
+import type { RunStatus } from "../../core/store/runs.ts"
 import { ensureSummary } from "../../core/runner/summary.ts"
-import { chooseRuns, pruneCandidates, removeRuns } from "../../core/runner/prune.ts"
+import { chooseRuns, removeRuns } from "../../core/runner/prune.ts"
 import { parseDuration } from "../../core/base/duration.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome, openDb, openDbToRead } from "../paths.ts"
+import { ccodeHome, openRunDb } from "../paths.ts"
 import { renderTable } from "../ui/table.ts"
 import { out } from "../out.ts"
 import { logs } from "./runs-logs.ts"
@@ -26,19 +26,19 @@ const ls = command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
-    const store = openDbToRead(args.db)
+  async run({ args }) {
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
       // `crashed` is a running row whose process is gone: stored as running
       // (an unknown status is not an error: it matches no run)
       const stored = (args.status === "crashed" ? "running" : args.status) as RunStatus | undefined
-      const rows = listRuns(store, positiveInt(args.limit, "--limit") ?? 50, stored).map(runView).filter((r) => !args.status || r.status === args.status)
+      const rows = (await store.listRuns({ limit: positiveInt(args.limit, "--limit") ?? 50, status: stored })).map(runView).filter((r) => !args.status || r.status === args.status)
       if (args.json) out(JSON.stringify(rows))
       else if (!rows.length) process.stderr.write("no runs yet; try `ccode run examples/quickstart/task.yaml`\n")
       else out(renderTable(["id", "task", "status", "exit", "created", "workdir"], rows.map((r) => [r.id, r.task, r.status, String(r.exit_code ?? "-"), r.created_at.replace("T", " ").slice(0, 19), r.workdir])))
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -47,12 +47,12 @@ const show = command({
   meta: { name: "show", description: "Show a run: plan, calls, requests" },
   examples: ["ccode runs show r1a2b3", "ccode runs show r1a2b3 --json"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
-  run({ args }) {
-    const store = openDbToRead(args.db)
+  async run({ args }) {
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      const run = findRun(store, args.id)
-      ensureSummary(store, run, ccodeHome())
-      const detail = runDetail(store, run)
+      const run = await store.findRun(args.id)
+      await ensureSummary(store, run, ccodeHome())
+      const detail = await runDetail(store, run)
       if (args.json) return void out(JSON.stringify(detail))
       const lines = [
         `run ${detail.id}  ${detail.task}  ${detail.status} (exit ${detail.exit_code ?? "-"})${detail.message ? ` — ${detail.message}` : ""}`,
@@ -69,7 +69,7 @@ const show = command({
       }
       out(lines.join("\n"))
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -83,16 +83,16 @@ const events = command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
+  async run({ args }) {
     const format = args.format ?? (args.json ? "jsonl" : "table")
     if (!["jsonl", "table"].includes(format)) throw new UsageError(`--format takes jsonl or table, got "${format}"`)
-    const store = openDbToRead(args.db)
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      const list = runEvents(store, findRun(store, args.id).id)
+      const list = await store.runEvents((await store.findRun(args.id)).id)
       if (format === "jsonl") out(list.map((e) => JSON.stringify(e)).join("\n"))
       else out(renderTable(["ts", "type", "detail"], list.map((e) => [String(e.ts), String(e.type), detailOf(e)])))
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })
@@ -102,11 +102,11 @@ const rm = command({
   examples: ["ccode runs rm r1a2b3"],
   args: { id: { type: "positional", description: "run id (or unique prefix)", required: true }, ...jsonArg, ...globalArgs },
   async run({ args }) {
-    const store = openDb(args.db)
+    const { store, local } = await openRunDb(args.db)
     try {
-      const run = findRun(store, args.id)
-      if (runIsLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid})`)
-      await removeRuns(store, ccodeHome(), [run.id], Number.POSITIVE_INFINITY)
+      const run = await store.findRun(args.id)
+      if (mayBeLive(run)) throw new UsageError(`run ${run.id} is still running (pid ${run.pid}${run.host ? ` on ${run.host}` : ""})`)
+      await removeRuns(store, local, ccodeHome(), [run.id], Number.POSITIVE_INFINITY)
       if (args.json) out(JSON.stringify({ removed: [run.id] }))
       else out(`removed ${run.id}`)
     } finally {
@@ -127,15 +127,15 @@ const prune = command({
   },
   async run({ args }) {
     const age = ageFlag(args["older-than"] ?? "7d")
-    const store = openDb(args.db)
+    const { store, local } = await openRunDb(args.db)
     try {
-      const chosen = chooseRuns(pruneCandidates(store), { olderThanMs: age, all: Boolean(args.all), now: Date.now() })
+      const chosen = chooseRuns(await store.pruneCandidates(), { olderThanMs: age, all: Boolean(args.all), now: Date.now() })
       if (args["dry-run"]) {
         if (args.json) out(JSON.stringify({ would_remove: chosen.map((r) => ({ id: r.id, task: r.task, status: r.status, last_update: new Date(r.touchedAt).toISOString() })) }))
         else out(chosen.length ? `would remove ${chosen.length} run(s):\n${chosen.map((r) => `  ${r.id}  ${r.status}  ${r.task}  last update ${new Date(r.touchedAt).toISOString()}`).join("\n")}` : "nothing to remove")
         return
       }
-      const result = await removeRuns(store, ccodeHome(), chosen.map((r) => r.id), age)
+      const result = await removeRuns(store, local, ccodeHome(), chosen.map((r) => r.id), age)
       if (args.json) out(JSON.stringify({ removed: result.removed, snapshot_refs: result.snapshots.refs }))
       else out(`removed ${result.removed.length} run(s)${result.snapshots.refs ? ` and ${result.snapshots.refs} snapshot(s)` : ""}`)
     } finally {
@@ -160,16 +160,16 @@ const exportRun = command({
     ...jsonArg,
     ...globalArgs,
   },
-  run({ args }) {
-    const store = openDbToRead(args.db)
+  async run({ args }) {
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
-      const run = findRun(store, args.id)
-      if (!args.replay) return void out(JSON.stringify({ ...runDetail(store, run), events: runEvents(store, run.id) }))
-      const agent = run.driver === "agent" ? agentOf(store, run.id) : undefined
+      const run = await store.findRun(args.id)
+      if (!args.replay) return void out(JSON.stringify({ ...(await runDetail(store, run)), events: await store.runEvents(run.id) }))
+      const agent = run.driver === "agent" ? await agentOf(store, run.id) : undefined
       if (!agent) throw new UsageError(`run ${run.id} is not an agent run (or has no conversation yet); --replay exports the model turns of agent runs`)
       out(replayScriptText(agent, { runId: run.id, task: run.task }))
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

@@ -8,12 +8,10 @@ import { pluginFilesIn } from "../../core/plugins/discover.ts"
 import { loadTask } from "../../core/task/load.ts"
 import { sha256 } from "../../core/base/hash.ts"
 import { findWorkspaceRoot, loadPolicy, trustableFiles } from "../../core/policy/index.ts"
-import { recordTrust, revokeTrust } from "../../core/store/trust.ts"
-import { appendAudit } from "../../core/audit/write.ts"
 import { globalArgs, jsonArg } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { openDb } from "../paths.ts"
+import { openRunDb } from "../paths.ts"
 
 export default command({
   meta: { name: "trust", description: "Trust the workspace's policy and plugin files as they are now (by content hash)" },
@@ -40,20 +38,15 @@ export default command({
     }
     // what trusting changes: the grants that are ignored now (shown before they start to apply)
     const enabled = args.revoke ? [] : await ignoredGrants(given.map((p) => resolve(p)))
-    const store = openDb(args.db as string | undefined)
+    const { store } = await openRunDb(args.db as string | undefined)
     try {
-      const results = store.tx(() => {
-        const out = files.map(({ file, workspace }) => {
-          const hash = sha256(readFileSync(file, "utf8"))
-          const changed = args.revoke ? revokeTrust(store, workspace, file) : (recordTrust(store, workspace, file, hash), true)
-          return { file, workspace, sha256: hash, trusted: !args.revoke, changed }
-        })
-        appendAudit(store, {
-          type: "trust", actor: "user", action: args.revoke ? "revoke" : "trust", result: "success",
-          reason: `${args.revoke ? "revoked trust in" : "trusted"} ${out.length} file(s)`, data: JSON.stringify(out),
-        })
-        return out
-      })
+      const hashed = files.map(({ file, workspace }) => ({ file, workspace, sha256: sha256(readFileSync(file, "utf8")) }))
+      const outcome = (changed: boolean[]) => hashed.map((f, i) => ({ ...f, trusted: !args.revoke, changed: changed[i]! }))
+      const changed = await store.setTrust(hashed.map((f) => ({ workspace: f.workspace, path: f.file, hash: args.revoke ? null : f.sha256 })), (changed) => ({
+        type: "trust", actor: "user", action: args.revoke ? "revoke" : "trust", result: "success",
+        reason: `${args.revoke ? "revoked trust in" : "trusted"} ${hashed.length} file(s)`, data: JSON.stringify(outcome(changed)),
+      }))
+      const results = outcome(changed)
       if (args.json) console.log(JSON.stringify(results, null, 2))
       else {
         for (const r of results) console.log(`${r.trusted ? "trusted" : r.changed ? "revoked" : "was not trusted"}  ${r.file}${r.trusted ? `  sha256:${r.sha256.slice(0, 12)}` : ""}`)
@@ -61,7 +54,7 @@ export default command({
       }
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

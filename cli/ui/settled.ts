@@ -1,9 +1,8 @@
-import type { Store } from "../../core/store/open.ts"
+import type { RunStore } from "../../core/runstore/api.ts"
 import type { RequestRow } from "../../core/store/requests.ts"
-import { findRun } from "../../core/store/runs.ts"
 import { out } from "../out.ts"
 
-export function printSettled(store: Store, rows: RequestRow[], json: boolean): void {
+export async function printSettled(store: RunStore, rows: RequestRow[], json: boolean): Promise<void> {
   if (json) {
     out(`${JSON.stringify(rows.map((r) => ({ id: r.id, run: r.runId, kind: r.kind, status: r.status, answer: r.answer })))}\n`)
     return
@@ -15,7 +14,7 @@ export function printSettled(store: Store, rows: RequestRow[], json: boolean): v
   }
   if (!rows[0]) return
   // a `ccode mcp` session is still serving: its client makes the call again, nothing is resumed
-  const served = findRun(store, rows[0].runId).driver === "mcp"
+  const served = (await store.findRun(rows[0].runId)).driver === "mcp"
   if (!served) return void process.stderr.write(`next: ccode resume ${rows[0].runId}\n`)
   const outcome = rows[0].status === "denied" ? "it is refused with your answer" : "it runs"
   process.stderr.write(`next: the MCP client makes the same call again and ${outcome} (run ${rows[0].runId} is a \`ccode mcp\` session; no resume needed)\n`)

@@ -17,7 +17,7 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
   if (!offered.has(call.tool)) return refuseUnoffered(ctx, agent, call, offered)
   if (!call.args || typeof call.args !== "object" || Array.isArray(call.args)) {
     append(ctx, agent, { role: "tool", id: call.id, tool: call.tool, error: true, text: `error INVALID_PARAM: the arguments must be a JSON object, got ${JSON.stringify(call.args)}` })
-    return saveAgent(ctx, agent)
+    return await saveAgent(ctx, agent)
   }
   const args = call.args as Record<string, unknown>
   const applyOutcome = (outcome: CallOutcome) => {
@@ -61,12 +61,12 @@ function applyEffect(ctx: RunContext, agent: AgentState, tool: string, args: Rec
   }
 }
 
-function refuseUnoffered(ctx: RunContext, agent: AgentState, call: ToolCall, offered: ReadonlySet<string>): void {
+async function refuseUnoffered(ctx: RunContext, agent: AgentState, call: ToolCall, offered: ReadonlySet<string>): Promise<void> {
   const reason = `the tool "${call.tool}" is not offered in this task (agent.tools: ${[...offered].join(", ")})`
   ctx.recorder.audit({ type: "decision", actor: "policy", tool: call.tool, action: "decide", result: "denied", reason, data: { args: call.args, call: call.key, ...policyStamp(ctx.governor.policy) } })
   ctx.state.counters.denied++
   append(ctx, agent, refusalMessage(call, reason))
-  saveAgent(ctx, agent)
+  await saveAgent(ctx, agent)
 }
 
 /** Add a message to the conversation, redacted: the conversation is stored in the checkpoint. */

@@ -24,7 +24,7 @@ import { settleWaiting } from "./waiting.ts"
 export async function driveAgent(ctx: RunContext): Promise<void> {
   // checked when the run was prepared; read again here so a resume uses the task file as it is now
   const setup = prepareAgent(ctx.task, ctx.registry, ctx.env, ctx.inputs)
-  const agent = attachHistory(ctx.store, ctx.runId, (ctx.state.agent ??= newAgentState(ctx.redactor.text(setup.goal))))
+  const agent = await attachHistory(ctx.store, ctx.runId, (ctx.state.agent ??= newAgentState(ctx.redactor.text(setup.goal))))
   // the scratchpad reads and writes this run's own notes
   ctx.registry.set("scratchpad", { tool: scratchpadTool(() => agent.scratchpad), source: "builtin" })
   const offered = new Set(setup.tools)
@@ -66,10 +66,10 @@ export async function driveAgent(ctx: RunContext): Promise<void> {
       agent.outcome = { status: "completed", message: firstLine(stored.text) || "the agent answered without calling a tool" }
     }
     // checkpointed before any of its calls runs: a call in flight at a crash is found in its turn
-    saveAgent(ctx, agent)
+    await saveAgent(ctx, agent)
   }
   // whatever ended this segment, its usage rows are in the table before summary.md is written
-  saveAgent(ctx, agent)
+  await saveAgent(ctx, agent)
 }
 
 /** All of a turn's calls have results: count the turn for max_steps and the stall guard. */
@@ -82,7 +82,7 @@ async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Messa
   // without a trip this rides along with the next commit: a crash before it just closes the turn again
   if (next.trip) {
     await haltOrContinue(ctx, next.trip)
-    saveAgent(ctx, agent)
+    await saveAgent(ctx, agent)
   }
 }
 
@@ -90,7 +90,7 @@ async function closeTurn(ctx: RunContext, agent: AgentState, turn: Extract<Messa
 async function mayTakeTurn(ctx: RunContext, agent: AgentState, setup: AgentSetup): Promise<boolean> {
   const found = checkBeforeTurn(ctx.state.guards, Date.now(), ctx.governor.policy) ?? maxTurns(agent, setup)
   if (!found || (await haltOrContinue(ctx, found))) return true
-  saveAgent(ctx, agent)
+  await saveAgent(ctx, agent)
   return false
 }
 

@@ -38,7 +38,7 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
       if (retry) {
         const delay = Math.min(MAX_RETRY_DELAY_MS, failure.retryAfterMs ?? backoffDelay(attempt, policy.limits.retry_backoff, Math.random))
         ctx.recorder.event("agent.retry", { kind: failure.kind, status: failure.status ?? null, attempt, delay_ms: delay, message })
-        saveAgent(ctx, agent)
+        await saveAgent(ctx, agent)
         // interrupted while waiting: ctx.stop says so; resume asks again
         if (!(await sleep(delay, true, { signal: ctx.cancel.signal }).catch(() => false))) return undefined
         continue
@@ -49,7 +49,7 @@ export async function askModel(ctx: RunContext, agent: AgentState, provider: Pro
         ctx.stop = { status: "stopped", reason: `${message} (gave up after ${attempt} attempts); \`ccode resume ${ctx.runId}\` tries again` }
         ctx.state.stoppedBy = "provider"
       } else agent.outcome = { status: "failed", message }
-      saveAgent(ctx, agent)
+      await saveAgent(ctx, agent)
       return undefined
     }
   }

@@ -4,7 +4,6 @@
 import type { RunContext } from "../runner/context.ts"
 import { newId } from "../runner/ids.ts"
 import { endLeftovers } from "../runner/leftovers.ts"
-import { inFlightCalls, lastCallSeq, updateCall } from "../store/calls.ts"
 import { openCalls } from "./conversation.ts"
 import { attachHistory } from "./history.ts"
 import { saveAgent } from "./save.ts"
@@ -13,19 +12,19 @@ import { applyInFlight, requestInFlight } from "./waiting.ts"
 
 export async function reconcileAgent(ctx: RunContext): Promise<void> {
   // intents are committed without a checkpoint: new calls number on from the last one stored
-  ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
-  const agent = ctx.state.agent ? attachHistory(ctx.store, ctx.runId, ctx.state.agent) : undefined
+  ctx.state.callSeq = Math.max(ctx.state.callSeq, await ctx.store.lastCallSeq(ctx.runId))
+  const agent = ctx.state.agent ? await attachHistory(ctx.store, ctx.runId, ctx.state.agent) : undefined
   const open = new Map((agent ? openCalls(agent) : []).map((c) => [c.key, c]))
-  for (const row of inFlightCalls(ctx.store, ctx.runId)) {
+  for (const row of await ctx.store.inFlightCalls(ctx.runId)) {
     const call = row.itemId ? open.get(row.itemId) : undefined
     if (!agent || !call || agent.waiting) {
-      updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; its turn had moved on" })
+      ctx.recorder.stage({ callPatches: [{ id: row.id, patch: { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; its turn had moved on" } }] })
       continue
     }
     if (ctx.registry.get(row.tool)?.tool.idempotent) {
       await endLeftovers(ctx, row, "kill")
       // safe to run again: the driver makes a fresh call for it
-      updateCall(ctx.store, row.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; run again (idempotent)" })
+      ctx.recorder.stage({ callPatches: [{ id: row.id, patch: { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; run again (idempotent)" } }] })
       continue
     }
     // its processes may outlive the ccode that died: --approve-all ends them, a person chooses
@@ -37,8 +36,8 @@ export async function reconcileAgent(ctx: RunContext): Promise<void> {
         continue
       }
     }
-    requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq, pgid: row.pgid }, newId("q"))
+    await requestInFlight(ctx, agent, call, { callId: row.id, seq: row.seq, pgid: row.pgid }, newId("q"))
   }
   ctx.state.stoppedBy = undefined
-  saveAgent(ctx, agent)
+  await saveAgent(ctx, agent)
 }

@@ -2,15 +2,11 @@
 // conversation not yet stored, and the checkpoint, in one transaction (core/runner/call.ts commit).
 import { commitWithCheckpoint } from "../runner/call.ts"
 import type { RunContext } from "../runner/context.ts"
+import type { StateWrites } from "../runner/recorder.ts"
 import { storeHistory } from "./history.ts"
 import type { AgentState } from "./types.ts"
 import { saveUsage } from "./usage.ts"
 
-export function saveAgent(ctx: RunContext, agent: AgentState | undefined, write?: () => void): void {
-  commitWithCheckpoint(ctx, () => {
-    write?.()
-    if (!agent) return
-    saveUsage(ctx, agent)()
-    storeHistory(ctx, agent)()
-  })
+export async function saveAgent(ctx: RunContext, agent: AgentState | undefined, writes: StateWrites = {}): Promise<void> {
+  await commitWithCheckpoint(ctx, agent ? { ...writes, ...saveUsage(agent), ...storeHistory(agent) } : writes)
 }

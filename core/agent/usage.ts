@@ -3,7 +3,7 @@
 import { recordUsage } from "../guards/index.ts"
 import type { Policy } from "../policy/types.ts"
 import type { RunContext } from "../runner/context.ts"
-import { usage as usageTable } from "../store/schema.ts"
+import type { StateWrites } from "../runner/recorder.ts"
 import type { AgentState, ModelTurn } from "./types.ts"
 
 /** Cost of one turn from the policy's prices (per million tokens); undefined when the model has no price. Pure. */
@@ -37,16 +37,10 @@ export function countUsage(ctx: RunContext, agent: AgentState, turn: number, mod
   ;(agent.unsaved ??= []).push({ turn, model, input: used.input, output: used.output, cost, at: Date.now() })
 }
 
-/** The write (inside a commit) that moves buffered usage rows into the usage table. */
-export function saveUsage(ctx: RunContext, agent: AgentState): () => void {
-  return () => {
-    const rows = agent.unsaved
-    if (!rows?.length) return
-    ctx.store.db
-      .insert(usageTable)
-      .values(rows.map((r) => ({ runId: ctx.runId, turn: r.turn, model: r.model, inputTokens: r.input, outputTokens: r.output, cost: r.cost, createdAt: r.at })))
-      .run()
-    // cleared inside the transaction, before the checkpoint written with it is serialised
-    delete agent.unsaved
-  }
+/** The buffered usage rows, for the commit about to be made (cleared before its checkpoint is serialised). */
+export function saveUsage(agent: AgentState): StateWrites {
+  const rows = agent.unsaved
+  if (!rows?.length) return {}
+  delete agent.unsaved
+  return { usage: rows.map((r) => ({ turn: r.turn, model: r.model, inputTokens: r.input, outputTokens: r.output, cost: r.cost, createdAt: r.at })) }
 }

@@ -3,10 +3,9 @@
 // run pauses (exit 3) until `ccode answer|approve|deny` and `ccode resume` settle it.
 import { saveAgent } from "./save.ts"
 import type { InFlightAnswer, RunContext } from "../runner/context.ts"
-import { getCall } from "../store/calls.ts"
 import { endLeftovers } from "../runner/leftovers.ts"
 import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSettled, inFlightRequest, answerInFlightCall } from "../runner/requests.ts"
-import { getRequest, insertRequest, settleRequest, type RequestRow } from "../store/requests.ts"
+import type { RequestRow } from "../store/requests.ts"
 import { append } from "./calls.ts"
 import { noteMessage, refusalMessage } from "./conversation.ts"
 import type { AgentState, AgentWaiting, ToolCall } from "./types.ts"
@@ -15,7 +14,7 @@ import type { AgentState, AgentWaiting, ToolCall } from "./types.ts"
 export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise<boolean> {
   const waiting = agent.waiting
   if (!waiting) return false
-  const request = waiting.kind === "question" && !waiting.created ? undefined : getRequest(ctx.store, waiting.requestId)
+  const request = waiting.kind === "question" && !waiting.created ? undefined : await ctx.store.getRequest(waiting.requestId)
   if (waiting.kind === "in_flight" && !(await endInFlightLeftovers(ctx, waiting, request))) return true
   if (request && request.status !== "pending") {
     reportSettled(ctx, request)
@@ -23,16 +22,16 @@ export async function settleWaiting(ctx: RunContext, agent: AgentState): Promise
   } else if (ctx.human.interactive) {
     if (await askNow(ctx, agent, waiting, request)) return true
   } else {
-    if (waiting.kind === "question" && !waiting.created) createQuestion(ctx, agent, waiting)
+    if (waiting.kind === "question" && !waiting.created) await createQuestion(ctx, agent, waiting)
     return true
   }
-  saveAgent(ctx, agent)
+  await saveAgent(ctx, agent)
   return false
 }
 
 /** An in-flight call's processes may still run: "done" waits for them, any other answer kills them first. */
 async function endInFlightLeftovers(ctx: RunContext, waiting: { callId: string; call: ToolCall }, request: RequestRow | undefined): Promise<boolean> {
-  const row = { id: waiting.callId, tool: waiting.call.tool, itemId: waiting.call.key, pgid: getCall(ctx.store, waiting.callId)?.pgid ?? null }
+  const row = { id: waiting.callId, tool: waiting.call.tool, itemId: waiting.call.key, pgid: (await ctx.store.getCall(waiting.callId))?.pgid ?? null }
   if (request && request.status !== "pending") return endLeftovers(ctx, row, leftoverChoice(inFlightAnswer(request)))
   return ctx.human.interactive ? endLeftovers(ctx, row) : true
 }
@@ -61,7 +60,7 @@ function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWai
 async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting, request: RequestRow | undefined): Promise<boolean> {
   if (waiting.kind === "question") {
     const answer = await ctx.human.question(ctx.runId, waiting.questions, waiting.options)
-    if (request) settleRequest(ctx.store, request.id, { status: "answered", answer, settledBy: "prompt" })
+    if (request) ctx.recorder.stage({ settlements: [{ id: request.id, status: "answered", answer, settledBy: "prompt" }] })
     ctx.recorder.audit({ type: "permission", actor: "user", tool: "ask_user", action: "answer", result: "approved", reason: "answered at the prompt" })
     delete agent.waiting
     append(ctx, agent, noteMessage(waiting.call, `the user answered: ${answer}`))
@@ -69,14 +68,14 @@ async function askNow(ctx: RunContext, agent: AgentState, waiting: AgentWaiting,
   }
   if (waiting.kind === "approval") {
     // a person is here now: the call is decided again and asked at the prompt
-    if (request) settleRequest(ctx.store, request.id, { status: "answered", answer: "asked again at the terminal", settledBy: "resume" })
+    if (request) ctx.recorder.stage({ settlements: [{ id: request.id, status: "answered", answer: "asked again at the terminal", settledBy: "resume" }] })
     delete agent.waiting
     agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq } }
     return false
   }
   const answer = await ctx.human.inFlight(ctx.runId, waiting.call.key, `${waiting.call.tool} ${JSON.stringify(waiting.call.args)}`)
   if (answer === "later") return true
-  if (request) settleRequest(ctx.store, request.id, { status: answer === "fail" ? "denied" : answer === "rerun" ? "approved" : "answered", answer, settledBy: "prompt" })
+  if (request) ctx.recorder.stage({ settlements: [{ id: request.id, status: answer === "fail" ? "denied" : answer === "rerun" ? "approved" : "answered", answer, settledBy: "prompt" }] })
   delete agent.waiting
   applyInFlight(ctx, agent, waiting.call, { callId: waiting.callId, seq: waiting.seq }, answer)
   return false
@@ -97,21 +96,21 @@ export function applyInFlight(ctx: RunContext, agent: AgentState, call: ToolCall
 }
 
 /** The in-flight request for a call that was running at a crash and cannot safely run twice. */
-export function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number; pgid: number | null }, requestId: string): void {
+export async function requestInFlight(ctx: RunContext, agent: AgentState, call: ToolCall, row: { callId: string; seq: number; pgid: number | null }, requestId: string): Promise<void> {
   agent.waiting = { kind: "in_flight", requestId, call, callId: row.callId, seq: row.seq }
-  const { write } = inFlightRequest(ctx, { requestId, call: { id: row.callId, tool: call.tool, itemId: call.key, pgid: row.pgid, args: call.args }, name: `call ${call.key}` })
-  saveAgent(ctx, agent, write)
+  const { writes } = inFlightRequest(ctx, { requestId, call: { id: row.callId, tool: call.tool, itemId: call.key, pgid: row.pgid, args: call.args }, name: `call ${call.key}` })
+  await saveAgent(ctx, agent, writes)
 }
 
-function createQuestion(ctx: RunContext, agent: AgentState, waiting: Extract<AgentWaiting, { kind: "question" }>): void {
+async function createQuestion(ctx: RunContext, agent: AgentState, waiting: Extract<AgentWaiting, { kind: "question" }>): Promise<void> {
   waiting.created = true
   const title = ctx.redactor.text(waiting.questions.join(" / "))
   ctx.recorder.event("request.created", { req: waiting.requestId, kind: "question", step: waiting.call.key, tool: "ask_user", questions: waiting.questions, options: waiting.options })
   ctx.recorder.audit({ type: "permission", actor: "agent", tool: "ask_user", action: "request:question", result: "asked", reason: title })
-  saveAgent(ctx, agent, () =>
-    insertRequest(ctx.store, {
+  await saveAgent(ctx, agent, {
+    requests: [{
       id: waiting.requestId, runId: ctx.runId, itemId: waiting.call.key, kind: "question", status: "pending", title,
       detail: JSON.stringify(ctx.redactor.value({ questions: waiting.questions, options: waiting.options })), createdAt: Date.now(),
-    }),
-  )
+    }],
+  })
 }

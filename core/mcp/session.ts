@@ -8,7 +8,6 @@ import type { RunResult } from "../runner/finish.ts"
 import { openRun, planTask, type RunEnv } from "../runner/lifecycle.ts"
 import { denialReason } from "../runner/requests.ts"
 import type { PendingCall } from "../runner/state.ts"
-import { getRequest } from "../store/requests.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { mcpDriver } from "./driver.ts"
 import { parseYaml } from "../base/yaml.ts"
@@ -44,7 +43,7 @@ export interface McpSessionOptions {
 
 export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Promise<McpSession> {
   const planned = await planTask(env, sessionTask(opts.cwd), opts.options, mcpDriver)
-  const run = openRun(env, planned, { action: "mcp", reason: "ccode mcp" })
+  const run = await openRun(env, planned, { action: "mcp", reason: "ccode mcp" })
   const { ctx } = run
   const { runId } = ctx
 
@@ -66,7 +65,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
     const earlier = waiting.get(key)
     let pending: PendingCall | undefined
     if (earlier) {
-      const request = getRequest(env.store, earlier.requestId)
+      const request = await env.store.getRequest(earlier.requestId)
       if (request?.status === "pending") {
         return errorResult("APPROVAL_PENDING", "denied", `still waiting for a person to approve this call: \`${approve(earlier.requestId)}\` (or \`ccode deny ${runId} ${earlier.requestId}\`), then call it again`)
       }
@@ -82,7 +81,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
     signal?.addEventListener("abort", onCancel, { once: true })
     try {
       const outcome = await runCall(ctx, { tool: name, args }, () => {}, pending)
-      if (signal?.aborted && outcome.kind === "ran") recordCancel(outcome.callId, name)
+      if (signal?.aborted && outcome.kind === "ran") await recordCancel(outcome.callId, name)
       return resultFor(outcome, key)
     } finally {
       signal?.removeEventListener("abort", onCancel)
@@ -92,7 +91,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
   // the call's own row says failed/CANCELLED; this row says who cancelled it
   const recordCancel = (callId: string, tool: string) => {
     ctx.recorder.audit({ type: "state_change", actor: "user", callId, tool, action: "cancelled", result: "denied", reason: CANCELLED })
-    commitWithCheckpoint(ctx)
+    return commitWithCheckpoint(ctx)
   }
 
   const resultFor = (outcome: CallOutcome, key: string): ToolResult => {

@@ -19,6 +19,7 @@ export type ExtraFlags = Record<string, readonly string[]>
 export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_ARGUMENTS): Rule[] {
   const byProgram = new Map<string, ProgramArguments[]>()
   for (const spec of table) for (const p of spec.programs) byProgram.set(p, [...(byProgram.get(p) ?? []), spec])
+  const lookup = namesOf(byProgram)
   // each rule reads a command once per scan (a rule's spans keep its rank whatever finds them first)
   const reader = () => {
     const seen = Symbol("commands read")
@@ -29,7 +30,7 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
       if (m.index < read.to) return []
       const start = Math.max(read.to, commandStart(text, m.index))
       const end = commandEnd(text, m.index)
-      const programs = programsIn(text, start, end, byProgram, MAX_PROGRAMS + 1)
+      const programs = programsIn(text, start, end, lookup, MAX_PROGRAMS + 1)
       // the programs after the first MAX_PROGRAMS are read from the next match on (each has one)
       read.to = programs.length > MAX_PROGRAMS ? programs[MAX_PROGRAMS]!.index : end
       const out: Located[] = []
@@ -74,31 +75,71 @@ interface ProgramAt {
 
 /** Known programs named in `text` between `start` and `end`: a word of its own (also the last part of
  *  `/usr/bin/mysql`, `sqlcmd.exe`, and after a JSON `\n`) followed by a blank or a backslash-newline.
- *  Words are looked up, not matched against every name (there are hundreds). */
-function programsIn(text: string, start: number, end: number, known: ReadonlyMap<string, unknown>, max: number): ProgramAt[] {
+ *  Words are looked up, not matched against every name (there are hundreds); a word whose first two
+ *  letters start no name is not even cut out of the text (a line of prose holds no program). */
+function programsIn(text: string, start: number, end: number, known: Names, max: number): ProgramAt[] {
   const out: ProgramAt[] = []
-  WORD.lastIndex = start
-  for (let w = WORD.exec(text); w !== null && w.index < end && out.length < max; w = WORD.exec(text)) {
-    let index = w.index
-    let name = w[0]
+  const n = text.length
+  // the words are the runs of [\w.-]: from `start`, then from the end of each one
+  for (let at = start; out.length < max; ) {
+    while (at < n && !isWordChar(text.charCodeAt(at))) at++
+    if (at >= n || at >= end) break
+    let to = at + 1
+    while (to < n && isWordChar(text.charCodeAt(to))) to++
+    const wordAt = at
+    at = to
+    if (!known.mayStart(text, wordAt, to)) continue
+    let index = wordAt
+    let name = text.slice(wordAt, to)
     // most words are not programs: the lookup comes first
-    if (!known.has(name)) {
-      if (name.endsWith(".exe") && known.has(name.slice(0, -4))) name = name.slice(0, -4)
+    if (!known.names.has(name)) {
+      if (name.endsWith(".exe") && known.names.has(name.slice(0, -4))) name = name.slice(0, -4)
       // `\nmysql` inside a JSON string: the `n` belongs to the escape
-      else if (text.charCodeAt(index - 1) === 92 && /^[nrt]/.test(name) && known.has(name.slice(1))) [index, name] = [index + 1, name.slice(1)]
+      else if (text.charCodeAt(index - 1) === 92 && /^[nrt]/.test(name) && known.names.has(name.slice(1))) [index, name] = [index + 1, name.slice(1)]
       else continue
     }
-    if (index === w.index && index > 0 && /[\w.-]/.test(text[index - 1]!)) continue
+    if (index === wordAt && index > 0 && /[\w.-]/.test(text[index - 1]!)) continue
     // `"sshpass" -p X`: a quoted name ends after its quote
-    const quoted = /["']/.test(text[w.index - 1] ?? "") && text[w.index + w[0].length] === text[w.index - 1] ? 1 : 0
-    const wordEnd = w.index + w[0].length + quoted
+    const quoted = /["']/.test(text[wordAt - 1] ?? "") && text[to] === text[wordAt - 1] ? 1 : 0
+    const wordEnd = to + quoted
     if (!/^(?:[ \t]|\\\r?\n)/.test(text.slice(wordEnd, wordEnd + 3))) continue
     out.push({ name, index, end: wordEnd })
   }
   return out
 }
 
-const WORD = /[\w.-]+/g
+/** The program names, and a cheap test that a word may be one of them (or `NAME.exe`, or `\nNAME`). */
+interface Names {
+  names: ReadonlyMap<string, unknown>
+  mayStart(text: string, from: number, to: number): boolean
+}
+
+function namesOf(names: ReadonlyMap<string, unknown>): Names {
+  // the first two characters of every name (a one-character name: every word may be one)
+  const pairs = new Uint8Array(128 * 128)
+  let any = false
+  for (const name of names.keys()) {
+    const a = name.charCodeAt(0)
+    const b = name.charCodeAt(1)
+    if (name.length < 2 || a >= 128 || b >= 128) any = true
+    else pairs[a * 128 + b] = 1
+  }
+  const pair = (text: string, i: number) => {
+    const a = text.charCodeAt(i)
+    const b = text.charCodeAt(i + 1)
+    return a < 128 && b < 128 && pairs[a * 128 + b] === 1
+  }
+  return {
+    names,
+    mayStart: (text, from, to) =>
+      any || (to - from >= 2 && pair(text, from)) || (to - from >= 3 && text.charCodeAt(from - 1) === 92 && pair(text, from + 1)),
+  }
+}
+
+/** [A-Za-z0-9_.-] */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45
+}
 
 /** Programs read per match (a JSON line can hold many commands; the rest wait for a later match):
  *  bounds the work a text made of program names causes, else it grows with the square of its length. */

@@ -1,11 +1,24 @@
-// Runs many rules over a text in few passes: one combined scan per case mode finds every anchor (a
-// literal that each match of a rule starts with) and only the rules of an anchor found run, sticky at
-// that spot. Rules without anchors scan the whole text. Pure.
-import { addSpans, escapeRegex, type Rule, type Span } from "./spans.ts"
+// Runs many rules over a text in few passes: one search finds every anchor (a literal that each match
+// of a rule starts with) and only the rules of an anchor found run, sticky at that spot. Rules without
+// anchors scan the whole text. Pure.
+import { advance, buildAutomaton, canBuild, longest, startWalk, type Automaton, type Found } from "./automaton.ts"
+import { firstChars, type FirstChars } from "./first-chars.ts"
+import { followOf, passesOf, type Pass, type PassData } from "./passes.ts"
+import { addSpans, type Rule, type Span } from "./spans.ts"
+
+export { passData, rulesFingerprint, type PassData } from "./passes.ts"
 
 export interface Scanner {
   /** appends one sorted span list per rule that found something */
   scan(text: string, out: Span[][]): void
+}
+
+/** A rule that matched in this scan: its spans, where its last match ended, and its place in the
+ *  order of the span lists (mode, where it first matched; rules that matched only at the start last). */
+interface RuleState {
+  spans: Span[]
+  next: number
+  order: [number, number]
 }
 
 interface Anchored {
@@ -15,45 +28,52 @@ interface Anchored {
   sticky?: RegExp
 }
 
-interface Pass {
-  re: RegExp
+/** The anchors of the rules of one case mode (lower-cased when ignoring case), each with its own rules. */
+interface Mode {
   ignoreCase: boolean
-  /** anchor (lower-cased when ignoring case) -> indexes into `anchored`, its own and its prefixes' */
-  rules: Map<string, number[]>
+  keys: string[]
+  /** per key: indexes into `anchored`, ascending */
+  rules: number[][]
+  /** per key: what must follow it for any of its rules to match there ("" when one of them has no
+   *  check; computed with the automaton, the only way that checks it), and that as a sticky regex once used */
+  follow: string[]
+  /** per key: a set holding the character after it wherever its follow holds (a test that spares most
+   *  calls of the follow regex: after "token" in prose comes a space and a word, not a separator) */
+  after: (FirstChars | undefined)[]
+  followRe: (RegExp | undefined)[]
+  /** follow source -> its regex: keys with the same check share one (compiling costs more than many runs) */
+  compiled: Map<string, RegExp>
 }
 
-/** Texts up to this length (ASCII only) find their anchors with `indexOf` instead of the combined
- *  regexes: a hook call redacts a few short strings, and compiling the combined regexes on their
- *  first use costs it ~2 ms. Both ways run the same rules at every anchor (see `literalHits`). */
+/** Texts up to this length find their anchors with `indexOf` until a longer text has had the
+ *  regexes compiled or the automaton built (then they use those: ~15 and ~6 µs a corpus line instead
+ *  of ~27): a hook call redacts a few short strings, and compiling or building costs it ~1-3 ms.
+ *  Every way runs the same rules at every anchor (scanner tests compare them). */
 const LITERAL_BELOW = 512
+/** Fewer anchors than this are found faster by the combined regex (the engine skips to the few
+ *  characters they start with; the automaton reads every character): known values, a home folder. */
+const AUTOMATON_FROM = 64
+/** The automaton finds a log's anchors ~20% faster than the combined regexes and reports fewer of
+ *  them (its one-character follow test), but building it costs a fresh process ~2-3 ms, compiling the
+ *  regexes ~1: it is built once the regexes have searched this many characters (a hook call redacting
+ *  a few KB never builds it; a run's log soon does). */
+const AUTOMATON_AFTER = 256 * 1024
+/** The automaton walks a long text this many characters at a time, using what it found in between. */
+const SEGMENT = 1024 * 1024
 const ASCII = /^[\x00-\x7f]*$/
 
 export interface ScannerOptions {
   /** texts shorter than this use the literal anchor search (tests set 0 or Infinity to pick a way) */
   literalBelow?: number
+  /** how longer texts find their anchors: the automaton (by default from AUTOMATON_FROM anchors on,
+   *  after AUTOMATON_AFTER characters), or the combined regexes (the reference the tests compare with) */
+  search?: "automaton" | "regex"
+  /** how many characters the automaton reads before it uses what it found (tests set a few) */
+  segment?: number
 }
 
-/** A pass as plain data: what a build-time macro can compute and inline (core/redact/builtin.ts). */
-export interface PassData {
-  source: string
-  ignoreCase: boolean
-  rules: [string, number[]][]
-}
-
-/** The passes of `rules`, as data, and a fingerprint of the rules they were computed from. */
-export function passData(rules: readonly Rule[]): { fingerprint: string; passes: PassData[] } {
-  const anchored = rules.filter((rule) => rule.anchors?.length).map((rule) => ({ rule, rank: 0 }))
-  const built = [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
-  return { fingerprint: rulesFingerprint(rules), passes: built.map((p) => ({ source: p.re.source, ignoreCase: p.ignoreCase, rules: [...p.rules] })) }
-}
-
-/** Everything of the rules the passes are computed from (id, pattern, flags, anchors, follow), in order. */
-export function rulesFingerprint(rules: readonly Rule[]): string {
-  return Bun.hash(rules.map((r) => `${r.id}\0${r.re.source}\0${r.re.flags}\0${(r.anchors ?? []).join("\x01")}\0${r.follow ?? "\x02"}`).join("\n")).toString(36)
-}
-
-/** `prebuilt`: the passes computed at build time (`passData`), used only when their fingerprint is
- *  that of `rules` (building them is most of the scanner's cost, ~5-10 ms, paid on every hook call). */
+/** `prebuilt`: the combined regexes computed at build time (`passData`), used only when their
+ *  fingerprint is that of `rules` and only where the regexes are used. */
 export function createScanner(
   rules: readonly Rule[],
   rankBase = 0,
@@ -61,6 +81,7 @@ export function createScanner(
   opts: ScannerOptions = {},
 ): Scanner {
   const literalBelow = opts.literalBelow ?? LITERAL_BELOW
+  const segment = opts.segment ?? SEGMENT
   const anchored: Anchored[] = []
   const whole: { rule: Rule; rank: number }[] = []
   rules.forEach((rule, i) => {
@@ -68,16 +89,23 @@ export function createScanner(
     if (!rule.anchors?.length) return void whole.push({ rule, rank })
     anchored.push({ rule, rank })
   })
-  const passes =
-    prebuilt && prebuilt.fingerprint === rulesFingerprint(rules)
-      ? prebuilt.passes.map((p) => ({ re: new RegExp(p.source, p.ignoreCase ? "gi" : "g"), ignoreCase: p.ignoreCase, rules: new Map(p.rules) }))
-      : [pass(anchored, false), pass(anchored, true)].filter((p) => p !== undefined)
+  const modes = modesOf(anchored)
+  // an empty anchor, or a non-ASCII one ignoring case, is left to the regexes (no built-in rule has one)
+  const exotic = !canBuild(modes)
+  const keyCount = modes.reduce((n, m) => n + m.keys.length, 0)
+  const useRegex = exotic || (opts.search ?? (keyCount >= AUTOMATON_FROM ? "automaton" : "regex")) === "regex"
+  // the default way starts with the regexes (see AUTOMATON_AFTER); a way asked for is used from the start
+  const warmUp = opts.search === undefined
+  let passes: Pass[] | undefined
+  let automaton: Automaton | undefined
+  /** characters the regexes searched before the automaton was built */
+  let regexSeen = 0
   const stickyOf = (a: Anchored): RegExp => (a.sticky ??= new RegExp(a.rule.re.source, a.rule.re.flags.replace("g", "") + "y"))
 
   return {
     scan(text, out) {
       // per rule that ran: its spans and where its last match ended (a Map: most texts touch few rules)
-      const state = new Map<number, { spans: Span[]; next: number }>()
+      const state = new Map<number, RuleState>()
       const memo = new Map<unknown, unknown>()
       const run = (at: number, ks: readonly number[]) => {
         for (const k of ks) {
@@ -88,26 +116,37 @@ export function createScanner(
           sticky.lastIndex = at
           const m = sticky.exec(text)
           if (m === null || m[0].length === 0) continue
-          const cur = st ?? { spans: [], next: 0 }
+          const cur = st ?? { spans: [], next: 0, order: [a.rule.re.ignoreCase ? 1 : 0, at] }
           if (!st) state.set(k, cur)
           cur.next = at + m[0].length
           addSpans(a.rule, m, text, a.rank, cur.spans, memo)
         }
       }
-      const literal = text.length < literalBelow && ASCII.test(text)
-      for (const p of passes) {
-        if (literal) {
-          for (const [at, ks] of literalHits(p, text)) run(at, ks)
-          continue
+      // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists);
+      // a short text takes what is built already, and is searched by indexOf when nothing is
+      const short = text.length < literalBelow && (!exotic || ASCII.test(text))
+      if (short && automaton === undefined && passes === undefined) {
+        for (const mode of modes) for (const [at, ks] of literalHits(mode, text)) run(at, ks)
+      } else if (automaton === undefined && (useRegex || (warmUp && (regexSeen += text.length) <= AUTOMATON_AFTER))) {
+        passes ??= passesOf(anchored.map((a) => a.rule), rules, prebuilt)
+        for (const p of passes) regexHits(p, text, run)
+      } else {
+        if (automaton === undefined) {
+          for (const m of modes) {
+            m.follow = m.rules.map((ks) => followOf(ks.map((k) => anchored[k]!.rule)))
+            m.after = m.follow.map((f) => (f === "" ? undefined : firstChars(f, m.ignoreCase)))
+          }
+          automaton = buildAutomaton(modes)
         }
-        const re = p.re
-        re.lastIndex = 0
-        let hit: RegExpExecArray | null
-        while ((hit = re.exec(text)) !== null) {
-          const at = hit.index
-          run(at, p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? [])
-          // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
-          re.lastIndex = at + 1
+        // in pieces: what was found is used and dropped as the walk goes (memory stays bounded
+        // on a text of nothing but anchors)
+        const walk = startWalk(automaton)
+        const reach = longest(automaton) - 1
+        for (let from = 0; from < text.length; from += segment) {
+          const to = Math.min(text.length, from + segment)
+          advance(automaton, walk, text, from, to)
+          const done = to === text.length ? Infinity : to - reach
+          walk.found.forEach((found, i) => automatonHits(modes[i]!, text, found, done, run))
         }
       }
       // rules that also match where a text starts, with no anchor there
@@ -118,11 +157,14 @@ export function createScanner(
         sticky.lastIndex = 0
         const m = sticky.exec(text)
         if (m === null || m[0].length === 0) return
-        const cur = state.get(k) ?? { spans: [], next: 0 }
+        const cur = state.get(k) ?? { spans: [], next: 0, order: [2, 0] }
         state.set(k, cur)
         addSpans(a.rule, m, text, a.rank, cur.spans, memo)
       })
-      for (const [k, { spans }] of state) {
+      // the lists in the order the rules first matched, mode by mode (the automaton's pieces take
+      // turns between the modes); where spans tie, the merge keeps the earlier list's first
+      const ordered = [...state].sort(([j, x], [k, y]) => x.order[0] - y.order[0] || x.order[1] - y.order[1] || j - k)
+      for (const [k, { spans }] of ordered) {
         if (spans.length > 0) out.push(unordered(anchored[k]!.rule) ? sortByStart(spans) : spans)
       }
       for (const { rule, rank } of whole) {
@@ -133,100 +175,102 @@ export function createScanner(
   }
 }
 
-/** Every place an anchor of `p` starts in `text` (ASCII: lower-casing keeps every index), with the
- *  rules of every anchor found there, in rule order and by place. The combined regex reports only
- *  the longest anchor at a place whose follow check holds; a follow only restates what its rules
- *  need, so the extra rules run here find nothing the regex way would not (scanner tests compare). */
-function literalHits(p: Pass, text: string): [number, number[]][] {
-  const hay = p.ignoreCase ? text.toLowerCase() : text
-  const at = new Map<number, Set<number>>()
-  for (const [key, ks] of p.rules) {
-    for (let i = hay.indexOf(key); i !== -1; i = hay.indexOf(key, i + 1)) {
-      const set = at.get(i) ?? new Set<number>()
-      for (const k of ks) set.add(k)
-      at.set(i, set)
-    }
-  }
-  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
-}
-
-function pass(anchored: readonly Anchored[], ignoreCase: boolean): Pass | undefined {
-  const rules = new Map<string, number[]>()
+/** The anchors of each case mode (the case-sensitive one first; a mode without anchors left out). */
+function modesOf(anchored: readonly Anchored[]): Mode[] {
+  const modes = [false, true].map((ignoreCase): Mode => ({ ignoreCase, keys: [], rules: [], follow: [], after: [], followRe: [], compiled: new Map() }))
+  const index = [new Map<string, number>(), new Map<string, number>()]
   anchored.forEach((a, k) => {
-    if (a.rule.re.ignoreCase !== ignoreCase) return
+    const m = a.rule.re.ignoreCase ? 1 : 0
+    const mode = modes[m]!
     for (const anchor of a.rule.anchors!) {
-      const key = ignoreCase ? anchor.toLowerCase() : anchor
-      const list = rules.get(key) ?? []
-      if (!list.includes(k)) list.push(k)
-      rules.set(key, list)
+      const key = m === 1 ? anchor.toLowerCase() : anchor
+      let i = index[m]!.get(key)
+      if (i === undefined) {
+        index[m]!.set(key, (i = mode.keys.length))
+        mode.keys.push(key)
+        mode.rules.push([k])
+        continue
+      }
+      // rules come in order: a rule already listed for this key is the last one
+      const list = mode.rules[i]!
+      if (list[list.length - 1] !== k) list.push(k)
     }
   })
-  if (rules.size === 0) return undefined
-  const keys = [...rules.keys()]
-  // a follow is written for the end of its own anchor; rules reached through a shorter anchor get none
-  const follow = new Map(keys.map((key) => [key, followOf(rules.get(key)!.map((k) => anchored[k]!.rule))]))
-  // the scan reports the longest anchor at a spot; the rules of shorter ones found there run too
-  // (prefixes are looked up by length, not by comparing every pair: this runs at every start)
-  const hasShorter = new Set<string>()
-  for (const key of keys) {
-    const own = rules.get(key)!
-    for (let len = 1; len < key.length; len++) {
-      const shorter = rules.get(key.slice(0, len))
-      if (!shorter) continue
-      hasShorter.add(key)
-      for (const k of shorter) if (!own.includes(k)) own.push(k)
+  return modes.filter((m) => m.keys.length > 0)
+}
+
+/** The automaton's finds of one mode that start before `done`, in text order (dropped once used): at
+ *  each place, the rules of every anchor there whose follow check holds (a follow only restates what
+ *  its rules need at that anchor's end; the automaton already left out the places where the
+ *  character after it cannot begin it). */
+function automatonHits(mode: Mode, text: string, found: Found, done: number, run: (at: number, ks: readonly number[]) => void): void {
+  const { at, key } = found
+  let i = 0
+  while (i < at.length && at[i]! < done) {
+    const start = at[i]!
+    let ks: readonly number[] | undefined
+    for (; i < at.length && at[i] === start; i++) {
+      const k = key[i]!
+      if (mode.follow[k] !== "") {
+        const re = mode.followRe[k] ?? followRegex(mode, k)
+        re.lastIndex = start + mode.keys[k]!.length
+        if (!re.test(text)) continue
+      }
+      ks = ks === undefined ? mode.rules[k]! : union(ks, mode.rules[k]!)
     }
-    own.sort((x, y) => x - y)
+    if (ks !== undefined) run(start, ks)
   }
-  const alternation = trie(keys.map((key) => [key, hasShorter.has(key) ? "" : follow.get(key)!]))
-  return { re: new RegExp(gate(keys) + alternation, ignoreCase ? "gi" : "g"), ignoreCase, rules }
+  at.splice(0, i)
+  key.splice(0, i)
 }
 
-/** A lookahead of the characters anchors start with, first and second (`(?=[AGs ...][KOk-...])`): the
- *  regex engine rejects most places of a text with two class tests instead of entering the trie, whose
- *  first characters include the space and most lower-case letters (~35% more throughput on logs). It
- *  only restates what every alternative of the trie needs, so it finds exactly the same anchors. */
-function gate(keys: readonly string[]): string {
-  if (keys.some((k) => k.length === 0)) return ""
-  const cls = (chars: Iterable<string>) => `[${[...new Set(chars)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`
-  const first = cls(keys.map((k) => k[0]!))
-  return keys.some((k) => k.length === 1) ? `(?=${first})` : `(?=${first}${cls(keys.map((k) => k[1]!))})`
+function followRegex(mode: Mode, k: number): RegExp {
+  const source = mode.follow[k]!
+  let re = mode.compiled.get(source)
+  if (!re) mode.compiled.set(source, (re = new RegExp(source, mode.ignoreCase ? "iy" : "y")))
+  return (mode.followRe[k] = re)
 }
 
-interface Node {
-  next: Map<string, Node>
-  /** a key ends here: what must follow it */
-  end?: string
+/** Two ascending lists as one, without repeats. */
+function union(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!
+    if (out[out.length - 1] !== x) out.push(x)
+  }
+  return out
 }
 
-/** The anchors as a prefix tree (`m(?:ongo(?:sh|dump|(?=...))|ysql...)`): the regex engine gives up on
- *  a branch at its first character instead of trying every anchor at every spot. Longer keys come
- *  before a key that is their prefix, so the longest anchor at a spot is the one reported. */
-function trie(entries: readonly [string, string][]): string {
-  const root: Node = { next: new Map() }
-  for (const [key, tail] of entries) {
-    let node = root
-    for (const ch of key) {
-      let child = node.next.get(ch)
-      if (!child) node.next.set(ch, (child = { next: new Map() }))
-      node = child
+/** The combined regex's finds: the longest anchor at a place whose follow check holds, with the
+ *  rules of the shorter anchors there. */
+function regexHits(p: Pass, text: string, run: (at: number, ks: readonly number[]) => void): void {
+  const re = p.re
+  re.lastIndex = 0
+  let hit: RegExpExecArray | null
+  while ((hit = re.exec(text)) !== null) {
+    const at = hit.index
+    run(at, p.rules.get(p.ignoreCase ? hit[0].toLowerCase() : hit[0]) ?? [])
+    // anchors may overlap ("ops_eyJ" holds "eyJ"): look again one character on
+    re.lastIndex = at + 1
+  }
+}
+
+/** Every place an anchor of `mode` starts in `text`, with the rules of every anchor found there, in
+ *  rule order and by place; follow checks are left to the rules. Ignoring case folds ASCII letters
+ *  only, as a non-unicode `/i` regex does, so every index stays where it was. */
+function literalHits(mode: Mode, text: string): [number, number[]][] {
+  const hay = !mode.ignoreCase ? text : ASCII.test(text) ? text.toLowerCase() : text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+  const at = new Map<number, Set<number>>()
+  mode.keys.forEach((key, i) => {
+    for (let j = hay.indexOf(key); j !== -1; j = hay.indexOf(key, j + 1)) {
+      const set = at.get(j) ?? new Set<number>()
+      for (const k of mode.rules[i]!) set.add(k)
+      at.set(j, set)
     }
-    node.end = tail
-  }
-  return render(root)
-}
-
-function render(node: Node): string {
-  const alts = [...node.next].map(([ch, child]) => escapeRegex(ch) + render(child))
-  if (node.end !== undefined) alts.push(node.end)
-  return alts.length === 1 ? alts[0]! : `(?:${alts.join("|")})`
-}
-
-/** The checks after an anchor: any one of its rules' `follow` (none when a rule has none). */
-function followOf(rules: readonly Rule[]): string {
-  if (rules.some((r) => r.follow === undefined)) return ""
-  const follows = [...new Set(rules.map((r) => r.follow!))]
-  return follows.length === 1 ? `(?:${follows[0]})` : `(?:${follows.map((f) => `(?:${f})`).join("|")})`
+  })
+  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
 }
 
 function scanWhole(text: string, rule: Rule, rank: number, memo: Map<unknown, unknown>): Span[] {

@@ -51,7 +51,15 @@ export interface Span {
 /** Per-rule span lists (each sorted) as one sorted list; overlapping spans become one (best rank's marker). */
 export function mergeLists(lists: readonly Span[][]): Span[] {
   if (lists.length === 0) return []
-  return mergeOverlaps(lists.length === 1 ? lists[0]! : lists.reduce(mergeSorted))
+  // neighbours pairwise, in rounds: a big list is copied log2(lists) times, not once per list; on equal
+  // starts the earlier list's span still comes first, as when folding from the left
+  let round = lists
+  while (round.length > 1) {
+    const next: Span[][] = []
+    for (let i = 0; i < round.length; i += 2) next.push(i + 1 < round.length ? mergeSorted(round[i]!, round[i + 1]!) : round[i]!)
+    round = next
+  }
+  return mergeOverlaps(round[0]!)
 }
 
 /** The text from `from` to `to` with every span inside that range replaced by its marker. */

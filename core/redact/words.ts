@@ -58,6 +58,19 @@ function readWord(r: Reader): ShellWord | undefined {
     w.at.push(from)
     w.to.push(r.pos)
   }
+  /** takes the characters up to the first of `stops` as they are (a quote can run for KBs: one
+   *  slice instead of a string per character); as written only, where each is itself */
+  const takeRun = (stops: string) => {
+    const from = r.pos
+    const to = r.runEnd(stops)
+    if (to === from) return
+    w.value += r.text.slice(from, to)
+    for (let i = from; i < to; i++) {
+      w.at.push(i)
+      w.to.push(i + 1)
+    }
+    r.moveTo(to)
+  }
   for (;;) {
     const c = r.peek()
     if (c === undefined || c === " " || c === "\t" || c === "\n" || ";|&)<>".includes(c)) break
@@ -70,11 +83,15 @@ function readWord(r: Reader): ShellWord | undefined {
       else take(pos)
     } else if (c === "'") {
       r.next()
+      takeRun("'")
       for (let q = r.peek(); q !== undefined && q !== "'"; q = r.peek()) take(r.pos)
       r.next()
     } else if (c === '"') {
       r.next()
       for (let q = r.peek(); q !== undefined && q !== '"'; q = r.peek()) {
+        takeRun('"\\')
+        q = r.peek()
+        if (q === undefined || q === '"') break
         const qp = r.pos
         if (q !== "\\") {
           take(qp)
@@ -129,6 +146,22 @@ class Reader {
 
   peek(): string | undefined {
     return this.char
+  }
+
+  /** Where the first of `stops` is from here on, or the limit; in JSON reading (escapes change
+   *  characters) just here. */
+  runEnd(stops: string): number {
+    if (this.reading !== "shell") return this.pos
+    const a = stops.charCodeAt(0)
+    const b = stops.length > 1 ? stops.charCodeAt(1) : a
+    let i = this.pos
+    for (let c = this.text.charCodeAt(i); i < this.limit && c !== a && c !== b; c = this.text.charCodeAt(++i));
+    return i
+  }
+
+  moveTo(pos: number): void {
+    this.pos = pos
+    this.load()
   }
 
   next(): void {

@@ -1,16 +1,16 @@
 // What happens when a call needs a person: prompt when someone is there, otherwise follow
 // approval.on_ask — pause with a request (exit 3 later) or deny. Grants never cover critical.
 import type { Call, Decision, Grant } from "../policy/types.ts"
-import { insertGrant, insertRequest } from "../store/requests.ts"
 import { grantLabel } from "../policy/grants.ts"
 import type { RunContext } from "./context.ts"
 import type { Proposal } from "./call.ts"
 import { newId } from "./ids.ts"
 import { proposedDiff } from "./proposed-diff.ts"
+import type { StateWrites } from "./recorder.ts"
 
 export type AskResolution =
   | { kind: "decided"; decision: Decision }
-  | { kind: "waiting"; requestId: string; write: () => void }
+  | { kind: "waiting"; requestId: string; writes: StateWrites }
 
 export async function resolveAsk(
   ctx: RunContext,
@@ -47,12 +47,11 @@ export async function resolveAsk(
     reason: decision.reason, data: { request: requestId, args: proposal.args },
   })
   const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason: decision.reason, rules: decision.rules, grant: grantPatterns }))
-  const write = () =>
-    insertRequest(ctx.store, {
-      id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval", status: "pending",
-      title: ctx.redactor.text(title), detail, createdAt: Date.now(),
-    })
-  return { kind: "waiting", requestId, write }
+  const request = {
+    id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval" as const, status: "pending" as const,
+    title: ctx.redactor.text(title), detail, createdAt: Date.now(),
+  }
+  return { kind: "waiting", requestId, writes: { requests: [request] } }
 }
 
 function applyAnswer(
@@ -86,7 +85,8 @@ export function recordGrant(ctx: RunContext, grant: Grant): void {
   const safe = redactGrant(ctx, grant)
   ctx.state.grants.push(safe)
   ctx.recorder.audit({ type: "permission", actor: "user", tool: grant.tool, action: "grant", result: "approved", reason: `allow for this run: ${grantLabel(safe)}`, data: { patterns: safe.patterns ?? (safe.pattern === undefined ? [] : [safe.pattern]) } })
-  for (const pattern of safe.patterns ?? [safe.pattern ?? null]) insertGrant(ctx.store, { runId: ctx.runId, tool: grant.tool, pattern, source: grant.source, createdAt: Date.now() })
+  // stored with the step's commit, as the grant's audit row is
+  ctx.recorder.stage({ grants: (safe.patterns ?? [safe.pattern ?? null]).map((pattern) => ({ runId: ctx.runId, tool: grant.tool, pattern, source: grant.source, createdAt: Date.now() })) })
 }
 
 /** Grants are kept in checkpoints: a secret in a pattern is masked (the grant then matches less, never more). */

@@ -5,7 +5,7 @@ import { sha256 } from "../base/hash.ts"
 import { canonicalJson } from "../base/json.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
-import { savePlan, saveCheckpoint, upsertCall, updateCall } from "../store/calls.ts"
+import type { NewCall } from "../store/calls.ts"
 import type { CallStatus } from "../store/schema.ts"
 import { errorResult } from "../tools/envelope.ts"
 import { executeTool } from "../tools/execute.ts"
@@ -22,6 +22,7 @@ import { excerpt } from "./output.ts"
 import type { PendingCall } from "./state.ts"
 import { previewCall, previewUnavailable, wantsPreview } from "./preview.ts"
 import type { Sandbox } from "../sandbox/session.ts"
+import type { StateWrites } from "./recorder.ts"
 
 export interface Proposal {
   tool: string
@@ -67,7 +68,7 @@ export async function runCall(
     const outcome: CallOutcome = { kind: "halted", callId, seq: pending?.seq ?? seq, trip }
     if (!pending) ctx.state.callSeq-- // nothing was recorded under this number
     applyOutcome(outcome)
-    commitWithCheckpoint(ctx)
+    await commitWithCheckpoint(ctx)
     return outcome
   }
   const decided = await decideCall(ctx, proposal, callId, trip, pending)
@@ -101,7 +102,7 @@ export async function runCall(
 
   if (decision.decision === "ask") {
     const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
-    if (resolved.kind === "waiting") return waitFor(ctx, resolved, { row, decision }, applyOutcome)
+    if (resolved.kind === "waiting") return await waitFor(ctx, resolved, { row, decision }, applyOutcome)
     decision = resolved.decision
   }
 
@@ -112,7 +113,7 @@ export async function runCall(
     await guardAfter(ctx, resultSummary(ctx, callId, proposal.tool, safeArgs, result), false)
     applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }))
+    await commitWithCheckpoint(ctx, { calls: [{ ...pendingRow(row, decision, "error"), finishedAt: Date.now(), durationMs: 0, errorCode: "CIRCUIT_OPEN", errorType: "circuit_open", errorMessage: trip.reason }] })
     return outcome
   }
 
@@ -122,7 +123,7 @@ export async function runCall(
     ctx.state.counters.denied++
     applyOutcome(outcome)
     rec.event("step.finished", finishedFields(callId, proposal.itemId, result, ""))
-    commitWithCheckpoint(ctx, () => upsertCall(ctx.store, { ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }))
+    await commitWithCheckpoint(ctx, { calls: [{ ...pendingRow(row, decision, "denied"), finishedAt: Date.now(), durationMs: 0, errorCode: "DENIED", errorType: "denied", errorMessage: result.error!.message }] })
     return outcome
   }
 
@@ -130,7 +131,7 @@ export async function runCall(
   guardStart(ctx, proposal.tool)
   await ctx.snapshots?.before({ callId, seq, tool: proposal.tool })
   // (no checkpoint here: the running call row is what resume needs; see reconcile.ts)
-  ctx.recorder.commit(() => upsertCall(ctx.store, pendingRow(row, decision, "running")))
+  await ctx.recorder.commit({ calls: [pendingRow(row, decision, "running")] })
   let result: ToolResult
   const preview = registered ? wantsPreview(ctx, proposal, call) : false
   if (preview === "unavailable") result = previewUnavailable()
@@ -138,7 +139,7 @@ export async function runCall(
     const previewed = await previewCall(ctx, proposal, callId, decision, pending, (view) => execute(ctx, proposal, callId, call, view))
     if (previewed.kind === "waiting") {
       ctx.active-- // it ran (in its scratch copy); the workspace is untouched until approved
-      return waitFor(ctx, previewed, { row, decision }, applyOutcome)
+      return await waitFor(ctx, previewed, { row, decision }, applyOutcome)
     }
     result = previewed.result
   } else {
@@ -147,7 +148,7 @@ export async function runCall(
       : errorResult("NOT_FOUND", "not_found", `no tool named "${proposal.tool}"`)
   }
   ctx.state.counters.calls++
-  if (result.error?.code === "INTERRUPTED") return leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, applyOutcome)
+  if (result.error?.code === "INTERRUPTED") return await leaveInFlight(ctx, { callId, seq, tool: proposal.tool, step: proposal.itemId, risk: decision.risk, result }, applyOutcome)
   if (proposal.finish) result = proposal.finish(result)
   if (ctx.hooks.length) await reportHookProblems(ctx, callId, proposal, result)
   const output = ctx.redactor.text(result.text)
@@ -161,8 +162,8 @@ export async function runCall(
     risk: decision.risk, reason: result.error?.message ?? null,
     data: { exit_code: exitCode(result), duration_ms: result.stats.duration_ms, bytes: result.stats.bytes, error: result.error, sandboxed: decision.sandboxed === true },
   })
-  commitWithCheckpoint(ctx, () =>
-    updateCall(ctx.store, callId, {
+  await commitWithCheckpoint(ctx, {
+    callPatches: [{ id: callId, patch: {
       status: result.status === "ok" ? "ok" : "error",
       finishedAt: Date.now(),
       durationMs: result.stats.duration_ms,
@@ -172,24 +173,21 @@ export async function runCall(
       errorCode: result.error?.code ?? null,
       errorType: result.error?.type ?? null,
       errorMessage: result.error ? ctx.redactor.text(result.error.message) : null,
-    }),
-  )
+    } }],
+  })
   return outcome
 }
 
 /** The call waits for a person: its row (pending) and the request are committed with the checkpoint. */
-function waitFor(
+async function waitFor(
   ctx: RunContext,
-  request: { requestId: string; write: () => void },
-  { row, decision }: { row: Omit<Parameters<typeof upsertCall>[1], "status">; decision: Decision },
+  request: { requestId: string; writes: StateWrites },
+  { row, decision }: { row: Omit<NewCall, "status">; decision: Decision },
   applyOutcome: (outcome: CallOutcome) => void,
-): CallOutcome {
+): Promise<CallOutcome> {
   const outcome: CallOutcome = { kind: "waiting", callId: row.id, seq: row.seq, requestId: request.requestId, decision }
   applyOutcome(outcome)
-  commitWithCheckpoint(ctx, () => {
-    upsertCall(ctx.store, pendingRow(row, decision, "pending"))
-    request.write()
-  })
+  await commitWithCheckpoint(ctx, { calls: [pendingRow(row, decision, "pending")], ...request.writes })
   return outcome
 }
 
@@ -213,7 +211,7 @@ async function leaveInFlight(
     reason: "interrupted by a signal while running; left in flight for a person to settle on resume",
     data: { duration_ms: call.result.stats.duration_ms, error: call.result.error },
   })
-  commitWithCheckpoint(ctx, () => updateCall(ctx.store, call.callId, { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" }))
+  await commitWithCheckpoint(ctx, { callPatches: [{ id: call.callId, patch: { errorCode: "INTERRUPTED", errorMessage: "interrupted by a signal while running" } }] })
   return outcome
 }
 
@@ -225,25 +223,25 @@ async function reportHookProblems(ctx: RunContext, callId: string, proposal: Pro
   }
 }
 
-/** Commit buffered events/audit rows with `write` and a fresh checkpoint, in one transaction. */
-export function commitWithCheckpoint(ctx: RunContext, write?: () => void): void {
+/** Commit buffered events/audit rows with `writes` and a fresh checkpoint, in one transaction. */
+export async function commitWithCheckpoint(ctx: RunContext, writes: StateWrites = {}): Promise<void> {
   ctx.recorder.audit({ type: "checkpoint", actor: "system", action: `checkpoint ${ctx.checkpointSeq + 1}`, result: "success" })
-  ctx.recorder.commit(() => {
-    write?.()
-    writeCheckpoint(ctx)
-  })
+  await ctx.recorder.commit({ ...writes, ...checkpointWrites(ctx) })
 }
 
-export function writeCheckpoint(ctx: RunContext): void {
-  // the plan's durable form is its rows (written below, only what changed): a checkpoint of a
-  // 10,000-step plan stays small instead of repeating every item after every call
-  saveCheckpoint(ctx.store, ctx.runId, ++ctx.checkpointSeq, { ...ctx.state, plan: undefined })
+/** The run's state as of now, as a checkpoint and the plan rows that changed since the last one. */
+function checkpointWrites(ctx: RunContext): StateWrites {
+  // the plan's durable form is its rows (only what changed): a checkpoint of a 10,000-step plan
+  // stays small instead of repeating every item after every call. Serialised now: the commit may
+  // be stored later, and the state moves on meanwhile
+  const checkpoint = { seq: ++ctx.checkpointSeq, json: JSON.stringify({ ...ctx.state, plan: undefined }) }
   // write only the items that changed (transition() replaces exactly the items it changes, so identity tells)
   const items = ctx.state.plan.items
-  if (items === ctx.savedPlan) return
+  if (items === ctx.savedPlan) return { checkpoint }
   const changed = items.filter((item, i) => ctx.savedPlan[i] !== item)
-  if (changed.length) savePlan(ctx.store, ctx.runId, changed, (item) => planIndex(ctx.state.plan, item.id))
   ctx.savedPlan = items
+  if (!changed.length) return { checkpoint }
+  return { checkpoint, plan: { items: changed, positions: changed.map((item) => planIndex(ctx.state.plan, item.id)) } }
 }
 
 
@@ -270,8 +268,9 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
     sandbox,
     // recorded at once (outside the result's transaction): after a crash, resume finds the step's
     // processes by its group and knows whether its command had already exited, and how
-    onProcess: ({ pgid }) => updateCall(ctx.store, callId, { pgid }),
-    onExit: (code) => updateCall(ctx.store, callId, { exitCode: code }),
+    // (a PostgreSQL server crash may lose them; resume then asks a person about the call, as without them)
+    onProcess: ({ pgid }) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { pgid } }], relaxed: true }),
+    onExit: (code) => ctx.recorder.write({ callPatches: [{ id: callId, patch: { exitCode: code } }], relaxed: true }),
     onOutput: (chunk) => {
       const safe = stream.push(chunk)
       if (safe) ctx.reporter.output(ctx.runId, callId, safe)
@@ -282,7 +281,7 @@ async function execute(ctx: RunContext, proposal: Proposal, callId: string, call
   return sandbox ? sandbox.explain(result, view?.cwd ?? ctx.cwd, callId) : result
 }
 
-function pendingRow(row: Omit<Parameters<typeof upsertCall>[1], "status">, decision: Decision, status: CallStatus) {
+function pendingRow(row: Omit<NewCall, "status">, decision: Decision, status: CallStatus): NewCall {
   return { ...row, status, decision: decision.decision, risk: decision.risk, decidedBy: decision.by }
 }
 

@@ -4,11 +4,9 @@
 // call whose processes outlived ccode: cancelling never leaves a half-settled call behind.
 import { hostname } from "node:os"
 import { join } from "node:path"
-import { appendAudit } from "../audit/write.ts"
-import { inFlightCalls, updateCall } from "../store/calls.ts"
-import type { Store } from "../store/open.ts"
-import { requestsOf, settleRequest } from "../store/requests.ts"
-import { findRun, TERMINAL, type RunRow } from "../store/runs.ts"
+import type { AuditInput } from "../audit/write.ts"
+import type { RunStore } from "../runstore/api.ts"
+import { TERMINAL, type RunRow } from "../store/runs.ts"
 import { EXIT } from "./finish.ts"
 import { stillRunning } from "./leftovers.ts"
 import { runIsLive } from "./liveness.ts"
@@ -43,54 +41,53 @@ export function refusal(run: RunRow, here = hostname()): string | undefined {
   return undefined
 }
 
-export function cancelRun(store: Store, idOrPrefix: string, home: string): Cancelled {
-  const found = findRun(store, idOrPrefix) // RunNotFound: exit 2
-  const result = store.tx((): Cancelled => {
-    // read again inside the write lock: a resume that claimed the run meanwhile wins, never both
-    const run = findRun(store, found.id)
-    const why = refusal(run)
-    if (why) throw new CancelError(why)
-    const calls = inFlightCalls(store, run.id)
-    for (const call of calls) {
-      const running = stillRunning(call)
-      if (running) {
-        throw new CancelError(`run ${run.id}: step ${call.itemId ?? call.id} (${call.tool}) was in flight when ccode stopped and is ${running}; end it (kill -- -${call.pgid ?? "PGID"}) or let \`ccode resume ${run.id}\` settle it, then cancel`)
-      }
+export async function cancelRun(store: RunStore, idOrPrefix: string, home: string): Promise<Cancelled> {
+  const run = await store.findRun(idOrPrefix) // RunNotFound: exit 2
+  const why = refusal(run)
+  if (why) throw new CancelError(why)
+  const calls = await store.inFlightCalls(run.id)
+  for (const call of calls) {
+    const running = stillRunning(call)
+    if (running) {
+      throw new CancelError(`run ${run.id}: step ${call.itemId ?? call.id} (${call.tool}) was in flight when ccode stopped and is ${running}; end it (kill -- -${call.pgid ?? "PGID"}) or let \`ccode resume ${run.id}\` settle it, then cancel`)
     }
-    const now = Date.now()
-    const message = `cancelled by the user (was ${run.status})`
-    const exitCode = EXIT.cancelled
-    for (const call of calls) {
-      updateCall(store, call.id, { status: "abandoned", finishedAt: now, errorMessage: "in flight when ccode stopped; the run was cancelled, its outcome is unknown" })
-      appendAudit(store, { runId: run.id, callId: call.id, type: "tool_call", actor: "user", tool: call.tool, action: "abandon", result: null, reason: "in flight when ccode stopped; run cancelled" })
-    }
-    const pending = requestsOf(store, run.id, "pending")
-    for (const request of pending) {
-      settleRequest(store, request.id, { status: "cancelled", settledBy: "cancel" })
-      appendAudit(store, {
-        runId: run.id, callId: request.callId, type: "permission", actor: "user", action: `cancel:${request.kind}`, result: "denied",
-        reason: `${request.title} — closed: the run was cancelled`, data: JSON.stringify({ request: request.id, kind: request.kind }),
-      })
-    }
-    store.sqlite
-      .query("UPDATE runs SET status = 'cancelled', exit_code = ?, message = ?, finished_at = ?, updated_at = ?, pid = NULL WHERE id = ? AND status = ?")
-      .run(exitCode, message, now, now, run.id, run.status)
-    appendAudit(store, {
+  }
+  const pending = await store.requestsOf(run.id, "pending")
+  const now = Date.now()
+  const message = `cancelled by the user (was ${run.status})`
+  const exitCode = EXIT.cancelled
+  const audit: AuditInput[] = [
+    ...calls.map((call): AuditInput => ({ runId: run.id, callId: call.id, type: "tool_call", actor: "user", tool: call.tool, action: "abandon", result: null, reason: "in flight when ccode stopped; run cancelled" })),
+    ...pending.map((request): AuditInput => ({
+      runId: run.id, callId: request.callId, type: "permission", actor: "user", action: `cancel:${request.kind}`, result: "denied",
+      reason: `${request.title} — closed: the run was cancelled`, data: JSON.stringify({ request: request.id, kind: request.kind }),
+    })),
+    {
       runId: run.id, type: "state_change", actor: "user", action: "cancel", result: null, reason: message,
       data: JSON.stringify({ from: run.status, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }),
-    })
-    return { run: run.id, task: run.task, from: run.status, status: "cancelled", exit_code: exitCode, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }
+    },
+  ]
+  // one transaction, written only if the run is still as read: a resume (or cancel) that claimed it
+  // meanwhile, on any machine, wins, and a request settled meanwhile fails it whole (exit 2)
+  await store.commit({
+    runId: run.id,
+    runIs: { status: run.status, pid: run.pid },
+    run: { status: "cancelled", exitCode, message, finishedAt: now, pid: null },
+    callPatches: calls.map((call) => ({ id: call.id, patch: { status: "abandoned", finishedAt: now, errorMessage: "in flight when ccode stopped; the run was cancelled, its outcome is unknown" } })),
+    settlements: pending.map((request) => ({ id: request.id, status: "cancelled", settledBy: "cancel" })),
+    audit,
   })
+  const result: Cancelled = { run: run.id, task: run.task, from: run.status, status: "cancelled", exit_code: exitCode, requests: pending.map((r) => r.id), abandoned_calls: calls.map((c) => c.id) }
   // the summary says cancelled (written after the commit: a crash in between leaves it for `runs show`)
-  const summary = rewriteSummary(store, result.run, home)
+  const summary = await rewriteSummary(store, result.run, home)
   return summary ? { ...result, summary_path: summary } : result
 }
 
-function rewriteSummary(store: Store, runId: string, home: string): string | undefined {
-  const run = findRun(store, runId)
+async function rewriteSummary(store: RunStore, runId: string, home: string): Promise<string | undefined> {
+  const run = await store.findRun(runId)
   const path = join(home, "runs", run.id, "summary.md")
   try {
-    writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
+    await writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
     return path
   } catch {
     return undefined // a read-only home: the run row and the audit say it all

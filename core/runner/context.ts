@@ -7,7 +7,7 @@ import { wallTimeUsed } from "../guards/index.ts"
 import type { Call, Decision, Grant, DecideState, Policy } from "../policy/types.ts"
 import type { Risk } from "../base/risk.ts"
 import type { Redactor } from "../redact/index.ts"
-import type { Store } from "../store/open.ts"
+import type { RunStore } from "../runstore/api.ts"
 import type { LoadedTask } from "../task/load.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Declaration } from "../tools/declare.ts"
@@ -94,7 +94,7 @@ export interface RunStop {
 }
 
 export interface RunContext {
-  store: Store
+  store: RunStore
   runId: string
   task: LoadedTask
   /** what proposes the calls: the task's steps, its agent, or an MCP client */
@@ -126,7 +126,7 @@ export interface RunContext {
   /** the workspace as ccode last saw it, and when */
   fingerprint?: Fingerprint
   fingerprintAt: number
-  /** ccode's own files (CCODE_HOME), never counted as workspace changes */
+  /** ccode's own files (CCODE_HOME first, then a SQLite database file), never counted as workspace changes */
   ownPaths: string[]
   /** `resume --approve-all`: calls found in flight are run again without asking */
   approveAll?: boolean

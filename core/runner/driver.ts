@@ -26,7 +26,7 @@ export interface Driver {
   /** on resume: settle calls found in flight and requests a person answered meanwhile */
   reconcile(ctx: RunContext): Promise<void>
   /** resumed with changed approval settings (--yes, --auto-approve, --policy): decide waiting calls again */
-  redecide?(ctx: RunContext): void
+  redecide?(ctx: RunContext): Promise<void>
   /** go on until done, waiting for a person, or stopped (ctx.stop) */
   drive(ctx: RunContext): Promise<void>
   /** how the run stands when a segment ends; `steps`: finished steps (scripted) or turns (agent) */

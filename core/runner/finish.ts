@@ -2,12 +2,14 @@
 // run.paused / run.finished events and the session_end audit row.
 import { join } from "node:path"
 import { pauseGuards } from "../guards/index.ts"
-import { requestsOf } from "../store/requests.ts"
-import { findRun, updateRun, type RunStatus } from "../store/runs.ts"
+import type { RunStatus } from "../store/runs.ts"
 import { commitWithCheckpoint } from "./call.ts"
 import { wallTime, type RunContext } from "./context.ts"
 import { planOutcome, type Plan } from "./plan.ts"
 import { writeSummary } from "./summary.ts"
+import { workspaceMark, type WorkspaceMark } from "./elsewhere.ts"
+import { fingerprintWorkspace, type Fingerprint } from "../guards/index.ts"
+import { loadFingerprint } from "../guards/fingerprint-file.ts"
 
 export interface RunResult {
   runId: string
@@ -40,27 +42,36 @@ export function runStatus(plan: Plan, stop: RunContext["stop"]): { status: RunSt
   return { status: "failed", message: "the plan cannot go on" }
 }
 
-export function finishRun(ctx: RunContext, homeDir: string): RunResult {
+export async function finishRun(ctx: RunContext, homeDir: string): Promise<RunResult> {
   // an agent run counts its turns; a scripted plan its finished steps
   const { status, message, steps } = ctx.driver.status(ctx)
   const exitCode = EXIT[status]
   const summaryPath = join(homeDir, "runs", ctx.runId, "summary.md")
-  const pending = requestsOf(ctx.store, ctx.runId, "pending").map((r) => ({ id: r.id, kind: r.kind, title: r.title }))
+  const pending = (await ctx.store.requestsOf(ctx.runId, "pending")).map((r) => ({ id: r.id, kind: r.kind, title: r.title }))
   if (status === "paused") ctx.recorder.event("run.paused", { requests: pending.map((p) => p.id), message })
   ctx.recorder.event("run.finished", { task: ctx.task.name, status, exit_code: exitCode, steps, denied: ctx.state.counters.denied, message }, { summary_path: summaryPath })
   ctx.recorder.audit({ type: "session_end", actor: "system", action: status, result: status === "completed" ? "success" : status === "failed" ? "failed" : null, reason: message })
   const terminal = status === "completed" || status === "failed"
   ctx.state.guards = pauseGuards(ctx.state.guards, Date.now())
   ctx.state.fingerprint = ctx.fingerprint
+  if (ctx.state.segment) ctx.state.segment = { ...ctx.state.segment, workspace: await workspaceLeft(ctx) }
   const ending = { status, exitCode, message, finishedAt: terminal ? Date.now() : null, pid: null }
   // the summary is written before the commit that ends the run: a crash in between leaves a run that
   // is not finished in the database (resume finishes it and writes the summary again), never a
   // finished run without its summary
   try {
-    writeSummary(ctx.store, { ...findRun(ctx.store, ctx.runId), ...ending, updatedAt: Date.now() }, summaryPath, wallTime(ctx), ctx.state.changed)
+    await writeSummary(ctx.store, { ...(await ctx.store.findRun(ctx.runId)), ...ending, updatedAt: Date.now() }, summaryPath, wallTime(ctx), ctx.state.changed)
   } catch (error) {
     ctx.reporter.output(ctx.runId, "", `warning: could not write ${summaryPath}: ${(error as Error).message}\n`)
   }
-  commitWithCheckpoint(ctx, () => updateRun(ctx.store, ctx.runId, ending))
+  await commitWithCheckpoint(ctx, { run: ending })
   return { runId: ctx.runId, task: ctx.task.name, status, exitCode, message, summaryPath, pending }
+}
+
+/** The workspace this segment leaves, for a resume elsewhere to compare with (undefined: it could not be read). */
+async function workspaceLeft(ctx: RunContext): Promise<WorkspaceMark | undefined> {
+  // taken now (the last one seen may predate the last step's writes); the last one lends its hashes
+  const previous = loadFingerprint(ctx.fingerprint as Fingerprint | undefined)
+  const taken = await fingerprintWorkspace(ctx.workspace, { previous, ignore: ctx.ownPaths }).catch(() => undefined)
+  return taken && workspaceMark(taken)
 }

@@ -1,6 +1,5 @@
 // Gates before a step runs: breakpoints (confirm before this step). With a person: prompt
 // continue / skip / stop; without one: a request, and the run pauses (exit 3).
-import { insertRequest } from "../store/requests.ts"
 import { commitWithCheckpoint } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
@@ -15,12 +14,12 @@ export async function breakpointGate(ctx: RunContext, id: string): Promise<GateR
     ctx.recorder.audit({ type: "permission", actor: "user", action: `breakpoint:${answer}`, result: answer === "continue" ? "approved" : "denied", reason: `breakpoint before ${id}` })
     if (answer === "continue") {
       ctx.state.passed.push(id)
-      commitWithCheckpoint(ctx)
+      await commitWithCheckpoint(ctx)
       return "continue"
     }
     if (answer === "skip") {
       ctx.state.plan = transition(ctx.state.plan, { type: "skip", id, note: "skipped at its breakpoint" })
-      commitWithCheckpoint(ctx)
+      await commitWithCheckpoint(ctx)
       return "skip"
     }
   }
@@ -29,11 +28,11 @@ export async function breakpointGate(ctx: RunContext, id: string): Promise<GateR
   ctx.state.waiting[id] = { kind: "breakpoint", requestId }
   ctx.recorder.event("request.created", { req: requestId, kind: "breakpoint", step: id, title: item.title })
   ctx.recorder.audit({ type: "permission", actor: "system", action: "request:breakpoint", result: "asked", reason: `breakpoint before ${id}`, data: { request: requestId } })
-  commitWithCheckpoint(ctx, () =>
-    insertRequest(ctx.store, {
+  await commitWithCheckpoint(ctx, {
+    requests: [{
       id: requestId, runId: ctx.runId, itemId: id, kind: "breakpoint", status: "pending",
       title: ctx.redactor.text(`breakpoint before step ${id}: ${item.title}`), createdAt: Date.now(),
-    }),
-  )
+    }],
+  })
   return "waiting"
 }

@@ -137,7 +137,7 @@ export async function ownChanges(ctx: RunContext, call: SnapshotCall): Promise<v
 
 // The workspace as ccode sees it, without ccode's own files (its database, CCODE_HOME) when they live inside it.
 function fingerprint(ctx: RunContext, previous: Fingerprint | undefined): Promise<Fingerprint> {
-  return fingerprintWorkspace(ctx.workspace, { previous, ignore: [ctx.store.path, ...ctx.ownPaths] })
+  return fingerprintWorkspace(ctx.workspace, { previous, ignore: ctx.ownPaths })
 }
 
 function recordTransitions(ctx: RunContext, transitions: Transition[]): void {

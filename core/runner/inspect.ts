@@ -1,10 +1,6 @@
 // Read-only views of runs for `ccode runs`: plain objects with snake_case fields, as --json prints them.
-import { asc, eq } from "drizzle-orm"
-import { callsOf, planOf } from "../store/calls.ts"
-import type { Store } from "../store/open.ts"
-import { requestsOf } from "../store/requests.ts"
+import type { RunStore } from "../runstore/api.ts"
 import type { RunRow } from "../store/runs.ts"
-import { events } from "../store/schema.ts"
 import { excerpt, type OutputExcerpt } from "./output.ts"
 import { runIsLive } from "./liveness.ts"
 
@@ -26,32 +22,22 @@ export function runView(run: RunRow) {
   }
 }
 
-export function runDetail(store: Store, run: RunRow) {
+export async function runDetail(store: RunStore, run: RunRow) {
+  const [plan, calls, requests] = await Promise.all([store.loadPlan(run.id), store.callsOf(run.id), store.requestsOf(run.id)])
   return {
     ...runView(run),
-    plan: planOf(store, run.id).map((p) => ({ id: p.id, title: p.title, state: p.state, attempts: p.attempts })),
-    calls: callsOf(store, run.id).map((c) => ({
+    plan: plan.map((p) => ({ id: p.id, title: p.title, state: p.state, attempts: p.attempts })),
+    calls: calls.map((c) => ({
       id: c.id, seq: c.seq, step: c.itemId, tool: c.tool, args: JSON.parse(c.args) as unknown, decision: c.decision,
       risk: c.risk, by: c.decidedBy, status: c.status, exit_code: c.exitCode, duration_ms: c.durationMs,
       error: c.errorCode ? { code: c.errorCode, type: c.errorType, message: c.errorMessage } : null,
       ...storedOutput(c),
     })),
-    requests: requestsOf(store, run.id).map((r) => ({ id: r.id, kind: r.kind, status: r.status, title: r.title, answer: r.answer, call: r.callId, step: r.itemId })),
+    requests: requests.map((r) => ({ id: r.id, kind: r.kind, status: r.status, title: r.title, answer: r.answer, call: r.callId, step: r.itemId })),
   }
 }
 
 /** A call's stored output (redacted; capped head + tail when large) with the byte count the tool wrote. */
 export function storedOutput(c: { output: string | null; bytes: number | null }): OutputExcerpt {
   return excerpt(c.output ?? "", c.bytes ?? 0, Number.POSITIVE_INFINITY, 0)
-}
-
-/** The stored events of a run, oldest first, exactly as they were emitted. */
-export function runEvents(store: Store, runId: string): Record<string, unknown>[] {
-  return store.db
-    .select({ data: events.data })
-    .from(events)
-    .where(eq(events.runId, runId))
-    .orderBy(asc(events.id))
-    .all()
-    .map((r) => JSON.parse(r.data) as Record<string, unknown>)
 }

@@ -3,11 +3,9 @@
 import { join } from "node:path"
 import { existsSync } from "node:fs"
 import { hostname } from "node:os"
-import { createRedactor } from "../redact/index.ts"
-import { latestCheckpoint, loadPlan } from "../store/calls.ts"
+import type { RunStore } from "../runstore/api.ts"
 import type { Store } from "../store/open.ts"
-import { requestsOf, settleRequest } from "../store/requests.ts"
-import { findRun, insertRun, TERMINAL, updateRun, type RunRow } from "../store/runs.ts"
+import { TERMINAL, type RunRow } from "../store/runs.ts"
 import { loadTask, type LoadedTask } from "../task/load.ts"
 import type { Driver } from "./driver.ts"
 import { driverFor } from "./drivers.ts"
@@ -32,10 +30,19 @@ import { ensureSummary } from "./summary.ts"
 import { initialState, type RunState } from "./state.ts"
 import { reportSandbox, sandboxOfRun } from "./sandbox.ts"
 import { policyStamp } from "../policy/fingerprint.ts"
+import { elsewhereRefusal, isElsewhere, segmentHere, type Segment } from "./elsewhere.ts"
+import { fingerprintWorkspace, type Fingerprint } from "../guards/index.ts"
+import { loadFingerprint } from "../guards/fingerprint-file.ts"
 import { changesApproval, describeOverrides, withOverrides, type ResumeOverrides } from "./overrides.ts"
 
 export interface RunEnv {
-  store: Store
+  /** where runs, calls, checkpoints, requests and the audit log are kept (SQLite or PostgreSQL) */
+  store: RunStore
+  /**
+   * this machine's own SQLite database, for what stays on the machine (undo snapshots of its
+   * workspace): the same file as `store` on SQLite, none when runs are kept on PostgreSQL
+   */
+  local?: Store
   /** CCODE_HOME: summaries, caches */
   home: string
   human: Human
@@ -96,12 +103,13 @@ export interface RunStart {
 }
 
 /** Create the run: everything a run writes before its first call, the same for every driver. */
-export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}): OpenRun {
+export async function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}): Promise<OpenRun> {
   const { task, prepared, options } = planned
   const runId = newId("r")
   const now = Date.now()
   const plan = createPlan(prepared.steps.map((s) => ({ id: s.id, title: s.title, needs: s.needs, continueOnError: s.continueOnError, conditional: s.config.if !== undefined })))
   const ctx = context(env, prepared, task, runId, options, initialState(plan, prepared.driver.guards))
+  if (env.store.backend === "postgres") ctx.state.segment = segmentHere(env.home)
   ctx.recorder.event("run.started", { task: task.name, task_file: task.file, workdir: task.workdir, steps: plan.items.length, driver: ctx.driver.name })
   ctx.recorder.audit({
     type: "session_start", actor: "user", action: start.action ?? "run", reason: start.reason ?? `ccode run ${task.file}`,
@@ -123,17 +131,17 @@ export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}):
     ctx.recorder.audit({ type: "policy", actor: "user", action: "redaction_disabled", result: "approved", reason: `secret redaction is OFF for this run (${why})` })
     ctx.recorder.event("policy.warning", { message: `secret redaction is off (${why}): outputs are stored as they are` })
   }
-  commitWithCheckpoint(ctx, () =>
-    insertRun(env.store, {
+  await commitWithCheckpoint(ctx, {
+    newRun: {
       id: runId, task: task.name, taskFile: task.file, workdir: task.workdir, status: "running",
       driver: ctx.driver.name, policyHash: prepared.policyHash, pid: process.pid, host: hostname(),
       // --var values are not stored (one may be a secret): resume takes them again, and the hash proves them
       batch: start.batch ?? null, createdAt: now, updatedAt: now, options: JSON.stringify({ options: { ...options, vars: undefined }, steps_hash: prepared.stepsHash } satisfies StoredSpec),
-    }),
-  )
+    },
+  })
   const finish = async () => {
     try {
-      return finishRun(ctx, env.home)
+      return await finishRun(ctx, env.home)
     } finally {
       await prepared.extras.close()
     }
@@ -142,12 +150,12 @@ export function openRun(env: RunEnv, planned: PlannedRun, start: RunStart = {}):
 }
 
 export async function startRun(env: RunEnv, planned: PlannedRun, batch?: string): Promise<RunResult> {
-  const { ctx } = openRun(env, planned, { batch })
+  const { ctx } = await openRun(env, planned, { batch })
   return drive(ctx, env, planned.prepared)
 }
 
 export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, approveAll = false, overrides: ResumeOverrides = {}): Promise<RunResult> {
-  const run = resumable(env.store, env.home, idOrPrefix)
+  const run = await resumable(env.store, env.home, idOrPrefix)
   const stored = JSON.parse(run.options ?? "{}") as StoredSpec
   const { options, changed } = withOverrides(stored.options, overrides)
   const spec = { ...stored, options }
@@ -164,22 +172,31 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
     const inputs = task.spec.inputs ? " (or its inputs differ: give the run's values again with --var NAME=VALUE or CCODE_VAR_NAME)" : ""
     throw new ResumeError(`the steps in ${run.taskFile} changed since run ${run.id} started${inputs}; resume continues the plan it started with — restore the file, or start a new run`)
   }
-  const checkpoint = latestCheckpoint<RunState>(env.store, run.id)
+  const checkpoint = await env.store.latestCheckpoint<RunState>(run.id)
   if (!checkpoint) throw new ResumeError(`run ${run.id} has no checkpoint to resume from`)
   // the plan comes from its rows (checkpoints written before they held it whole still carry it)
-  const storedPlan = checkpoint.state.plan ?? { items: loadPlan(env.store, run.id) as PlanItem[] }
+  const storedPlan = checkpoint.state.plan ?? { items: (await env.store.loadPlan(run.id)) as PlanItem[] }
   // plan rows do not keep which items have an `if:`: the task (proven unchanged by its hash) says
   const conditional = new Set(prepared.steps.filter((s) => s.config.if !== undefined).map((s) => s.id))
   const plan = { items: storedPlan.items.map((i) => (conditional.has(i.id) ? { ...i, conditional: true } : i)) }
   const ctx = context(env, prepared, task, run.id, spec.options, { ...checkpoint.state, plan }, checkpoint.seq)
+  if (env.store.backend === "postgres") {
+    try {
+      await checkWorkspace(ctx, run.id, checkpoint.state.segment, env.home)
+    } catch (error) {
+      await prepared.extras.close()
+      throw error
+    }
+    ctx.state.segment = segmentHere(env.home)
+  }
   ctx.savedPlan = plan.items // as stored: nothing to write again
   ctx.state.guards = resumeGuards(ctx.state.guards, Date.now())
   if (approveAll) {
-    approvePending(ctx)
+    await approvePending(ctx)
     ctx.approveAll = true
   }
   try {
-    claim(env.store, run)
+    await claim(env.store, run)
   } catch (error) {
     await prepared.extras.close()
     throw error
@@ -188,10 +205,10 @@ export async function resumeRun(env: RunEnv, idOrPrefix: string | undefined, app
   ctx.recorder.audit({ type: "session_start", actor: "user", action: "resume", reason: `ccode resume ${run.id}` })
   if (Object.keys(changed).length) {
     // the person's change: kept for later resumes, in the audit, and in the resumed event
-    updateRun(env.store, run.id, { options: JSON.stringify(spec) })
+    ctx.recorder.stage({ run: { options: JSON.stringify(spec) } })
     ctx.recorder.audit({ type: "policy", actor: "user", action: "resume_override", result: "approved", reason: `resumed with ${describeOverrides(changed)}`, data: changed })
     ctx.recorder.event("policy.warning", { message: `resumed with ${describeOverrides(changed)}` })
-    if (changesApproval(changed)) ctx.driver.redecide?.(ctx)
+    if (changesApproval(changed)) await ctx.driver.redecide?.(ctx)
   }
   reportExtras(ctx.recorder, prepared.extras)
   reportSandbox(ctx, prepared.sandbox)
@@ -229,7 +246,7 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
   } catch (error) {
     // a crash of ccode itself: recorded, and the run stays resumable (its status is still `running`)
     ctx.recorder.audit({ type: "error", actor: "system", action: "internal_error", result: "error", reason: (error as Error).message ?? String(error) })
-    ctx.recorder.commit()
+    await ctx.recorder.commit()
     throw error
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
@@ -244,30 +261,46 @@ function reachedEnd(ctx: RunContext): boolean {
 }
 
 function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
-  // undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls
-  const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.store.path, env.home] })
-  const snapshots = createCallSnapshots({
-    store: env.store, runId, snapshotter,
-    readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
-    warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
-  })
   return {
     store: env.store, runId, task, driver: prepared.driver, steps: new Map(prepared.steps.map((s) => [s.id, s.config])), workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
     governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, inputs: prepared.inputs, outputDir: join(env.home, "runs", runId, "tmp"), cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
-    ownPaths: [env.home], snapshots, hooks: prepared.extras.hooks,
+    ownPaths: ownPaths(env), snapshots: callSnapshots(env, prepared, runId), hooks: prepared.extras.hooks,
     sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
     control: env.control,
   }
 }
 
-function resumable(store: Store, home: string, idOrPrefix: string | undefined): RunRow {
-  const run = idOrPrefix ? findRun(store, idOrPrefix) : undefined
+/**
+ * Undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls, its refs kept
+ * in this machine's own database. None when runs are kept on PostgreSQL (no local database to hold them).
+ */
+function callSnapshots(env: RunEnv, prepared: Prepared, runId: string): RunContext["snapshots"] {
+  if (!env.local) return undefined
+  const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.local.path, env.home] })
+  return createCallSnapshots({
+    store: env.local, runId, snapshotter,
+    readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
+    warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
+  })
+}
+
+/** ccode's own files, never counted as changes to the workspace: CCODE_HOME and a SQLite file elsewhere. */
+function ownPaths(env: RunEnv): string[] {
+  return env.store.backend === "sqlite" ? [env.home, env.store.location] : [env.home]
+}
+
+async function resumable(store: RunStore, home: string, idOrPrefix: string | undefined): Promise<RunRow> {
+  const run = idOrPrefix ? await store.findRun(idOrPrefix) : undefined
   if (!idOrPrefix) throw new ResumeError("give a run id or --last")
   if (!run) throw new ResumeError(`no run ${idOrPrefix}`)
   if (TERMINAL.includes(run.status)) {
-    ensureSummary(store, run, home)
+    await ensureSummary(store, run, home)
     throw new ResumeError(`run ${run.id} is ${run.status}; only paused, stopped, interrupted, denied or crashed runs can be resumed`)
+  }
+  if (run.status === "running" && run.pid !== null && run.host && run.host !== hostname()) {
+    // a shared store: the run's process is on another machine, whose liveness cannot be seen from here
+    throw new ResumeError(`run ${run.id} is marked running on host ${run.host}; ccode cannot tell from here whether it is still alive — resume it there (it may have crashed: \`ccode resume\` there checks its calls in flight)`)
   }
   if (runIsLive(run)) {
     throw new ResumeError(`run ${run.id} is still running (pid ${run.pid}); stop it first or wait`)
@@ -276,18 +309,26 @@ function resumable(store: Store, home: string, idOrPrefix: string | undefined): 
   return run
 }
 
-/** Take the run over as it was checked: a `ccode cancel` or another resume that got there first wins. */
-function claim(store: Store, run: RunRow): void {
-  const claimed = store.tx(() =>
-    store.sqlite.query("UPDATE runs SET status = 'running', pid = ?, host = ?, updated_at = ? WHERE id = ? AND status = ? AND pid IS ?").run(process.pid, hostname(), Date.now(), run.id, run.status, run.pid),
-  )
-  if (claimed.changes !== 1) throw new ResumeError(`run ${run.id} changed while resuming (cancelled or resumed elsewhere); see \`ccode runs show ${run.id}\``)
+/** Resuming elsewhere than where the run last ran: only onto the workspace it left (elsewhere.ts). */
+async function checkWorkspace(ctx: RunContext, runId: string, last: Segment | undefined, home: string): Promise<void> {
+  if (!last || !isElsewhere(last, segmentHere(home))) return
+  const now = await fingerprintWorkspace(ctx.workspace, { ignore: ctx.ownPaths })
+  const refusal = elsewhereRefusal(runId, last, now, loadFingerprint(ctx.state.fingerprint as Fingerprint | undefined))
+  if (refusal) throw new ResumeError(refusal)
 }
 
-function approvePending(ctx: RunContext): void {
-  for (const request of requestsOf(ctx.store, ctx.runId, "pending")) {
+/** Take the run over as it was checked: a `ccode cancel` or another resume that got there first wins. */
+async function claim(store: RunStore, run: RunRow): Promise<void> {
+  const claimed = await store.claimRun(run.id, { status: run.status, pid: run.pid }, { status: "running", pid: process.pid, host: hostname() })
+  if (!claimed) throw new ResumeError(`run ${run.id} changed while resuming (cancelled or resumed elsewhere); see \`ccode runs show ${run.id}\``)
+}
+
+async function approvePending(ctx: RunContext): Promise<void> {
+  for (const request of await ctx.store.requestsOf(ctx.runId, "pending")) {
     if (request.kind === "question") continue
-    settleRequest(ctx.store, request.id, { status: "approved", settledBy: "resume --approve-all" })
+    ctx.recorder.stage({ settlements: [{ id: request.id, status: "approved", settledBy: "resume --approve-all" }] })
     ctx.recorder.audit({ type: "permission", actor: "user", callId: request.callId, action: "approve", result: "approved", reason: `resume --approve-all: ${request.title}` })
   }
+  // stored now, with their audit rows: reconcile reads them back as settled
+  await ctx.recorder.commit()
 }

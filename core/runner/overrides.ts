@@ -2,7 +2,6 @@
 // level, policy files, limits). They replace the run's stored options for this and later resumes,
 // and are recorded in the audit as the person's change.
 import { formatDuration } from "../base/duration.ts"
-import { requestsOf, settleRequest } from "../store/requests.ts"
 import type { RunContext, RunOptions } from "./context.ts"
 import { transition } from "./plan.ts"
 
@@ -50,11 +49,11 @@ export function changesApproval(changed: Record<string, unknown>): boolean {
  * Steps waiting for an approval are decided again under the changed policy: allowed now, they run;
  * still asking, they wait again (a new request). The old request is settled as superseded.
  */
-export function redecideWaiting(ctx: RunContext): void {
-  const pending = new Map(requestsOf(ctx.store, ctx.runId, "pending").map((r) => [r.id, r]))
+export async function redecideWaiting(ctx: RunContext): Promise<void> {
+  const pending = new Map((await ctx.store.requestsOf(ctx.runId, "pending")).map((r) => [r.id, r]))
   for (const [id, waiting] of Object.entries(ctx.state.waiting)) {
     if (waiting.kind !== "approval" || !waiting.call || !pending.has(waiting.requestId)) continue
-    settleRequest(ctx.store, waiting.requestId, { status: "answered", answer: "decided again: the run was resumed with a changed policy", settledBy: "resume" })
+    ctx.recorder.stage({ settlements: [{ id: waiting.requestId, status: "answered", answer: "decided again: the run was resumed with a changed policy", settledBy: "resume" }] })
     delete ctx.state.waiting[id]
     ctx.state.pending[id] = waiting.call
     ctx.state.plan = transition(ctx.state.plan, { type: "release", id })

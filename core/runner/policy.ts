@@ -6,16 +6,18 @@ import { join } from "node:path"
 import { loadPolicy, taskPolicyLayers, type Trust } from "../policy/load.ts"
 import type { Policy } from "../policy/types.ts"
 import { findWorkspaceRoot } from "../policy/workspace.ts"
-import { trustIn } from "../store/trust.ts"
+import type { TrustCheck } from "../runstore/trust.ts"
 import type { LoadedTask } from "../task/load.ts"
 import type { RunOptions } from "./context.ts"
 import type { RunEnv } from "./lifecycle.ts"
 
 /** The policy, and the workspace root it was found for (nearest `.ccode/`, else git root, else the workdir). */
-export async function loadRunPolicy(env: RunEnv, task: LoadedTask, options: RunOptions, workdir: string): Promise<{ policy: Policy; workspace: string }> {
+export async function loadRunPolicy(
+  env: RunEnv, task: LoadedTask, options: RunOptions, workdir: string, trustIn: (workspace: string) => TrustCheck,
+): Promise<{ policy: Policy; workspace: string }> {
   // trust is per workspace: a file trusted for another workspace lends this run nothing
   const workspace = findWorkspaceRoot(workdir)
-  const trust: Trust = { isTrusted: trustIn(env.store, workspace), trustAll: options.trust }
+  const trust: Trust = { isTrusted: trustIn(workspace), trustAll: options.trust }
   const cacheDir = join(env.home, "cache")
   const taskLayers = task.spec.policy === undefined
     ? []

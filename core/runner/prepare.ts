@@ -9,7 +9,7 @@ import { sha256 } from "../base/hash.ts"
 import { isLoaderVar } from "../shell/scope.ts"
 import { createRedactor, looksSecretName, type Redactor } from "../redact/index.ts"
 import { resolveInputs } from "../task/inputs.ts"
-import { trustIn } from "../store/trust.ts"
+import { readTrust, type TrustCheck } from "../runstore/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
 import { createRegistry, type ToolRegistry } from "../tools/registry.ts"
 import type { Driver } from "./driver.ts"
@@ -67,9 +67,11 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const cwd = realpathSync(task.workdir)
   const toolEnv = toolEnvironment(env.env, task.spec.env ?? {})
   const inputs = resolveInputs(task.file, task.spec.inputs ?? {}, options.vars ?? {}, env.env, () => task.source)
-  const loaded = await loadRunPolicy(env, task, options, cwd)
+  // the trusted files, read once: the loaders below check them synchronously
+  const trust = await readTrust(env.store)
+  const loaded = await loadRunPolicy(env, task, options, cwd, (root) => trust.in(root))
   const { workspace } = loaded
-  const trusted = taskTrusted(env, task, options, workspace)
+  const trusted = taskTrusted(trust.in(workspace), task, options)
   const loaderEnv = checkTaskEnv(task, trusted)
   // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
   const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
@@ -79,7 +81,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const registry = createRegistry(driver.tools)
   const extras = await addExtraTools({
     registry, workspace, cwd, env: env.env, home: homedir(), task, servers: policy.mcp.servers,
-    isTrusted: options.trust ? () => true : trustIn(env.store, workspace),
+    isTrusted: options.trust ? () => true : trust.in(workspace),
     cacheDir: join(env.home, "cache"),
   })
   try {
@@ -166,9 +168,9 @@ function secretValues(named: string[], ...envs: Record<string, string>[]): strin
  * file is trusted: otherwise the repository picks what `ls` runs. Returns the ones a trusted task sets.
  */
 /** The task file is trusted as it is now (by --trust or `ccode trust` of its content, for this workspace). */
-function taskTrusted(env: RunEnv, task: LoadedTask, options: RunOptions, workspace: string): boolean {
+function taskTrusted(isTrusted: TrustCheck, task: LoadedTask, options: RunOptions): boolean {
   if (options.trust) return true
-  return existsSync(task.file) && trustIn(env.store, workspace)(task.file, sha256(readFileSync(task.file, "utf8")))
+  return existsSync(task.file) && isTrusted(task.file, sha256(readFileSync(task.file, "utf8")))
 }
 
 function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {

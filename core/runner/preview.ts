@@ -5,7 +5,6 @@ import { rmSync } from "node:fs"
 import { join, relative } from "node:path"
 import type { Call, Decision } from "../policy/types.ts"
 import { applyPreview, copyWorkspace, loadPreview, previewOf, savePreview, type Preview } from "../sandbox/preview.ts"
-import { insertRequest } from "../store/requests.ts"
 import { errorResult } from "../tools/envelope.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { summarizeArgs } from "./approve.ts"
@@ -13,8 +12,9 @@ import type { Proposal } from "./call.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
 import type { PendingCall } from "./state.ts"
+import type { StateWrites } from "./recorder.ts"
 
-export type Previewed = { kind: "result"; result: ToolResult } | { kind: "waiting"; requestId: string; write: () => void }
+export type Previewed = { kind: "result"; result: ToolResult } | { kind: "waiting"; requestId: string; writes: StateWrites }
 
 /** "unavailable": a preview was asked for a shell call but the run has no sandbox to run it in. */
 export function wantsPreview(ctx: RunContext, proposal: Proposal, call: Call): boolean | "unavailable" {
@@ -75,12 +75,11 @@ export async function previewCall(
   })
   ctx.recorder.audit({ type: "permission", actor: "policy", callId, tool: proposal.tool, action: "preview", result: "asked", risk: decision.risk, reason, data: { request: requestId, changes } })
   const detail = JSON.stringify(ctx.redactor.value({ tool: proposal.tool, args: proposal.args, risk: decision.risk, reason, preview: { changes, diff: preview.diff } }))
-  const write = () =>
-    insertRequest(ctx.store, {
-      id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval", status: "pending",
-      title: ctx.redactor.text(`preview: ${proposal.tool}: ${summarizeArgs(proposal.args)}`), detail, createdAt: Date.now(),
-    })
-  return { kind: "waiting", requestId, write }
+  const request = {
+    id: requestId, runId: ctx.runId, callId, itemId: proposal.itemId ?? null, kind: "approval" as const, status: "pending" as const,
+    title: ctx.redactor.text(`preview: ${proposal.tool}: ${summarizeArgs(proposal.args)}`), detail, createdAt: Date.now(),
+  }
+  return { kind: "waiting", requestId, writes: { requests: [request] } }
 }
 
 function commitPreview(ctx: RunContext, callId: string, proposal: Proposal, preview: Preview, result: ToolResult, dir: string): ToolResult {

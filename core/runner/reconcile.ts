@@ -1,7 +1,6 @@
 // On resume: bring the checkpoint up to date with what happened since — calls that were in
 // flight when the process died, and requests a person settled with `ccode approve/deny/answer`.
-import { getCall, inFlightCalls, lastCallSeq, updateCall, type CallRow } from "../store/calls.ts"
-import { getRequest } from "../store/requests.ts"
+import type { CallRow } from "../store/calls.ts"
 import { commitWithCheckpoint } from "./call.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
@@ -13,10 +12,10 @@ import { denialReason, denyWaitingCall, inFlightAnswer, leftoverChoice, reportSe
 export async function reconcile(ctx: RunContext, retriesOf: (id: string) => number = () => ctx.governor.policy.limits.retries): Promise<void> {
   const apply = (event: PlanEvent) => (ctx.state.plan = transition(ctx.state.plan, event))
   // intents are committed without a checkpoint: new calls number on from the last one stored
-  ctx.state.callSeq = Math.max(ctx.state.callSeq, lastCallSeq(ctx.store, ctx.runId))
+  ctx.state.callSeq = Math.max(ctx.state.callSeq, await ctx.store.lastCallSeq(ctx.runId))
   await settleInFlight(ctx, apply, retriesOf)
   for (const [id, waiting] of Object.entries(ctx.state.waiting)) {
-    const request = getRequest(ctx.store, waiting.requestId)
+    const request = await ctx.store.getRequest(waiting.requestId)
     const item = itemOf(ctx.state.plan, id)
     if (!item || item.state !== "blocked") {
       delete ctx.state.waiting[id]
@@ -29,17 +28,17 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
         if (waiting.call) ctx.state.pending[id] = waiting.call
         apply({ type: "release", id })
       } else if (ctx.human.interactive && waiting.call) {
-        const call = getCall(ctx.store, waiting.call.callId)
+        const call = await ctx.store.getCall(waiting.call.callId)
         if (call && !(await endLeftovers(ctx, call))) continue
         const answer = await ctx.human.inFlight(ctx.runId, id, item.title)
-        if (answer !== "later") applyInFlight(ctx, id, waiting.call.callId, answer, apply)
+        if (answer !== "later") applyInFlight(ctx, id, call, waiting.call.callId, answer, apply)
       }
       continue
     }
     if (waiting.kind === "in_flight") {
       // settled with approve/deny/answer while its processes may still run: "done" waits for them,
       // any other answer ends them first (a re-run never starts beside the old copy)
-      const call = getCall(ctx.store, waiting.call!.callId)
+      const call = await ctx.store.getCall(waiting.call!.callId)
       if (call && !(await endLeftovers(ctx, call, leftoverChoice(inFlightAnswer(request))))) continue
     }
     delete ctx.state.waiting[id]
@@ -58,23 +57,23 @@ export async function reconcile(ctx: RunContext, retriesOf: (id: string) => numb
         denyWaitingCall(ctx, waiting.call?.callId, reason)
         apply({ type: "fail", id, retry: false, denied: "person", note: reason })
       }
-    } else applyInFlight(ctx, id, waiting.call!.callId, inFlightAnswer(request), apply)
+    } else applyInFlight(ctx, id, await ctx.store.getCall(waiting.call!.callId), waiting.call!.callId, inFlightAnswer(request), apply)
   }
   // steps the policy denied are decided again: the policy may have changed since (a person's "no" stands)
   for (const item of ctx.state.plan.items) if (item.state === "failed" && item.denied === "policy") apply({ type: "release", id: item.id })
   ctx.state.stoppedBy = undefined
-  commitWithCheckpoint(ctx)
+  await commitWithCheckpoint(ctx)
 }
 
 async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, retriesOf: (id: string) => number): Promise<void> {
-  for (const call of inFlightCalls(ctx.store, ctx.runId)) {
+  for (const call of await ctx.store.inFlightCalls(ctx.runId)) {
     const id = call.itemId
     const item = id ? itemOf(ctx.state.plan, id) : undefined
     const tool = ctx.registry.get(call.tool)?.tool
     // the intent is committed without a checkpoint, so the item may still read `ready`
     if (item?.state === "ready") ctx.state.plan = transition(ctx.state.plan, { type: "start", id: id! })
     if (!id || !item || !["ready", "active"].includes(item.state)) {
-      updateCall(ctx.store, call.id, { status: "abandoned", finishedAt: Date.now() })
+      ctx.recorder.stage({ callPatches: [{ id: call.id, patch: { status: "abandoned", finishedAt: Date.now() } }] })
       continue
     }
     if (call.exitCode !== null) {
@@ -86,7 +85,7 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
     if (tool?.idempotent) {
       await endLeftovers(ctx, call, "kill")
       // safe to run again: a fresh call replaces the one that died
-      updateCall(ctx.store, call.id, { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; re-run (idempotent)" })
+      ctx.recorder.stage({ callPatches: [{ id: call.id, patch: { status: "abandoned", finishedAt: Date.now(), errorMessage: "in flight at a crash; re-run (idempotent)" } }] })
       apply({ type: "reset", id, note: "in flight at a crash; running again" })
       continue
     }
@@ -97,16 +96,16 @@ async function settleInFlight(ctx: RunContext, apply: (e: PlanEvent) => void, re
         const answer = ctx.approveAll ? "rerun" : await ctx.human.inFlight(ctx.runId, id, item.title)
         if (answer !== "later") {
           apply({ type: "wait", id, note: "in flight at a crash" })
-          applyInFlight(ctx, id, call.id, answer, apply)
+          applyInFlight(ctx, id, call, call.id, answer, apply)
           continue
         }
       }
     }
     const requestId = newId("q")
-    const { write, note } = inFlightRequest(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
+    const { writes, note } = inFlightRequest(ctx, { requestId, call: { ...call, args: JSON.parse(call.args) }, name: `step ${id}` })
     apply({ type: "wait", id, note })
     ctx.state.waiting[id] = { kind: "in_flight", requestId, call: { callId: call.id, seq: call.seq } }
-    commitWithCheckpoint(ctx, write)
+    await commitWithCheckpoint(ctx, writes)
   }
 }
 
@@ -115,9 +114,11 @@ function settleExited(ctx: RunContext, call: CallRow, canRetry: boolean, apply: 
   const id = call.itemId!
   const ok = call.exitCode === 0
   const note = ok ? undefined : `command exited with code ${call.exitCode} (before ccode stopped)${canRetry ? "; retrying" : ""}`
-  updateCall(ctx.store, call.id, {
-    status: ok ? "ok" : "error", finishedAt: Date.now(), output: "(finished before ccode stopped; its output was not kept)",
-    errorCode: ok ? null : "EXIT_CODE", errorType: ok ? null : "execution", errorMessage: note ?? null,
+  ctx.recorder.stage({
+    callPatches: [{ id: call.id, patch: {
+      status: ok ? "ok" : "error", finishedAt: Date.now(), output: "(finished before ccode stopped; its output was not kept)",
+      errorCode: ok ? null : "EXIT_CODE", errorType: ok ? null : "execution", errorMessage: note ?? null,
+    } }],
   })
   ctx.recorder.audit({
     type: "tool_call", actor: "system", callId: call.id, tool: call.tool, action: "run", result: ok ? "success" : "failed",
@@ -127,8 +128,8 @@ function settleExited(ctx: RunContext, call: CallRow, canRetry: boolean, apply: 
   else apply({ type: "fail", id, retry: canRetry, note })
 }
 
-function applyInFlight(ctx: RunContext, id: string, callId: string, answer: InFlightAnswer, apply: (e: PlanEvent) => void): void {
-  const call = getCall(ctx.store, callId)
+/** `call`: the call's row as stored (undefined when it is not) */
+function applyInFlight(ctx: RunContext, id: string, call: CallRow | undefined, callId: string, answer: InFlightAnswer, apply: (e: PlanEvent) => void): void {
   answerInFlightCall(ctx, { callId, tool: call?.tool ?? null }, answer)
   if (answer === "rerun") {
     ctx.state.pending[id] = { callId, seq: call?.seq ?? ++ctx.state.callSeq, approved: true }

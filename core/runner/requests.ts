@@ -2,10 +2,10 @@
 // was running when ccode stopped (title and detail redacted), how a settled request reads (its
 // in-flight answer, the reason of a denial), and what such an answer does to the call's row. The
 // driver then goes on its own way: a plan item moves, or the model is told.
-import { updateCall } from "../store/calls.ts"
-import { insertRequest, type RequestRow } from "../store/requests.ts"
+import type { RequestRow } from "../store/requests.ts"
 import type { InFlightAnswer, RunContext } from "./context.ts"
 import { stillRunning, type InFlightRow } from "./leftovers.ts"
+import type { StateWrites } from "./recorder.ts"
 
 
 /** approve: run it again; deny: it failed; answer "skip": skip it; any other answer: it was done. */
@@ -30,7 +30,7 @@ export function reportSettled(ctx: RunContext, request: RequestRow): void {
 
 /** A person denied a call that waited for approval: its row and the run's count say so. */
 export function denyWaitingCall(ctx: RunContext, callId: string | undefined, reason: string): void {
-  if (callId) updateCall(ctx.store, callId, { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() })
+  if (callId) ctx.recorder.stage({ callPatches: [{ id: callId, patch: { status: "denied", errorCode: "DENIED", errorType: "denied", errorMessage: reason, finishedAt: Date.now() } }] })
   ctx.state.counters.denied++
 }
 
@@ -42,11 +42,13 @@ export function answerInFlightCall(ctx: RunContext, call: { callId: string; tool
   ctx.recorder.audit({ type: "permission", actor: "user", callId: call.callId, tool: call.tool, action: `in_flight:${answer}`, result: answer === "fail" ? "denied" : "approved" })
   if (answer === "rerun") return
   const done = answer === "done"
-  updateCall(ctx.store, call.callId, {
-    status: done ? "ok" : "abandoned",
-    finishedAt: Date.now(),
-    errorMessage: done ? null : `in flight at a crash; ${answer === "skip" ? "skipped" : "marked failed"} by a person`,
-    output: done ? "(marked done by a person after a crash)" : null,
+  ctx.recorder.stage({
+    callPatches: [{ id: call.callId, patch: {
+      status: done ? "ok" : "abandoned",
+      finishedAt: Date.now(),
+      errorMessage: done ? null : `in flight at a crash; ${answer === "skip" ? "skipped" : "marked failed"} by a person`,
+      output: done ? "(marked done by a person after a crash)" : null,
+    } }],
   })
 }
 
@@ -62,7 +64,7 @@ export interface InFlightRequest {
  * the event and audit row; returns the request's row write and what blocks the item, for the
  * driver's commit. The title and detail are redacted like every request's.
  */
-export function inFlightRequest(ctx: RunContext, { requestId, call, name }: InFlightRequest): { write: () => void; note: string } {
+export function inFlightRequest(ctx: RunContext, { requestId, call, name }: InFlightRequest): { writes: StateWrites; note: string } {
   const running = stillRunning(call)
   const how = running
     ? `it is ${running}; approve to kill it and run it again, deny or answer "skip" to kill it, or answer "done" to wait for it`
@@ -71,11 +73,10 @@ export function inFlightRequest(ctx: RunContext, { requestId, call, name }: InFl
     req: requestId, kind: "in_flight", call: call.id, step: call.itemId, tool: call.tool, args: call.args, ...(running ? { pgid: call.pgid, still_running: true } : {}),
   })
   ctx.recorder.audit({ type: "permission", actor: "system", callId: call.id, tool: call.tool, action: "request:in_flight", result: "asked", reason: `call was in flight when ccode stopped${running ? `; ${running}` : ""}` })
-  const write = () =>
-    insertRequest(ctx.store, {
-      id: requestId, runId: ctx.runId, callId: call.id, itemId: call.itemId, kind: "in_flight", status: "pending",
-      title: ctx.redactor.text(`${name} (${call.tool}) was running when ccode stopped${running ? ` and is ${running}` : ""}: run it again?`),
-      detail: JSON.stringify(ctx.redactor.value({ tool: call.tool, args: call.args })), createdAt: Date.now(),
-    })
-  return { write, note: `was running when ccode stopped; ${how} (${requestId})` }
+  const request = {
+    id: requestId, runId: ctx.runId, callId: call.id, itemId: call.itemId, kind: "in_flight" as const, status: "pending" as const,
+    title: ctx.redactor.text(`${name} (${call.tool}) was running when ccode stopped${running ? ` and is ${running}` : ""}: run it again?`),
+    detail: JSON.stringify(ctx.redactor.value({ tool: call.tool, args: call.args })), createdAt: Date.now(),
+  }
+  return { writes: { requests: [request] }, note: `was running when ccode stopped; ${how} (${requestId})` }
 }

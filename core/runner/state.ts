@@ -4,6 +4,7 @@ import type { Grant } from "../policy/types.ts"
 import type { AgentState } from "../agent/types.ts"
 import type { Driver } from "./driver.ts"
 import type { Plan } from "./plan.ts"
+import type { Segment } from "./elsewhere.ts"
 
 export interface StepConfig {
   tool: string
@@ -58,6 +59,8 @@ export interface RunState {
   changed: string[]
   /** the workspace fingerprint when the last segment ended (resume compares against it) */
   fingerprint?: unknown
+  /** runs kept on PostgreSQL: where the last segment ran and the workspace it left (elsewhere.ts) */
+  segment?: Segment
   /** the agent driver's conversation, notes and waits (agent runs only) */
   agent?: AgentState
   /** what finished steps handed on ($CCODE_OUTPUT, a plugin's data), by step id; redacted when taken */

@@ -46,7 +46,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
     const reason = `if: ${step.if} was false`
     apply({ type: "skip", id, note: reason })
     ctx.recorder.event("step.skipped", { step: id, reason })
-    commitWithCheckpoint(ctx)
+    await commitWithCheckpoint(ctx)
     return
   }
   if (!(await passGate(ctx, id))) return // paused or at a breakpoint set in the panel; stopping: stays ready
@@ -64,7 +64,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
     apply({ type: "fail", id, retry: false, denied: "policy", note: error.message })
     ctx.recorder.audit({ type: "decision", actor: "policy", tool: step.tool, action: "decide", result: "denied", reason: error.message, data: { step: id } })
     ctx.state.counters.denied++
-    commitWithCheckpoint(ctx)
+    await commitWithCheckpoint(ctx)
     return
   }
   apply({ type: "start", id })

@@ -2,12 +2,10 @@
 // renderSummary is pure; writeSummary gathers rows and writes the file.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { eq, and } from "drizzle-orm"
-import { callsOf, planOf, type CallRow } from "../store/calls.ts"
-import type { Store } from "../store/open.ts"
-import { requestsOf, type RequestRow } from "../store/requests.ts"
+import type { RunStore } from "../runstore/api.ts"
+import type { CallRow } from "../store/calls.ts"
+import type { RequestRow } from "../store/requests.ts"
 import { TERMINAL, type RunRow } from "../store/runs.ts"
-import { events, usage } from "../store/schema.ts"
 import { formatDuration } from "../base/duration.ts"
 import { lastLines } from "./output.ts"
 
@@ -22,15 +20,16 @@ export interface SummaryInput {
   tokens: { input: number; output: number; cost: number }
 }
 
-export function writeSummary(store: Store, run: RunRow, path: string, wallMs: number, files: string[] = []): void {
-  const guardRows = store.db.select().from(events).where(and(eq(events.runId, run.id), eq(events.type, "guard"))).all()
-  const usageRows = store.db.select().from(usage).where(eq(usage.runId, run.id)).all()
+export async function writeSummary(store: RunStore, run: RunRow, path: string, wallMs: number, files: string[] = []): Promise<void> {
+  const [guardEvents, usageRows, plan, calls, requests] = await Promise.all([
+    store.runEvents(run.id, "guard"), store.usageOf(run.id), store.loadPlan(run.id), store.callsOf(run.id), store.requestsOf(run.id),
+  ])
   const input: SummaryInput = {
     run,
-    plan: planOf(store, run.id),
-    calls: callsOf(store, run.id),
-    requests: requestsOf(store, run.id),
-    guards: guardRows.map((r) => JSON.parse(r.data) as { guard: string; reason: string }),
+    plan,
+    calls,
+    requests,
+    guards: guardEvents as { guard: string; reason: string }[],
     files,
     wallMs,
     tokens: usageRows.reduce((t, u) => ({ input: t.input + u.inputTokens, output: t.output + u.outputTokens, cost: t.cost + u.cost }), { input: 0, output: 0, cost: 0 }),
@@ -40,11 +39,11 @@ export function writeSummary(store: Store, run: RunRow, path: string, wallMs: nu
 }
 
 /** summary.md of a finished run whose file is missing (a crash right after its last commit, a deleted file): written again from its rows. */
-export function ensureSummary(store: Store, run: RunRow, home: string): string | undefined {
+export async function ensureSummary(store: RunStore, run: RunRow, home: string): Promise<string | undefined> {
   const path = join(home, "runs", run.id, "summary.md")
   if (!TERMINAL.includes(run.status) || existsSync(path)) return undefined
   try {
-    writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
+    await writeSummary(store, run, path, (run.finishedAt ?? run.updatedAt) - run.createdAt)
     return path
   } catch {
     return undefined // a read-only home: the run can still be inspected

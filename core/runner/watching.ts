@@ -34,7 +34,7 @@ export async function startWatching(ctx: RunContext): Promise<boolean> {
   if (!snapshotter || !ctx.fingerprint || process.env.CCODE_WATCH === "0") return false
   const root = realpathSync(ctx.workspace)
   const gitDirs = ctx.fingerprint.kind === "git" ? await gitDirsOf(root) : []
-  const { watch } = watchWorkspace(root, { skip: ignorer(root, [ctx.store.path, ...ctx.ownPaths]), gitDirs })
+  const { watch } = watchWorkspace(root, { skip: ignorer(root, ctx.ownPaths), gitDirs })
   if (!watch) return false
   try {
     // watch first, then stage everything: a change made meanwhile is in both, which is harmless
@@ -99,7 +99,7 @@ export async function stopWatching(ctx: RunContext): Promise<void> {
   if (ctx.snapshots) ctx.snapshots.sync = undefined
   if (!session.touched) return
   // a patched fingerprint is no basis for resume's comparison: a whole one, or none
-  ctx.fingerprint = await fingerprintWorkspace(ctx.workspace, { ignore: [ctx.store.path, ...ctx.ownPaths] }).catch(() => undefined)
+  ctx.fingerprint = await fingerprintWorkspace(ctx.workspace, { ignore: ctx.ownPaths }).catch(() => undefined)
   ctx.fingerprintAt = Date.now()
 }
 

@@ -21,12 +21,19 @@ export type NewGrant = Omit<typeof grants.$inferInsert, "id">
 /**
  * Everything one step of a run writes, committed in ONE transaction: either all of it is stored or
  * none of it (a crash or a failed statement anywhere leaves the database as it was). Written in this
- * order: run row, calls, call patches, plan rows, checkpoint, events, messages, usage, snapshots,
- * requests, grants, settlements, and audit rows last (the chain head is locked as late as it can
- * be, so it is held shortest).
+ * order: the new run's row, run row patch, calls, call patches, plan rows, checkpoint, events,
+ * messages, usage, snapshots, requests, grants, settlements, and audit rows last (the chain head is
+ * locked as late as it can be, so it is held shortest).
  */
 export interface CommitUnit {
   runId: string
+  /** the run's row, created with its first step's writes (a run never exists without its first checkpoint) */
+  newRun?: NewRun
+  /**
+   * the run's row as the caller read it: the unit is written only if its status and pid still are
+   * these (no resume or cancel on another machine got there first), else RunChanged and nothing is written
+   */
+  runIs?: { status: RunStatus; pid: number | null }
   run?: RunPatch
   /** upserted by id: the write-ahead intent (status "running") or the settled result */
   calls?: NewCall[]
@@ -34,8 +41,11 @@ export interface CommitUnit {
   callPatches?: { id: string; patch: Partial<NewCall> }[]
   /** plan items that changed; `positions[i]` is items[i]'s place in the plan (default: its index) */
   plan?: { items: PlanRow[]; positions?: number[] }
-  /** the run's state after this step; older checkpoints beyond the last two are dropped */
-  checkpoint?: { seq: number; state: unknown }
+  /**
+   * the run's state after this step; older checkpoints beyond the last two are dropped. `json`: the
+   * state already serialised (a caller that queues its commit must not let later changes leak in)
+   */
+  checkpoint?: { seq: number; state: unknown } | { seq: number; json: string }
   /** redacted events: `data` is the whole event as JSON, exactly as it was emitted */
   events?: { ts: number; type: string; data: string }[]
   /** redacted audit rows, chained in order */
@@ -50,6 +60,13 @@ export interface CommitUnit {
   /** requests the run settles itself (a breakpoint passed, an override); only pending ones, else RequestConflict */
   settlements?: Settlement[]
   grants?: NewGrant[]
+  /**
+   * a write that may wait for the next durable commit to reach the disk (PostgreSQL: asynchronous
+   * commit): it is lost only if the database server itself crashes first, never if ccode does. For
+   * what helps resume after a crash of ccode (a running tool's process group, its exit status) and
+   * costs a disk flush per write otherwise. Nothing with audit rows or a checkpoint is relaxed.
+   */
+  relaxed?: boolean
 }
 
 /** One request settled by a person (from any machine): only a pending request can be settled. */
@@ -65,8 +82,10 @@ export interface Settlement {
 export interface PruneCandidate {
   id: string
   task: string
-  status: string
+  status: RunStatus
   pid: number | null
+  /** the host its last segment ran on (its pid means something only there) */
+  host: string | null
   touchedAt: number
 }
 
@@ -92,6 +111,11 @@ export interface RunStore {
   createRun(row: NewRun): Promise<void>
   /** patch a run row (updated_at is set to now) */
   updateRun(id: string, patch: RunPatch): Promise<void>
+  /**
+   * Take a run over as it was read (resume): the patch is written only when its status and pid are
+   * still `expected` (no `ccode cancel` or other resume got there first). True when it was.
+   */
+  claimRun(id: string, expected: { status: RunStatus; pid: number | null }, patch: RunPatch): Promise<boolean>
   /** by full id or unique prefix; RunNotFound (exit 2) otherwise */
   findRun(idOrPrefix: string): Promise<RunRow>
   listRuns(opts?: { limit?: number; status?: RunStatus }): Promise<RunRow[]>
@@ -109,7 +133,8 @@ export interface RunStore {
   inFlightCalls(runId: string): Promise<CallRow[]>
   latestCheckpoint<T>(runId: string): Promise<{ seq: number; state: T } | undefined>
   loadPlan(runId: string): Promise<PlanRow[]>
-  runEvents(runId: string): Promise<Record<string, unknown>[]>
+  /** the run's events as emitted, oldest first; `type`: only those of that type (the summary's guard events) */
+  runEvents(runId: string, type?: string): Promise<Record<string, unknown>[]>
   /** an agent run's stored conversation, in order */
   messagesOf(runId: string): Promise<{ seq: number; message: string }[]>
   usageOf(runId: string): Promise<{ turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]>
@@ -129,6 +154,12 @@ export interface RunStore {
   recordTrust(workspace: string, path: string, hash: string, audit?: AuditInput): Promise<void>
   revokeTrust(workspace: string, path: string, audit?: AuditInput): Promise<boolean>
   trustedFiles(): Promise<TrustedFile[]>
+  /**
+   * Trust (a hash) or revoke (null) several files and append one audit row, in one transaction
+   * (`ccode trust`, `ccode init`). `audit` is given, per file, whether anything changed (a revoke of
+   * a file that was not trusted changes nothing); so is the caller.
+   */
+  setTrust(files: { workspace: string; path: string; hash: string | null }[], audit: (changed: boolean[]) => AuditInput): Promise<boolean[]>
 
   // the audit log
   /** append rows to the one hash chain, in their own transaction */
@@ -143,6 +174,20 @@ export interface RunStore {
   schemaStatus(): Promise<SchemaStatus>
 }
 
+/** The checkpoint of a CommitUnit as stored: JSON text. */
+export function checkpointJson(checkpoint: NonNullable<CommitUnit["checkpoint"]>): string {
+  return "json" in checkpoint ? checkpoint.json : JSON.stringify(checkpoint.state)
+}
+
 export class RequestConflict extends Error {
   readonly exitCode = 2
+}
+
+/** A CommitUnit's `runIs` no longer held: the run changed since it was read (nothing was written). */
+export class RunChanged extends Error {
+  readonly exitCode = 2
+}
+
+export function runChanged(runId: string, now: { status: string; pid: number | null } | undefined): RunChanged {
+  return new RunChanged(`run ${runId} changed meanwhile (${now ? `now ${now.status}${now.pid === null ? "" : `, pid ${now.pid}`}` : "gone"}); nothing was written — see \`ccode runs show ${runId}\``)
 }

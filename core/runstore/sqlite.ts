@@ -2,11 +2,11 @@
 // async method, every multi-row write in one IMMEDIATE transaction (store.tx).
 import { Database } from "bun:sqlite"
 import { existsSync } from "node:fs"
-import { asc, eq, inArray } from "drizzle-orm"
+import { and, asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
 import { queryAudit, resolveAuditRun } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
-import { RequestConflict, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
+import { checkpointJson, RequestConflict, runChanged, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
 import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "../store/calls.ts"
 import { migrations } from "../store/migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "../store/open.ts"
@@ -28,13 +28,20 @@ export function sqliteRunStore(store: Store): RunStore {
 
     createRun: async (row) => insertRun(store, row),
     updateRun: async (id, patch) => updateRun(store, id, patch),
+    claimRun: async (id, expected, patch) =>
+      store.tx(() => {
+        const current = db.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, id)).get()
+        if (current?.status !== expected.status || current.pid !== expected.pid) return false
+        updateRun(store, id, patch)
+        return true
+      }),
     findRun: async (idOrPrefix) => findRun(store, idOrPrefix),
     listRuns: async (opts = {}) => listRuns(store, opts.limit, opts.status),
     lastResumable: async () => lastResumable(store),
     pruneCandidates: async () =>
       store.sqlite
         .query(
-          `SELECT r.id, r.task, r.status, r.pid,
+          `SELECT r.id, r.task, r.status, r.pid, r.host,
                   max(r.updated_at, coalesce((SELECT max(c.created_at) FROM checkpoints c WHERE c.run_id = r.id), 0)) AS touchedAt
            FROM runs r ORDER BY r.created_at`,
         )
@@ -48,7 +55,9 @@ export function sqliteRunStore(store: Store): RunStore {
       })
     },
 
-    commit: async (unit) => store.tx(() => commitUnit(store, unit)),
+    // a lone call patch (a running tool's pgid or exit status, once or twice per step) is one
+    // statement: atomic by itself, without the cost of an IMMEDIATE transaction around it
+    commit: async (unit) => (isLonePatch(unit) ? commitUnit(store, unit) : store.tx(() => commitUnit(store, unit))),
     getCall: async (id) => getCall(store, id),
     callsOf: async (runId) => callsOf(store, runId),
     lastCallSeq: async (runId) => lastCallSeq(store, runId),
@@ -65,8 +74,8 @@ export function sqliteRunStore(store: Store): RunStore {
         .orderBy(asc(usage.id))
         .all(),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)).all(),
-    runEvents: async (runId) =>
-      db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
+    runEvents: async (runId, type) =>
+      db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
     getRequest: async (id) => getRequest(store, id),
     requestsOf: async (runId, status) => requestsOf(store, runId, status),
@@ -89,6 +98,12 @@ export function sqliteRunStore(store: Store): RunStore {
         return removed
       }),
     trustedFiles: async () => trustedFiles(store),
+    setTrust: async (files, audit) =>
+      store.tx(() => {
+        const changed = files.map((f) => (f.hash === null ? revokeTrust(store, f.workspace, f.path) : (recordTrust(store, f.workspace, f.path, f.hash), true)))
+        appendAuditRows(store, [audit(changed)])
+        return changed
+      }),
 
     appendAudit: async (rows) => store.tx(() => appendAuditRows(store, rows)),
     queryAudit: async (filter) => queryAudit(store, filter),
@@ -100,15 +115,26 @@ export function sqliteRunStore(store: Store): RunStore {
 }
 
 function commitUnit(store: Store, unit: CommitUnit): number[] {
+  if (unit.runIs) {
+    // inside the write lock: what is read here cannot change before the writes below
+    const now = store.db.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, unit.runId)).get()
+    if (now?.status !== unit.runIs.status || now.pid !== unit.runIs.pid) throw runChanged(unit.runId, now)
+  }
+  if (unit.newRun) insertRun(store, unit.newRun)
   if (unit.run) updateRun(store, unit.runId, unit.run)
   for (const call of unit.calls ?? []) upsertCall(store, call)
   for (const { id, patch } of unit.callPatches ?? []) updateCall(store, id, patch)
   if (unit.plan?.items.length) {
     const { items, positions } = unit.plan
-    savePlan(store, unit.runId, items, positions ? (item) => positions[items.indexOf(item)]! : undefined)
+    const at = new Map(items.map((item, i) => [item, positions?.[i] ?? i]))
+    savePlan(store, unit.runId, items, (item) => at.get(item)!)
   }
-  if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, unit.checkpoint.state)
-  if (unit.events?.length) store.db.insert(events).values(unit.events.map((e) => ({ runId: unit.runId, ...e }))).run()
+  if (unit.checkpoint) saveCheckpoint(store, unit.runId, unit.checkpoint.seq, checkpointJson(unit.checkpoint))
+  if (unit.events?.length) {
+    // every commit of every step has events: a prepared statement, not a query built by the ORM each time
+    const insert = store.sqlite.query("INSERT INTO events (run_id, ts, type, data) VALUES (?, ?, ?, ?)")
+    for (const e of unit.events) insert.run(unit.runId, e.ts, e.type, e.data)
+  }
   if (unit.messages?.length) store.db.insert(agentMessages).values(unit.messages.map((m) => ({ runId: unit.runId, ...m }))).run()
   if (unit.usage?.length) store.db.insert(usage).values(unit.usage.map((u) => ({ runId: unit.runId, ...u }))).run()
   const now = Date.now()
@@ -117,6 +143,10 @@ function commitUnit(store: Store, unit: CommitUnit): number[] {
   for (const grant of unit.grants ?? []) insertGrant(store, grant)
   settleAll(store, unit.settlements ?? [])
   return appendAuditRows(store, unit.audit ?? [])
+}
+
+function isLonePatch(unit: CommitUnit): boolean {
+  return unit.callPatches?.length === 1 && Object.keys(unit).every((key) => key === "runId" || key === "callPatches" || key === "relaxed")
 }
 
 // inside the write transaction: the status read here cannot change before the update

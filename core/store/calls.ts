@@ -57,8 +57,8 @@ export function inFlightCalls(store: Store, runId: string): CallRow[] {
 
 const KEEP_CHECKPOINTS = 2
 
-export function saveCheckpoint(store: Store, runId: string, seq: number, state: unknown): void {
-  const json = JSON.stringify(state)
+/** `json`: the run's state, serialised */
+export function saveCheckpoint(store: Store, runId: string, seq: number, json: string): void {
   store.sqlite
     .query("INSERT INTO checkpoints (run_id, seq, created_at, state) VALUES (?, ?, ?, ?) ON CONFLICT(run_id, seq) DO UPDATE SET state = excluded.state, created_at = excluded.created_at")
     .run(runId, seq, Date.now(), json)

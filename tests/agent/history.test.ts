@@ -35,7 +35,7 @@ describe("conversation storage", () => {
     expect(checkpoint.messagesFrom).toBe(8)
     expect(checkpoint.messages).toEqual([])
 
-    const whole = agentOf(ws.store, result.runId)!
+    const whole = (await agentOf(ws.env.store, result.runId))!
     expect(whole.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"])
     expect(whole.messages[6]).toMatchObject({ role: "tool", text: `${"c".repeat(2000)}\n` })
     // the last request the model saw carried every earlier result exactly once
@@ -43,16 +43,16 @@ describe("conversation storage", () => {
     expect(last.filter((m) => m.role === "tool").map((m) => m.content[0])).toEqual(["a", "b", "c"])
   })
 
-  test("a checkpoint says where its messages start; one that holds them all is taken as it is", () => {
+  test("a checkpoint says where its messages start; one that holds them all is taken as it is", async () => {
     ws = workspace()
     insertRun(ws.store, { id: "r1", task: "t", taskFile: "t.yaml", workdir: ws.dir, status: "running", driver: "agent", createdAt: 1, updatedAt: 1 })
     const rows = ["goal", "first", "second"].map((text, seq) => ({ runId: "r1", seq, message: JSON.stringify({ role: "user", text }) }))
     ws.store.db.insert(agentMessages).values(rows).run()
     const tail = { ...newAgentState("goal"), messages: [{ role: "user" as const, text: "third" }], stored: 3, messagesFrom: 3 }
-    const whole = attachHistory(ws.store, "r1", JSON.parse(JSON.stringify(tail)))
+    const whole = await attachHistory(ws.env.store, "r1", JSON.parse(JSON.stringify(tail)))
     expect(whole.messages.map((m) => (m as { text: string }).text)).toEqual(["goal", "first", "second", "third"])
     expect(JSON.parse(JSON.stringify(whole))).toMatchObject({ stored: 3, messagesFrom: 3, messages: [{ text: "third" }] })
     const full = { ...newAgentState("goal"), messages: ["goal", "first", "second", "third"].map((text) => ({ role: "user" as const, text })), stored: 3 }
-    expect(attachHistory(ws.store, "r1", full).messages).toHaveLength(4)
+    expect((await attachHistory(ws.env.store, "r1", full)).messages).toHaveLength(4)
   })
 })

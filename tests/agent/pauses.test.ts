@@ -38,7 +38,7 @@ describe("agent runs that need a person", () => {
     expect(first.pending.map((p) => p.id)).toEqual([question!.id])
     expect(server.requests).toHaveLength(1)
 
-    settle(ws.store, first.runId, question!.id, { action: "answer", text: "sqlite" })
+    await settle(ws.env.store, first.runId, question!.id, { action: "answer", text: "sqlite" })
     const second = await ws.resume(first.runId)
     expect(second.exitCode).toBe(0)
     const delivered = [...toolResults("anthropic", server.requests[1]!).values()]
@@ -75,7 +75,7 @@ describe("agent runs that need a person", () => {
     expect(first.exitCode).toBe(3)
     const [approval] = requestsOf(ws.store, first.runId, "pending")
     expect(approval!.kind).toBe("approval")
-    settle(ws.store, first.runId, approval!.id, { action: "approve" })
+    await settle(ws.env.store, first.runId, approval!.id, { action: "approve" })
     const second = await ws.resume(first.runId)
     expect(second.exitCode).toBe(0)
     expect(await Bun.file(join(ws.dir, "log.txt")).text()).toBe("installed\n")
@@ -89,7 +89,7 @@ describe("agent runs that need a person", () => {
     const { server, ws } = setup([{ calls: [{ tool: "shell", args: { command: "deploy prod" } }] }, { text: "Not deploying then." }], policy)
     const first = await ws.run()
     const [approval] = requestsOf(ws.store, first.runId, "pending")
-    settle(ws.store, first.runId, approval!.id, { action: "deny", reason: "not today" })
+    await settle(ws.env.store, first.runId, approval!.id, { action: "deny", reason: "not today" })
     const second = await ws.resume(first.runId)
     expect(second.exitCode).toBe(0)
     const [refusal] = [...toolResults("anthropic", server.requests[1]!).values()]

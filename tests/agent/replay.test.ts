@@ -33,7 +33,7 @@ async function recordedRun() {
   spaces.push(ws)
   ws.task({ agent: { provider: "openai", model: "m", base_url: server.url, api_key_env: "K", goal: "write notes and push" }, policy: NO_PUSH })
   const result = await ws.run()
-  const agent = agentOf(ws.store, result.runId)!
+  const agent = (await agentOf(ws.env.store, result.runId))!
   return { ws, result, script: replayScriptText(agent, { runId: result.runId, task: "agent-test" }) }
 }
 

@@ -80,23 +80,26 @@ if (!findPgBin()) {
       expect(r.stderr).not.toContain("s3cret-pw")
     }, 120_000)
 
-    test("run, runs, audit and approve refuse a postgres:// database with exit 2 and run nothing", async () => {
+    test("commands not wired to PostgreSQL yet (undo, policy, plugins) refuse a postgres:// database with exit 2 and change nothing", async () => {
       const sb = sandbox()
       const url = withPassword(await pg.createDatabase())
       await ccode(sb, ["db", "migrate", "--db", url])
-      const marker = join(sb.work, "ran")
-      const task = sb.file("task.yaml", `name: t\nsteps:\n  - run: touch ${marker}\n`)
-      for (const args of [["run", task, "--db", url], ["runs", "ls", "--db", url], ["audit", "verify", "--db", url], ["approve", "x", "--all", "--db", url]]) {
+      const policy = sb.file(".ccode/policy.yaml", "version: 1\n")
+      for (const args of [["undo", "x", "--db", url], ["policy", "show", "--db", url], ["plugins", "check", policy, "--db", url]]) {
         const r = await ccode(sb, args)
         expect(r.code, args.join(" ")).toBe(2)
         expect(r.stderr).toContain("--db names a PostgreSQL database")
+        expect(r.stderr).toContain("this command does not use PostgreSQL yet")
         expect(r.stderr).toContain("docs/store.md")
         expect(r.stderr).not.toContain("s3cret-pw")
       }
-      const viaEnv = await ccode(sb, ["run", task], { env: { CCODE_DB: url } })
+      const viaEnv = await ccode(sb, ["undo", "x"], { env: { CCODE_DB: url } })
       expect(viaEnv.code).toBe(2)
       expect(viaEnv.stderr).toContain("CCODE_DB names a PostgreSQL database")
-      expect(existsSync(marker)).toBe(false)
+      // nothing was written: no run, no audit row
+      const audit = await ccode(sb, ["audit", "--json", "--db", url])
+      expect(audit.code).toBe(0)
+      expect(JSON.parse(audit.stdout)).toEqual([])
     }, 120_000)
   })
 }

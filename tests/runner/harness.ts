@@ -12,6 +12,7 @@ import type { RunResult } from "../../core/runner/finish.ts"
 import { planRun, resumeRun, startRun, type RunEnv } from "../../core/runner/lifecycle.ts"
 import type { ResumeOverrides } from "../../core/runner/overrides.ts"
 import { openStore, type Store } from "../../core/store/open.ts"
+import { sqliteRunStore } from "../../core/runstore/sqlite.ts"
 import { removeTree } from "../tmp.ts"
 
 export { nobody }
@@ -52,7 +53,8 @@ export function workspace(opts: { human?: Human; env?: Record<string, string>; n
   const output: string[] = []
   let signal = new AbortController()
   const env: RunEnv = {
-    store,
+    store: sqliteRunStore(store),
+    local: store,
     home: join(root, "home"),
     human: opts.human ?? nobody,
     reporter: { event: (e) => events.push(e), output: (_run, _call, text) => output.push(text) },

@@ -46,7 +46,7 @@ describe("resume after a crash", () => {
     const paused = await ws.resume(runId)
     expect(paused.exitCode).toBe(3)
     const [request] = requestsOf(ws.store, runId, "pending")
-    settle(ws.store, runId, request!.id, { action: "approve" })
+    await settle(ws.env.store, runId, request!.id, { action: "approve" })
     const done = await ws.resume(runId)
     expect(done.status).toBe("completed")
     expect(readFileSync(join(ws.dir, "runs.txt"), "utf8")).toBe("run\nrun\n")

@@ -50,7 +50,7 @@ describe("a call in flight at a crash", () => {
     expect(request!.detail).not.toContain("hunter2secret")
     expect(JSON.stringify(ws.events.filter((e) => e.type === "request.created"))).not.toContain("hunter2secret")
 
-    settle(ws.store, runId, request!.id, { action: "answer", text: "done" })
+    await settle(ws.env.store, runId, request!.id, { action: "answer", text: "done" })
     const done = await ws.resume(runId)
     expect(done.status).toBe("completed")
     expect(existsSync(join(ws.dir, "after.txt"))).toBe(true)
@@ -75,7 +75,7 @@ describe("a call in flight at a crash", () => {
     expect(request!.title).toContain("was running when ccode stopped")
     expect(request!.title).not.toContain("t1.1")
 
-    settle(ws.store, runId, request!.id, { action: "deny" })
+    await settle(ws.env.store, runId, request!.id, { action: "deny" })
     const done = await ws.resume(runId)
     expect(done.status).toBe("completed")
     expect(callsOf(ws.store, runId)[0]).toMatchObject({ status: "abandoned" })

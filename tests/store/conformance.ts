@@ -101,6 +101,58 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("a run is created with its first step (newRun), or not at all; a serialised checkpoint reads back as its state; events filter by type", async () => {
+      const { store } = await ready(harness())
+      const first = { runId: "r", newRun: run("r"), checkpoint: { seq: 1, json: JSON.stringify({ at: 1, plan: undefined }) }, events: [
+        { ts: now, type: "run.started", data: JSON.stringify({ type: "run.started" }) },
+        { ts: now, type: "guard", data: JSON.stringify({ type: "guard", guard: "loop" }) },
+      ], audit: [{ type: "session_start" as const, actor: "user" as const }] }
+      // a failure late in the unit leaves no run row behind
+      await expect(store.commit({ ...first, requests: [request("q", "r"), request("q", "r")] })).rejects.toThrow()
+      await expect(store.findRun("r")).rejects.toMatchObject({ exitCode: 2 })
+      expect((await store.verifyAudit()).rows).toBe(0)
+      await store.commit(first)
+      expect(await store.findRun("r")).toMatchObject({ id: "r", status: "running" })
+      expect(await store.latestCheckpoint("r")).toEqual({ seq: 1, state: { at: 1 } })
+      expect(await store.runEvents("r", "guard")).toEqual([{ type: "guard", guard: "loop" }])
+      expect((await store.runEvents("r")).length).toBe(2)
+      await store.close()
+    }, T)
+
+    test("a unit with runIs is written only if the run is still as read (cancel vs. a resume elsewhere)", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r", { status: "paused", pid: null }))
+      await store.commit({ runId: "r", requests: [request("q", "r")] })
+      const cancel = { runId: "r", runIs: { status: "paused" as const, pid: null }, run: { status: "cancelled" as const, pid: null }, settlements: [{ id: "q", status: "cancelled" as const, settledBy: "cancel" }], audit: [{ type: "state_change" as const, actor: "user" as const }] }
+      // a resume took it over first: the cancel writes nothing
+      expect(await store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 7 })).toBe(true)
+      await expect(store.commit(cancel)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("changed meanwhile (now running, pid 7)") })
+      expect(await store.getRequest("q")).toMatchObject({ status: "pending" })
+      expect((await store.verifyAudit()).rows).toBe(0)
+      await store.updateRun("r", { status: "paused", pid: null })
+      await store.commit(cancel)
+      expect(await store.findRun("r")).toMatchObject({ status: "cancelled" })
+      expect(await store.getRequest("q")).toMatchObject({ status: "cancelled" })
+      await store.close()
+    }, T)
+
+    test("claimRun takes a run over only as it was read: of two resumes, one wins", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r", { status: "paused", pid: null }))
+      const [one, two] = await Promise.all([
+        store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 101, host: "a" }),
+        store.claimRun("r", { status: "paused", pid: null }, { status: "running", pid: 202, host: "b" }),
+      ])
+      expect([one, two].filter(Boolean).length).toBe(1)
+      const claimed = await store.findRun("r")
+      expect(claimed.pid).toBe(one ? 101 : 202)
+      // a crashed run (running, its pid gone) is claimed by matching that pid, not another
+      expect(await store.claimRun("r", { status: "running", pid: 999 }, { pid: 303 })).toBe(false)
+      expect(await store.claimRun("r", { status: "running", pid: claimed.pid }, { pid: 303 })).toBe(true)
+      expect((await store.findRun("r")).pid).toBe(303)
+      await store.close()
+    }, T)
+
     test("call patches and the run's own settlements commit with the step; a settled request cannot be settled again", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))
@@ -110,6 +162,9 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       expect(await store.getRequest("bp")).toMatchObject({ status: "approved", settledBy: "breakpoint" })
       await expect(store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { status: "ok" } }], settlements: [{ id: "bp", status: "denied", settledBy: "x" }] })).rejects.toMatchObject({ exitCode: 2 })
       expect((await store.getCall("c1"))!.status).toBe("interrupted")
+      // a relaxed write (a running tool's process group) is stored like any other, read back at once
+      await store.commit({ runId: "r", callPatches: [{ id: "c1", patch: { pgid: 4242 } }], relaxed: true })
+      expect((await store.getCall("c1"))!.pgid).toBe(4242)
       await store.close()
     }, T)
 
@@ -239,6 +294,16 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("setTrust: several files trusted or revoked with one audit row, in one transaction", async () => {
+      const { store } = await ready(harness())
+      const audit = (action: string) => (changed: boolean[]) => ({ type: "trust" as const, actor: "user" as const, action, data: JSON.stringify(changed) })
+      expect(await store.setTrust([{ workspace: "/w", path: "/w/a.yaml", hash: "h1" }, { workspace: "/w", path: "/w/b.ts", hash: "h2" }], audit("trust"))).toEqual([true, true])
+      expect(await store.setTrust([{ workspace: "/w", path: "/w/a.yaml", hash: null }, { workspace: "/w", path: "/w/none", hash: null }], audit("revoke"))).toEqual([true, false])
+      expect((await store.trustedFiles()).map((f) => [f.workspace, f.path, f.hash])).toEqual([["/w", "/w/b.ts", "h2"]])
+      expect((await store.queryAudit({ types: ["trust"] })).map((r) => [r.action, r.data])).toEqual([["trust", "[true,true]"], ["revoke", "[true,false]"]])
+      await store.close()
+    }, T)
+
     test("audit: contiguous ids, filters, newest rows with a limit, verify finds a changed row", async () => {
       const h = harness()
       const { target, store } = await ready(h)
@@ -342,12 +407,12 @@ export function conformance(backend: Backend, harness: () => Harness): void {
 
     test("prune: candidates with their last touch; deleting runs removes their rows but never audit rows", async () => {
       const { store } = await ready(harness())
-      await store.createRun(run("old", { status: "completed", createdAt: 10, updatedAt: 10 }))
+      await store.createRun(run("old", { status: "completed", createdAt: 10, updatedAt: 10, host: "ci-3" }))
       await store.createRun(run("new"))
       await store.commit({ runId: "old", calls: [call("c", "old", 1)], events: [{ ts: 1, type: "x", data: "{}" }], requests: [request("q", "old")], audit: [{ type: "tool_call", actor: "agent", runId: "old" }] })
       const candidates = await store.pruneCandidates()
       expect(candidates.map((c) => c.id)).toEqual(["old", "new"])
-      expect(candidates[0]).toMatchObject({ id: "old", task: "build", status: "completed", pid: null })
+      expect(candidates[0]).toMatchObject({ id: "old", task: "build", status: "completed", pid: null, host: "ci-3" })
       expect(candidates[0]!.touchedAt).toBeGreaterThanOrEqual(10)
       expect(await store.deleteRuns(["old"])).toEqual([])
       expect(await store.getCall("c")).toBeUndefined()

@@ -1,6 +1,6 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
-import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm"
+import { and, asc, desc, eq, inArray, isNull, like, sql } from "drizzle-orm"
 import type { NewRun, PruneCandidate, RunStore } from "../api.ts"
 import type { CallRow, PlanRow } from "../../store/calls.ts"
 import type { RequestRow } from "../../store/requests.ts"
@@ -36,6 +36,14 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
 
     createRun: async (row) => void (await db.insert(runs).values(row as NewRun)),
     updateRun: async (id, patch) => void (await db.update(runs).set({ ...patch, updatedAt: Date.now() }).where(eq(runs.id, id))),
+    claimRun: async (id, expected, patch) => {
+      const claimed = await db
+        .update(runs)
+        .set({ ...patch, updatedAt: Date.now() })
+        .where(and(eq(runs.id, id), eq(runs.status, expected.status), expected.pid === null ? isNull(runs.pid) : eq(runs.pid, expected.pid)))
+        .returning({ id: runs.id })
+      return claimed.length === 1
+    },
     findRun: async (idOrPrefix) => {
       const [exact] = await db.select().from(runs).where(eq(runs.id, idOrPrefix))
       if (exact) return exact as RunRow
@@ -51,7 +59,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       return row as RunRow | undefined
     },
     pruneCandidates: async () =>
-      (await db.execute(sql`SELECT r.id, r.task, r.status, r.pid,
+      (await db.execute(sql`SELECT r.id, r.task, r.status, r.pid, r.host,
             greatest(r.updated_at, coalesce((SELECT max(c.created_at) FROM checkpoints c WHERE c.run_id = r.id), 0)) AS "touchedAt"
           FROM runs r ORDER BY r.created_at`)).map((r) => ({ ...r, touchedAt: Number(r.touchedAt) }) as PruneCandidate),
     deleteRuns: async (ids) => {
@@ -63,7 +71,11 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       })
     },
 
-    commit: (unit) => tx((t) => commitUnit(t, unit)),
+    commit: (unit) =>
+      tx(async (t) => {
+        if (unit.relaxed && !unit.audit?.length && !unit.checkpoint) await t.execute(sql`SET LOCAL synchronous_commit TO OFF`)
+        return commitUnit(t, unit)
+      }),
     getCall: async (id) => (await db.select().from(calls).where(eq(calls.id, id)))[0] as CallRow | undefined,
     callsOf: async (runId) => (await db.select().from(calls).where(eq(calls.runId, runId)).orderBy(asc(calls.seq))) as CallRow[],
     lastCallSeq: async (runId) => {
@@ -91,8 +103,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         .where(eq(usage.runId, runId))
         .orderBy(asc(usage.id)),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)),
-    runEvents: async (runId) =>
-      (await db.select({ data: events.data }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
+    runEvents: async (runId, type) =>
+      (await db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
     getRequest: async (id) => (await db.select().from(requests).where(eq(requests.id, id)))[0] as RequestRow | undefined,
     requestsOf: async (runId, status) =>
@@ -126,6 +138,22 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         return removed.length > 0
       }),
     trustedFiles: async () => db.select().from(trust).orderBy(asc(trust.workspace), asc(trust.path)),
+    setTrust: (files, auditRow) =>
+      tx(async (t) => {
+        const changed: boolean[] = []
+        for (const f of files) {
+          if (f.hash === null) {
+            const removed = await t.delete(trust).where(and(eq(trust.workspace, f.workspace), eq(trust.path, f.path))).returning({ path: trust.path })
+            changed.push(removed.length > 0)
+            continue
+          }
+          await t.insert(trust).values({ workspace: f.workspace, path: f.path, hash: f.hash, trustedAt: Date.now() })
+            .onConflictDoUpdate({ target: [trust.workspace, trust.path], set: { hash: f.hash, trustedAt: Date.now() } })
+          changed.push(true)
+        }
+        await appendAuditPg(t, [auditRow(changed)])
+        return changed
+      }),
 
     appendAudit: (rows) => tx((t) => appendAuditPg(t, rows)),
     queryAudit: (filter) => queryAuditPg(db, filter),

@@ -4,7 +4,7 @@
 // transaction takes its row locks before the head's, in the same order as every other writer
 // (no deadlock), and holds the head only for the audit insert and the commit.
 import { and, eq, sql } from "drizzle-orm"
-import { RequestConflict, type CommitUnit, type Settlement } from "../api.ts"
+import { checkpointJson, RequestConflict, runChanged, type CommitUnit, type Settlement } from "../api.ts"
 import type { NewCall } from "../../store/calls.ts"
 import { appendAuditPg, lockHead } from "./audit.ts"
 import type { PgTx } from "./db.ts"
@@ -14,6 +14,13 @@ import { noNul } from "./text.ts"
 const KEEP_CHECKPOINTS = 2
 
 export async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
+  if (unit.runIs) {
+    // the run's row locked first (as every writer takes it before the head), held to the commit
+    const [now] = await t.select({ status: runs.status, pid: runs.pid }).from(runs).where(eq(runs.id, unit.runId)).for("update")
+    if (now?.status !== unit.runIs.status || now.pid !== unit.runIs.pid) throw runChanged(unit.runId, now)
+  }
+  // the run's row first, on its own: every other row of the unit refers to it
+  if (unit.newRun) await t.insert(runs).values(unit.newRun)
   const writes: Promise<unknown>[] = []
   if (unit.run) writes.push(t.update(runs).set({ ...unit.run, updatedAt: Date.now() }).where(eq(runs.id, unit.runId)))
   for (const call of unit.calls ?? []) writes.push(upsertCall(t, call))
@@ -31,7 +38,7 @@ export async function commitUnit(t: PgTx, unit: CommitUnit): Promise<number[]> {
   }
   if (unit.checkpoint) {
     const { seq } = unit.checkpoint
-    const state = noNul(JSON.stringify(unit.checkpoint.state))
+    const state = noNul(checkpointJson(unit.checkpoint))
     // one statement: upsert this checkpoint, drop the ones before the last two
     writes.push(
       t.execute(sql`
