@@ -269,6 +269,8 @@ function finish(pieces: Piece[]): Word[] {
       expanded = true
       if (!p.value) hollow = true
       if (!p.quoted && p.value === undefined) glob = true
+      // an unquoted expansion's value is globbed too (f=/etc/sh*; cat $f reads /etc/shadow)
+      else if (!p.quoted && p.value !== undefined && hasGlob(p.value)) glob = true
       if (!p.quoted && p.value !== undefined && /[ \t\n]/.test(p.value)) split = true
     } else if (!p.quoted) {
       if (hasGlob(p.value!)) glob = true

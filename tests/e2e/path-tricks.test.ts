@@ -46,6 +46,8 @@ describe("path tricks around links, globs and tilde", () => {
     ["x=~; cat $x/.aws/credentials", {}],
     ["f=~/.aws/credentials; cat \"$f\"", {}],
     ["declare d=~/.aws; cat $d/credentials", {}],
+    // an unquoted expansion's value is globbed
+    ["f=~/.aws/cred*; cat $f", {}],
   ] as [string, Record<string, string>][])("%s prints the secret in bash, and ccode asks naming the real file", async (command, env) => {
     expect(bash(command, env)).toContain(SECRET)
     const d = await check(command)
