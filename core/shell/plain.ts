@@ -28,6 +28,15 @@ export function isPlainCommand(command: string): boolean {
   return !KEYWORDS.has(raws[first] ?? "") && !tildeAssignment(raws, first)
 }
 
+/** The name of a plain command as bash passes it (after any NAME=value words, quotes removed):
+ *  `x='a b' cd` runs cd. undefined when the command is not plain or has no name. */
+export function plainCommandName(command: string): string | undefined {
+  const raws: string[] = []
+  const words: Word[] = []
+  if (!tokenize(command, raws, words)) return undefined
+  return words[firstCommandWord(raws)]?.value
+}
+
 /** The fast path: the command's single simple command, or undefined when it is not plain. */
 export function readPlain(command: string, loader: string[], inherited: Map<string, string | undefined>, cwd: Cwd, context: Construct[]): Walked | undefined {
   const raws: string[] = []
