@@ -2,13 +2,15 @@
 // `~/.secrets/token` when that exists, so a `risk.paths` entry `~/.secrets/**` (or `**/*.pem`, from any
 // policy layer) must count it as a hit without knowing the file system. Both sides are globs over
 // segments: `*`, `?`, `[...]` inside one segment, `**` any number of segments (a shell's globstar too).
-// Conservative where exactness would cost: two character classes are taken to share a character. The
-// touched glob follows bash's default (dotglob off): its wildcards do not match a leading `.`, so
-// `cat src/*.ts` does not meet `.env*`; the policy pattern's `*` matches dot-files as everywhere.
+// Conservative where exactness would cost: two character classes are taken to share a character, a
+// POSIX class (`[[:alpha:]]`) is any character. The touched glob's wildcards match a leading `.` too
+// (`shopt -s dotglob` may be on), as the policy pattern's do.
 // A meeting counts only where the two share written text (`~/.secr*` and `.secrets` share `.secr`):
 // `src/*.ts` and `id_rsa*` meet only in a made-up `id_rsa.ts`, each side's wildcard swallowing the other's
 // whole name, which is not a disguise of the secret but every glob in the workspace. A last segment of
 // wildcards only (`dir/*`) is the directory it lists: the plain match of the directory judges it. Pure.
+
+import { readBracket } from "../shell/globs.ts"
 
 type Tok = { k: "lit"; c: string } | { k: "any" } | { k: "star" } | { k: "cls"; re: RegExp }
 
@@ -39,7 +41,7 @@ function pathsMeet(a: string[], b: string[], fold: boolean): boolean {
     if (hit !== undefined) return hit
     memo.set(key, false)
     let r: boolean
-    if (a[i] === "**") r = go(i + 1, j) || (j < b.length && !b[j]!.startsWith(".") && go(i, j + 1))
+    if (a[i] === "**") r = go(i + 1, j) || (j < b.length && go(i, j + 1))
     else if (b[j] === "**") r = go(i, j + 1) || (i < a.length && go(i + 1, j))
     else if (i === a.length || j === b.length) r = i === a.length && j === b.length
     else r = segmentsMeet(a[i]!, b[j]!, fold) && go(i + 1, j + 1)
@@ -51,8 +53,6 @@ function pathsMeet(a: string[], b: string[], fold: boolean): boolean {
 
 function segmentsMeet(x: string, y: string, fold: boolean): boolean {
   if (x === y) return true
-  // bash: a leading dot is matched only by a dot written as such
-  if (y.startsWith(".") && !x.startsWith(".")) return false
   const a = tokens(x, fold)
   const b = tokens(y, fold)
   // a side with no written character (`*`, `?`) shares nothing by nature: any meeting counts
@@ -92,18 +92,17 @@ function tokens(seg: string, fold: boolean): Tok[] {
       if (out.at(-1)?.k !== "star") out.push({ k: "star" })
     } else if (c === "?") out.push({ k: "any" })
     else if (c === "[") {
-      const end = seg.indexOf("]", i + 2)
-      if (end < 0) out.push({ k: "lit", c })
+      const b = readBracket(seg, i)
+      if (!b) out.push({ k: "lit", c })
       else {
-        const body = seg.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\")
         let re: RegExp
         try {
-          re = new RegExp(`^[${body}]$`, fold ? "i" : "")
+          re = b.any ? /^[^]$/ : new RegExp(`^[${b.body}]$`, fold ? "i" : "")
         } catch {
           re = /^[^]$/ // a class we cannot read could be any character
         }
         out.push({ k: "cls", re })
-        i = end
+        i = b.end
       }
     } else if (c === "\\" && i + 1 < seg.length) out.push({ k: "lit", c: seg[++i]! })
     else out.push({ k: "lit", c })

@@ -1,10 +1,9 @@
 // Turning a proposed tool call into a Call for decide(): the I/O edge of the policy engine (shell
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
-import { isAbsolute, join, resolve } from "node:path"
 import { analyzeShell, braceWords } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { expandHome, realpathExisting } from "../base/paths.ts"
+import { absoluteFrom, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -52,7 +51,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
   }
   if (tool === "shell") {
-    const cwd = typeof args.cwd === "string" && args.cwd ? resolve(ctx.cwd, expandHome(args.cwd, ctx.home)) : ctx.cwd
+    const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
@@ -72,7 +71,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
     // a host's tool may take a glob (Gemini's read_many_files reads them with braces and dot-files)
-    for (const one of braceWords(resolve(ctx.cwd, expandHome(p.path, ctx.home)))) {
+    for (const one of braceWords(absoluteFrom(ctx.cwd, p.path, ctx.home))) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true

@@ -11,11 +11,11 @@ import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
-import { redirectPaths, touchedPaths } from "./touched.ts"
+import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
-import { resolveWord } from "./cwd.ts"
+import { resolveWord, withPhysical } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { madeLinks, throughLinks, type MadeLink } from "./links.ts"
 
@@ -66,6 +66,10 @@ const TMP = ["/tmp", "/var/tmp"]
 const NO_VARS: Map<string, string | undefined> = new Map()
 
 export function analyzeSync(command: string, ctx: AnalyzeContext, options: AnalyzeOptions = {}): ShellAnalysis {
+  return withPhysical(ctx.realpath, () => analyzeIn(command, ctx, options))
+}
+
+function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions): ShellAnalysis {
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
@@ -142,10 +146,11 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const links = madeLinks(parts, run.ctx.home, run.ctx.workspace)
   const placeOf = (self: number): PlaceContext => (links.length ? { ...run.place, through: (p) => throughLinks(p, links, self, run.ctx.realpath) } : run.place)
   const bare = placeOf(-1)
+  const unplaced: Unplaced[] = []
   for (const { r, at } of run.bare.redirects) {
     const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, bare)
     if (verdict) tops.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
-    for (const p of redirectPaths([r], at, run.ctx.home)) paths.push(p)
+    for (const p of redirectPaths([r], at, run.ctx.home, unplaced)) paths.push(p)
   }
   if (links.length) linked(paths, -1, links, run, tops)
   let unresolvable = run.errors.length > 0 || run.unresolved === true
@@ -157,13 +162,14 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     const from = paths.length
-    for (const p of touchedPaths(part, run.ctx.home)) paths.push(p)
+    for (const p of touchedPaths(part, run.ctx.home, unplaced)) paths.push(p)
     for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
   }
+  for (const u of unplaced) tops.push(unplacedFinding(u))
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
   let risk: Risk = "safe"
   for (const f of tops) if (riskRank(f.level) > riskRank(risk)) risk = f.level
@@ -198,6 +204,16 @@ function leads(path: string, place: PlaceContext, realpath?: (p: string) => stri
   if (real !== undefined && real !== path) out.push(real)
   for (const p of place.through?.(path)?.paths ?? []) out.push(p)
   return out
+}
+
+// another process's directory (/proc/PID/cwd) or the directory stack (`~-`, `~1`): where the path
+// leads is not known, so it could be a secret (a read) or a file anywhere (a write)
+function unplacedFinding(u: Unplaced): Finding {
+  const proc = u.path.startsWith("/proc/")
+  const where = proc ? "another process's directory" : "a directory not known before it runs"
+  return u.access === "read"
+    ? { name: "unplaced-read", level: "medium", reason: `reads ${u.path}, in ${where}` }
+    : { name: "unplaced-write", level: proc ? "high" : "medium", reason: `writes ${u.path}, in ${where}` }
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {

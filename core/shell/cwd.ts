@@ -1,5 +1,6 @@
-// Lexical path resolution and the directories a script may be in after `cd`. Pure: no fs (symlinks
-// are the caller's business), paths resolve against the cwd candidates the walk carries.
+// Path resolution and the directories a script may be in after `cd`. No fs of its own: `..` after a
+// name is resolved through the caller's realpath when one is given (withPhysical), else lexically;
+// paths resolve against the cwd candidates the walk carries.
 import { posix } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { Cwd } from "./scope.ts"
@@ -20,13 +21,17 @@ export function changeDir(cwd: Cwd, args: Word[], home: string): Cwd {
   const target = args.find((a) => !(a.value !== undefined && /^-[LPe@]+$/.test(a.value)) && a.value !== "--")
   if (!target) return [home]
   if (target.value === undefined || target.value === "-" || target.glob) return null
+  // bash's cd is logical (`cd docs/..` is where it started) unless -P or `set -P`, then physical like any
+  // other path: both may hold
   const paths = resolveWord(target, cwd, home)
-  return paths === null ? null : paths.map((p) => posix.resolve(p))
+  if (paths === null || !physical || !target.value.includes("..")) return paths
+  return joinCwd(paths, withPhysical(undefined, () => resolveWord(target, cwd, home)))
 }
 
 /**
  * What a leading `~` stands for, as bash expands it: `~` and `~/x` the home directory, `~+` the
- * current directory (one per cwd candidate), `~-` the previous one (unknown here), `~NAME` that user's
+ * current directory (one per cwd candidate), `~-` the previous one and `~N`, `~+N`, `~-N` the directory
+ * stack (unknown here: the caller must not drop such a path), `~NAME` that user's
  * home (the current user's home when NAME is its last segment, else a sibling of it; /root for root).
  * Returns the candidate bases and the rest of the path; null when the base cannot be known.
  */
@@ -35,12 +40,33 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
   const prefix = slash < 0 ? v.slice(1) : v.slice(1, slash)
   const rest = slash < 0 ? "" : v.slice(slash)
   if (prefix === "") return { bases: [home], rest }
-  if (prefix === "+") return cwd === null ? null : { bases: cwd, rest }
-  if (prefix === "-") return null
+  if (prefix === "+" || prefix === "0" || prefix === "+0") return cwd === null ? null : { bases: cwd, rest }
+  // the previous directory and the directory stack (`~-`, `~1`, `~+2`, `~-1`): not known here
+  if (/^[+-]?\d*$/.test(prefix)) return null
   if (!/^[A-Za-z0-9._-]+$/.test(prefix)) return { bases: [], rest: v } // not a tilde prefix bash expands
   if (prefix === home.slice(home.lastIndexOf("/") + 1)) return { bases: [home], rest }
   if (prefix === "root") return { bases: ["/root"], rest }
   return { bases: [posix.join(posix.dirname(home), prefix)], rest }
+}
+
+/**
+ * `~+` and `~-` are $PWD and $OLDPWD as the script set them (an assignment, or a `cd` before): the word
+ * with that value, or an unknown word when the script set it to something not known. `value` gives a
+ * script variable's value, "unset" when the script never set it (then `~+` is the cwd candidates and
+ * `~-` is not known: resolveWord). `dirs`: the known stack entries, `~1` first.
+ */
+export function dirTilde(w: Word, value: (name: string) => string | undefined, dirs: readonly string[] = []): Word {
+  if (!w.tilde || w.value === undefined) return w
+  // `~N`/`~+N`: the directory stack's entries the script made known (`pushd -n DIR`)
+  const n = /^~\+?([1-9]\d*)(?=\/|$)/.exec(w.value)
+  const entry = n ? dirs[Number(n[1]) - 1] : undefined
+  if (entry !== undefined) return { ...w, value: entry + w.value.slice(n![0].length), tilde: false }
+  const m = /^~([+-]0?|0)(?=\/|$)/.exec(w.value)
+  if (!m || m[1] === "-0") return w
+  const base = value(m[1]!.startsWith("-") ? "OLDPWD" : "PWD")
+  if (base === "unset") return w
+  if (base === undefined || !base.startsWith("/")) return { ...w, value: undefined, expanded: true, hollow: true, tilde: false }
+  return { ...w, value: base + w.value.slice(m[0].length), tilde: false }
 }
 
 /** The word as a path: `~` and `~/x` are the home directory; other tilde forms stay as written. */
@@ -64,7 +90,7 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   // most operands are plain relative names: join without the general resolver
   const out: string[] = []
   if (p && !p.startsWith(".") && !p.includes("/.") && !p.includes("//") && !p.endsWith("/")) for (const d of cwd) out.push((d === "/" ? "/" : d + "/") + p)
-  else for (const d of cwd) out.push(normalise(posix.resolve(d, p)))
+  else for (const d of cwd) out.push(normalise(d === "/" ? "/" + p : `${d}/${p}`))
   return out
 }
 
@@ -74,12 +100,19 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
 // (/proc/[0-9]*/root/home/dev/.aws/credentials matches the shell's own pid and was judged a /proc read).
 const PROC_LINK = /^\/proc\/(self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/(root|cwd)(?=\/|$)/
 
+/** A path through another process's directory (/proc/PID/cwd, /proc/PID/root, a glob as PID): what is
+ *  below it is not known before the command runs (another root may be a container's). */
+export function otherProcess(p: string): boolean {
+  const m = PROC_LINK.exec(p)
+  return m !== null && m[1] !== "self" && m[1] !== "thread-self"
+}
+
 function procPath(p: string, cwd: Cwd): string[] | null {
   const m = PROC_LINK.exec(p)
   if (!m) return [normalise(p)]
   const rest = p.slice(m[0].length)
   if (m[2] === "root") return resolveWord({ text: rest || "/", value: rest || "/", expanded: false, hollow: false, glob: false, tilde: false }, cwd, "/")
-  if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(posix.resolve(d, "." + rest)))
+  if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(`${d}/.${rest}`))
   return null
 }
 
@@ -93,8 +126,37 @@ export function unicodeFold(p: string): string | undefined {
 
 function normalise(p: string): string {
   if (!p.includes("/.") && !p.includes("//")) return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p
-  const r = posix.normalize(p)
+  const r = physical && p.includes("/..") ? physicalDots(p, physical) : posix.normalize(p)
   return r.length > 1 && r.endsWith("/") ? r.slice(0, -1) : r
+}
+
+// Where the walk's paths really lead (the caller's realpath), for the length of one analysis: the kernel
+// resolves `x/..` from where x leads, so with `docs -> ~/.aws`, `docs/../.aws/credentials` is
+// ~/.aws/credentials, not the workspace's. Set by withPhysical around a synchronous analysis only.
+let physical: ((path: string) => string) | undefined
+
+/** Run `fn` with `..` resolved physically through `realpath` (undefined: lexically). */
+export function withPhysical<T>(realpath: ((path: string) => string) | undefined, fn: () => T): T {
+  const before = physical
+  physical = realpath
+  try {
+    return fn()
+  } finally {
+    physical = before
+  }
+}
+
+// `..` after a name: the real place of the path so far, then its parent (as the kernel walks it)
+function physicalDots(p: string, realpath: (path: string) => string): string {
+  let at = ""
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue
+    if (seg === "..") {
+      const real = at ? posix.normalize(realpath(at)) : "/"
+      at = real === "/" ? "" : real.slice(0, real.lastIndexOf("/"))
+    } else at += "/" + seg
+  }
+  return at || "/"
 }
 
 /** isInside (parent first), ignoring case: a case-insensitive file system (macOS's default) takes ~/.SSH

@@ -1,16 +1,29 @@
 // What a statement changes for the ones after it: the directory (`cd`), variables it sets (`X=..`,
 // `read X`, `printf -v X`) and whether their values can be known. Pure.
 import type { SNode } from "./parser.ts"
-import type { Cwd, Scope } from "./scope.ts"
+import { dirStack, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
-import { changeDir } from "./cwd.ts"
+import { changeDir, resolveWord } from "./cwd.ts"
+import { scriptValue } from "./walk-arith.ts"
 
 /** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
 export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string): { ok: Cwd; fail: Cwd } {
   let i = 0
   while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
   const name = words[i]?.value
-  if (name === "cd" || name === "pushd") return { ok: changeDir(cwd, words.slice(i + 1), home), fail: cwd }
+  if (name === "pushd" || name === "popd" || (name === "dirs" && words.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, words.slice(i + 1), scope, cwd, home)
+  if (name === "cd" || name === "pushd") {
+    const args = words.slice(i + 1)
+    if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
+    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`); `~-` and `~+` read OLDPWD and PWD, which a cd that
+    // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
+    const value = scriptValue(scope)
+    const old = args.find((a) => a.value !== "--")?.value === "-" ? value("OLDPWD") : undefined
+    const ok = old?.startsWith("/") ? [old] : changeDir(cwd, args, home)
+    scope.vars.set("OLDPWD", undefined)
+    if (value("PWD") !== "unset") scope.vars.set("PWD", undefined)
+    return { ok, fail: cwd }
+  }
   if (name === "popd") return { ok: null, fail: cwd }
   if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
     for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)
@@ -23,12 +36,22 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
   return { ok: cwd, fail: cwd }
 }
 
+// `pushd -n DIR` puts DIR at ~1 and cannot fail; any other change to the stack (a pushd or popd that
+// may fail, a rotation, dirs -c) leaves nothing known about it
+function stackAfter(name: string, args: Word[], scope: Scope, cwd: Cwd, home: string): string[] {
+  const dir = args.find((a) => a.value !== "-n" && a.value !== "--")
+  if (name === "popd" && args.some((a) => a.value === "-n") && !dir) return dirStack(scope).slice(1)
+  if (name !== "pushd" || !args.some((a) => a.value === "-n") || !dir || /^[+-]\d+$/.test(dir.value ?? "+0") || dir.glob) return []
+  const paths = dir.value === undefined ? null : resolveWord(dir, cwd, home)
+  return paths?.length === 1 ? [paths[0]!, ...dirStack(scope)] : []
+}
+
 export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: string; value: Word; append: boolean } | undefined {
   const nameNode = node.children.find((c) => c.field === "name")
   if (!nameNode) return undefined
   const name = src.slice(nameNode.start, nameNode.end)
   const append = node.children.some((c) => c.type === "+=")
   const valueNodes = node.children.filter((c) => c.field === "value")
-  const value = valueNodes.length ? evalWord(valueNodes, src, lookup)[0] ?? literalWord("") : literalWord("")
+  const value = valueNodes.length ? evalWord(valueNodes, src, lookup, true)[0] ?? literalWord("") : literalWord("")
   return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
 }

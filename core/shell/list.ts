@@ -6,7 +6,7 @@
 import type { Walked } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Construct } from "./types.ts"
-import { isBare, isPlainCommand, readPlain } from "./plain.ts"
+import { isBare, isPlainCommand, plainCommandName, readPlain } from "./plain.ts"
 
 type Op = "&&" | "||" | ";"
 
@@ -60,8 +60,9 @@ export function splitSimpleList(command: string): { text: string; op?: Op }[] | 
   parts.push({ text: command.slice(start).trim(), op })
   for (const part of parts) {
     if (!part.text || !isPlainCommand(part.text)) return undefined
-    const first = part.text.split(/\s+/).find((w) => !/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w))
-    if (first === undefined || STATEFUL.has(first.replace(/^['"]|['"]$/g, ""))) return undefined
+    // the name as bash reads it: a quoted blank in an assignment before it does not end a word
+    const first = plainCommandName(part.text)
+    if (first === undefined || STATEFUL.has(first)) return undefined
   }
   return parts
 }

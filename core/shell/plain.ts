@@ -24,7 +24,17 @@ export function isBare(code: number): boolean {
 export function isPlainCommand(command: string): boolean {
   const raws: string[] = []
   if (!tokenize(command, raws, [])) return false
-  return !KEYWORDS.has(raws[firstCommandWord(raws)] ?? "")
+  const first = firstCommandWord(raws)
+  return !KEYWORDS.has(raws[first] ?? "") && !tildeAssignment(raws, first)
+}
+
+/** The name of a plain command as bash passes it (after any NAME=value words, quotes removed):
+ *  `x='a b' cd` runs cd. undefined when the command is not plain or has no name. */
+export function plainCommandName(command: string): string | undefined {
+  const raws: string[] = []
+  const words: Word[] = []
+  if (!tokenize(command, raws, words)) return undefined
+  return words[firstCommandWord(raws)]?.value
 }
 
 /** The fast path: the command's single simple command, or undefined when it is not plain. */
@@ -33,7 +43,7 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
   const words: Word[] = []
   if (!tokenize(command, raws, words)) return undefined
   const first = firstCommandWord(raws)
-  if (KEYWORDS.has(raws[first] ?? "")) return undefined
+  if (KEYWORDS.has(raws[first] ?? "") || tildeAssignment(raws, first)) return undefined
   const assignments: RawCommand["assignments"] = []
   for (let i = 0; i < first; i++) {
     const raw = raws[i]!
@@ -59,6 +69,12 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+
+// bash expands ~ in an assignment's value (after = and each :): the walk does that
+function tildeAssignment(raws: readonly string[], first: number): boolean {
+  for (let i = 0; i < first; i++) if (raws[i]!.includes("~")) return true
+  return false
+}
 
 /** The index of the first word that is not an assignment (`FOO=1 BAR=2 cmd`): the command's name. */
 function firstCommandWord(raws: readonly string[]): number {

@@ -2,8 +2,10 @@
 // that feed a command's stdin (a shell reading its script from them). Pure.
 import type { SNode } from "./parser.ts"
 import type { RawRedirect, Stdin } from "./raw.ts"
-import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
+import { dirTilde } from "./cwd.ts"
+import { scriptValue } from "./walk-arith.ts"
 
 export interface Source {
   src: string
@@ -33,7 +35,9 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const op = r.children.find((c) => !c.named)?.type ?? ">"
   const dest = r.children.filter((c) => c.field === "destination")
   if (!dest.length) return undefined
-  const target = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
+  const first = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
+  // `~+`/`~-` are $PWD/$OLDPWD as the script set them
+  const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
   if (op === ">&-" || op === "<&-") return undefined
   const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"

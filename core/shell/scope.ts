@@ -16,6 +16,9 @@ export interface Scope {
   functions: string[]
   /** variables declared -i: what they are assigned is evaluated as arithmetic */
   integers?: Set<string>
+  /** the directory stack's entries the script made known (`pushd -n DIR`): `~1`, `~2`, ...; the ones
+   *  past them are not known. Unset: the parent's */
+  dirs?: string[]
 }
 
 export interface ShellEnv {
@@ -41,6 +44,12 @@ export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
+}
+
+/** The known entries of the directory stack below the current directory (`~1` first). */
+export function dirStack(scope: Scope): string[] {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.dirs) return s.dirs
+  return []
 }
 
 export function loaderIn(scope: Scope): string[] {

@@ -5,7 +5,7 @@ import type { Part } from "./part.ts"
 import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { resolveWord } from "./cwd.ts"
+import { otherProcess, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
@@ -27,15 +27,22 @@ const READERS = new Set([
   "sed", "awk", "find", "python", "python3", "node", "bun", "bash", "sh", "zsh", "vim", "nano", "code",
 ])
 
-export function touchedPaths(part: Part, home: string): TouchedPath[] {
-  const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home) : []
+/** A path whose place is not known before the command runs (`~-/x`, `~1/x`, /proc/PID/cwd/x): never
+ *  dropped, the caller judges it as such. */
+export interface Unplaced {
+  path: string
+  access: TouchedPath["access"]
+}
+
+export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
+  const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
   const cwd = part.cwd
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
-    for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home)
+    for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
     return out
   }
   // options read the files they name (git blame --contents F, diff --from-file=F, date --file=F, grep -fF):
@@ -48,35 +55,38 @@ export function touchedPaths(part: Part, home: string): TouchedPath[] {
     const attached = eq >= 0 ? v.slice(eq + 1) : v.charCodeAt(0) === 45 && (v.includes("/") || v.includes("~")) ? /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1] : undefined
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
-      if (looksLikePath(value)) addPath(out, value, "read", cwd, home)
-    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46)) addPath(out, w, "read", cwd, home)
+      if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
+    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46)) addPath(out, w, "read", cwd, home, unplaced)
   }
-  for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home)
+  for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
   if (role === "none") return out
   const ops = operands(words, 1)
-  if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home)
-  else if (role === "last-write") ops.forEach((w, i) => addPath(out, w, i === ops.length - 1 && ops.length > 1 ? "write" : "read", cwd, home))
+  if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home, unplaced)
+  else if (role === "last-write") ops.forEach((w, i) => addPath(out, w, i === ops.length - 1 && ops.length > 1 ? "write" : "read", cwd, home, unplaced))
   else if (role === "first-skipped") {
     const access = program === "chmod" || program === "chown" || program === "chgrp" ? "write" : "read"
-    for (let i = patternGiven(program, words) ? 0 : 1; i < ops.length; i++) addPath(out, ops[i]!, access, cwd, home)
+    for (let i = patternGiven(program, words) ? 0 : 1; i < ops.length; i++) addPath(out, ops[i]!, access, cwd, home, unplaced)
   } else if (role === "read") {
     const access = program === "sed" && words.some((x) => x.value?.startsWith("-i")) ? "write" : "read"
-    for (const w of ops) addPath(out, w, access, cwd, home)
-  } else for (const w of ops) if (looksLikePath(w)) addPath(out, w, "read", cwd, home)
-  if (program === "dd") for (const w of words) if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home)
+    for (const w of ops) addPath(out, w, access, cwd, home, unplaced)
+  } else for (const w of ops) if (looksLikePath(w)) addPath(out, w, "read", cwd, home, unplaced)
+  if (program === "dd") for (const w of words) if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home, unplaced)
   return out
 }
 
 /** Redirect targets: `<` reads, everything else writes. */
-export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home: string): TouchedPath[] {
+export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out: TouchedPath[] = []
-  for (const r of redirects) addPath(out, r.target, r.access === "read" ? "read" : "write", cwd, home)
+  for (const r of redirects) addPath(out, r.target, r.access === "read" ? "read" : "write", cwd, home, unplaced)
   return out
 }
 
-function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string): void {
+function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string, unplaced?: Unplaced[]): void {
   if (w.value === undefined || w.value === "" || w.placeholder) return
-  for (const path of resolveWord(w, cwd, home) ?? []) {
+  const paths = resolveWord(w, cwd, home)
+  // a relative path in an unknown directory is judged where the program is (secretreads.ts)
+  if (unplaced && ((paths === null && (w.tilde || w.value.startsWith("/"))) || (w.value.startsWith("/proc/") && otherProcess(w.value)))) unplaced.push({ path: w.value, access })
+  for (const path of paths ?? []) {
     // what a glob could match among sensitive paths counts as touched: path rules and risk.paths see it
     // (first: a reason then names the real path, not the glob)
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })

@@ -3,9 +3,9 @@
 import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
-import { childScope, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
+import { childScope, dirStack, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
-import { joinCwd } from "./cwd.ts"
+import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
@@ -293,7 +293,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup)) words.push(word)
+  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup)) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
   const raw: RawCommand = {
     words,
     assignments,

@@ -42,12 +42,13 @@ export function dynamicWord(text: string): Word {
   return { text, value: undefined, expanded: true, hollow: true, glob: false, tilde: false }
 }
 
-/** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several). */
-export function evalWord(nodes: SNode[], src: string, lookup: Lookup): Word[] {
+/** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several).
+ *  `assignment`: the value of `NAME=value`, where bash also expands `~` after each unquoted `:`. */
+export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment = false): Word[] {
   if (nodes.length === 1 && nodes[0]!.type === "word") {
     // the common case: a bare word with nothing to unquote or expand
     const raw = src.slice(nodes[0]!.start, nodes[0]!.end)
-    if (!raw.includes("\\") && !raw.includes("{")) return [literalWord(raw, false)]
+    if (!raw.includes("\\") && !raw.includes("{") && !(assignment && raw.includes("~"))) return [literalWord(raw, false)]
   }
   const pieces: Piece[] = []
   let at = nodes[0]?.start ?? 0
@@ -56,7 +57,63 @@ export function evalWord(nodes: SNode[], src: string, lookup: Lookup): Word[] {
     addNode(node, src, lookup, pieces, false)
     at = node.end
   }
+  if (assignment) assignmentTildes(pieces, lookup)
   return finish(pieces)
+}
+
+/**
+ * Bash expands a tilde prefix in an assignment's value at its start and after each unquoted `:`
+ * (`f=~/.aws/credentials`, `PATH=~/bin:~/x`): the variable holds the expanded path. A prefix bash would
+ * take from the directory stack or the current/previous directory (`~+`, `~-`, `~1`) is not known here:
+ * the value is then unknown, never the literal text.
+ */
+function assignmentTildes(pieces: Piece[], lookup: Lookup): void {
+  let boundary = true
+  for (let k = 0; k < pieces.length; k++) {
+    const p = pieces[k]!
+    if (p.quoted || p.expansion || p.value === undefined) {
+      boundary = false
+      continue
+    }
+    const v = p.value
+    if (!v.includes("~")) {
+      boundary = v.endsWith(":") || (boundary && !v)
+      continue
+    }
+    let out = ""
+    for (let i = 0; i < v.length; i++) {
+      if (boundary && v[i] === "~") {
+        const end = (/[/:]/.exec(v.slice(i))?.index ?? v.length - i) + i
+        // a prefix running into a quoted or expanded piece is not expanded (`~"/x"` stays)
+        if (end < v.length || k === pieces.length - 1) {
+          const base = tildeValue(v.slice(i + 1, end), lookup)
+          if (base === undefined) {
+            pieces[k] = { written: p.written, value: undefined, quoted: true, expansion: true }
+            return
+          }
+          if (base !== null) {
+            out += base
+            i = end - 1
+            boundary = false
+            continue
+          }
+        }
+      }
+      boundary = v[i] === ":"
+      out += v[i]
+    }
+    p.value = out
+  }
+}
+
+// what `~PREFIX` stands for: a path, null when bash leaves it as written, undefined when not known here
+function tildeValue(prefix: string, lookup: Lookup): string | null | undefined {
+  const home = lookup("HOME")
+  if (prefix === "") return home || undefined
+  if (/^[+-]?\d*$/.test(prefix)) return undefined
+  if (!/^[A-Za-z0-9._-]+$/.test(prefix) || !home?.startsWith("/")) return null
+  if (prefix === home.slice(home.lastIndexOf("/") + 1)) return home
+  return prefix === "root" ? "/root" : `${home.slice(0, home.lastIndexOf("/")) || ""}/${prefix}`
 }
 
 /** Nodes with nothing between them (or only a line continuation) are one word to bash. */
@@ -212,6 +269,8 @@ function finish(pieces: Piece[]): Word[] {
       expanded = true
       if (!p.value) hollow = true
       if (!p.quoted && p.value === undefined) glob = true
+      // an unquoted expansion's value is globbed too (f=/etc/sh*; cat $f reads /etc/shadow)
+      else if (!p.quoted && p.value !== undefined && hasGlob(p.value)) glob = true
       if (!p.quoted && p.value !== undefined && /[ \t\n]/.test(p.value)) split = true
     } else if (!p.quoted) {
       if (hasGlob(p.value!)) glob = true
@@ -220,7 +279,7 @@ function finish(pieces: Piece[]): Word[] {
     if (p.procsub) procsub = true
   }
   const first = pieces[0]
-  const word: Word = { text, value, expanded, hollow, glob, tilde: !!first && !first.quoted && !first.expansion && first.written.startsWith("~") }
+  const word: Word = { text, value, expanded, hollow, glob, tilde: !!first && !first.quoted && !first.expansion && first.value?.startsWith("~") === true }
   if (procsub) word.procsub = true
   if (split && value !== undefined) return splitFields(pieces, word)
   if (brace && value !== undefined) return expandBraces(pieces, word)

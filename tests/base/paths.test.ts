@@ -1,7 +1,7 @@
 // The shared path vocabulary, and every security check built on isInside read with the argument order
 // it means: a swapped argument would turn "inside the workspace" into "the workspace is inside it".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs"
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
 import { expandHome, isInside, realpathExisting, realpathOr } from "../../core/base/paths.ts"
@@ -79,6 +79,21 @@ describe("realpathExisting / realpathOr", () => {
     expect(realpathExisting("relative/path")).toBe("relative/path")
     expect(realpathOr(join(dir, "link"))).toBe(join(dir, "real"))
     expect(realpathOr(join(dir, "missing"))).toBe(join(dir, "missing"))
+  })
+})
+
+describe("realpathExisting resolves .. on disk, as the kernel does", () => {
+  test("docs -> secrets: docs/.. is the parent of secrets, for a file that exists, one that does not, and a dangling link's target", () => {
+    const base = join(dir, "physical")
+    mkdirSync(join(base, "ws"), { recursive: true })
+    mkdirSync(join(base, "home", ".aws"), { recursive: true })
+    writeFileSync(join(base, "home", ".aws", "credentials"), "x")
+    symlinkSync(join(base, "home", ".aws"), join(base, "ws", "docs"))
+    symlinkSync("../.bashrc", join(base, "home", ".aws", "dangling"))
+    expect(realpathExisting(join(base, "ws") + "/docs/../.aws/credentials")).toBe(join(base, "home", ".aws", "credentials"))
+    expect(realpathExisting(join(base, "ws") + "/docs/../.aws/new")).toBe(join(base, "home", ".aws", "new"))
+    expect(realpathExisting(join(base, "ws") + "/docs/dangling")).toBe(join(base, "home", ".bashrc"))
+    expect(realpathOr(join(base, "ws") + "/docs/..")).toBe(join(base, "home"))
   })
 })
 

@@ -122,7 +122,7 @@ describe("program tricks that read secrets", () => {
     expect(existsSync("/opt/ccode-tricks")).toBe(false)
   })
 
-  test.each(["grep -r aws_secret .", "grep -rn hello README.md", "git diff --stat", "jq -n 1", "mktemp", "mktemp -d", "ps aux", "ps -eo pid,user,cmd", "getent passwd root", "date -f README.md", "env"])(
+  test.each(["grep -r aws_secret .", "grep -rn hello README.md", "git diff --stat", "jq -n 1", "mktemp", "mktemp -d", "ps aux", "ps -eo pid,user,cmd", "getent passwd root", "date -f README.md"])(
     "%s stays allowed",
     async (command) => {
       const d = await check(command)

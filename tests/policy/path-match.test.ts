@@ -105,7 +105,9 @@ describe("globsMeet", () => {
     expect(globsMeet("/h/src/*", "/**/*.pem", false)).toBe(false) // the directory is what it lists
     expect(globsMeet("/srv/*/a.key", "/srv/keys/*.key", false)).toBe(true)
     expect(globsMeet("/h/.c*/x", "/h/.secrets/**", false)).toBe(false)
-    expect(globsMeet("/h/*/x", "/h/.secrets/**", false)).toBe(false) // dotglob is off
+    expect(globsMeet("/h/*/x", "/h/.secrets/**", false)).toBe(true) // shopt -s dotglob may be on
+    expect(globsMeet("/h/[[:punct:]]secrets/x", "/h/.secrets/**", false)).toBe(true) // a POSIX class is any character
+    expect(globsMeet("/h/.[]s]ecrets/x", "/h/.secrets/**", false)).toBe(true) // `]` first is a member
     expect(globsMeet("/h/src/*.ts", "/**/.env*", false)).toBe(false)
     expect(globsMeet("/h/.*/x", "/h/.secrets/**", false)).toBe(true)
     expect(globsMeet("/a/b/c/d.pem", "/**/*.pem", false)).toBe(true)
