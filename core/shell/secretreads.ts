@@ -137,7 +137,7 @@ function walkRoots(part: Part, home: string): string[] {
  */
 function followsLinks(part: Part): boolean {
   const p = part.program
-  if (!recursive(part) && p !== "rg" && p !== "ag" && p !== "ack" && !/^(e|f)?grep$/.test(p)) return false
+  if (!FOLLOWERS.has(p) || !recursive(part)) return false
   const r = options(part)
   if (!r) return false
   if (p === "diff") return !r.marks.has("no-dereference")
@@ -145,6 +145,8 @@ function followsLinks(part: Part): boolean {
 }
 
 const MAY_RECURSE = new Set(["git", "grep", "egrep", "fgrep", "diff"])
+// the recursive readers that can follow the links they meet
+const FOLLOWERS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "diff"])
 
 function recursive(part: Part): boolean {
   if (ALWAYS_RECURSIVE.has(part.program)) return true
