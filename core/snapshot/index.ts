@@ -4,14 +4,14 @@
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
-import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
+import { writeCommit, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { limitPlan } from "./partial.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
 import { packLoose } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
-import { treesFrom, writeTrees } from "./trees.ts"
+import { writeTrees } from "./trees.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -87,13 +87,8 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         let treeId: string
         if (tracked) {
           manifestObject = tracked.manifest
-          // staged path by path, the index is behind: the trees are computed here, only the changed ones each time
-          if (tracked.indexCurrent) {
-            treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
-            // git has just written every tree: work out their ids here without writing them again (the
-            // root's id proves the rest); later snapshots then write only the trees above a change
-            if (tracked.trees.dirty.size && writeTrees(r.gitDir, tracked.trees, false) !== treeId) tracked.trees = treesFrom(tracked.entries)
-          } else treeId = writeTrees(r.gitDir, tracked.trees)
+          // the trees from the in-memory listing: all of them the first time, then only those above a change
+          treeId = writeTrees(tracked.trees, r.objects.add)
         } else {
           await addAll(r)
           manifestObject = (await workspaceListing(r)).manifest
@@ -102,7 +97,9 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         const manifest = JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
         const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
-        const commit = writeCommit(r.gitDir, treeId, message)
+        const commit = writeCommit(r.objects, treeId, message)
+        // the objects first, then the ref that keeps them: a ref never names a commit that is not there
+        r.objects.flush()
         writeSnapshotRef(r.gitDir, commit)
         last = { tree: treeId, manifest, ref: commit }
         return commit
@@ -165,7 +162,7 @@ async function planFor(r: ShadowRepo, ref: string): Promise<RestorePlan> {
 
 function manifestLine(r: ShadowRepo, manifest: string): string {
   if (manifest.length <= INLINE_MANIFEST_MAX) return `${MANIFEST_LINE}${manifest}`
-  return `${MANIFEST_BLOB_LINE}${writeObject(r.gitDir, "blob", manifest)}`
+  return `${MANIFEST_BLOB_LINE}${r.objects.add("blob", manifest)}`
 }
 
 async function readManifest(r: ShadowRepo, ref: string): Promise<Manifest> {

@@ -6,7 +6,6 @@
 import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs"
 import { join } from "node:path"
 import { canonicalMode, DIR_MODE, permOf, workspaceListing, type Entry, type Listing, type Manifest } from "./listing.ts"
-import { writeObject } from "./objects.ts"
 import { SnapshotError, type ShadowRepo } from "./repo.ts"
 import { setEntry, treesFrom, type Trees } from "./trees.ts"
 
@@ -15,8 +14,6 @@ export interface Tracked {
   entries: Map<string, Entry>
   /** the listing's directories as git trees, recomputed where something changed */
   trees: Trees
-  /** the shadow index holds exactly this listing (true after a whole-tree pass; staging a path by path leaves it behind) */
-  indexCurrent: boolean
   /** directory -> number of index entries below it (every ancestor of every entry) */
   dirs: Map<string, number>
   manifest: Manifest
@@ -129,7 +126,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
 export function trackedFrom(listing: Listing): Tracked {
   const dirs = new Map<string, number>()
   for (const path of listing.files.keys()) count(dirs, path, 1)
-  return { entries: listing.files, dirs, manifest: listing.manifest, trees: treesFrom(listing.files), indexCurrent: true }
+  return { entries: listing.files, dirs, manifest: listing.manifest, trees: treesFrom(listing.files) }
 }
 
 /** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */
@@ -191,7 +188,6 @@ function setTracked(t: Tracked, path: string, entry: Entry | undefined): void {
   if (entry) t.entries.set(path, entry)
   else t.entries.delete(path)
   setEntry(t.trees, path, entry)
-  t.indexCurrent = false
 }
 
 /** Hash and store one file as git would with no filters (symlinks: their target); undefined when it cannot be read. */
@@ -199,7 +195,7 @@ function stageFile(r: ShadowRepo, path: string, stats: Stats): Entry | undefined
   const absolute = join(r.workspace, path)
   try {
     const content = stats.isSymbolicLink() ? Buffer.from(readlinkSync(absolute)) : readFileSync(absolute)
-    return { mode: gitMode(stats), oid: writeObject(r.gitDir, "blob", content) }
+    return { mode: gitMode(stats), oid: r.objects.add("blob", content) }
   } catch {
     return undefined
   }
