@@ -2,6 +2,7 @@
 // does not keep (anything but 644/755) and empty directories. Reads the workspace, never writes it.
 import { lstatSync, readdirSync } from "node:fs"
 import { join } from "node:path"
+import { readIndexFile } from "./index-file.ts"
 import type { ShadowRepo } from "./repo.ts"
 
 export interface Entry {
@@ -24,19 +25,28 @@ export interface Listing {
 
 /** The index after `git add -A`: the workspace as it is now. */
 export async function workspaceListing(repo: ShadowRepo): Promise<Listing> {
-  const [staged, others] = await Promise.all([
-    repo.git(["ls-files", "-s", "-z"]),
-    repo.git(["ls-files", "-o", "--directory", "--exclude-standard", "-z"]),
-  ])
+  const others = repo.git(["ls-files", "-o", "--directory", "--exclude-standard", "-z"])
+  // read while git lists the others; git itself is asked only when the file is not one to vouch for
+  const files = indexListing(repo.gitDir) ?? parseStaged((await repo.git(["ls-files", "-s", "-z"])).stdout)
+  const empty = (await others).stdout.split("\0").filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1))
+  return { files, manifest: readModes(repo.workspace, files, empty) }
+}
+
+function indexListing(gitDir: string): Map<string, Entry> | undefined {
+  const index = readIndexFile(join(gitDir, "index"))
+  if (!index || index.required.length || index.entries.some((e) => e.stage !== 0)) return undefined
+  return new Map(index.entries.map((e) => [e.path, { mode: e.mode, oid: e.oid }]))
+}
+
+function parseStaged(text: string): Map<string, Entry> {
   const files = new Map<string, Entry>()
-  for (const record of staged.stdout.split("\0")) {
+  for (const record of text.split("\0")) {
     const tab = record.indexOf("\t")
     if (tab < 0) continue
     const [mode, oid] = record.slice(0, tab).split(" ")
     files.set(record.slice(tab + 1), { mode: mode!, oid: oid! })
   }
-  const empty = others.stdout.split("\0").filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1))
-  return { files, manifest: readModes(repo.workspace, files, empty) }
+  return files
 }
 
 /** The files of a snapshot commit. */

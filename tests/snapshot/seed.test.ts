@@ -62,3 +62,28 @@ test("no seeding where the index may not hold the bytes on disk: attributes, or 
   await snapshots.restore(ref)
   expect(readFileSync(join(flagged.work, "a.txt"), "utf8")).toBe("edited behind git's back\n")
 })
+
+test("no seeding from an index that is split, has a skip-worktree entry or lists a .gitattributes below the top", async () => {
+  const nested = repo({ "a.txt": "a\n", "sub/.gitattributes": "*.txt text eol=crlf\n" })
+  await createSnapshotter({ workspace: nested.work, home: nested.home }).take("x")
+  expect(seeded(nested.home, nested.work)).toBe(false)
+
+  const split = repo({ "a.txt": "a\n" })
+  split.run("update-index", "--split-index")
+  await createSnapshotter({ workspace: split.work, home: split.home }).take("x")
+  expect(seeded(split.home, split.work)).toBe(false)
+
+  const skipped = repo({ "a.txt": "a\n", "b.txt": "b\n" })
+  skipped.run("update-index", "--skip-worktree", "b.txt")
+  writeFileSync(join(skipped.work, "b.txt"), "edited where git does not look\n")
+  const snapshots = createSnapshotter({ workspace: skipped.work, home: skipped.home })
+  const ref = await snapshots.take("before")
+  expect(seeded(skipped.home, skipped.work)).toBe(false)
+  writeFileSync(join(skipped.work, "b.txt"), "changed by the run\n")
+  await snapshots.restore(ref)
+  expect(readFileSync(join(skipped.work, "b.txt"), "utf8")).toBe("edited where git does not look\n")
+
+  const plain = repo({ "a.txt": "a\n", "sub/b.txt": "b\n" })
+  await createSnapshotter({ workspace: plain.work, home: plain.home }).take("x")
+  expect(seeded(plain.home, plain.work)).toBe(true)
+})
