@@ -90,8 +90,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
           // the trees from the in-memory listing: all of them the first time, then only those above a change
           treeId = writeTrees(tracked.trees, r.objects.add)
         } else {
-          await addAll(r)
-          manifestObject = (await workspaceListing(r)).manifest
+          manifestObject = (await workspaceListing(r, addAll(r))).manifest
           treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
         }
         const manifest = JSON.stringify(manifestObject)
@@ -155,8 +154,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
 async function planFor(r: ShadowRepo, ref: string): Promise<RestorePlan> {
   const exists = await r.git(["cat-file", "-e", `${ref}^{commit}`], { check: false })
   if (exists.exitCode !== 0) throw new SnapshotError(`snapshot ${ref} is not in ${r.gitDir}`)
-  await addAll(r)
-  const [current, files, manifest] = await Promise.all([workspaceListing(r), snapshotFiles(r, ref), readManifest(r, ref)])
+  const [current, files, manifest] = await Promise.all([workspaceListing(r, addAll(r)), snapshotFiles(r, ref), readManifest(r, ref)])
   return planRestore({ files, manifest }, current)
 }
 

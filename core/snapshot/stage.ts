@@ -32,8 +32,7 @@ export const NO_CHANGE: StagedChange = { added: [], removed: [], modified: [] }
 
 /** Stage the whole work tree; what changed compared with `before` (everything is "added" without one). */
 export async function stageAll(r: ShadowRepo, before?: Tracked): Promise<{ tracked: Tracked; change: StagedChange }> {
-  await addAll(r)
-  const listing = await workspaceListing(r)
+  const listing = await workspaceListing(r, addAll(r))
   const tracked = trackedFrom(listing)
   return { tracked, change: diffEntries(before?.entries ?? new Map(), tracked.entries, before?.manifest, tracked.manifest) }
 }
