@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { deflateSync } from "node:zlib"
-import { packedObject, writePack, type ObjectType, type PackedObject } from "./packfile.ts"
+import { objectId, packedObject, writePack, type ObjectType, type PackedObject } from "./packfile.ts"
 
 /** Objects on their way into the shadow repository: gathered in memory, written as one pack by `flush`. */
 export interface ObjectWriter {
@@ -45,19 +45,11 @@ export function objectWriter(gitDir: string): ObjectWriter {
   return writer
 }
 
-/** The id git gives `content` as an object of `type`, nothing written. */
-export function objectId(type: ObjectType, content: string | Uint8Array): string {
-  return new Bun.CryptoHasher("sha1").update(`${type} ${Buffer.byteLength(content)}\0`).update(content).digest("hex")
-}
-
 /** A loose object, as git writes it: zlib("<type> <size>\0<content>") under objects/xx/yyyy. Returns its id. */
-export function writeObject(gitDir: string, type: ObjectType, content: string | Uint8Array, write = true): string {
-  const body = typeof content === "string" ? Buffer.from(content) : Buffer.from(content)
-  const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])
-  const id = new Bun.CryptoHasher("sha1").update(raw).digest("hex")
-  if (!write) return id
+export function writeObject(gitDir: string, type: ObjectType, content: Uint8Array): string {
+  const id = objectId(type, content)
   const path = join(gitDir, "objects", id.slice(0, 2), id.slice(2))
-  if (!existsSync(path)) atomicWrite(path, deflateSync(raw, { level: 1 }), 0o444)
+  if (!existsSync(path)) atomicWrite(path, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), 0o444)
   return id
 }
 

@@ -19,8 +19,12 @@ const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 }
 
 /** The id git gives `content` as an object of `type`, and the object ready for a pack. */
 export function packedObject(type: ObjectType, content: Uint8Array): PackedObject {
-  const id = new Bun.CryptoHasher("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex")
-  return { id, type, size: content.length, deflated: deflateSync(content, { level: 1 }) }
+  return { id: objectId(type, content), type, size: content.length, deflated: deflateSync(content, { level: 1 }) }
+}
+
+/** The id git gives `content` as an object of `type`: sha1("<type> <size>\0<content>"). */
+export function objectId(type: ObjectType, content: string | Uint8Array): string {
+  return new Bun.CryptoHasher("sha1").update(`${type} ${Buffer.byteLength(content)}\0`).update(content).digest("hex")
 }
 
 /**

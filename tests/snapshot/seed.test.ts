@@ -54,14 +54,19 @@ test("no seeding where the index may not hold the bytes on disk: attributes, or 
 
   const flagged = repo({ "a.txt": "committed\n" })
   flagged.run("update-index", "--assume-unchanged", "a.txt")
-  writeFileSync(join(flagged.work, "a.txt"), "edited behind git's back\n")
-  const snapshots = createSnapshotter({ workspace: flagged.work, home: flagged.home })
-  const ref = await snapshots.take("before")
-  expect(seeded(flagged.home, flagged.work)).toBe(false)
-  writeFileSync(join(flagged.work, "a.txt"), "changed by the run\n")
-  await snapshots.restore(ref)
-  expect(readFileSync(join(flagged.work, "a.txt"), "utf8")).toBe("edited behind git's back\n")
+  await expectUnseededUndo(flagged, "a.txt")
 })
+
+/** `path`, edited where git does not look, is snapshotted from its bytes (no seeding) and comes back on undo. */
+async function expectUnseededUndo(r: ReturnType<typeof repo>, path: string) {
+  writeFileSync(join(r.work, path), "edited where git does not look\n")
+  const snapshots = createSnapshotter({ workspace: r.work, home: r.home })
+  const ref = await snapshots.take("before")
+  expect(seeded(r.home, r.work)).toBe(false)
+  writeFileSync(join(r.work, path), "changed by the run\n")
+  await snapshots.restore(ref)
+  expect(readFileSync(join(r.work, path), "utf8")).toBe("edited where git does not look\n")
+}
 
 test("no seeding from an index that is split, has a skip-worktree entry or lists a .gitattributes below the top", async () => {
   const nested = repo({ "a.txt": "a\n", "sub/.gitattributes": "*.txt text eol=crlf\n" })
@@ -75,13 +80,7 @@ test("no seeding from an index that is split, has a skip-worktree entry or lists
 
   const skipped = repo({ "a.txt": "a\n", "b.txt": "b\n" })
   skipped.run("update-index", "--skip-worktree", "b.txt")
-  writeFileSync(join(skipped.work, "b.txt"), "edited where git does not look\n")
-  const snapshots = createSnapshotter({ workspace: skipped.work, home: skipped.home })
-  const ref = await snapshots.take("before")
-  expect(seeded(skipped.home, skipped.work)).toBe(false)
-  writeFileSync(join(skipped.work, "b.txt"), "changed by the run\n")
-  await snapshots.restore(ref)
-  expect(readFileSync(join(skipped.work, "b.txt"), "utf8")).toBe("edited where git does not look\n")
+  await expectUnseededUndo(skipped, "b.txt")
 
   const plain = repo({ "a.txt": "a\n", "sub/b.txt": "b\n" })
   await createSnapshotter({ workspace: plain.work, home: plain.home }).take("x")

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Entry } from "../../core/snapshot/listing.ts"
-import { objectId, objectWriter } from "../../core/snapshot/objects.ts"
+import { objectWriter } from "../../core/snapshot/objects.ts"
+import { objectId } from "../../core/snapshot/packfile.ts"
 import { setEntry, treesFrom, writeTrees } from "../../core/snapshot/trees.ts"
 
 const roots: string[] = []
