@@ -1,7 +1,7 @@
 // Objects written as one git pack (a .pack and its .idx) instead of a loose file each: a snapshot's
 // blob, trees and commit cost two file creations instead of one per object (and one per new objects/xx
 // directory). Writes only into ccode's own shadow repository; git reads the pack as it reads its own.
-import { closeSync, openSync, renameSync, writeSync } from "node:fs"
+import { closeSync, existsSync, openSync, renameSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { deflateSync } from "node:zlib"
 
@@ -35,6 +35,8 @@ export function objectId(type: ObjectType, content: string | Uint8Array): string
 export function writePack(gitDir: string, objects: readonly PackedObject[]): string {
   const { pack, idx, checksum } = encodePack(objects)
   const base = join(gitDir, "objects", "pack", `pack-${checksum}`)
+  // the very same pack is there already (its name is its checksum): rewriting it would truncate it under a reader
+  if (existsSync(`${base}.idx`)) return `pack-${checksum}`
   writeWhole(`${base}.pack`, pack, 0o444)
   writeWhole(`${base}.idx.tmp-${process.pid}`, idx, 0o444)
   renameSync(`${base}.idx.tmp-${process.pid}`, `${base}.idx`)

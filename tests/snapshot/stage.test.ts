@@ -1,7 +1,7 @@
 // Snapshots staged path by path (what a run with a file watch takes) hold exactly what a whole-tree
 // snapshot of the same workspace holds, and undo from them is byte-identical.
 import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { safeGit } from "../../core/git/safe-git.ts"
@@ -149,4 +149,29 @@ test("a directory swapped for a symlink to somewhere else is never read through"
   const listed = await safeGit(["ls-tree", "-r", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })
   expect(listed.stdout).toMatch(/^120000 blob \w+\tsrc\/deep$/m)
   expect(listed.stdout).not.toContain("src/deep/config.json")
+})
+
+test("the end of a segment packs the small pack of every snapshot into one, and undo to any of them is still byte-identical", async () => {
+  const { root, work } = project(true)
+  const home = join(root, "home")
+  const packDir = join(shadowDir(home, work), "objects", "pack")
+  const indexes = () => readdirSync(packDir).filter((f) => f.endsWith(".idx"))
+  const snapshotter = createSnapshotter({ workspace: work, home })
+  await snapshotter.stage()
+  const states = [treeState(work)]
+  const refs = [await snapshotter.take("first")]
+  for (let i = 0; i < 5; i++) {
+    writeFileSync(join(work, "src/app.ts"), `export const a = ${i}\n`)
+    writeFileSync(join(work, `src/new-${i}.ts`), `new ${i}\n`)
+    await snapshotter.stage(["src/app.ts", `src/new-${i}.ts`])
+    refs.push(await snapshotter.take(`step ${i}`))
+    states.push(treeState(work))
+  }
+  expect(indexes()).toHaveLength(6)
+  expect(await snapshotter.pack()).toBeGreaterThan(0)
+  expect(indexes()).toHaveLength(1)
+  for (const i of [2, 0, 5]) {
+    await snapshotter.restore(refs[i]!)
+    expect(treeState(work)).toEqual(states[i]!)
+  }
 })
