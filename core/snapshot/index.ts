@@ -11,7 +11,7 @@ import { limitPlan } from "./partial.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
 import { packLoose } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
-import { writeTrees } from "./trees.ts"
+import { writeNewTrees } from "./tree-objects.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -88,7 +88,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         if (tracked) {
           manifestObject = tracked.manifest
           // the trees from the in-memory listing: all of them the first time, then only those above a change
-          treeId = writeTrees(tracked.trees, r.objects.add)
+          treeId = await writeNewTrees(r, tracked.trees)
         } else {
           manifestObject = (await workspaceListing(r, addAll(r))).manifest
           treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()

@@ -175,3 +175,30 @@ test("the end of a segment packs the small pack of every snapshot into one, and 
     expect(treeState(work)).toEqual(states[i]!)
   }
 })
+
+test("a new segment's first snapshot writes only the trees the shadow repository does not hold yet", async () => {
+  const { root, work } = project(true)
+  for (let i = 0; i < 40; i++) {
+    mkdirSync(join(work, `pkg${i}`))
+    writeFileSync(join(work, `pkg${i}`, "index.ts"), `export const n = ${i}\n`)
+  }
+  const home = join(root, "home")
+  const packDir = join(shadowDir(home, work), "objects", "pack")
+  const objectsIn = (idx: string) => (readFileSync(join(packDir, idx)).readUInt32BE(8 + 255 * 4))
+  const first = createSnapshotter({ workspace: work, home })
+  await first.stage()
+  await first.take("segment 1")
+  await first.pack()
+  const before = new Set(readdirSync(packDir))
+  // the next segment (another process): every tree is computed again, one directory changed
+  writeFileSync(join(work, "pkg7", "index.ts"), "changed\n")
+  const second = createSnapshotter({ workspace: work, home })
+  await second.stage()
+  const ref = await second.take("segment 2")
+  const added = readdirSync(packDir).filter((f) => f.endsWith(".idx") && !before.has(f))
+  expect(added).toHaveLength(1)
+  // pkg7's tree, the root tree, the commit (the blob was written by git add -A)
+  expect(objectsIn(added[0]!)).toBe(3)
+  const listed = await safeGit(["ls-tree", "-r", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })
+  expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(Object.keys(treeState(work)).filter((p) => !p.endsWith("/") && !/^(debug\.log|dist)/.test(p)).length)
+})
