@@ -63,6 +63,9 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
   const excluded = [...(opts.exclude ?? [])]
   const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, excluded))
   let last: { tree: string; manifest: string; ref: string } | undefined
+  // the tracked manifest as last encoded: with thousands of files of unusual modes (umask 002) it is
+  // megabytes, not to be encoded and stored again on every step that did not change it
+  let encoded: { of: Manifest; edits: number; json: string; line: string } | undefined
   // the shadow index as staged, once a caller keeps it current through stage()
   let tracked: Tracked | undefined
   let queue: Promise<unknown> = Promise.resolve()
@@ -93,13 +96,17 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
           manifestObject = (await workspaceListing(r, addAll(r))).manifest
           treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
         }
-        const manifest = JSON.stringify(manifestObject)
+        const edits = tracked?.manifestEdits ?? -1
+        const reuse = encoded && encoded.of === manifestObject && encoded.edits === edits
+        const manifest = reuse ? encoded!.json : JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
-        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
+        const line = reuse ? encoded!.line : manifestLine(r, manifest)
+        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${line}\n`
         const commit = writeCommit(r.objects, treeId, message)
         // the objects first, then the ref that keeps them: a ref never names a commit that is not there
         r.objects.flush()
         writeSnapshotRef(r.gitDir, commit)
+        if (tracked) encoded = { of: manifestObject, edits, json: manifest, line }
         last = { tree: treeId, manifest, ref: commit }
         return commit
       }),

@@ -37,9 +37,11 @@ export function objectWriter(gitDir: string): ObjectWriter {
     flush() {
       if (!pending.size) return
       const objects = [...pending.values()]
+      // kept until written: a failed write (a full disk) is tried again by the next flush
+      const name = writePack(gitDir, objects)
       pending = new Map()
       bytes = 0
-      packs.push({ name: writePack(gitDir, objects), ids: objects.map((o) => o.id) })
+      packs.push({ name, ids: objects.map((o) => o.id) })
     },
   }
   return writer

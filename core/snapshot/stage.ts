@@ -17,6 +17,8 @@ export interface Tracked {
   /** directory -> number of index entries below it (every ancestor of every entry) */
   dirs: Map<string, number>
   manifest: Manifest
+  /** how often the manifest changed: a snapshot encodes it again (a big one is a blob) only when this moved */
+  manifestEdits: number
 }
 
 export interface StagedChange {
@@ -105,10 +107,12 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
   const listed = new Set([...change.added, ...change.modified, ...change.removed])
   const setMode = (modes: Record<string, number>, path: string, perm: number | undefined) => {
     const was = modes[path]
+    if (was === perm) return
     if (perm === undefined) delete modes[path]
     else modes[path] = perm
+    t.manifestEdits++
     // a chmod that git's two modes cannot see is still a change of the snapshot
-    if (was !== perm && !listed.has(path)) change.modified.push(path)
+    if (!listed.has(path)) change.modified.push(path)
   }
   for (const path of [...staged, ...change.removed]) {
     const entry = t.entries.get(path)
@@ -125,7 +129,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
 export function trackedFrom(listing: Listing): Tracked {
   const dirs = new Map<string, number>()
   for (const path of listing.files.keys()) count(dirs, path, 1)
-  return { entries: listing.files, dirs, manifest: listing.manifest, trees: treesFrom(listing.files) }
+  return { entries: listing.files, dirs, manifest: listing.manifest, manifestEdits: 0, trees: treesFrom(listing.files) }
 }
 
 /** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */

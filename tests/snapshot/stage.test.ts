@@ -202,3 +202,31 @@ test("a new segment's first snapshot writes only the trees the shadow repository
   const listed = await safeGit(["ls-tree", "-r", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })
   expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(Object.keys(treeState(work)).filter((p) => !p.endsWith("/") && !/^(debug\.log|dist)/.test(p)).length)
 })
+
+test("thousands of files of an unusual mode: the manifest is stored once until a mode changes, and undo brings the modes back", async () => {
+  const { root, work } = project(false)
+  for (let i = 0; i < 4000; i++) {
+    if (i % 100 === 0) mkdirSync(join(work, `g${i / 100}`))
+    writeFileSync(join(work, `g${Math.floor(i / 100)}`, `f${i}.txt`), `${i}\n`)
+    chmodSync(join(work, `g${Math.floor(i / 100)}`, `f${i}.txt`), 0o664)
+  }
+  const home = join(root, "home")
+  const manifestLine = async (ref: string) =>
+    (await safeGit(["cat-file", "commit", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })).stdout.split("\n").find((l) => l.startsWith("ccode-manifest"))!
+  const snapshotter = createSnapshotter({ workspace: work, home })
+  await snapshotter.stage()
+  const initial = treeState(work)
+  const first = await snapshotter.take("first")
+  expect(await manifestLine(first)).toMatch(/^ccode-manifest-blob: [0-9a-f]{40}$/)
+  writeFileSync(join(work, "g3", "f300.txt"), "new content, same mode\n")
+  await snapshotter.stage(["g3/f300.txt"])
+  const second = await snapshotter.take("content only")
+  expect(second).not.toBe(first)
+  expect(await manifestLine(second)).toBe(await manifestLine(first))
+  chmodSync(join(work, "g3", "f301.txt"), 0o600)
+  await snapshotter.stage(["g3/f301.txt"])
+  const third = await snapshotter.take("a mode")
+  expect(await manifestLine(third)).not.toBe(await manifestLine(first))
+  await snapshotter.restore(first)
+  expect(treeState(work)).toEqual(initial)
+}, 60_000)
