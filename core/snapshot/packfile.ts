@@ -19,7 +19,10 @@ const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 }
 
 /** The id git gives `content` as an object of `type`, and the object ready for a pack. */
 export function packedObject(type: ObjectType, content: Uint8Array): PackedObject {
-  return { id: objectId(type, content), type, size: content.length, deflated: deflateSync(content, { level: 1 }) }
+  let deflated: Uint8Array = deflateSync(content, { level: 1 })
+  // what does not compress (random bytes, archives) grows by about 5% at level 1; stored as is, by bytes
+  if (deflated.length > content.length) deflated = deflateSync(content, { level: 0 })
+  return { id: objectId(type, content), type, size: content.length, deflated }
 }
 
 /** The id git gives `content` as an object of `type`: sha1("<type> <size>\0<content>"). */
