@@ -1,14 +1,14 @@
 // Forgetting old snapshots never takes the objects of one being written right now: its pack is on
 // disk a moment before the ref that keeps it.
 import { afterAll, expect, test } from "bun:test"
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, rmSync, utimesSync } from "node:fs"
 import { join } from "node:path"
 import { safeGit } from "../../core/git/safe-git.ts"
 import { createSnapshotter } from "../../core/snapshot/index.ts"
 import { writeCommit } from "../../core/snapshot/objects.ts"
 import { pruneSnapshots } from "../../core/snapshot/prune.ts"
 import { openShadow } from "../../core/snapshot/repo.ts"
+import { tempWorkspace } from "./workspace.ts"
 
 const roots: string[] = []
 afterAll(() => {
@@ -16,12 +16,7 @@ afterAll(() => {
 })
 
 test("prune drops a removed run's snapshot and keeps a packed commit that has no ref yet", async () => {
-  const root = mkdtempSync(join(tmpdir(), "ccode-prune-"))
-  roots.push(root)
-  const work = join(root, "work")
-  const home = join(root, "home")
-  mkdirSync(work)
-  writeFileSync(join(work, "a.txt"), "old run\n")
+  const { work, home } = tempWorkspace("ccode-prune-", roots, { "a.txt": "old run\n" })
   const snapshotter = createSnapshotter({ workspace: work, home })
   await snapshotter.stage()
   const old = await snapshotter.take("a removed run")
