@@ -9,7 +9,7 @@ import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { limitPlan } from "./partial.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
-import { packLoose } from "./pack.ts"
+import { packSegment } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
 import { writeNewTrees } from "./tree-objects.ts"
 
@@ -120,7 +120,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
     leaveOut: (paths) => {
       if (!shadow) excluded.push(...paths)
     },
-    pack: () => serial(async () => packLoose(await repo())),
+    pack: () => serial(async () => packSegment(await repo())),
     changedSince: (ref) =>
       serial(async () => {
         tracked = undefined // planFor stages the whole tree

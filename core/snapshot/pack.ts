@@ -7,7 +7,7 @@ import { join } from "node:path"
 import type { ShadowRepo } from "./repo.ts"
 
 /** Pack the loose objects (once there are at least `minimum`) with the packs this process wrote (once there are two); how many objects were packed. */
-export async function packLoose(r: ShadowRepo, minimum = 16): Promise<number> {
+export async function packSegment(r: ShadowRepo, minimum = 16): Promise<number> {
   r.objects.flush()
   const loose = looseObjects(r.gitDir)
   const ours = r.objects.packs
