@@ -4,14 +4,14 @@
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
-import { writeCommit, writeObject, writeSnapshotRef } from "./objects.ts"
+import { writeCommit, writeSnapshotRef } from "./objects.ts"
 import { isEmptyPlan, planRestore, type RestorePlan } from "./plan.ts"
 import { openShadow, SnapshotError, type ShadowRepo } from "./repo.ts"
 import { limitPlan } from "./partial.ts"
 import { addAll, stageAll, stagePaths, type StagedChange, type Tracked } from "./stage.ts"
-import { packLoose } from "./pack.ts"
+import { packSegment } from "./pack.ts"
 import { fetchMissing } from "./seed.ts"
-import { treesFrom, writeTrees } from "./trees.ts"
+import { writeNewTrees } from "./tree-objects.ts"
 
 export { SnapshotError } from "./repo.ts"
 export type { RestorePlan } from "./plan.ts"
@@ -63,6 +63,9 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
   const excluded = [...(opts.exclude ?? [])]
   const repo = () => (shadow ??= openShadow(opts.workspace, opts.home, excluded))
   let last: { tree: string; manifest: string; ref: string } | undefined
+  // the tracked manifest as last encoded: with thousands of files of unusual modes (umask 002) it is
+  // megabytes, not to be encoded and stored again on every step that did not change it
+  let encoded: { of: Manifest; edits: number; json: string; line: string } | undefined
   // the shadow index as staged, once a caller keeps it current through stage()
   let tracked: Tracked | undefined
   let queue: Promise<unknown> = Promise.resolve()
@@ -87,23 +90,23 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
         let treeId: string
         if (tracked) {
           manifestObject = tracked.manifest
-          // staged path by path, the index is behind: the trees are computed here, only the changed ones each time
-          if (tracked.indexCurrent) {
-            treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
-            // git has just written every tree: work out their ids here without writing them again (the
-            // root's id proves the rest); later snapshots then write only the trees above a change
-            if (tracked.trees.dirty.size && writeTrees(r.gitDir, tracked.trees, false) !== treeId) tracked.trees = treesFrom(tracked.entries)
-          } else treeId = writeTrees(r.gitDir, tracked.trees)
+          // the trees from the in-memory listing: all of them the first time, then only those above a change
+          treeId = await writeNewTrees(r, tracked.trees)
         } else {
-          await addAll(r)
-          manifestObject = (await workspaceListing(r)).manifest
+          manifestObject = (await workspaceListing(r, addAll(r))).manifest
           treeId = (await r.git(["write-tree", "--missing-ok"])).stdout.trim()
         }
-        const manifest = JSON.stringify(manifestObject)
+        const edits = tracked?.manifestEdits ?? -1
+        const reuse = encoded && encoded.of === manifestObject && encoded.edits === edits
+        const manifest = reuse ? encoded!.json : JSON.stringify(manifestObject)
         if (last && last.tree === treeId && last.manifest === manifest) return last.ref
-        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${manifestLine(r, manifest)}\n`
-        const commit = writeCommit(r.gitDir, treeId, message)
+        const line = reuse ? encoded!.line : manifestLine(r, manifest)
+        const message = `ccode snapshot: ${label.replace(/\n/g, " ")}\n\n${line}\n`
+        const commit = writeCommit(r.objects, treeId, message)
+        // the objects first, then the ref that keeps them: a ref never names a commit that is not there
+        r.objects.flush()
         writeSnapshotRef(r.gitDir, commit)
+        if (tracked) encoded = { of: manifestObject, edits, json: manifest, line }
         last = { tree: treeId, manifest, ref: commit }
         return commit
       }),
@@ -117,7 +120,7 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
     leaveOut: (paths) => {
       if (!shadow) excluded.push(...paths)
     },
-    pack: () => serial(async () => packLoose(await repo())),
+    pack: () => serial(async () => packSegment(await repo())),
     changedSince: (ref) =>
       serial(async () => {
         tracked = undefined // planFor stages the whole tree
@@ -158,14 +161,13 @@ export function createSnapshotter(opts: SnapshotterOptions): Snapshotter {
 async function planFor(r: ShadowRepo, ref: string): Promise<RestorePlan> {
   const exists = await r.git(["cat-file", "-e", `${ref}^{commit}`], { check: false })
   if (exists.exitCode !== 0) throw new SnapshotError(`snapshot ${ref} is not in ${r.gitDir}`)
-  await addAll(r)
-  const [current, files, manifest] = await Promise.all([workspaceListing(r), snapshotFiles(r, ref), readManifest(r, ref)])
+  const [current, files, manifest] = await Promise.all([workspaceListing(r, addAll(r)), snapshotFiles(r, ref), readManifest(r, ref)])
   return planRestore({ files, manifest }, current)
 }
 
 function manifestLine(r: ShadowRepo, manifest: string): string {
   if (manifest.length <= INLINE_MANIFEST_MAX) return `${MANIFEST_LINE}${manifest}`
-  return `${MANIFEST_BLOB_LINE}${writeObject(r.gitDir, "blob", manifest)}`
+  return `${MANIFEST_BLOB_LINE}${r.objects.add("blob", manifest)}`
 }
 
 async function readManifest(r: ShadowRepo, ref: string): Promise<Manifest> {

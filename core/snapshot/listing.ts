@@ -2,6 +2,7 @@
 // does not keep (anything but 644/755) and empty directories. Reads the workspace, never writes it.
 import { lstatSync, readdirSync } from "node:fs"
 import { join } from "node:path"
+import { readIndexFile } from "./index-file.ts"
 import type { ShadowRepo } from "./repo.ts"
 
 export interface Entry {
@@ -22,21 +23,40 @@ export interface Listing {
   manifest: Manifest
 }
 
-/** The index after `git add -A`: the workspace as it is now. */
-export async function workspaceListing(repo: ShadowRepo): Promise<Listing> {
-  const [staged, others] = await Promise.all([
-    repo.git(["ls-files", "-s", "-z"]),
-    repo.git(["ls-files", "-o", "--directory", "--exclude-standard", "-z"]),
-  ])
+/**
+ * The workspace as it is now: the index once `adding` (a running `git add -A`) is done, and the modes
+ * git does not keep. While git looks at every file, the modes of the files the index held before it
+ * (nearly all of them) are read here, on the other core.
+ */
+export async function workspaceListing(repo: ShadowRepo, adding: Promise<void>): Promise<Listing> {
+  let early: Map<string, number | undefined> | undefined
+  try {
+    early = readPerms(repo.workspace, indexListing(repo.gitDir)?.keys() ?? [])
+  } finally {
+    await adding
+  }
+  const others = repo.git(["ls-files", "-o", "--directory", "--exclude-standard", "-z"])
+  // read while git lists the others; git itself is asked only when the file is not one to vouch for
+  const files = indexListing(repo.gitDir) ?? parseStaged((await repo.git(["ls-files", "-s", "-z"])).stdout)
+  const empty = (await others).stdout.split("\0").filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1))
+  return { files, manifest: readModes(repo.workspace, files, empty, early) }
+}
+
+function indexListing(gitDir: string): Map<string, Entry> | undefined {
+  const index = readIndexFile(join(gitDir, "index"))
+  if (!index || index.required.length || index.entries.some((e) => e.stage !== 0)) return undefined
+  return new Map(index.entries.map((e) => [e.path, { mode: e.mode, oid: e.oid }]))
+}
+
+function parseStaged(text: string): Map<string, Entry> {
   const files = new Map<string, Entry>()
-  for (const record of staged.stdout.split("\0")) {
+  for (const record of text.split("\0")) {
     const tab = record.indexOf("\t")
     if (tab < 0) continue
     const [mode, oid] = record.slice(0, tab).split(" ")
     files.set(record.slice(tab + 1), { mode: mode!, oid: oid! })
   }
-  const empty = others.stdout.split("\0").filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1))
-  return { files, manifest: readModes(repo.workspace, files, empty) }
+  return files
 }
 
 /** The files of a snapshot commit. */
@@ -58,12 +78,18 @@ export function canonicalMode(gitMode: string): number {
 
 export const DIR_MODE = 0o755
 
-function readModes(root: string, files: Map<string, Entry>, listedEmpty: string[]): Manifest {
+function readPerms(root: string, paths: Iterable<string>): Map<string, number | undefined> {
+  const perms = new Map<string, number | undefined>()
+  for (const path of paths) perms.set(path, permOf(join(root, path)))
+  return perms
+}
+
+function readModes(root: string, files: Map<string, Entry>, listedEmpty: string[], early: Map<string, number | undefined>): Manifest {
   const empty = listedEmpty.flatMap((dir) => [dir, ...subdirectories(root, dir)])
   const manifest: Manifest = { files: {}, dirs: {}, empty }
   for (const [path, entry] of files) {
     if (entry.mode !== "100644" && entry.mode !== "100755") continue
-    const perm = permOf(join(root, path))
+    const perm = early.has(path) ? early.get(path) : permOf(join(root, path))
     if (perm !== undefined && perm !== canonicalMode(entry.mode)) manifest.files[path] = perm
   }
   for (const dir of directoriesOf(files.keys(), empty)) {

@@ -1,16 +1,28 @@
-// Packs the shadow repository's loose objects: a snapshot writes a few small files (blob, trees,
-// commit) that take a disk block each; packed, they are deltas of each other. Only ccode's own
-// repository; no reachability walk (a seeded repository refers to blobs it does not hold).
-import { readdirSync } from "node:fs"
+// Packs the shadow repository's objects at the end of a segment: the loose ones git wrote (a whole-tree
+// pass) take a disk block each, and each snapshot of the segment wrote a small pack of its own; packed
+// together they are deltas of each other in one file. Only ccode's own repository; no reachability
+// walk (a seeded repository refers to blobs it does not hold).
+import { readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { ShadowRepo } from "./repo.ts"
 
-/** Pack the loose objects once there are at least `minimum`; returns how many were packed. */
-export async function packLoose(r: ShadowRepo, minimum = 16): Promise<number> {
-  const ids = looseObjects(r.gitDir)
-  if (ids.length < minimum) return 0
-  await r.git(["pack-objects", "-q", join(r.gitDir, "objects", "pack", "pack")], { input: `${ids.join("\n")}\n` })
-  await r.git(["prune-packed", "-q"])
+/** Pack the loose objects (once there are at least `minimum`) with the packs this process wrote (once there are two); how many objects were packed. */
+export async function packSegment(r: ShadowRepo, minimum = 16): Promise<number> {
+  r.objects.flush()
+  const loose = looseObjects(r.gitDir)
+  const ours = r.objects.packs
+  if (loose.length < minimum && ours.length < 2) return 0
+  const merged = ours.splice(0)
+  const ids = [...new Set([...loose, ...merged.flatMap((p) => p.ids)])]
+  const made = await r.git(["pack-objects", "-q", join(r.gitDir, "objects", "pack", "pack")], { input: `${ids.join("\n")}\n` })
+  const kept = `pack-${made.stdout.trim()}`
+  // the new pack is in place: the small ones are no longer needed (the index first: without it git ignores a pack)
+  for (const { name } of merged) {
+    if (name === kept) continue
+    rmSync(join(r.gitDir, "objects", "pack", `${name}.idx`), { force: true })
+    rmSync(join(r.gitDir, "objects", "pack", `${name}.pack`), { force: true })
+  }
+  if (loose.length) await r.git(["prune-packed", "-q"])
   return ids.length
 }
 

@@ -38,7 +38,10 @@ export async function pruneSnapshots(home: string, refs: string[], inUse: (ref: 
     }
     // another ccode writing a snapshot here now: its new objects are not referenced yet; leave the objects for next time
     if (processesWithEnv("GIT_DIR", gitDir).length) continue
-    await repo.git(["repack", "-a", "-d", "-q"], { check: false })
+    // -A, not -a: what nothing refers to leaves its pack as loose objects with the pack's time, so the
+    // prune below keeps those of a snapshot another ccode is writing right now (its pack is written
+    // a moment before its ref) and drops the old ones
+    await repo.git(["repack", "-A", "-d", "-q"], { check: false })
     const grace = Math.min(GRACE_MS, ageMs)
     await repo.git(["prune", `--expire=${grace === 0 ? "now" : `${Math.ceil(grace / 1000)}.seconds.ago`}`], { check: false })
     repos++

@@ -5,11 +5,14 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, stat
 import { dirname, join, relative, sep } from "node:path"
 import { safeGit, type GitResult } from "../git/safe-git.ts"
 import { processesWithEnv } from "../tools/process/table.ts"
+import { objectWriter, type ObjectWriter } from "./objects.ts"
 import { seedFromUserRepo } from "./seed.ts"
 
 export interface ShadowRepo {
   gitDir: string
   workspace: string
+  /** objects ccode writes itself (no git process), one pack per snapshot */
+  objects: ObjectWriter
   git(args: string[], opts?: { input?: string | Uint8Array; check?: boolean; env?: Record<string, string | undefined> }): Promise<GitResult>
 }
 
@@ -60,6 +63,7 @@ export async function openShadow(workspace: string, home: string, exclude?: stri
   const repo: ShadowRepo = {
     gitDir,
     workspace: root,
+    objects: objectWriter(gitDir),
     git: (args, opts = {}) =>
       withIndexLock(gitDir, () =>
         safeGit(args, {

@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, lstatSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { safeGit } from "../git/safe-git.ts"
+import { readIndexFile } from "./index-file.ts"
 import { writeObject } from "./objects.ts"
 import { SnapshotError, type ShadowRepo } from "./repo.ts"
 
@@ -19,14 +20,13 @@ export async function seedFromUserRepo(repo: ShadowRepo): Promise<boolean> {
   const userGit = join(root, ".git")
   if (!isDirectory(userGit) || !existsSync(join(userGit, "index")) || existsSync(join(userGit, "info", "attributes"))) return false
   const opts = { cwd: root, filters: [] as string[], timeoutMs: 30_000 }
-  const [top, config, attributes] = await Promise.all([
+  const [top, config] = await Promise.all([
     safeGit(["rev-parse", "--show-toplevel"], opts),
     // anything that makes a blob differ from the file's bytes, or an index that is not one plain file
     safeGit(["config", "-z", "--get-regexp", "^(filter\\..*|core\\.(autocrlf|eol|attributesfile|splitindex|sparsecheckout)|index\\.sparse)$"], opts),
-    safeGit(["ls-files", "-z", "--", ":(glob)**/.gitattributes"], opts),
   ])
   if (top.exitCode !== 0 || top.stdout.trim() !== root) return false
-  if (config.stdout.length || config.exitCode > 1 || attributes.exitCode !== 0 || attributes.stdout.length) return false
+  if (config.stdout.length || config.exitCode > 1) return false
   const index = join(repo.gitDir, "index")
   const origin = join(repo.gitDir, SEEDED_FROM)
   try {
@@ -35,10 +35,14 @@ export async function seedFromUserRepo(repo: ShadowRepo): Promise<boolean> {
     // the same mtime as the user's index: git's check for racily clean entries works as it does there
     const { atime, mtime } = statSync(join(userGit, "index"))
     utimesSync(index, atime, mtime)
-    // an index the shadow repository cannot read (split: its shared part is not here) fails here, and
-    // entries git is told not to look at (assume-unchanged, skip-worktree, sparse) would never be staged again
-    const flags = await repo.git(["ls-files", "-v", "-z"])
-    if (flags.stdout.split("\0").some((record) => record && !record.startsWith("H "))) throw new Error("flagged entries")
+    // the copy is read as it is (not the user's index, which git may be rewriting meanwhile): one that is
+    // not plain (split: its shared part is not here; sparse), entries git is told not to look at
+    // (assume-unchanged, skip-worktree) that would never be staged again, or a .gitattributes anywhere
+    const copy = readIndexFile(index)
+    if (!copy || copy.required.length) throw new Error("not a plain index")
+    if (copy.entries.some((e) => e.stage !== 0 || e.assumeValid || e.skipWorktree || e.path === ".gitattributes" || e.path.endsWith("/.gitattributes"))) {
+      throw new Error("flagged entries, or attributes")
+    }
     return true
   } catch {
     rmSync(index, { force: true })

@@ -6,7 +6,6 @@
 import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs"
 import { join } from "node:path"
 import { canonicalMode, DIR_MODE, permOf, workspaceListing, type Entry, type Listing, type Manifest } from "./listing.ts"
-import { writeObject } from "./objects.ts"
 import { SnapshotError, type ShadowRepo } from "./repo.ts"
 import { setEntry, treesFrom, type Trees } from "./trees.ts"
 
@@ -15,11 +14,11 @@ export interface Tracked {
   entries: Map<string, Entry>
   /** the listing's directories as git trees, recomputed where something changed */
   trees: Trees
-  /** the shadow index holds exactly this listing (true after a whole-tree pass; staging a path by path leaves it behind) */
-  indexCurrent: boolean
   /** directory -> number of index entries below it (every ancestor of every entry) */
   dirs: Map<string, number>
   manifest: Manifest
+  /** how often the manifest changed: a snapshot encodes it again (a big one is a blob) only when this moved */
+  manifestEdits: number
 }
 
 export interface StagedChange {
@@ -35,8 +34,7 @@ export const NO_CHANGE: StagedChange = { added: [], removed: [], modified: [] }
 
 /** Stage the whole work tree; what changed compared with `before` (everything is "added" without one). */
 export async function stageAll(r: ShadowRepo, before?: Tracked): Promise<{ tracked: Tracked; change: StagedChange }> {
-  await addAll(r)
-  const listing = await workspaceListing(r)
+  const listing = await workspaceListing(r, addAll(r))
   const tracked = trackedFrom(listing)
   return { tracked, change: diffEntries(before?.entries ?? new Map(), tracked.entries, before?.manifest, tracked.manifest) }
 }
@@ -109,10 +107,12 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
   const listed = new Set([...change.added, ...change.modified, ...change.removed])
   const setMode = (modes: Record<string, number>, path: string, perm: number | undefined) => {
     const was = modes[path]
+    if (was === perm) return
     if (perm === undefined) delete modes[path]
     else modes[path] = perm
+    t.manifestEdits++
     // a chmod that git's two modes cannot see is still a change of the snapshot
-    if (was !== perm && !listed.has(path)) change.modified.push(path)
+    if (!listed.has(path)) change.modified.push(path)
   }
   for (const path of [...staged, ...change.removed]) {
     const entry = t.entries.get(path)
@@ -129,7 +129,7 @@ export async function stagePaths(r: ShadowRepo, t: Tracked, paths: readonly stri
 export function trackedFrom(listing: Listing): Tracked {
   const dirs = new Map<string, number>()
   for (const path of listing.files.keys()) count(dirs, path, 1)
-  return { entries: listing.files, dirs, manifest: listing.manifest, trees: treesFrom(listing.files), indexCurrent: true }
+  return { entries: listing.files, dirs, manifest: listing.manifest, manifestEdits: 0, trees: treesFrom(listing.files) }
 }
 
 /** Stage the whole work tree into the shadow index; unreadable files are skipped, not fatal. */
@@ -191,7 +191,6 @@ function setTracked(t: Tracked, path: string, entry: Entry | undefined): void {
   if (entry) t.entries.set(path, entry)
   else t.entries.delete(path)
   setEntry(t.trees, path, entry)
-  t.indexCurrent = false
 }
 
 /** Hash and store one file as git would with no filters (symlinks: their target); undefined when it cannot be read. */
@@ -199,7 +198,7 @@ function stageFile(r: ShadowRepo, path: string, stats: Stats): Entry | undefined
   const absolute = join(r.workspace, path)
   try {
     const content = stats.isSymbolicLink() ? Buffer.from(readlinkSync(absolute)) : readFileSync(absolute)
-    return { mode: gitMode(stats), oid: writeObject(r.gitDir, "blob", content) }
+    return { mode: gitMode(stats), oid: r.objects.add("blob", content) }
   } catch {
     return undefined
   }

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { createSnapshotter } from "../../core/snapshot/index.ts"
 import { clearStaleLock, shadowDir } from "../../core/snapshot/repo.ts"
+import { tempWorkspace } from "./workspace.ts"
 
 const roots: string[] = []
 afterEach(() => {
@@ -11,13 +11,7 @@ afterEach(() => {
 })
 
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), "ccode-lock-"))
-  roots.push(root)
-  const work = join(root, "work")
-  const home = join(root, "home")
-  mkdirSync(work)
-  writeFileSync(join(work, "a.txt"), "one\n")
-  return { work, home }
+  return tempWorkspace("ccode-lock-", roots, { "a.txt": "one\n" })
 }
 
 test("an index.lock left by a killed snapshot is removed and the next snapshot succeeds", async () => {

@@ -54,11 +54,35 @@ test("no seeding where the index may not hold the bytes on disk: attributes, or 
 
   const flagged = repo({ "a.txt": "committed\n" })
   flagged.run("update-index", "--assume-unchanged", "a.txt")
-  writeFileSync(join(flagged.work, "a.txt"), "edited behind git's back\n")
-  const snapshots = createSnapshotter({ workspace: flagged.work, home: flagged.home })
+  await expectUnseededUndo(flagged, "a.txt")
+})
+
+/** `path`, edited where git does not look, is snapshotted from its bytes (no seeding) and comes back on undo. */
+async function expectUnseededUndo(r: ReturnType<typeof repo>, path: string) {
+  writeFileSync(join(r.work, path), "edited where git does not look\n")
+  const snapshots = createSnapshotter({ workspace: r.work, home: r.home })
   const ref = await snapshots.take("before")
-  expect(seeded(flagged.home, flagged.work)).toBe(false)
-  writeFileSync(join(flagged.work, "a.txt"), "changed by the run\n")
+  expect(seeded(r.home, r.work)).toBe(false)
+  writeFileSync(join(r.work, path), "changed by the run\n")
   await snapshots.restore(ref)
-  expect(readFileSync(join(flagged.work, "a.txt"), "utf8")).toBe("edited behind git's back\n")
+  expect(readFileSync(join(r.work, path), "utf8")).toBe("edited where git does not look\n")
+}
+
+test("no seeding from an index that is split, has a skip-worktree entry or lists a .gitattributes below the top", async () => {
+  const nested = repo({ "a.txt": "a\n", "sub/.gitattributes": "*.txt text eol=crlf\n" })
+  await createSnapshotter({ workspace: nested.work, home: nested.home }).take("x")
+  expect(seeded(nested.home, nested.work)).toBe(false)
+
+  const split = repo({ "a.txt": "a\n" })
+  split.run("update-index", "--split-index")
+  await createSnapshotter({ workspace: split.work, home: split.home }).take("x")
+  expect(seeded(split.home, split.work)).toBe(false)
+
+  const skipped = repo({ "a.txt": "a\n", "b.txt": "b\n" })
+  skipped.run("update-index", "--skip-worktree", "b.txt")
+  await expectUnseededUndo(skipped, "b.txt")
+
+  const plain = repo({ "a.txt": "a\n", "sub/b.txt": "b\n" })
+  await createSnapshotter({ workspace: plain.work, home: plain.home }).take("x")
+  expect(seeded(plain.home, plain.work)).toBe(true)
 })

@@ -1,7 +1,7 @@
 // Snapshots staged path by path (what a run with a file watch takes) hold exactly what a whole-tree
 // snapshot of the same workspace holds, and undo from them is byte-identical.
 import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { safeGit } from "../../core/git/safe-git.ts"
@@ -150,3 +150,83 @@ test("a directory swapped for a symlink to somewhere else is never read through"
   expect(listed.stdout).toMatch(/^120000 blob \w+\tsrc\/deep$/m)
   expect(listed.stdout).not.toContain("src/deep/config.json")
 })
+
+test("the end of a segment packs the small pack of every snapshot into one, and undo to any of them is still byte-identical", async () => {
+  const { root, work } = project(true)
+  const home = join(root, "home")
+  const packDir = join(shadowDir(home, work), "objects", "pack")
+  const indexes = () => readdirSync(packDir).filter((f) => f.endsWith(".idx"))
+  const snapshotter = createSnapshotter({ workspace: work, home })
+  await snapshotter.stage()
+  const states = [treeState(work)]
+  const refs = [await snapshotter.take("first")]
+  for (let i = 0; i < 5; i++) {
+    writeFileSync(join(work, "src/app.ts"), `export const a = ${i}\n`)
+    writeFileSync(join(work, `src/new-${i}.ts`), `new ${i}\n`)
+    await snapshotter.stage(["src/app.ts", `src/new-${i}.ts`])
+    refs.push(await snapshotter.take(`step ${i}`))
+    states.push(treeState(work))
+  }
+  expect(indexes()).toHaveLength(6)
+  expect(await snapshotter.pack()).toBeGreaterThan(0)
+  expect(indexes()).toHaveLength(1)
+  for (const i of [2, 0, 5]) {
+    await snapshotter.restore(refs[i]!)
+    expect(treeState(work)).toEqual(states[i]!)
+  }
+})
+
+test("a new segment's first snapshot writes only the trees the shadow repository does not hold yet", async () => {
+  const { root, work } = project(true)
+  for (let i = 0; i < 40; i++) {
+    mkdirSync(join(work, `pkg${i}`))
+    writeFileSync(join(work, `pkg${i}`, "index.ts"), `export const n = ${i}\n`)
+  }
+  const home = join(root, "home")
+  const packDir = join(shadowDir(home, work), "objects", "pack")
+  const objectsIn = (idx: string) => (readFileSync(join(packDir, idx)).readUInt32BE(8 + 255 * 4))
+  const first = createSnapshotter({ workspace: work, home })
+  await first.stage()
+  await first.take("segment 1")
+  await first.pack()
+  const before = new Set(readdirSync(packDir))
+  // the next segment (another process): every tree is computed again, one directory changed
+  writeFileSync(join(work, "pkg7", "index.ts"), "changed\n")
+  const second = createSnapshotter({ workspace: work, home })
+  await second.stage()
+  const ref = await second.take("segment 2")
+  const added = readdirSync(packDir).filter((f) => f.endsWith(".idx") && !before.has(f))
+  expect(added).toHaveLength(1)
+  // pkg7's tree, the root tree, the commit (the blob was written by git add -A)
+  expect(objectsIn(added[0]!)).toBe(3)
+  const listed = await safeGit(["ls-tree", "-r", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })
+  expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(Object.keys(treeState(work)).filter((p) => !p.endsWith("/") && !/^(debug\.log|dist)/.test(p)).length)
+})
+
+test("thousands of files of an unusual mode: the manifest is stored once until a mode changes, and undo brings the modes back", async () => {
+  const { root, work } = project(false)
+  for (let i = 0; i < 4000; i++) {
+    if (i % 100 === 0) mkdirSync(join(work, `g${i / 100}`))
+    writeFileSync(join(work, `g${Math.floor(i / 100)}`, `f${i}.txt`), `${i}\n`)
+    chmodSync(join(work, `g${Math.floor(i / 100)}`, `f${i}.txt`), 0o664)
+  }
+  const home = join(root, "home")
+  const manifestLine = async (ref: string) =>
+    (await safeGit(["cat-file", "commit", ref], { cwd: work, gitDir: shadowDir(home, work), filters: [], check: true })).stdout.split("\n").find((l) => l.startsWith("ccode-manifest"))!
+  const snapshotter = createSnapshotter({ workspace: work, home })
+  await snapshotter.stage()
+  const initial = treeState(work)
+  const first = await snapshotter.take("first")
+  expect(await manifestLine(first)).toMatch(/^ccode-manifest-blob: [0-9a-f]{40}$/)
+  writeFileSync(join(work, "g3", "f300.txt"), "new content, same mode\n")
+  await snapshotter.stage(["g3/f300.txt"])
+  const second = await snapshotter.take("content only")
+  expect(second).not.toBe(first)
+  expect(await manifestLine(second)).toBe(await manifestLine(first))
+  chmodSync(join(work, "g3", "f301.txt"), 0o600)
+  await snapshotter.stage(["g3/f301.txt"])
+  const third = await snapshotter.take("a mode")
+  expect(await manifestLine(third)).not.toBe(await manifestLine(first))
+  await snapshotter.restore(first)
+  expect(treeState(work)).toEqual(initial)
+}, 60_000)
