@@ -3,13 +3,14 @@
 import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
-import { childScope, dirStack, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
+import { childScope, dirStack, exportedVars, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { arithmeticSets, declare, setVar } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -207,7 +208,7 @@ function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
   const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
   const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
-  for (const c of node.children) if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), integer)
+  for (const c of node.children) if (c.field === "variable") note(w, setVar(scope, w.src.slice(c.start, c.end), integer, false))
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
@@ -308,10 +309,13 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const exported = exportedVars(scope)
   if (exported.size) raw.exported = exported
   const name = words[0]?.value
-  if (name === "let") for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
+  if (name === "let") {
+    for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
+    for (const a of words.slice(1)) arithmeticSets(a.value ?? "", scope)
+  }
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
-  return afterCommand(words, scope, cwd, w.shell.home)
+  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why))
 }
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
@@ -320,13 +324,12 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   const target = node.children.find((c) => c.field === "name")
   const index = target?.type === "subscript" ? target.children.find((c) => c.field === "index") : undefined
   if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
-  scope.vars.set(a.name, a.append ? undefined : a.value.value)
-  if (exported) scope.exported.add(a.name)
-  if (isLoaderVar(a.name)) scope.loader.push(a.name)
+  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported))
 }
 
 function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
@@ -351,11 +354,24 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
+  const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
+  const lookup = makeLookup(scope, w.shell)
+  const others: SNode[] = []
   for (const c of node.children) {
-    if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, exported)
-    else if (c.type === "variable_name" && exported) scope.exported.add(w.src.slice(c.start, c.end))
-    else if (c.named) substitutions(w, c, scope, cwd, ctx)
+    if (c.type === "variable_assignment" && !nameref) assign(w, c, scope, cwd, ctx, exported)
+    else if (c.type === "variable_assignment") {
+      substitutions(w, c, scope, cwd, ctx)
+      const a = assignmentOf(w.src, c, lookup)
+      if (a) note(w, declare(keyword, [literalWord("-n"), { ...a.value, value: a.value.value === undefined ? undefined : `${a.name}=${a.value.value}` }], scope))
+    } else if (c.named && c.type !== "word") {
+      substitutions(w, c, scope, cwd, ctx)
+      others.push(c)
+    }
   }
+  // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
+  // quote removal, as the builtin does when reached through `builtin` or `command`
+  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
+  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope))
 }
 
 /** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
