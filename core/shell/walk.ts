@@ -10,7 +10,8 @@ import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
-import { arithmeticSets, declare, setVar } from "./setvars.ts"
+import { parseBash } from "./parser.ts"
+import { arithmeticSets, builtinCall, cwdLost, declare, markVolatile, setVar } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -56,6 +57,7 @@ function sequence(w: Walker, nodes: SNode[], scope: Scope, cwd: Cwd, ctx: Constr
 }
 
 function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
+  if (cwd && cwdLost(scope)) cwd = null
   const same = { ok: cwd, fail: cwd }
   switch (node.type) {
     case "command":
@@ -111,8 +113,10 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       const inner = childScope(scope)
       inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
       const body = node.children.filter((c) => c.field === "body")
-      sequence(w, body, inner, cwd, [...ctx, "function"], [])
-      return same
+      const end = sequence(w, body, inner, cwd, [...ctx, "function"], [])
+      // the body runs wherever and whenever the function is called: what it sets is not known after
+      // the definition, and a directory change in it makes every later directory unknown
+      return lateEffects(scope, inner, cwd, end)
     }
     case "negated_command":
       return flip(statement(w, node.children.find((c) => c.named)!, scope, cwd, ctx, redirects))
@@ -265,6 +269,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
 }
 
 function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], stdin: Stdin | undefined, extraArgs: SNode[]): Outcome {
+  if (cwd && cwdLost(scope)) cwd = null
   const lookup = makeLookup(scope, w.shell)
   const assignments: RawCommand["assignments"] = []
   const own: RawRedirect[] = []
@@ -315,7 +320,49 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   }
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
+  const call = builtinCall(words)
+  if (call.name === "eval") return evalScript(w, call.args, scope, cwd, ctx)
+  if (call.name === "trap") return trap(w, call.args, scope, cwd, ctx)
   return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why))
+}
+
+/** eval runs its words, joined, as a script in this shell: what it sets and where it moves count after it. */
+function evalScript(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
+  // a script not static is unresolvable already (hooks.ts); where it leaves the shell is not known
+  if (args.some((a) => a.value === undefined)) return { ok: null, fail: null }
+  const end = inline(w, args.map((a) => a.value).join(" "), scope, cwd, ctx)
+  return { ok: end, fail: joinCwd(cwd, end) }
+}
+
+/** A trap handler runs at times not known (DEBUG before every command): what it sets has no known value
+ *  after the trap, and if it changes the directory no later directory is known. */
+function trap(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
+  const at = args[0]?.value === "--" ? 1 : 0
+  const handler = args[at]
+  if (!handler || args.length - at < 2 || (at === 0 && handler.value?.startsWith("-"))) return { ok: cwd, fail: cwd }
+  const inner = childScope(scope)
+  const end = handler.value === undefined ? null : inline(w, handler.value, inner, cwd, ctx)
+  const o = lateEffects(scope, inner, cwd, end)
+  return { ok: o.ok, fail: o.ok }
+}
+
+function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Outcome {
+  scope.loader.push(...inner.loader)
+  for (const n of inner.exported) scope.exported.add(n)
+  markVolatile(scope, inner.vars.keys())
+  if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
+  return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
+}
+
+/** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it
+ *  ends; its commands are analysed on their own as the nested script of the eval or trap. */
+function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[]): Cwd {
+  const parsed = parseBash(text)
+  if (parsed.error) return null
+  const scratch: Walker = { src: text, shell: w.shell, out: { commands: [], bare: [], bareCwd: [] } }
+  const end = sequence(scratch, parsed.root.children, scope, cwd, ctx, [])
+  for (const why of scratch.out.unresolved ?? []) note(w, why)
+  return end
 }
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
