@@ -12,7 +12,7 @@ const MAPFILE = compileOptions({ short: "d:n:O:s:tu:C:c:" })
 const WAIT = compileOptions({ short: "fnp:" })
 const DECLARE = compileOptions({ short: "aAfFgiIlnrtuxp" })
 
-type NameTaker = (v: View) => (Word | undefined)[]
+type NameTaker = (v: Pick<View, "args" | "values">) => (Word | undefined)[]
 
 const NAMES: Record<string, NameTaker> = {
   test: (v) => v.args.filter((_, i) => v.values[i - 1] === "-v"),
@@ -36,6 +36,15 @@ NAMES.readarray = NAMES.mapfile!
 NAMES.typeset = NAMES.local = NAMES.export = NAMES.readonly = NAMES.declare!
 
 export const NAME_PROGRAMS = Object.keys(NAMES)
+
+// the builtins that assign the variables they name (declare and its kin are read by the walk itself)
+const SETTERS = new Set(["printf", "read", "mapfile", "readarray", "getopts", "wait"])
+
+/** The variables a builtin call assigns (`read X`, `printf -v X`, `mapfile X`): the name words. */
+export function assignedNames(program: string, args: Word[]): (Word | undefined)[] {
+  if (!SETTERS.has(program)) return []
+  return NAMES[program]!({ args, values: args.map((a) => a.value ?? a.text) })
+}
 
 /** Mark the part unresolvable when a variable name it takes is not plain. */
 export function variableNames(v: View, _out: Finding[]): void {

@@ -5,15 +5,17 @@ import { dirStack, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
 import { changeDir, resolveWord } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
+import { builtinCall, setByBuiltin } from "./setvars.ts"
 
-/** cd and friends move the rest of the list; read/printf -v/mapfile set variables we cannot know. */
-export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string): { ok: Cwd; fail: Cwd } {
-  let i = 0
-  while (words[i]?.value === "builtin" || words[i]?.value === "command") i++
-  const name = words[i]?.value
-  if (name === "pushd" || name === "popd" || (name === "dirs" && words.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, words.slice(i + 1), scope, cwd, home)
+/** cd and friends move the rest of the list; read/printf -v/mapfile/export/... set variables (the
+ *  reason when one they set cannot be known goes to `note`). Reached through `time`, `builtin`, `command`. */
+export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string, note: (why: string | undefined) => void): { ok: Cwd; fail: Cwd } {
+  const call = builtinCall(words)
+  const name = call.name
+  const args = call.args
+  note(setByBuiltin(name, args, scope))
+  if (name === "pushd" || name === "popd" || (name === "dirs" && args.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, args, scope, cwd, home)
   if (name === "cd" || name === "pushd") {
-    const args = words.slice(i + 1)
     if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
     // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`); `~-` and `~+` read OLDPWD and PWD, which a cd that
     // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
@@ -25,14 +27,6 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
     return { ok, fail: cwd }
   }
   if (name === "popd") return { ok: null, fail: cwd }
-  if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
-    for (const x of words.slice(i + 1)) if (x.value && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.value)) scope.vars.set(x.value, undefined)
-  }
-  if (name === "printf") {
-    const v = words.findIndex((x) => x.value === "-v")
-    const target = v > 0 ? words[v + 1]?.value : undefined
-    if (target) scope.vars.set(target, undefined)
-  }
   return { ok: cwd, fail: cwd }
 }
 

@@ -19,6 +19,14 @@ export interface Scope {
   /** the directory stack's entries the script made known (`pushd -n DIR`): `~1`, `~2`, ...; the ones
    *  past them are not known. Unset: the parent's */
   dirs?: string[]
+  /** `set -a` / `set -o allexport` is on (true) or off (false) from here; unset: the parent's */
+  allexport?: boolean
+  /** namerefs (`declare -n r=X`): the variable each one names; undefined until its first assignment names one */
+  refs?: Map<string, string | undefined>
+  /** variables a trap handler or a function body sets, at times not known: a value given them is not known */
+  volatile?: Set<string>
+  /** a trap handler or a function changes the directory at times not known: every later cwd is unknown */
+  cwdLost?: boolean
 }
 
 export interface ShellEnv {

@@ -6,6 +6,7 @@ import type { Walked } from "./raw.ts"
 import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
+import { arithmeticSets, setVar } from "./setvars.ts"
 
 /** What these checks need of the walk: the source, the environment, and where to record findings. */
 export interface Reader {
@@ -28,7 +29,9 @@ export function scriptValue(scope: Scope): ScriptValue {
 
 /** `(( expr ))`, `$(( expr ))`, a C-style for header: the text between the delimiters. */
 export function arithmetic(w: Reader, node: SNode, scope: Scope, open: number, close: number): void {
-  note(w, arithmeticRisk(w.src.slice(node.start + open, node.end - close), scriptValue(scope)))
+  const text = w.src.slice(node.start + open, node.end - close)
+  note(w, arithmeticRisk(text, scriptValue(scope)))
+  arithmeticSets(text, scope)
 }
 
 const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
@@ -75,6 +78,13 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     if (c.type !== "subscript") continue
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  }
+  // ${v:=default} and ${v=default} assign the default when v is empty (unset): a known value stays
+  const assigning = node.children.find((c) => c.field === "operator" && (c.type === ":=" || c.type === "="))
+  if (assigning && name) {
+    const v = w.src.slice(name.start, name.end)
+    const known = makeLookup(scope, w.shell)(v)
+    if (!known) note(w, setVar(scope, v, undefined, false))
   }
   // ${v@P} expands the value as a prompt string: command substitutions and arithmetic in it run
   if (/@P\}$/.test(w.src.slice(node.start, node.end))) {

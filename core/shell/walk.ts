@@ -3,13 +3,15 @@
 import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
-import { childScope, dirStack, exportedVars, isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
+import { childScope, dirStack, exportedVars, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { parseBash } from "./parser.ts"
+import { arithmeticSets, builtinCall, cwdLost, declare, markVolatile, setVar } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -55,6 +57,7 @@ function sequence(w: Walker, nodes: SNode[], scope: Scope, cwd: Cwd, ctx: Constr
 }
 
 function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
+  if (cwd && cwdLost(scope)) cwd = null
   const same = { ok: cwd, fail: cwd }
   switch (node.type) {
     case "command":
@@ -110,8 +113,10 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       const inner = childScope(scope)
       inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
       const body = node.children.filter((c) => c.field === "body")
-      sequence(w, body, inner, cwd, [...ctx, "function"], [])
-      return same
+      const end = sequence(w, body, inner, cwd, [...ctx, "function"], [])
+      // the body runs wherever and whenever the function is called: what it sets is not known after
+      // the definition, and a directory change in it makes every later directory unknown
+      return lateEffects(scope, inner, cwd, end)
     }
     case "negated_command":
       return flip(statement(w, node.children.find((c) => c.named)!, scope, cwd, ctx, redirects))
@@ -207,7 +212,7 @@ function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
   const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
   const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
-  for (const c of node.children) if (c.field === "variable") scope.vars.set(w.src.slice(c.start, c.end), integer)
+  for (const c of node.children) if (c.field === "variable") note(w, setVar(scope, w.src.slice(c.start, c.end), integer, false))
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
@@ -264,6 +269,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
 }
 
 function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], stdin: Stdin | undefined, extraArgs: SNode[]): Outcome {
+  if (cwd && cwdLost(scope)) cwd = null
   const lookup = makeLookup(scope, w.shell)
   const assignments: RawCommand["assignments"] = []
   const own: RawRedirect[] = []
@@ -308,10 +314,55 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const exported = exportedVars(scope)
   if (exported.size) raw.exported = exported
   const name = words[0]?.value
-  if (name === "let") for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
+  if (name === "let") {
+    for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
+    for (const a of words.slice(1)) arithmeticSets(a.value ?? "", scope)
+  }
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
-  return afterCommand(words, scope, cwd, w.shell.home)
+  const call = builtinCall(words)
+  if (call.name === "eval") return evalScript(w, call.args, scope, cwd, ctx)
+  if (call.name === "trap") return trap(w, call.args, scope, cwd, ctx)
+  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why))
+}
+
+/** eval runs its words, joined, as a script in this shell: what it sets and where it moves count after it. */
+function evalScript(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
+  // a script not static is unresolvable already (hooks.ts); where it leaves the shell is not known
+  if (args.some((a) => a.value === undefined)) return { ok: null, fail: null }
+  const end = inline(w, args.map((a) => a.value).join(" "), scope, cwd, ctx)
+  return { ok: end, fail: joinCwd(cwd, end) }
+}
+
+/** A trap handler runs at times not known (DEBUG before every command): what it sets has no known value
+ *  after the trap, and if it changes the directory no later directory is known. */
+function trap(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
+  const at = args[0]?.value === "--" ? 1 : 0
+  const handler = args[at]
+  if (!handler || args.length - at < 2 || (at === 0 && handler.value?.startsWith("-"))) return { ok: cwd, fail: cwd }
+  const inner = childScope(scope)
+  const end = handler.value === undefined ? null : inline(w, handler.value, inner, cwd, ctx)
+  const o = lateEffects(scope, inner, cwd, end)
+  return { ok: o.ok, fail: o.ok }
+}
+
+function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Outcome {
+  scope.loader.push(...inner.loader)
+  for (const n of inner.exported) scope.exported.add(n)
+  markVolatile(scope, inner.vars.keys())
+  if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
+  return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
+}
+
+/** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it
+ *  ends; its commands are analysed on their own as the nested script of the eval or trap. */
+function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[]): Cwd {
+  const parsed = parseBash(text)
+  if (parsed.error) return null
+  const scratch: Walker = { src: text, shell: w.shell, out: { commands: [], bare: [], bareCwd: [] } }
+  const end = sequence(scratch, parsed.root.children, scope, cwd, ctx, [])
+  for (const why of scratch.out.unresolved ?? []) note(w, why)
+  return end
 }
 
 function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
@@ -320,13 +371,12 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   const target = node.children.find((c) => c.field === "name")
   const index = target?.type === "subscript" ? target.children.find((c) => c.field === "index") : undefined
   if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
-  scope.vars.set(a.name, a.append ? undefined : a.value.value)
-  if (exported) scope.exported.add(a.name)
-  if (isLoaderVar(a.name)) scope.loader.push(a.name)
+  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported))
 }
 
 function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
@@ -351,11 +401,24 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
+  const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
+  const lookup = makeLookup(scope, w.shell)
+  const others: SNode[] = []
   for (const c of node.children) {
-    if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, exported)
-    else if (c.type === "variable_name" && exported) scope.exported.add(w.src.slice(c.start, c.end))
-    else if (c.named) substitutions(w, c, scope, cwd, ctx)
+    if (c.type === "variable_assignment" && !nameref) assign(w, c, scope, cwd, ctx, exported)
+    else if (c.type === "variable_assignment") {
+      substitutions(w, c, scope, cwd, ctx)
+      const a = assignmentOf(w.src, c, lookup)
+      if (a) note(w, declare(keyword, [literalWord("-n"), { ...a.value, value: a.value.value === undefined ? undefined : `${a.name}=${a.value.value}` }], scope))
+    } else if (c.named && c.type !== "word") {
+      substitutions(w, c, scope, cwd, ctx)
+      others.push(c)
+    }
   }
+  // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
+  // quote removal, as the builtin does when reached through `builtin` or `command`
+  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
+  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope))
 }
 
 /** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */

@@ -1,0 +1,168 @@
+// Variables a statement sets however bash is told to set them: `export`/`declare`/`typeset`/`local`/
+// `readonly` reached through `builtin`, `command` or `time`, with a quoted NAME=VALUE word; `read`,
+// `mapfile`, `printf -v`, `getopts`; through a nameref; under `set -a`. A loader variable (PATH, GIT_*,
+// IFS, ...) set any of these ways is recorded like a plain assignment. Pure: changes only the scope.
+import type { Word } from "./word.ts"
+import { isLoaderVar, type Scope } from "./scope.ts"
+import { assignedNames } from "./builtins.ts"
+
+const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** The command a simple command runs in this shell, past the `time` keyword, `builtin` and `command`;
+ *  undefined when `command -v`/`-V` only looks it up. */
+export function builtinCall(words: Word[]): { name: string | undefined; args: Word[] } {
+  let i = 0
+  if (words[0]?.value === "time") {
+    i++
+    while (words[i]?.value === "-p" || words[i]?.value === "--") i++
+  }
+  for (;;) {
+    const v = words[i]?.value
+    if (v === "builtin") i++
+    else if (v === "command") {
+      i++
+      while (words[i]?.value?.startsWith("-") && words[i]!.value !== "-") {
+        if (words[i]!.value === "--") {
+          i++
+          break
+        }
+        if (/[vV]/.test(words[i]!.value!)) return { name: undefined, args: [] }
+        i++
+      }
+    } else break
+  }
+  return { name: words[i]?.value, args: words.slice(i + 1) }
+}
+
+/** What a builtin call sets in the scope; the reason when a name it sets cannot be known. */
+export function setByBuiltin(name: string | undefined, args: Word[], scope: Scope): string | undefined {
+  if (name === undefined) return undefined
+  if (DECLARERS.has(name)) return declare(name, args, scope)
+  if (name === "set") allexportFlag(args, scope)
+  let why: string | undefined
+  for (const w of assignedNames(name, args)) if (w?.value !== undefined && PLAIN_NAME.test(w.value)) why ??= setVar(scope, w.value, undefined, false)
+  return why
+}
+
+/** `export NAME=VALUE NAME2`, `declare -x ...` as words (their values after quote removal). */
+export function declare(keyword: string, args: Word[], scope: Scope): string | undefined {
+  let flags = keyword === "export" ? "x" : ""
+  let why: string | undefined
+  let options = true
+  for (const a of args) {
+    const v = a.value
+    if (v === undefined) continue // its name is not static: the part is unresolvable (builtins.ts)
+    if (options && v === "--") {
+      options = false
+      continue
+    }
+    if (options && /^[-+]/.test(v)) {
+      if (v.startsWith("-")) flags += v.slice(1)
+      continue
+    }
+    options = false
+    const eq = v.indexOf("=")
+    const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
+    if (!PLAIN_NAME.test(target)) continue
+    // `export -n` takes the export away; only declare, typeset and local make a nameref
+    if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
+      why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
+      continue
+    }
+    if (eq < 0) {
+      if (flags.includes("x")) scope.exported.add(resolve(scope, target) ?? target)
+      continue
+    }
+    const value = v.slice(eq + 1)
+    why ??= setVar(scope, target, v[eq - 1] === "+" || value.includes("~") ? undefined : value, flags.includes("x"))
+  }
+  return why
+}
+
+/** An assignment to NAME (through a nameref to the variable it names); the reason when the variable it
+ *  sets cannot be known. */
+export function setVar(scope: Scope, name: string, value: string | undefined, exported: boolean): string | undefined {
+  // `PATH[0]=.` sets PATH (a scalar is element 0); any element of an array leaves its value not known here
+  const bracket = name.indexOf("[")
+  if (bracket > 0) {
+    name = name.slice(0, bracket)
+    value = undefined
+  }
+  const refs = refsOf(scope)
+  if (refs?.has(name)) {
+    const target = resolve(scope, name)
+    if (target === undefined) {
+      // the first assignment to an empty nameref names the variable it refers to
+      if (value === undefined || !PLAIN_NAME.test(value)) return `an assignment names the variable nameref ${name} refers to, which is not static`
+      refs.set(name, value)
+      if (isLoaderVar(value)) scope.loader.push(value)
+      return undefined
+    }
+    name = target
+  }
+  scope.vars.set(name, isVolatile(scope, name) ? undefined : value)
+  if (exported || allexport(scope)) scope.exported.add(name)
+  if (isLoaderVar(name)) scope.loader.push(name)
+  return undefined
+}
+
+function nameref(scope: Scope, name: string, target: string | undefined): string | undefined {
+  ;(scope.refs ??= new Map()).set(name, target || undefined)
+  if (target && isLoaderVar(target)) scope.loader.push(target)
+  return undefined
+}
+
+/** The variable a nameref names (following a chain of them); undefined when it names none yet. */
+function resolve(scope: Scope, name: string): string | undefined {
+  const refs = refsOf(scope)
+  let at: string | undefined = name
+  for (let i = 0; i < 8 && at !== undefined && refs?.has(at); i++) at = refs.get(at)
+  return at
+}
+
+function refsOf(scope: Scope): Map<string, string | undefined> | undefined {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.refs) return s.refs
+  return undefined
+}
+
+function allexport(scope: Scope): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.allexport !== undefined) return s.allexport
+  return false
+}
+
+function isVolatile(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.volatile?.has(name)) return true
+  return false
+}
+
+/** After a trap handler or a function body set them: their values are not known from here on. */
+export function markVolatile(scope: Scope, names: Iterable<string>): void {
+  for (const n of names) {
+    ;(scope.volatile ??= new Set()).add(n)
+    scope.vars.set(n, undefined)
+  }
+}
+
+export function cwdLost(scope: Scope): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.cwdLost) return true
+  return false
+}
+
+// `set -a`, `set -o allexport` and their `+` forms, up to the first operand
+function allexportFlag(args: Word[], scope: Scope): void {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined || v === "--" || v === "-" || !/^[-+]/.test(v)) return
+    const on = v.startsWith("-")
+    if (/^[-+][a-zA-Z]*o$/.test(v) && args[i + 1]?.value === "allexport") scope.allexport = on
+    if (/^[-+][a-zA-Z]*a/.test(v)) scope.allexport = on
+    if (/^[-+][a-zA-Z]*o$/.test(v)) i++
+  }
+}
+
+/** Arithmetic assigns the variables it names (`(( PATH = 0 ))`, `let IFS=1`, `$((X++))`): a loader
+ *  variable named in it is taken as set (a number as PATH is a directory relative to the cwd). */
+export function arithmeticSets(text: string, scope: Scope): void {
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) if (isLoaderVar(m[0])) scope.loader.push(m[0])
+}
