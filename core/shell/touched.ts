@@ -5,7 +5,7 @@ import type { Part } from "./part.ts"
 import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { otherProcess, resolveWord } from "./cwd.ts"
+import { otherProcess, procPattern, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
@@ -82,6 +82,8 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 }
 
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string, unplaced?: Unplaced[]): void {
+  const proc = procPattern(w)
+  if (proc) w = { ...w, value: proc, text: proc, glob: false, tilde: false }
   if (w.value === undefined || w.value === "" || w.placeholder) return
   const paths = resolveWord(w, cwd, home)
   // a relative path in an unknown directory is judged where the program is (secretreads.ts)
