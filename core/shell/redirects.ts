@@ -35,7 +35,7 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const op = r.children.find((c) => !c.named)?.type ?? ">"
   const dest = r.children.filter((c) => c.field === "destination")
   if (!dest.length) return undefined
-  const first = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
+  const first = evalWord(dest, w.src, lookup, "argument")[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
   const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined

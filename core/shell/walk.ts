@@ -293,7 +293,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup)) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument")) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
   const raw: RawCommand = {
     words,
     assignments,
