@@ -325,7 +325,8 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
   scope.vars.set(a.name, a.append ? undefined : a.value.value)
-  if (exported) scope.exported.add(a.name)
+  // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
+  if (exported || (w.shell.env && Object.hasOwn(w.shell.env, a.name))) scope.exported.add(a.name)
   if (isLoaderVar(a.name)) scope.loader.push(a.name)
 }
 

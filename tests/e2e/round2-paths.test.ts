@@ -60,6 +60,30 @@ describe("round 2 paths", () => {
     expect(d.reason).toContain(target)
   })
 
+  test("the attack is real: mktemp puts its file where TMPDIR (inherited, then assigned) or -t -p say", () => {
+    const made = bash("TMPDIR=~/.ssh; mktemp -d; env -u TMPDIR mktemp -t -p ~/.ssh").stdout.toString().trim().split("\n")
+    expect(made).toHaveLength(2)
+    for (const m of made) expect(m.startsWith(join(sb.home, ".ssh") + "/")).toBe(true)
+    for (const m of made) rmSync(m, { recursive: true, force: true })
+  })
+
+  test.each([
+    ["TMPDIR=~/.ssh; mktemp -d", "critical", "/.ssh/tmp.XXXXXXXXXX"],
+    ["TMPDIR=~/.ssh mktemp -d", "critical", "/.ssh/tmp.XXXXXXXXXX"],
+    ["mktemp -t -p ~/.ssh", "critical", "/.ssh matches risk.paths"],
+    // the sandbox's home is below /tmp: outside it, a folder elsewhere
+    ["export TMPDIR=/etc; mktemp", "critical", "mktemp creates a file there: writes to the system file /etc/tmp.XXXXXXXXXX"],
+    ["TMPDIR=/var/lib/x mktemp -t -p /tmp", "critical", "mktemp creates a file there: writes to the system path /var/lib/x/tmp.XXXXXXXXXX"],
+  ])("%s creates a file outside the temp dirs: asks", async (command, risk, reason) => {
+    const d = await check(command)
+    expect(d).toMatchObject({ decision: "ask", risk })
+    expect(d.reason).toContain(reason)
+  })
+
+  test("mktemp in the inherited TMPDIR stays allowed", async () => {
+    expect(await check("f=$(mktemp -d); echo $f")).toMatchObject({ decision: "allow", risk: "safe" })
+  })
+
   test("the attack is real: sort * passes --compress-program=sh and sort runs sh", () => {
     bash("sort * > /dev/null 2>&1", join(sb.work, "sorted"))
     expect(existsSync(join(sb.root, "pwned-sort"))).toBe(true)
