@@ -60,6 +60,23 @@ describe("round 2 paths", () => {
     expect(d.reason).toContain(target)
   })
 
+  test("the attack is real: an input redirect named at run time and a /proc pid known at run time read secrets", () => {
+    expect(bash("cat < $(echo ~/.netrc)").stdout.toString()).toContain(NETRC)
+    expect(bash("X=$(echo ~/.ssh/id_ed25519); cat < $X").stdout.toString()).toContain(KEY)
+    expect(bash(`tr "\\0" "\\n" < /proc/$PPID/environ`).stdout.toString()).toContain("PATH=")
+  })
+
+  test.each([
+    ["cat < $(echo ~/.netrc)", "medium", "reads a file named only at run time"],
+    ["X=$(echo ~/.ssh/id_ed25519); cat < $X", "medium", "reads a file named only at run time"],
+    ["cat < `echo ~/.netrc`", "medium", "reads a file named only at run time"],
+    [`tr "\\0" "\\n" < /proc/$PPID/environ`, "high", "/proc/*/environ matches risk.paths"],
+  ])("%s: asks", async (command, risk, reason) => {
+    const d = await check(command)
+    expect(d).toMatchObject({ decision: "ask", risk })
+    expect(d.reason).toContain(reason)
+  })
+
   test("the attack is real: mktemp puts its file where TMPDIR (inherited, then assigned) or -t -p say", () => {
     const made = bash("TMPDIR=~/.ssh; mktemp -d; env -u TMPDIR mktemp -t -p ~/.ssh").stdout.toString().trim().split("\n")
     expect(made).toHaveLength(2)
