@@ -85,6 +85,21 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
   return { links: resolved(paths, realpath), complete: true }
 }
 
+/**
+ * The names in a directory that a glob's last segment matches and that start with `-`: as a command's
+ * argument, bash passes each as a word the program reads as an option (`sort *` with a file named
+ * `--compress-program=sh`). Bounded like every listing; past the bound the answer is incomplete.
+ */
+export function optionNames(abs: string, bound = ENTRY_BOUND): { names: string[]; complete: boolean } {
+  const dir = dirname(abs)
+  const re = segmentRegex(abs.slice(dir.length + 1))
+  const list = new Budget(bound).entries(dir)
+  if (!list) return { names: [], complete: false }
+  const names: string[] = []
+  for (const e of list) if (e.name.charCodeAt(0) === 45 && re.test(e.name)) names.push(e.name)
+  return { names, complete: true }
+}
+
 type Found = Reached & { dirLike: boolean }
 
 function matches(dir: Reached, re: RegExp, budget: Budget): Found[] | undefined {

@@ -5,7 +5,7 @@
 import { isInside } from "../base/paths.ts"
 import { credentialsBelow } from "../shell/index.ts"
 import type { TouchedPath } from "../shell/types.ts"
-import { globFree, globLinks, throughMagicLink, walkLinks } from "./globdisk.ts"
+import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -35,6 +35,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
+    if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
     if (p.follow) {
       paths.push({ path: realpath(globFree(p.path)), access: "read" })
       const walk = walkLinks(p.path, workspace, realpath)
@@ -54,6 +55,12 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
 function reached(to: string, access: TouchedPath["access"], paths: CallPath[], ctx: DiskContext): void {
   paths.push({ path: to, access })
   if (access === "read" && !isInside(ctx.workspace, to)) for (const c of credentialsBelow(to, ctx.home)) paths.push({ path: c, access: "read" })
+}
+
+function optionLike(glob: string, program: string, raised: Raised): void {
+  const found = optionNames(glob)
+  if (found.names.length) raised.push({ risk: "medium", reason: `the glob ${glob} matches ${found.names[0]}, which ${program} reads as an option` })
+  else if (!found.complete) raised.push({ risk: "medium", reason: `${glob} matches too many entries to check whether one is named like an option of ${program}` })
 }
 
 function magicLink(path: string, access: TouchedPath["access"], raised: Raised): void {

@@ -11,6 +11,7 @@ import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
+import { unknownInput } from "./redirects.ts"
 import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
@@ -148,6 +149,8 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const bare = placeOf(-1)
   const unplaced: Unplaced[] = []
   for (const { r, at } of run.bare.redirects) {
+    const unknown = unknownInput(r)
+    if (unknown) tops.push(unknown)
     const verdict = r.access === "read" ? undefined : writeVerdict(r.target, at, bare)
     if (verdict) tops.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
     for (const p of redirectPaths([r], at, run.ctx.home, unplaced)) paths.push(p)
@@ -250,7 +253,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 }
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
-  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow) return true
+  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand) return true
   return false
 }
 
@@ -264,7 +267,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.operand ? `o${p.operand}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

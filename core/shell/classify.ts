@@ -8,6 +8,7 @@ import { canonical, type Canonical } from "./flags.ts"
 import { TABLE, type Entry, type View } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { writeVerdict } from "./paths.ts"
+import { unknownInput } from "./redirects.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
 import { buildArguments } from "./builds.ts"
@@ -105,7 +106,11 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     if (net) findings.push(r.access === "read"
       ? { name: "network", level: "medium", reason: `reads from the network through ${r.target.value}` }
       : { name: "network-upload", level: "high", reason: `sends data over the network through ${r.target.value}` })
-    if (r.access === "read") continue
+    if (r.access === "read") {
+      const unknown = unknownInput(r)
+      if (unknown) findings.push(unknown)
+      continue
+    }
     const verdict = writeVerdict(r.target, part.cwd, place)
     if (verdict) findings.push({ name: "redirect-write", level: verdict.level, reason: `${r.access === "append" ? "appends to" : "overwrites"}: ${verdict.reason}` })
   }

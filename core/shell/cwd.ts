@@ -107,6 +107,27 @@ export function otherProcess(p: string): boolean {
   return m !== null && m[1] !== "self" && m[1] !== "thread-self"
 }
 
+/**
+ * A /proc path whose process is named only at run time (`/proc/$PPID/environ`, `/proc/$(pgrep x)/cwd/f`):
+ * it can be any process's, so it is judged as the pattern over all of them (`/proc/ANY/environ`, with a
+ * `*` as ANY), which the path rules match and a root or cwd below it places as another process's.
+ * undefined when more than the process part is unknown.
+ */
+export function procPattern(word: Word): string | undefined {
+  if (word.value !== undefined && !word.hollow) return undefined
+  const m = /^\/proc\/([^/]+)(\/.*)?$/.exec(word.text)
+  if (!m) return undefined
+  const pid = m[1]!
+  const rest = m[2] ?? ""
+  // the process part is expansions (balanced: no `/` hidden inside a substitution), the rest is static
+  if (!/[$`]/.test(pid) || /[$`]/.test(rest) || count(pid, "(") !== count(pid, ")") || count(pid, "`") % 2) return undefined
+  return `/proc/*${rest}`
+}
+
+function count(s: string, c: string): number {
+  return s.split(c).length - 1
+}
+
 function procPath(p: string, cwd: Cwd): string[] | null {
   const m = PROC_LINK.exec(p)
   if (!m) return [normalise(p)]

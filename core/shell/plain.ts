@@ -70,9 +70,10 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
 
-// bash expands ~ in an assignment's value (after = and each :): the walk does that
+// bash expands ~ in an assignment's value (after = and each :), and in an argument that looks like one
+// (`cat x=~/.netrc`): the walk does that
 function tildeAssignment(raws: readonly string[], first: number): boolean {
-  for (let i = 0; i < first; i++) if (raws[i]!.includes("~")) return true
+  for (let i = 0; i < raws.length; i++) if (raws[i]!.includes("~") && (i < first || ASSIGNMENT.test(raws[i]!))) return true
   return false
 }
 

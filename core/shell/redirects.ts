@@ -1,7 +1,7 @@
 // Redirections of a statement: file targets (read, write, append), and the heredocs and here-strings
 // that feed a command's stdin (a shell reading its script from them). Pure.
 import type { SNode } from "./parser.ts"
-import type { RawRedirect, Stdin } from "./raw.ts"
+import type { Finding, RawRedirect, Stdin } from "./raw.ts"
 import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
 import { dirTilde } from "./cwd.ts"
@@ -35,7 +35,7 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const op = r.children.find((c) => !c.named)?.type ?? ">"
   const dest = r.children.filter((c) => c.field === "destination")
   if (!dest.length) return undefined
-  const first = evalWord(dest, w.src, lookup)[0] ?? literalWord("")
+  const first = evalWord(dest, w.src, lookup, "argument")[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
   const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
@@ -43,6 +43,15 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"
   const redirect: RawRedirect = { op, target, access }
   return op === "<" ? { redirect, stdin: { kind: "file", target } } : { redirect }
+}
+
+/** An input redirect from a file named only at run time (`< $(echo ~/.netrc)`, `< $X`, `< $OLDPWD/x`):
+ *  the path rules cannot see what it reads, and the command's output can show it. */
+export function unknownInput(r: RawRedirect): Finding | undefined {
+  if (r.access !== "read" || r.target.procsub) return undefined
+  // hollow: an unset variable here (`$OLDPWD`) may well be set in the shell that runs it
+  if (r.target.value !== undefined && !r.target.placeholder && !r.target.hollow) return undefined
+  return { name: "read-unknown", level: "medium", reason: `reads a file named only at run time (< ${r.target.text}): it could be a secret` }
 }
 
 function heredocWord(w: Source, body: SNode, scope: Scope): Word {

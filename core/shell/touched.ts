@@ -5,7 +5,7 @@ import type { Part } from "./part.ts"
 import type { RawRedirect } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { Word } from "./word.ts"
-import { otherProcess, resolveWord } from "./cwd.ts"
+import { otherProcess, procPattern, resolveWord } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
@@ -35,6 +35,38 @@ export interface Unplaced {
 }
 
 export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
+  const out = operandPaths(part, home, unplaced)
+  globOperands(part, out)
+  return out
+}
+
+// echo and printf take no option that reads or runs anything
+const NO_OPTIONS_THAT_MATTER = new Set(["echo", "printf"])
+
+/**
+ * Globs among the arguments whose matches can start with `-` (`*`, `[-a]*`, `?x/y`; not `./*`, `a*`, `/x/*`):
+ * bash passes a file named `-S1` or `--compress-program=sh` as that word, which the program reads as an
+ * option. Each is marked for the caller to look up on disk. After `--` no argument is an option.
+ */
+function globOperands(part: Part, out: TouchedPath[]): void {
+  if (part.cwd === null || NO_OPTIONS_THAT_MATTER.has(part.program)) return
+  const words = part.words
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!
+    if (w.value === "--") return
+    if (!w.glob || w.value === undefined || w.tilde) continue
+    const first = w.value.split("/")[0]!
+    if (!/^[-*?[]/.test(first)) continue
+    for (const d of part.cwd) {
+      const path = `${d === "/" ? "" : d}/${first}`
+      const at = out.findIndex((p) => p.path === path && p.access === "read" && !p.follow)
+      if (at >= 0) out[at] = { ...out[at]!, glob: true, operand: part.program }
+      else out.push({ path, access: "read", glob: true, operand: part.program })
+    }
+  }
+}
+
+function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
   const cwd = part.cwd
   const program = part.program
@@ -82,6 +114,8 @@ export function redirectPaths(redirects: readonly RawRedirect[], cwd: Cwd, home:
 }
 
 function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd: Cwd, home: string, unplaced?: Unplaced[]): void {
+  const proc = procPattern(w)
+  if (proc) w = { ...w, value: proc, text: proc, glob: false, tilde: false }
   if (w.value === undefined || w.value === "" || w.placeholder) return
   const paths = resolveWord(w, cwd, home)
   // a relative path in an unknown directory is judged where the program is (secretreads.ts)

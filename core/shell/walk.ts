@@ -299,7 +299,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup)) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument")) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
   const raw: RawCommand = {
     words,
     assignments,
@@ -376,7 +376,9 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
-  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported))
+  // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
+  const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
+  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported || inherited))
 }
 
 function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {

@@ -43,12 +43,15 @@ export function dynamicWord(text: string): Word {
 }
 
 /** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several).
- *  `assignment`: the value of `NAME=value`, where bash also expands `~` after each unquoted `:`. */
-export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment = false): Word[] {
+ *  `assignment`: the value of `NAME=value`, where bash also expands `~` after each unquoted `:`.
+ *  `"argument"`: a command's argument or a redirect's target, where bash (outside posix mode) does the
+ *  same after the `=` of a word that looks like an assignment (`cat x=~/.netrc` reads `x=$HOME/.netrc`). */
+export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment: boolean | "argument" = false): Word[] {
   if (nodes.length === 1 && nodes[0]!.type === "word") {
     // the common case: a bare word with nothing to unquote or expand
     const raw = src.slice(nodes[0]!.start, nodes[0]!.end)
-    if (!raw.includes("\\") && !raw.includes("{") && !(assignment && raw.includes("~"))) return [literalWord(raw, false)]
+    const tildes = assignment === true || (assignment === "argument" && ASSIGNMENT_HEAD.test(raw))
+    if (!raw.includes("\\") && !raw.includes("{") && !(tildes && raw.includes("~"))) return [literalWord(raw, false)]
   }
   const pieces: Piece[] = []
   let at = nodes[0]?.start ?? 0
@@ -57,8 +60,24 @@ export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment
     addNode(node, src, lookup, pieces, false)
     at = node.end
   }
-  if (assignment) assignmentTildes(pieces, lookup)
+  if (assignment === true) assignmentTildes(pieces, lookup)
+  else if (assignment === "argument") argumentTildes(pieces, lookup)
   return finish(pieces)
+}
+
+// `NAME=` or `NAME+=` at the start of a word, unquoted
+const ASSIGNMENT_HEAD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+
+/** `x=~/a`, `x=a:~/b` as an argument: the tildes of the part after the `=`, as in an assignment. */
+function argumentTildes(pieces: Piece[], lookup: Lookup): void {
+  const head = pieces[0]
+  if (!head || head.quoted || head.expansion || head.value === undefined || head.written !== head.value) return
+  const name = ASSIGNMENT_HEAD.exec(head.value)?.[0]
+  if (!name) return
+  const rest = head.value.slice(name.length)
+  const value: Piece[] = [{ written: rest, value: rest, quoted: false, expansion: false }, ...pieces.slice(1)]
+  assignmentTildes(value, lookup)
+  pieces.splice(0, pieces.length, { written: name, value: name, quoted: false, expansion: false }, ...value)
 }
 
 /**

@@ -50,7 +50,8 @@ const policy = bundledPolicy("default")
 /** A resolver that follows the given symlinks (a link to a directory takes what is below it along). */
 export function linkResolver(links: Record<string, string> = {}): (path: string) => string {
   return (p) => {
-    for (const [from, to] of Object.entries(links)) if (p === from || p.startsWith(from + "/")) return to + p.slice(from.length)
+    // a link to / (`x= -> /`) leads x=/home/dev/.netrc to /home/dev/.netrc, as the kernel resolves it
+    for (const [from, to] of Object.entries(links)) if (p === from || p.startsWith(from + "/")) return to.replace(/\/$/, "") + p.slice(from.length) || "/"
     return p
   }
 }
