@@ -57,9 +57,10 @@ function runningIn(dir: string): number[] {
 
 async function runWatched(mode: "required" | "off") {
   const sb = sandbox()
+  let proc: Awaited<ReturnType<typeof spawnCcode>> | undefined
   try {
     sb.file("task.yaml", task())
-    const proc = await spawnCcode(sb, ["run", "task.yaml", "--json", "--yes", "--sandbox", mode])
+    proc = await spawnCcode(sb, ["run", "task.yaml", "--json", "--yes", "--sandbox", mode])
     const stdout = new Response(proc.stdout).text()
     const stderr = new Response(proc.stderr).text()
     let exited = false
@@ -73,6 +74,11 @@ async function runWatched(mode: "required" | "off") {
     await Bun.sleep(100)
     return { code, stdout: out, stderr: await stderr, seen, left: runningIn(sb.work) }
   } finally {
+    // a failed look leaves no run behind (ccode ends its steps' processes when it is killed)
+    if (proc && proc.exitCode === null) {
+      proc.kill("SIGTERM")
+      await proc.exited
+    }
     rmSync(sb.root, { recursive: true, force: true })
   }
 }
