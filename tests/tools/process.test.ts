@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { runSandbox } from "../../core/sandbox/session.ts"
 import { shell } from "../../core/tools/builtin/shell.ts"
 import { executeTool, type ExecuteOptions } from "../../core/tools/execute.ts"
 import { OutputWindow } from "../../core/tools/process/capture.ts"
@@ -13,7 +14,7 @@ afterEach(() => {
 })
 
 function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ccode-proc-"))
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ccode-proc-")))
   dirs.push(dir)
   return dir
 }
@@ -101,6 +102,51 @@ describe("a step's processes end with the step", () => {
     setTimeout(() => cancel.abort("interrupted"), 300)
     const result = await executeTool(shell, { command: "sleep 30" }, options(ws, { signal: cancel.signal }))
     expect(result.error?.code).toBe("INTERRUPTED")
+  })
+})
+
+/** This process's zombie children named `name` (what a step left for ccode to reap). */
+function zombieChildren(name: string): number[] {
+  const out: number[] = []
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      if (state === "Z" && Number(ppid) === process.pid && stat.includes(`(${name})`)) out.push(Number(entry))
+    } catch {
+      // gone
+    }
+  }
+  return out
+}
+
+describe.skipIf(!Bun.which("bwrap"))("a sandboxed step's processes are reaped when it ends", () => {
+  function sandboxOf(ws: string) {
+    const policy = { mode: "required" as const, network: "none" as const, writable: [], hidden: [], read_only: [], preview: false }
+    return runSandbox({ status: { mode: "required", bwrap: Bun.which("bwrap")!, notes: [] }, policy, protectedGlobs: [], workspace: ws, home: join(ws, ".home"), runDir: join(ws, ".run") })
+  }
+
+  test("bwrap's pid 1, which its outer process leaves to ccode, is not left a zombie: ten steps, none left", async () => {
+    const ws = workspace()
+    const sandbox = sandboxOf(ws)
+    const codes: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const result = await executeTool(shell, { command: `exit ${i % 3}` }, options(ws, { sandbox }))
+      codes.push((result.data as { exit_code: number }).exit_code)
+    }
+    // each step's own exit status, read once, by the step
+    expect(codes).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
+    expect(zombieChildren("bwrap")).toEqual([])
+  })
+
+  test("a step timed out inside the sandbox leaves nothing running and no zombie", async () => {
+    const ws = workspace()
+    const opts = options(ws, { sandbox: sandboxOf(ws), timeoutMs: 700 })
+    const result = await executeTool(shell, { command: "sleep 30 & echo started; sleep 30" }, opts)
+    expect(result.error?.code).toBe("TIMEOUT")
+    expect(taggedProcesses(opts.callId)).toEqual([])
+    expect(zombieChildren("bwrap")).toEqual([])
   })
 })
 

@@ -2,8 +2,8 @@
 // Also the registry of steps running in this process, so a second Ctrl-C can SIGKILL them all
 // synchronously before ccode exits (nothing is left behind holding the workspace).
 import { existsSync } from "node:fs"
-import { reapGroupZombies, reapOrphans } from "./subreaper.ts"
-import { stepProcesses, statOf, taggedProcesses } from "./table.ts"
+import { reapGroupZombies, reapNamespaceInits, reapOrphans } from "./subreaper.ts"
+import { childrenOf, stepProcesses, statOf, taggedProcesses } from "./table.ts"
 
 const ROUNDS = 20
 const ROUND_PAUSE_MS = 10
@@ -42,6 +42,9 @@ export async function killStep(tag: string, pgid: number | undefined): Promise<v
   await reapKilled([...killed])
   // members of the group that died of an earlier signal are not in `killed`: reap them as they come
   for (let round = 0; pgid !== undefined && round < 40 && reapGroupZombies(pgid) > 0; round++) await Bun.sleep(25)
+  // a sandboxed step's pid 1 that was already dead when the step ended (so not among the killed):
+  // ccode inherited it as a zombie; left there, every step would add one to ccode's children
+  reapNamespaceInits(childrenOf(process.pid) ?? [])
 }
 
 /**

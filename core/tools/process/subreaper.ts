@@ -58,6 +58,58 @@ export function reapOrphans(pids: number[]): void {
   }
 }
 
+/**
+ * Reap the zombies among ccode's children that were the first process (pid 1) of a pid namespace
+ * of their own: a sandboxed step's inner bwrap. bwrap's outer process, the one Bun started, exits as
+ * soon as pid 1 reports the command's status, without waiting for pid 1 to end; pid 1 is then
+ * reparented to ccode (the subreaper) and would stay a zombie until ccode exits, one per step. Bun
+ * never starts a process in a new pid namespace, so no exit status Bun waits for is taken here.
+ * `children`: ccode's direct children (from /proc). Returns how many were reaped.
+ */
+export function reapNamespaceInits(children: readonly number[]): number {
+  const lib = load()
+  if (!lib) return 0
+  let reaped = 0
+  for (const pid of children) {
+    if (!isZombie(pid) || !startedNamespace(pid)) continue
+    try {
+      if (lib.waitpid(pid, null, WNOHANG) === pid) reaped++
+    } catch {
+      // already reaped
+    }
+  }
+  return reaped
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.charAt(stat.lastIndexOf(")") + 2) === "Z"
+  } catch {
+    return false
+  }
+}
+
+let ownLevels: number | undefined
+
+/** True when the process is pid 1 of a pid namespace nested in ccode's (its NSpid ends in 1, one level deeper). */
+function startedNamespace(pid: number): boolean {
+  ownLevels ??= namespacePids("self")?.length ?? 0
+  const pids = namespacePids(String(pid))
+  // a zombie keeps its pid numbers (NSpid) until it is reaped
+  return pids !== undefined && ownLevels > 0 && pids.length > ownLevels && pids[pids.length - 1] === "1"
+}
+
+/** The process's pid in each pid namespace it is in, outermost first (status: NSpid). */
+function namespacePids(pid: string): string[] | undefined {
+  try {
+    const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return line ? line[1]!.trim().split(/\s+/) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function parentOf(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
