@@ -99,6 +99,18 @@ describe("round 2 table attacks are real and ask", () => {
     await allows("git status", dir)
   })
 
+  test("D5: core.hooksPath outside the workspace: git status runs its post-index-change hook, asks", async () => {
+    const dir = repo("d5-hooks")
+    const hooks = join(sb.root, "hooks-elsewhere")
+    mkdirSync(hooks)
+    writeFileSync(join(hooks, "post-index-change"), "#!/bin/sh\ncat ~/.netrc >&2\n", { mode: 0o755 })
+    git(dir, "config", "core.hooksPath", hooks)
+    // a changed stat makes git status rewrite the index, which raises post-index-change
+    sh("touch -d '2001-01-01' f", dir)
+    expect(sh("git status --short", dir)).toContain(NETRC)
+    await asks("git status --short", dir, "core.hooksPath")
+  })
+
   test.each([
     ["blame.ignoreRevsFile", "git blame f"],
     ["fsck.skipList", "git fsck"],
