@@ -7,6 +7,7 @@ import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
 import { configRuns, type ConfigRun } from "./gitconfig.ts"
+import { gitlinkPaths } from "./gitlinks.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
@@ -62,6 +63,8 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
     const sub = submoduleRuns(join(d, "modules"), workspace)
     if (sub) return `own:${sub}`
   }
+  const linked = checkedOutSubmodules(join(gitDir, "index"), workspace)
+  if (linked) return `own:${linked}`
   if (!scoped.length) return "own"
   return `own:[${[...new Set(scoped.flatMap((r) => r.commands!))].join(",")}] ${scoped.map((r) => r.why).join("; ")}`
 }
@@ -72,6 +75,26 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
 // a submodule's man.viewer)
 const MAX_MODULE_DIRS = 200
 const MAX_MODULE_DEPTH = 8
+
+// the submodules the index records that are checked out with a git directory of their own (`sub/.git`
+// a folder, or a file or link naming one): each one's config
+const MAX_GITLINKS = 200
+
+function checkedOutSubmodules(index: string, workspace: string): string | undefined {
+  const paths = gitlinkPaths(index)
+  if (!Array.isArray(paths)) return paths.why
+  if (paths.length > MAX_GITLINKS) return `${index} (more submodules than ccode reads)`
+  for (const p of paths) {
+    const dotGit = join(workspace, p, ".git")
+    if (!exists(dotGit)) continue
+    const dir = gitfileTarget(dotGit) ?? dotGit
+    for (const f of ["config", "config.worktree"]) {
+      const run = configRuns(join(dir, f), { gitDir: dir, workspace })
+      if (run && !run.commands) return `submodule ${p}: ${run.why}`
+    }
+  }
+  return undefined
+}
 
 function submoduleRuns(modules: string, workspace: string): string | undefined {
   const todo: [string, number][] = [[modules, 0]]

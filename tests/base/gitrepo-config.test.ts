@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gitRepoAt } from "../../core/base/gitrepo.ts"
+import { gitlinkPaths } from "../../core/base/gitlinks.ts"
 import { analyzeShellSync } from "../../core/shell/index.ts"
 import { removeTree } from "../tmp.ts"
 
@@ -63,6 +64,43 @@ describe("a repository config read for what each git command runs", () => {
     const w = ws(`scoped-${Bun.hash(config).toString(16)}`, config)
     for (const cmd of [a, b]) expect(risk(w, cmd)).toEqual({ cmd, risk: "medium", reason: expect.stringMatching(/whose \.git\/config makes git/) })
     expect(risk(w, safe).risk).toBe("safe")
+  })
+
+  test.each([2, 3, 4])("the index's submodule entries are read as git lists them (index version %i)", (version) => {
+    const w = join(root, `index-v${version}`)
+    const git = (...args: string[]) => {
+      const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: w, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CONFIG_NOSYSTEM: "1" } })
+      expect(r.exitCode).toBe(0)
+      return r.stdout.toString()
+    }
+    mkdirSync(w)
+    git("init", "-q")
+    for (const name of ["a/long/directory/name/one.txt", "a/long/directory/name/two.txt", "b.txt"]) {
+      mkdirSync(join(w, name, ".."), { recursive: true })
+      writeFileSync(join(w, name), name)
+    }
+    for (const sub of ["a/long/sub", "zz"]) {
+      mkdirSync(join(w, sub), { recursive: true })
+      git("-C", sub, "init", "-q")
+      git("-C", sub, "commit", "-q", "--allow-empty", "-m", "i")
+    }
+    git("add", "a", "b.txt", "zz")
+    // intent-to-add sets the extended flags (written from version 3 on)
+    writeFileSync(join(w, "later.txt"), "x")
+    git("add", "-N", "later.txt")
+    git("update-index", "--index-version", String(version))
+    const listed = git("ls-files", "-s").split("\n").filter((l) => l.startsWith("160000 ")).map((l) => l.split("\t")[1] ?? "")
+    expect(listed).toEqual(["a/long/sub", "zz"])
+    expect(gitlinkPaths(join(w, ".git", "index"))).toEqual(listed)
+    expect(gitRepoAt(w, w)).toBe("own")
+    // a checked-out submodule with a .git folder of its own: git status runs in it, under its config
+    writeFileSync(join(w, "zz", ".git", "config"), "[core]\n\tfsmonitor = cat ~/.netrc >&2; false\n")
+    expect(gitRepoAt(w, w)).toContain("submodule zz: core.fsmonitor")
+  })
+
+  test("an index that is not one is not taken as having no submodules", () => {
+    const w = ws("badindex", "[core]\n\tbare = false\n", { ".git/index": "DIRC\0\0\0\x02\0\0\0\x05garbage" })
+    expect(gitRepoAt(w, w)).toContain("an index ccode cannot read")
   })
 
   test("more submodule folders than are read count as not proven", () => {

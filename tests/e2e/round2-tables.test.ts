@@ -81,6 +81,19 @@ describe("round 2 table attacks are real and ask", () => {
     await asks("git diff", dir, "core.fsmonitor")
   })
 
+  test("D5: a submodule recorded in the index with a .git folder of its own: its core.fsmonitor runs on git status, asks", async () => {
+    const dir = repo("d5-nested")
+    const sub = join(dir, "sub")
+    mkdirSync(sub)
+    git(sub, "init", "-q")
+    git(sub, "commit", "-q", "--allow-empty", "-m", "i")
+    git(dir, "add", "sub")
+    await allows("git status --short", dir)
+    appendFileSync(join(sub, ".git", "config"), `[core]\n\tfsmonitor = "cat ~/.netrc >&2; false"\n`)
+    expect(sh("git status --short", dir)).toContain(NETRC)
+    await asks("git status --short", dir, "core.fsmonitor")
+  })
+
   test("D5: core.worktree in the home with index entries for .netrc: git diff prints it, asks", async () => {
     const dir = repo("d5-worktree")
     const blob = git(dir, "hash-object", "-w", "f")
