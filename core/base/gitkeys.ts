@@ -17,6 +17,7 @@ const LFS_FILTER = /^git-lfs (clean -- %f|smudge( --skip)? -- %f|filter-process(
 // remote -v, git config --get) are left out, they run neither
 const EDITORS = ["commit", "merge", "rebase", "am", "cherry-pick", "revert", "pull"]
 const NETWORK = ["fetch", "pull", "push", "clone", "ls-remote"]
+const VERIFIERS = ["log", "show", "whatchanged", "verify-commit", "verify-tag", "tag", "merge", "pull"]
 const LOG_LIKE = ["log", "shortlog", "show", "blame", "annotate", "whatchanged", "check-mailmap"]
 
 /** The risk of one `key = value` of a repository's config; undefined when the key runs and reads nothing. */
@@ -36,7 +37,9 @@ export function configKeyRisk(key: string, value: string | null, place?: { gitDi
   if (sec === "diff" && (name === "textconv" || name === "command")) return all
   // `git lfs install --local` writes git-lfs's own filter into a repository's config: that one is expected
   if (sec === "filter") return (name === "clean" || name === "smudge" || name === "process") && !LFS_FILTER.test(v) ? all : undefined
-  if (sec === "gpg") return ["program", "defaultkeycommand", "allowedsignersfile", "revocationfile"].includes(name) ? all : undefined
+  if (sec === "gpg" && (name === "program" || name === "defaultkeycommand")) return all
+  // ssh-keygen reads these files when a signature is checked, and its errors quote them
+  if (sec === "gpg" && (name === "allowedsignersfile" || name === "revocationfile")) return only(VERIFIERS)
   // config-based hooks (hook.<name>.command) run on the events git status raises too (post-index-change)
   if (sec === "hook") return all
   // a work tree or a hooks directory elsewhere: git reads the files there, runs the hooks there

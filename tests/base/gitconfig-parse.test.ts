@@ -100,7 +100,7 @@ describe("what a config makes which git command do", () => {
     ["[core]\n\tworktree = /root\n", undefined],
     ["[core]\n\thooksPath = /tmp/hooks\n", undefined],
     ['[hook "x"]\n\tcommand = ./run\n\tevent = post-index-change\n', undefined],
-    ["[gpg \"ssh\"]\n\tallowedSignersFile = /root/.netrc\n", undefined],
+    ["[gpg \"ssh\"]\n\tallowedSignersFile = /root/.netrc\n", ["log", "show", "whatchanged", "verify-commit", "verify-tag", "tag", "merge", "pull"]],
     ["[man]\n\tviewer = x\n", ["help"]],
     ['[man "x"]\n\tcmd = ./run\n', ["help"]],
     ["[blame]\n\tignoreRevsFile = /root/.netrc\n", ["blame", "annotate"]],
