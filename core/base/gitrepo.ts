@@ -3,15 +3,17 @@
 // to a repository or unpacked from an archive like any other files; git started inside them (`git -C
 // fixtures/evil.git log`, `cd vendor/x && git log`) obeys THAT config, which can run programs
 // (`gpg.program` with `log.showSignature`, `core.fsmonitor`, `core.pager`). Reads the fs, never writes.
-import { lstatSync, readFileSync } from "node:fs"
+import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
-import { configRuns } from "./gitconfig.ts"
+import { configRuns, type ConfigRun } from "./gitconfig.ts"
+import { gitlinkPaths } from "./gitlinks.ts"
 
-/** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes git run a program
- *  (`own:core.fsmonitor = ...`, core/base/gitconfig.ts); "none": no repository from `dir` up to the
- *  workspace root (git looks further up, outside the workspace, where the user's own repository is);
- *  otherwise the folder of the other repository git would find first. */
+/** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
+ *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
+ *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); "none": no
+ *  repository from `dir` up to the workspace root (git looks further up, outside the workspace, where
+ *  the user's own repository is); otherwise the folder of the other repository git would find first. */
 export type RepoAt = "own" | `own:${string}` | "none" | string
 
 /** Like git's discovery, but fail closed: any `.git` entry, or a `HEAD` entry (a bare repository has
@@ -29,7 +31,7 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
       // lies in the workspace outside .git/ is ordinary files there (an unpacked archive can bring both)
       const target = gitfileTarget(dotGit)
       if (target !== undefined && isInside(root, target) && !isInside(dotGit, target)) return target
-      return ownConfig(target ?? dotGit)
+      return ownConfig(target ?? dotGit, root)
     }
     if (exists(join(d, "HEAD"))) return d
     if (d === root) return "none"
@@ -39,8 +41,9 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
   }
 }
 
-// the repository's own config (and a worktree's, and the common directory's it shares)
-function ownConfig(gitDir: string): RepoAt {
+// the repository's own config (and a worktree's, and the common directory's it shares), then its
+// submodules' (git status and git diff run git status in each submodule, under that one's config)
+function ownConfig(gitDir: string, workspace: string): RepoAt {
   const dirs = [gitDir]
   try {
     const common = readFileSync(join(gitDir, "commondir"), "utf8").trim()
@@ -48,13 +51,75 @@ function ownConfig(gitDir: string): RepoAt {
   } catch {
     // no commondir: not a worktree
   }
+  const scoped: ConfigRun[] = []
   for (const d of dirs) {
     for (const f of ["config", "config.worktree"]) {
-      const why = configRuns(join(d, f))
-      if (why) return `own:${why}`
+      const run = configRuns(join(d, f), { gitDir: d, workspace })
+      if (run && !run.commands) return `own:${run.why}`
+      if (run) scoped.push(run)
     }
   }
-  return "own"
+  for (const d of dirs) {
+    const sub = submoduleRuns(join(d, "modules"), workspace)
+    if (sub) return `own:${sub}`
+  }
+  const linked = checkedOutSubmodules(join(gitDir, "index"), workspace)
+  if (linked) return `own:${linked}`
+  if (!scoped.length) return "own"
+  return `own:[${[...new Set(scoped.flatMap((r) => r.commands!))].join(",")}] ${scoped.map((r) => r.why).join("; ")}`
+}
+
+// submodule git directories: .git/modules/NAME (a name can hold slashes; a submodule's own submodules
+// are in its modules/): each one's config, as far as MAX_MODULE_DIRS folders and MAX_MODULE_DEPTH levels;
+// past that, not proven. Only what every command runs counts (git help in the superproject does not use
+// a submodule's man.viewer)
+const MAX_MODULE_DIRS = 200
+const MAX_MODULE_DEPTH = 8
+
+// the submodules the index records that are checked out with a git directory of their own (`sub/.git`
+// a folder, or a file or link naming one): each one's config
+const MAX_GITLINKS = 200
+
+function checkedOutSubmodules(index: string, workspace: string): string | undefined {
+  const paths = gitlinkPaths(index)
+  if (!Array.isArray(paths)) return paths.why
+  if (paths.length > MAX_GITLINKS) return `${index} (more submodules than ccode reads)`
+  for (const p of paths) {
+    const dotGit = join(workspace, p, ".git")
+    if (!exists(dotGit)) continue
+    const dir = gitfileTarget(dotGit) ?? dotGit
+    for (const f of ["config", "config.worktree"]) {
+      const run = configRuns(join(dir, f), { gitDir: dir, workspace })
+      if (run && !run.commands) return `submodule ${p}: ${run.why}`
+    }
+  }
+  return undefined
+}
+
+function submoduleRuns(modules: string, workspace: string): string | undefined {
+  const todo: [string, number][] = [[modules, 0]]
+  let seen = 0
+  while (todo.length) {
+    const [dir, depth] = todo.pop()!
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      continue
+    }
+    if (++seen > MAX_MODULE_DIRS || depth > MAX_MODULE_DEPTH) return `${modules} (more submodule folders than ccode reads)`
+    // a submodule's git directory (it has a config or a HEAD): its configs, then only its own modules/;
+    // any other folder is part of a submodule's name (libs/ in libs/foo)
+    const gitDir = entries.some((e) => e.name === "config" || e.name === "HEAD")
+    for (const e of entries) {
+      if (gitDir && (e.name === "config" || e.name === "config.worktree")) {
+        const run = configRuns(join(dir, e.name), { gitDir: dir, workspace })
+        if (run && !run.commands) return `submodule ${join(dir, e.name)}: ${run.why}`
+      } else if (e.isSymbolicLink() && (!gitDir || e.name === "modules")) return `${join(dir, e.name)} (a link among the submodule folders)`
+      else if (e.isDirectory() && (!gitDir || e.name === "modules")) todo.push([join(dir, e.name), depth + 1])
+    }
+  }
+  return undefined
 }
 
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */

@@ -9,6 +9,11 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.kube", "~/.docker", "~/.azure", "~/.oci",
   "~/.netrc", "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.password-store", "~/.vault-token",
   "~/.config/op", "~/.local/share/keyrings", "~/.config/rclone", "~/.s3cfg", "~/.boto", "~/.passwd-s3fs",
+  // git's credential store in its XDG place (git credential-store reads it as well as ~/.git-credentials),
+  // GitLab's CLI (its config.yml holds the tokens)
+  "~/.config/git/credentials", "~/.config/glab-cli",
+  // tokens Node CLIs keep through the configstore package (firebase-tools, vercel, ...)
+  "~/.config/configstore",
   // package registries
   "~/.npmrc", "~/.pypirc", "~/.gem/credentials", "~/.cargo/credentials", "~/.cargo/credentials.toml",
   "~/.terraform.d/credentials.tfrc.json",
@@ -16,6 +21,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf",
   // other agents' logins
   "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json", "~/.config/github-copilot",
+  "~/.local/share/opencode/auth.json",
   // what people typed (passwords given as arguments end up here)
   "~/.bash_history", "~/.zsh_history", "~/.history", "~/.psql_history", "~/.mysql_history", "~/.python_history",
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
@@ -32,6 +38,10 @@ export const CREDENTIAL_PATHS: readonly string[] = [
  */
 export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   "~/.m2/settings.xml", "~/.gradle/gradle.properties", "~/.nuget/NuGet/NuGet.Config", "~/.yarnrc.yml",
+  // yarn 1's settings and pip's (an index URL with a password in it); both name the mirrors an install uses
+  "~/.yarnrc", "~/.config/pip/pip.conf", "~/.pip/pip.conf",
+  // terraform's CLI settings: `credentials "host" { token = .. }` beside the provider mirrors init needs
+  "~/.terraformrc",
 ]
 
 /** Both lists as path patterns for the policy: each path itself and everything below it. */

@@ -116,12 +116,21 @@ function embedded(v: View): string | undefined {
   for (const w of dirs) starts = resolveWord(w, starts, v.place.home) ?? []
   for (const start of starts) {
     const repo = gitRepo?.(start)
-    if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
-    if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
+    const scoped = repo?.startsWith("own:[") ? /^own:\[([^\]]*)\] (.*)$/s.exec(repo) : undefined
+    if (scoped) {
+      if (scoped[1]!.split(",").includes(gitCommand(v))) return `the workspace's repository, whose .git/config makes git ${gitCommand(v)} run a program or read a file (${scoped[2]})`
+    } else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
+    else if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
     const real = realpath ? realpath(start) : start
-    if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || repo !== "own")) {
+    if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || !(repo === "own" || scoped))) {
       return `${start} after this command writes files: what it writes can be a repository whose configuration makes git run programs`
     }
   }
   return undefined
+}
+
+// the git command a repository's config is asked about: `git log --help` is `git help log`
+function gitCommand(v: View): string {
+  const sub = v.args[0]?.value ?? ""
+  return v.args.some((a) => a.value === undefined || a.value === "--help") ? "help" : sub
 }

@@ -83,6 +83,12 @@ const GIT_WRITE = new Set([
 const PKG_MANAGERS = ["npm", "pnpm", "yarn", "bun", "deno"]
 const PKG_RUN = ["test", "t", "run", "run-script", "build", "lint", "check", "fmt", "format", "typecheck", "start", "dev", "bench", "audit", "ls", "list", "outdated", "view", "info", "why", "pm", "version", "--version", "-v", "help", "doctor", "explain", "tsc"]
 const PKG_INSTALL = ["install", "i", "ci", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "link", "unlink", "dedupe", "prune", "rebuild", "init", "create", "patch", "exec", "x", "dlx"]
+// npm's (and pnpm's, which hands these to npm) commands that ask the registry: view and its aliases,
+// search and its aliases, and the account, team and documentation commands
+const NPM_NETWORK = [
+  "view", "info", "show", "v", "outdated", "audit", "search", "s", "se", "find", "ping", "whoami", "doctor", "docs", "home", "bugs",
+  "repo", "diff", "star", "stars", "unstar", "team", "org", "hook", "profile", "cache", "login", "logout",
+]
 const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "access", "token", "adduser", "login"]
 
 export const TABLE: readonly Entry[] = [
@@ -90,6 +96,7 @@ export const TABLE: readonly Entry[] = [
   { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
+  { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
@@ -99,6 +106,16 @@ export const TABLE: readonly Entry[] = [
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
   { name: "build", level: "low", reason: "builds or tests", programs: ["cargo"], sub: ["build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata", "nextest", "run", "--version"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["go"], sub: ["build", "test", "vet", "fmt", "run", "list", "version", "env", "doc", "generate", "tool"] },
+  // registry queries: the build entries above keep them low, these raise them (what they send says which
+  // packages the workspace uses, and the registry's answer is the model's input)
+  { name: "network", level: "medium", reason: "queries the package registry over the network", programs: ["npm", "pnpm"], sub: NPM_NETWORK },
+  { name: "network", level: "medium", reason: "queries the package registry over the network", programs: ["yarn"], sub: ["info", "outdated", "audit", "npm", "search", "owner", "team", "tag", "login", "logout"] },
+  { name: "network", level: "medium", reason: "queries the package registry over the network", programs: ["bun"], when: bunNetwork },
+  { name: "network", level: "medium", reason: "queries the package registry over the network", programs: ["deno"], when: (v) => v.sub === "outdated" || (v.sub === "info" && v.canon.operands.length > 1) },
+  { name: "network", level: "medium", reason: "queries the module proxy over the network (go list -m -u, -versions, -retracted, a @version query)", programs: ["go"], sub: ["list"], when: goListNetwork },
+  { name: "network", level: "medium", reason: "downloads modules over the network", programs: ["go"], sub: ["mod"], when: (v) => ["download", "tidy"].includes(second(v) ?? "") },
+  { name: "install", level: "medium", reason: "bun pm trust runs the install scripts of the packages it trusts", programs: ["bun"], sub: ["pm"], when: (v) => second(v) === "trust" },
+  { name: "write-files", level: "medium", reason: "changes package.json, the cache or the repository (bun pm version tags a commit)", programs: ["bun"], sub: ["pm"], when: (v) => ["version", "pkg", "cache", "migrate", "pack"].includes(second(v) ?? "") && !(second(v) === "pkg" && v.canon.operands[2] === "get") && !(second(v) === "cache" && v.canon.operands.length === 2) },
   { name: "build", level: "low", reason: "builds or tests", programs: ["dotnet"], sub: ["build", "test", "run", "format", "--version"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["deno"], sub: ["test", "check", "lint", "fmt", "bench", "doc", "info"] },
   { name: "script", level: "medium", reason: "runs a script", programs: ["deno"], sub: ["run", "serve", "x", "repl", "compile", "install", "upgrade"] },
@@ -197,7 +214,8 @@ function printsEnvironment(v: View): boolean {
   if (p === "set") return v.args.length === 0
   if (p === "printenv") return readOptions(v.args, known("printenv")!.options).operands.length === 0
   if (p === "env") return readOptions(v.args, known("env")!.options).operands.every((o) => o.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value))
-  return v.args.every((a) => a.value !== undefined && /^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value))
+  // a word known only at run time may be -p
+  return v.args.every((a) => a.value === undefined || a.value === "" || (/^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value)))
 }
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
@@ -205,6 +223,38 @@ function printsEnvironment(v: View): boolean {
 function setsDate(v: View): boolean {
   const r = readOptions(v.args, known("date")!.options)
   return r.valued.some((o) => o.name === "s" || o.name === "set") || r.operands.some((o) => o.value === undefined || !o.value.startsWith("+"))
+}
+
+// bun info/outdated/audit and bun pm view/whoami/diff/fetch/scan ask the registry
+function bunNetwork(v: View): boolean {
+  if (v.sub === "info" || v.sub === "outdated" || v.sub === "audit") return true
+  return v.sub === "pm" && ["view", "whoami", "diff", "fetch", "scan"].includes(second(v) ?? "")
+}
+
+// go list -m -u / -versions / -retracted look up newer versions; an operand with @ (x@latest, x@v1) is a query
+// (go reads `-flag`, `--flag` and `-flag=value`; only an explicit false turns one off)
+function goListNetwork(v: View): boolean {
+  for (const a of v.values.slice(1)) {
+    const m = /^--?(u|versions|retracted)(?:=(.*))?$/.exec(a)
+    if (m && !/^(false|0|f|F|FALSE|False)$/.test(m[2] ?? "")) return true
+    if (!a.startsWith("-") && a.includes("@")) return true
+  }
+  return false
+}
+
+// make -p / --print-data-base (or a -p among other letters: -np, -pq) prints its database, the
+// environment's variables included; letters after one that takes a value are that value (-Cp is -C p)
+function makePrintsDatabase(v: View): boolean {
+  for (const a of v.values) {
+    if (a === "--") return false
+    if (/^--print-da/.test(a)) return true
+    if (!/^-[^-]/.test(a)) continue
+    for (const c of a.slice(1)) {
+      if (c === "p") return true
+      if ("CfIoWEjlO".includes(c)) break
+    }
+  }
+  return false
 }
 
 // `git remote show NAME` and `git submodule update` reach the remote too (`remote show -n` does not)

@@ -4,7 +4,7 @@ import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { compileOptions, readOptions } from "./getopt.ts"
-import { awkIsPlain, sedIsPlain } from "./textprog.ts"
+import { awkIsPlain, awkReadsEnvironment, sedIsPlain } from "./textprog.ts"
 import { writeVerdict } from "./paths.ts"
 
 const SED = compileOptions({
@@ -54,6 +54,7 @@ export function awk(v: View, out: Finding[]): void {
   for (const p of programs) {
     if (p?.value === undefined) out.push({ name: "awk-program", level: "medium", reason: `the ${v.program} program is not static` })
     else if (!awkIsPlain(p.value)) out.push({ name: "awk-program", level: "medium", reason: `the ${v.program} program may run commands or write files (system, getline, |, >)` })
+    if (p?.value !== undefined && awkReadsEnvironment(p.value)) out.push({ name: "print-environment", level: "medium", reason: `the ${v.program} program reads ENVIRON as a whole: prints the environment, which may hold secrets` })
   }
 }
 

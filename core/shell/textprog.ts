@@ -79,3 +79,14 @@ export function awkIsPlain(program: string): boolean {
   }
   return true
 }
+
+/**
+ * Whether an awk program reads ENVIRON other than as `ENVIRON["NAME"]` (one variable named in the
+ * program): `for (k in ENVIRON)`, `ENVIRON[k]` print the environment, secrets included. The name
+ * alone is searched, inside strings too: a false match only asks.
+ */
+export function awkReadsEnvironment(program: string): boolean {
+  const all = program.match(/(?<![A-Za-z0-9_])ENVIRON(?![A-Za-z0-9_])/g)?.length ?? 0
+  const named = program.match(/(?<![A-Za-z0-9_])ENVIRON\["[A-Za-z_][A-Za-z0-9_]*"\]/g)?.length ?? 0
+  return all > named
+}

@@ -5,6 +5,7 @@ import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
 import { childScope, dirStack, exportedVars, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
+import { readPlain } from "./plain.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
@@ -123,9 +124,19 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "variable_assignment":
       assign(w, node, scope, cwd, ctx, false)
       return same
-    case "variable_assignments":
+    case "variable_assignments": {
+      // tree-sitter drops a lone `-` between assignments (`A=1 - b=2` runs the command `-` with A set):
+      // text between the assignments is a command it lost, read plainly or not judged at all
+      const lost = node.children.some((c, i) => i > 0 && w.src.slice(node.children[i - 1]!.end, c.start).trim() !== "")
+      if (lost) {
+        const read = readPlain(w.src.slice(node.start, node.end), loaderIn(scope), exportedVars(scope), cwd, ctx)
+        if (read) w.out.commands.push(...read.commands)
+        else note(w, `${w.src.slice(node.start, node.end).slice(0, 60)}: words the parser dropped`)
+        return same
+      }
       for (const c of node.children) if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, false)
       return same
+    }
     case "declaration_command":
       declaration(w, node, scope, cwd, ctx)
       return same
@@ -406,6 +417,15 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
   const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
   const lookup = makeLookup(scope, w.shell)
   const others: SNode[] = []
+  // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
+  // environment included: a command the table judges (print-environment)
+  // (a word known only at run time may be an option)
+  if (!node.children.some((c) => c.type === "variable_assignment")) {
+    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
+    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+      w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
+    }
+  }
   for (const c of node.children) {
     if (c.type === "variable_assignment" && !nameref) assign(w, c, scope, cwd, ctx, exported)
     else if (c.type === "variable_assignment") {
