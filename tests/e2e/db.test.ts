@@ -80,12 +80,17 @@ if (!findPgBin()) {
       expect(r.stderr).not.toContain("s3cret-pw")
     }, 120_000)
 
-    test("commands not wired to PostgreSQL yet (undo, policy, plugins) refuse a postgres:// database with exit 2 and change nothing", async () => {
+    test("undo, not wired to PostgreSQL, refuses a postgres:// database with exit 2 and changes nothing; policy and plugins read trust from it", async () => {
       const sb = sandbox()
       const url = withPassword(await pg.createDatabase())
       await ccode(sb, ["db", "migrate", "--db", url])
-      const policy = sb.file(".ccode/policy.yaml", "version: 1\n")
-      for (const args of [["undo", "x", "--db", url], ["policy", "show", "--db", url], ["plugins", "check", policy, "--db", url]]) {
+      sb.file(".ccode/policy.yaml", "version: 1\n")
+      for (const args of [["policy", "show", "--db", url], ["plugins", "ls", "--no-mcp", "--db", url]]) {
+        const r = await ccode(sb, args)
+        expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+        expect(r.stderr).not.toContain("s3cret-pw")
+      }
+      for (const args of [["undo", "x", "--db", url]]) {
         const r = await ccode(sb, args)
         expect(r.code, args.join(" ")).toBe(2)
         expect(r.stderr).toContain("--db names a PostgreSQL database")
