@@ -26,6 +26,10 @@ export function arithmeticRisk(text: string, scriptValue: ScriptValue, quotesAll
   }
   // text the shell already unquoted (let's arguments): a `$` or a backtick left in it is expanded by the evaluation
   if (unquoted && /[$`]/.test(text)) return `arithmetic ${clip(text)} holds an expansion bash performs when it evaluates it, which can run commands`
+  // `$(cmd)`, backticks, `$1`, `${x:-...}`: their text is not known, and bash evaluates it again as an
+  // expression (`a[$(id)]` in it runs id); only names, numbers and $((...)) are read as they are
+  const expansion = dynamicExpansion(text)
+  if (expansion) return `arithmetic ${clip(text)} holds ${expansion}: bash evaluates it again as an expression, which can run commands`
   const re = /\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g
   for (let m = re.exec(text); m; m = re.exec(text)) {
     // 16#ff and 0x1f are numbers, not names
@@ -34,6 +38,20 @@ export function arithmeticRisk(text: string, scriptValue: ScriptValue, quotesAll
     const value = scriptValue(m[1]!)
     if (value === "unset" || (value !== undefined && (value === "" || INTEGER.test(value)))) continue
     return `arithmetic ${clip(text)} evaluates ${m[1]}, which this script set to ${value === undefined ? "a value not known" : JSON.stringify(clip(value))}: bash evaluates it as an expression, which can run commands`
+  }
+  return undefined
+}
+
+// what may follow `$` in arithmetic and stay known: a name, ${name}, ${#name}, $(( )), and the specials
+// that are always numbers ($#, $?, $$, $!)
+const KNOWN_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{#?[A-Za-z_][A-Za-z0-9_]*\}|\(\(|[#?$!])/
+
+/** The first expansion in arithmetic text whose value is not statically known; undefined when none. */
+export function dynamicExpansion(text: string): string | undefined {
+  if (text.includes("`")) return "a command substitution (backticks)"
+  for (let i = text.indexOf("$"); i >= 0; i = text.indexOf("$", i + 1)) {
+    if (KNOWN_EXPANSION.test(text.slice(i))) continue
+    return text.startsWith("$(", i) ? `a command substitution ${clip(text.slice(i))}` : `the expansion ${clip(text.slice(i))}`
   }
   return undefined
 }

@@ -89,16 +89,17 @@ function disagreements(cmds: string[], ctx: typeof CORPUS_CONTEXT): { taken: num
   return { taken, differ }
 }
 
+// (the share of generated commands plain enough to compare falls as the corpora gain non-plain attack words)
 describe("the fast paths agree with tree-sitter on generated commands", () => {
   test("commands of corpus words, edge words and operators", () => {
     const { taken, differ } = disagreements(commands(6000, random(1)), CORPUS_CONTEXT)
-    expect(taken).toBeGreaterThan(1500)
+    expect(taken).toBeGreaterThan(1350)
     expect(differ).toEqual([])
   })
 
   test("the same in the attack context (its own home and environment)", () => {
     const { taken, differ } = disagreements(commands(3000, random(2)), ATTACK_CONTEXT)
-    expect(taken).toBeGreaterThan(700)
+    expect(taken).toBeGreaterThan(630)
     expect(differ).toEqual([])
   })
 
