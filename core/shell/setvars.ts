@@ -41,8 +41,23 @@ export function setByBuiltin(name: string | undefined, args: Word[], scope: Scop
   if (DECLARERS.has(name)) return declare(name, args, scope)
   if (name === "set") allexportFlag(args, scope)
   let why: string | undefined
-  for (const w of assignedNames(name, args)) if (w?.value !== undefined && PLAIN_NAME.test(w.value)) why ??= setVar(scope, w.value, undefined, false)
+  for (const w of assignedNames(name, args)) {
+    const target = w?.value?.replace(/\[.*$/, "")
+    if (target !== undefined && isInteger(scope, target)) why ??= integerRisk(name, target)
+    if (w?.value !== undefined && PLAIN_NAME.test(w.value)) why ??= setVar(scope, w.value, undefined, false)
+  }
   return why
+}
+
+/** A variable declared -i (`declare -i`, `-ai`, `local -i`): what it is assigned is evaluated as arithmetic. */
+export function isInteger(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
+  return false
+}
+
+/** Why a value given an integer variable at run time (read, printf -v, mapfile, a for loop) is not inert. */
+export function integerRisk(how: string, name: string): string {
+  return `${how} assigns the integer variable ${name} a value not known: bash evaluates it as arithmetic, which can run commands`
 }
 
 /** `export NAME=VALUE NAME2`, `declare -x ...` as words (their values after quote removal). */
@@ -65,6 +80,7 @@ export function declare(keyword: string, args: Word[], scope: Scope): string | u
     const eq = v.indexOf("=")
     const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
     if (!PLAIN_NAME.test(target)) continue
+    if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") (scope.integers ??= new Set()).add(target)
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
       why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
@@ -75,6 +91,9 @@ export function declare(keyword: string, args: Word[], scope: Scope): string | u
       continue
     }
     const value = v.slice(eq + 1)
+    if (flags.includes("i") || isInteger(scope, target)) {
+      if (!/^\s*[-+]?\d+\s*$/.test(value) && !PLAIN_NAME.test(value)) why ??= `${keyword} ${clipValue(v)}: the integer variable ${target} evaluates its value as arithmetic, which can run commands`
+    }
     why ??= setVar(scope, target, v[eq - 1] === "+" || value.includes("~") ? undefined : value, flags.includes("x"))
   }
   return why
@@ -105,6 +124,10 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
   if (exported || allexport(scope)) scope.exported.add(name)
   if (isLoaderVar(name)) scope.loader.push(name)
   return undefined
+}
+
+function clipValue(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s
 }
 
 function nameref(scope: Scope, name: string, target: string | undefined): string | undefined {

@@ -6,7 +6,7 @@ import type { Walked } from "./raw.ts"
 import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
-import { arithmeticSets, setVar } from "./setvars.ts"
+import { arithmeticSets, isInteger, setVar } from "./setvars.ts"
 
 /** What these checks need of the walk: the source, the environment, and where to record findings. */
 export interface Reader {
@@ -84,6 +84,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   if (assigning && name) {
     const v = w.src.slice(name.start, name.end)
     const known = makeLookup(scope, w.shell)(v)
+    if (!known && isInteger(scope, v)) note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
     if (!known) note(w, setVar(scope, v, undefined, false))
   }
   // ${v@P} expands the value as a prompt string: command substitutions and arithmetic in it run
@@ -95,9 +96,4 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   // ${v:OFFSET:LENGTH}: both are arithmetic
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
   if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
-}
-
-export function isInteger(scope: Scope, name: string): boolean {
-  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
-  return false
 }

@@ -10,9 +10,9 @@ import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
-import { arithmetic, expansionRisk, isInteger, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, cwdLost, declare, markVolatile, setVar } from "./setvars.ts"
+import { arithmeticSets, builtinCall, cwdLost, declare, integerRisk, isInteger, markVolatile, setVar } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -223,7 +223,12 @@ function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
   const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
   const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
-  for (const c of node.children) if (c.field === "variable") note(w, setVar(scope, w.src.slice(c.start, c.end), integer, false))
+  for (const c of node.children) {
+    if (c.field !== "variable") continue
+    const name = w.src.slice(c.start, c.end)
+    if (integer === undefined && isInteger(scope, name)) note(w, integerRisk("for", name))
+    note(w, setVar(scope, name, integer, false))
+  }
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
