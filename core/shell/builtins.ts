@@ -46,10 +46,19 @@ export function assignedNames(program: string, args: Word[]): (Word | undefined)
   return NAMES[program]!({ args, values: args.map((a) => a.value ?? a.text) })
 }
 
+const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"])
+
 /** Mark the part unresolvable when a variable name it takes is not plain. */
 export function variableNames(v: View, _out: Finding[]): void {
   const take = NAMES[v.program]
   if (!take) return
+  if (DECLARERS.has(v.program)) {
+    const why = declaredValues(v)
+    if (why) {
+      v.part.unresolved ??= why
+      return
+    }
+  }
   for (const w of take(v)) {
     const why = nameRisk(w, v.program)
     if (why) {
@@ -57,4 +66,18 @@ export function variableNames(v: View, _out: Finding[]): void {
       return
     }
   }
+}
+
+/** `declare -a 'b=(..)'` parses the quoted text again as an array assignment; `declare -i 'z=..'`
+ *  evaluates the value as arithmetic: either one on text not known inert can run commands. */
+function declaredValues(v: View): string | undefined {
+  const flags = v.values.filter((x) => /^-[a-zA-Z]+$/.test(x)).join("")
+  for (const w of readOptions(v.args, DECLARE).operands) {
+    const eq = w.value?.indexOf("=") ?? -1
+    if (w.value === undefined || eq < 0) continue
+    const value = w.value.slice(eq + 1)
+    if (/[aA]/.test(flags) && value.startsWith("(") && /[$`[]/.test(value)) return `${v.program} ${w.text}: bash parses the parenthesised text again as an array assignment, which can run commands`
+    if (/i/.test(flags) && !/^\s*[-+]?\d+\s*$/.test(value) && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return `${v.program} ${w.text}: the integer variable evaluates its value as arithmetic, which can run commands`
+  }
+  return undefined
 }

@@ -60,8 +60,9 @@ export function integerRisk(how: string, name: string): string {
   return `${how} assigns the integer variable ${name} a value not known: bash evaluates it as arithmetic, which can run commands`
 }
 
-/** `export NAME=VALUE NAME2`, `declare -x ...` as words (their values after quote removal). */
-export function declare(keyword: string, args: Word[], scope: Scope): string | undefined {
+/** `export NAME=VALUE NAME2`, `declare -x ...` as words (their values after quote removal); direct: the
+ *  declaration itself, not reached through builtin or command. */
+export function declare(keyword: string, args: Word[], scope: Scope, direct = false): string | undefined {
   let flags = keyword === "export" ? "x" : ""
   let why: string | undefined
   let options = true
@@ -81,6 +82,7 @@ export function declare(keyword: string, args: Word[], scope: Scope): string | u
     const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
     if (!PLAIN_NAME.test(target)) continue
     if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") (scope.integers ??= new Set()).add(target)
+    if (/[aA]/.test(flags)) markArray(scope, target)
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
       why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
@@ -91,7 +93,9 @@ export function declare(keyword: string, args: Word[], scope: Scope): string | u
       continue
     }
     const value = v.slice(eq + 1)
-    if (flags.includes("i") || isInteger(scope, target)) {
+    why ??= compoundRisk(keyword, target, value, scope)
+    // (through builtin/command the part's own check reads a quoted -i value: builtins.ts)
+    if (direct && (flags.includes("i") || isInteger(scope, target))) {
       if (!/^\s*[-+]?\d+\s*$/.test(value) && !PLAIN_NAME.test(value)) why ??= `${keyword} ${clipValue(v)}: the integer variable ${target} evaluates its value as arithmetic, which can run commands`
     }
     why ??= setVar(scope, target, v[eq - 1] === "+" || value.includes("~") ? undefined : value, flags.includes("x"))
@@ -124,6 +128,23 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
   if (exported || allexport(scope)) scope.exported.add(name)
   if (isLoaderVar(name)) scope.loader.push(name)
   return undefined
+}
+
+export function markArray(scope: Scope, name: string): void {
+  ;(scope.arrays ??= new Set()).add(name)
+}
+
+function isArray(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.arrays?.has(name)) return true
+  return false
+}
+
+/** declare NAME='(..)' on an array (-a, -A, or one already) parses the text as a compound assignment
+ *  again: its subscripts and elements are expanded, which runs the command substitutions in them. */
+export function compoundRisk(keyword: string, name: string, value: string | undefined, scope: Scope): string | undefined {
+  if (!isArray(scope, name)) return undefined
+  if (value !== undefined && !(value.startsWith("(") && /[$`[]/.test(value))) return undefined
+  return `${keyword} ${name}=${value === undefined ? "a value not known" : clipValue(value)}: bash parses the parenthesised text again as an array assignment, which can run commands`
 }
 
 function clipValue(s: string): string {

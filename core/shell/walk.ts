@@ -12,7 +12,7 @@ import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, cwdLost, declare, integerRisk, isInteger, markVolatile, setVar } from "./setvars.ts"
+import { arithmeticSets, builtinCall, compoundRisk, cwdLost, declare, integerRisk, isInteger, markArray, markVolatile, setVar } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -389,6 +389,7 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
+  if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
   if (!a) return
@@ -417,6 +418,12 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
       for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
     }
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
+    const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
+    if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target)
+    if (target && value && value.type !== "array") {
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
+    }
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
   const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
@@ -445,7 +452,7 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
   // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
   // quote removal, as the builtin does when reached through `builtin` or `command`
   const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
-  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope))
+  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
 }
 
 /** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
