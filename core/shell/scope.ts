@@ -89,9 +89,10 @@ function lookupIn(scope: Scope, name: string): string | undefined {
 }
 
 // Variables that load code or change how programs start; an allow rule never covers them.
+// (BASH_CMDS and BASH_ALIASES are the hash and alias tables as arrays: like hash -p, a name then runs another program)
 const LOADER_EXACT = new Set([
   "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYOPT",
-  "RUBYLIB", "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "IFS", "PS4", "EDITOR", "VISUAL",
+  "RUBYLIB", "PATH", "BASH_ENV", "BASH_CMDS", "BASH_ALIASES", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "IFS", "PS4", "EDITOR", "VISUAL",
   "PAGER", "LESSOPEN", "LESSCLOSE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS",
   "ZDOTDIR", "BROWSER", "MANPAGER", "SYSTEMD_PAGER", "GIT_SSH", "SSH_ASKPASS", "SUDO_ASKPASS", "CDPATH", "GLOBIGNORE",
   // configuration that names programs a tool runs (rg --pre, make --eval, go -toolexec, a cargo runner)
