@@ -42,9 +42,9 @@ export function arithmeticRisk(text: string, scriptValue: ScriptValue, quotesAll
   return undefined
 }
 
-// what may follow `$` in arithmetic and stay known: a name, ${name}, ${#name}, $(( )), and the specials
+// what may follow `$` in arithmetic and stay known: a name, ${name}, ${#name}, ${#a[@]}, $(( )), and the specials
 // that are always numbers ($#, $?, $$, $!)
-const KNOWN_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{#?[A-Za-z_][A-Za-z0-9_]*\}|\(\(|[#?$!])/
+const KNOWN_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{#?[A-Za-z_][A-Za-z0-9_]*\}|\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}|\(\(|[#?$!])/
 
 /** The first expansion in arithmetic text whose value is not statically known; undefined when none. */
 export function dynamicExpansion(text: string): string | undefined {

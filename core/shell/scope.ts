@@ -16,8 +16,9 @@ export interface Scope {
   functions: string[]
   /** variables declared -i: what they are assigned is evaluated as arithmetic */
   integers?: Set<string>
-  /** variables the script made arrays (`a=(..)`, `declare -a`/`-A`): declare parses a quoted `(..)` given them again */
-  arrays?: Set<string>
+  /** variables the script made arrays (`a=(..)`, `declare -a`/`-A`): declare parses a quoted `(..)` given
+   *  them again; true for an associative one (its subscripts are keys, not arithmetic) */
+  arrays?: Map<string, boolean>
   /** the directory stack's entries the script made known (`pushd -n DIR`): `~1`, `~2`, ...; the ones
    *  past them are not known. Unset: the parent's */
   dirs?: string[]

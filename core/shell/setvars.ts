@@ -82,7 +82,7 @@ export function declare(keyword: string, args: Word[], scope: Scope, direct = fa
     const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
     if (!PLAIN_NAME.test(target)) continue
     if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") (scope.integers ??= new Set()).add(target)
-    if (/[aA]/.test(flags)) markArray(scope, target)
+    if (/[aA]/.test(flags)) markArray(scope, target, flags.includes("A"))
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
       why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
@@ -130,13 +130,24 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
   return undefined
 }
 
-export function markArray(scope: Scope, name: string): void {
-  ;(scope.arrays ??= new Set()).add(name)
+export function markArray(scope: Scope, name: string, associative = false): void {
+  ;(scope.arrays ??= new Map()).set(name, associative || isAssociative(scope, name))
 }
 
 function isArray(scope: Scope, name: string): boolean {
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.arrays?.has(name)) return true
   return false
+}
+
+/** declared -A here (and not unset since): `m[$(cmd)]` takes the output as a key, not as arithmetic. */
+export function isAssociative(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.arrays?.has(name)) return s.arrays.get(name)!
+  return false
+}
+
+/** `unset NAME`: a later `NAME[i]=` makes an indexed array again. */
+export function unsetArray(scope: Scope, name: string): void {
+  if (isArray(scope, name)) (scope.arrays ??= new Map()).set(name, false)
 }
 
 /** declare NAME='(..)' on an array (-a, -A, or one already) parses the text as a compound assignment

@@ -6,7 +6,7 @@ import type { Walked } from "./raw.ts"
 import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
-import { arithmeticSets, isInteger, setVar } from "./setvars.ts"
+import { arithmeticSets, isAssociative, isInteger, setVar } from "./setvars.ts"
 
 /** What these checks need of the walk: the source, the environment, and where to record findings. */
 export interface Reader {
@@ -75,7 +75,8 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     if (value !== "unset") note(w, nameRisk(value === undefined ? { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) } : literalWord(value), "${!...}"))
   }
   for (const c of node.children) {
-    if (c.type !== "subscript") continue
+    // an associative array's subscript is a key, expanded once
+    if (c.type !== "subscript" || isAssociative(scope, w.src.slice(c.start, c.end).replace(/\[.*$/s, ""))) continue
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   }

@@ -12,7 +12,7 @@ import { redirect } from "./redirects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, compoundRisk, cwdLost, declare, integerRisk, isInteger, markArray, markVolatile, setVar } from "./setvars.ts"
+import { arithmeticSets, builtinCall, compoundRisk, cwdLost, declare, integerRisk, isAssociative, isInteger, markArray, markVolatile, setVar, unsetArray } from "./setvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -143,6 +143,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "unset_command":
       names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
+      for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
       return same
     case "test_command":
       testCommand(w, node, scope)
@@ -385,7 +386,8 @@ function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]
   substitutions(w, node, scope, cwd, ctx)
   // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
   const target = node.children.find((c) => c.field === "name")
-  const index = target?.type === "subscript" ? target.children.find((c) => c.field === "index") : undefined
+  const associative = target !== undefined && isAssociative(scope, w.src.slice(target.start, target.end).replace(/\[.*$/s, ""))
+  const index = target?.type === "subscript" && !associative ? target.children.find((c) => c.field === "index") : undefined
   if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
   if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
@@ -420,7 +422,7 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
-    if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target)
+    if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
     if (target && value && value.type !== "array") {
       for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
     }
