@@ -9,6 +9,7 @@ import { isProgramKey } from "./git.ts"
 import { gitOperands } from "./readonly.ts"
 import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
+import { manFormatsLocal } from "./optionreads.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -94,6 +95,7 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
   { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  { name: "man-local", level: "medium", reason: "man formats a local file: its .so requests can read any file", programs: ["man"], when: (v) => manFormatsLocal(v.part.words) },
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
