@@ -10,6 +10,7 @@ import { gitOperands } from "./readonly.ts"
 import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 import { manFormatsLocal } from "./optionreads.ts"
+import { compilesStdin } from "./builds.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -105,6 +106,7 @@ export const TABLE: readonly Entry[] = [
   { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
+  { name: "stdin-source", level: "medium", reason: "compiles source from stdin: its #include can read any file", programs: ["gcc", "g++", "clang", "clang++", "cc", "c++", "cpp", "tcc"], when: compilesStdin },
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
   { name: "build", level: "low", reason: "builds or tests", programs: ["cargo"], sub: ["build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata", "nextest", "run", "--version"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["go"], sub: ["build", "test", "vet", "fmt", "run", "list", "version", "env", "doc", "generate", "tool"] },
