@@ -155,6 +155,7 @@ export const TABLE: readonly Entry[] = [
   { name: "git-config-program", level: "critical", reason: "configures a program git will run", programs: ["git"], sub: ["config"], when: (v) => !gitListing(v) && v.canon.operands.slice(1).some((o) => isProgramKey(o)) },
   { name: "git-config-global", level: "high", reason: "changes git configuration outside the repository", programs: ["git"], sub: ["config"], when: (v) => flag(v, "--global", "--system") && !gitListing(v) },
   { name: "git-network", level: "medium", reason: "contacts a remote repository over the network", programs: ["git"], sub: ["ls-remote", "fetch", "pull", "clone", "remote", "submodule"], when: gitNetwork },
+  { name: "network", level: "medium", reason: "getent hosts, ahosts and networks look up names over the network (DNS)", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.slice(0, 1).some((o) => o.value === undefined || /^(a?hosts(v[46])?|networks)$/.test(o.value)) },
   { name: "network", level: "medium", reason: "looks up names over the network", programs: ["nslookup", "dig", "host", "whois", "drill", "delv", "resolvectl"] },
   { name: "network", level: "medium", reason: "sends packets over the network", programs: ["ping", "ping6", "traceroute", "tracepath", "mtr", "arping"] },
   { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },
