@@ -160,3 +160,11 @@ export function manFormatsLocal(words: readonly Word[]): boolean {
   if (r.valued.some((v) => v.name === "l" || v.name === "local-file")) return true
   return r.operands.some((o) => o.value === undefined || o.placeholder || o.hollow || o.procsub || o.value === "-" || o.value.includes("/"))
 }
+
+/** man looks its pages up in folders named for this command (`-M DIR`, `--manpath=DIR`, MANPATH set by the
+ *  script): a page there is a file like any other, and its `.so` requests read any file. */
+export function manPagesFrom(words: readonly Word[], set: readonly string[]): boolean {
+  const k = known("man")
+  if (!k || set.includes("MANPATH")) return true
+  return readOptions(words.slice(1), k.options).valued.some((v) => v.name === "M" || v.name === "manpath")
+}
