@@ -101,3 +101,26 @@ function outputFile(v: View, target: Word, out: Finding[]): void {
   const verdict = writeVerdict(target, v.part.cwd, v.place)
   if (verdict && riskRank(verdict.level) > riskRank("medium")) out.push({ name: "write-files", level: verdict.level, reason: `${v.program} output: ${verdict.reason}` })
 }
+
+// names that are the compiler's standard input; `@` before one reads the options from it
+const STDIN_NAMES = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+// options whose separate value names an output, not an input (`-o -` writes to stdout)
+const OUTPUT_VALUED = new Set(["-o", "-MF", "-MT", "-MQ"])
+
+/** A compiler or preprocessor given source (or options) from stdin or a process substitution: text whose
+ *  `#include "/any/file"` reads any file, where ccode cannot see it (cpp alone reads stdin). */
+export function compilesStdin(v: View): boolean {
+  let inputs = 0
+  for (let i = 0; i < v.args.length; i++) {
+    const w = v.args[i]!
+    const s = w.value
+    if (w.procsub || s === undefined) return true
+    if (OUTPUT_VALUED.has(s)) {
+      i++
+      continue
+    }
+    if (STDIN_NAMES.has(s) || (s.startsWith("@") && STDIN_NAMES.has(s.slice(1)))) return true
+    if (!s.startsWith("-")) inputs++
+  }
+  return v.program === "cpp" && inputs === 0
+}

@@ -18,6 +18,9 @@ export interface GitView {
   /** --git-dir naming a directory that is not a `.git`: its config is not a protected path, so a
    *  workspace write could have planted core.pager/core.fsmonitor there for this git to run */
   bareDir?: string
+  /** `--bare`: git uses the folder it runs in (after -C) as its git directory, and its plain `config`
+   *  file, workspace content that no rule protects, as the repository's configuration */
+  bare?: true
 }
 
 const VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"])
@@ -39,6 +42,7 @@ export function readGit(words: Word[]): GitView {
       return view
     }
     if (!v.startsWith("-")) break
+    if (v === "--bare") view.bare = true
     const eq = v.indexOf("=")
     const name = v.startsWith("--") && eq > 0 ? v.slice(0, eq) : v
     let value: string | undefined

@@ -146,3 +146,25 @@ export function patternGiven(program: string, words: readonly Word[]): boolean {
   if (!k) return false
   return reading(words, k.options).valued.some((v) => v.name === "e" || v.name === "f" || v.name === "regexp" || v.name === "file" || v.name === "match")
 }
+
+// man's option list with -l/--local-file marked, so that getopt reports them however they are spelled (`-wl`, `--loc`)
+let manMarked: Compiled | undefined
+
+/** man formats a local file (`-l FILE`, `-l -`, `--local-file`, an operand with a `/` or known only at
+ *  run time) rather than a page by name: the text's requests (`.so`, `.mso`) read any file. */
+export function manFormatsLocal(words: readonly Word[]): boolean {
+  const k = known("man")
+  if (!k) return true
+  manMarked ??= { ...k.options, effects: new Map([...k.options.effects, ["l", "run"], ["local-file", "run"]]) }
+  const r = readOptions(words.slice(1), manMarked)
+  if (r.valued.some((v) => v.name === "l" || v.name === "local-file")) return true
+  return r.operands.some((o) => o.value === undefined || o.placeholder || o.hollow || o.procsub || o.value === "-" || o.value.includes("/"))
+}
+
+/** man looks its pages up in folders named for this command (`-M DIR`, `--manpath=DIR`, MANPATH set by the
+ *  script): a page there is a file like any other, and its `.so` requests read any file. */
+export function manPagesFrom(words: readonly Word[], set: readonly string[]): boolean {
+  const k = known("man")
+  if (!k || set.includes("MANPATH")) return true
+  return readOptions(words.slice(1), k.options).valued.some((v) => v.name === "M" || v.name === "manpath")
+}

@@ -19,6 +19,7 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     const away = elsewhere(v)
     const foreign = away ? undefined : embedded(v)
     if (foreign) out.push({ name: "git-embedded", level: "medium", reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign}` })
+    if (v.part.git?.bare) out.push({ name: "git-bare", level: "medium", reason: `git --bare uses ${bareFolder(v)} as a repository: its config is a file of the workspace` })
     if (!spec) {
       // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
       // .bashrc` writes the home directory from the workspace's repository) writes outside it
@@ -101,6 +102,13 @@ function elsewhere(v: View): string | undefined {
     if (out) return out
   }
   return undefined
+}
+
+// the folder `git --bare` takes for its git directory: where it starts after its -C options
+function bareFolder(v: View): string {
+  let at = v.part.cwd
+  for (const w of v.part.git?.dirs ?? []) if (w.value !== undefined && at !== null && (w.text === w.value || w.tilde)) at = resolveWord(w, at, v.place.home)
+  return at?.length === 1 ? at[0]! : "a folder not known before it runs"
 }
 
 /** git started inside the workspace can still obey another repository's config: one embedded in the

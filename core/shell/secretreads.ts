@@ -5,6 +5,7 @@
 // trees of those that follow the links they meet (grep -R), for the caller to look up on disk. Pure.
 import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
+import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { optionReadsUnknown, patternGiven } from "./optionreads.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
@@ -57,8 +58,8 @@ export function unknownReads(part: Part): string | undefined {
  * where it leads); a glob root is returned marked `recursive` for the caller to check its matches on disk.
  */
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
-  if (!recursive(part)) return []
-  const out: TouchedPath[] = []
+  if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
+  const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
       out.push({ path: r, access: "read", glob: true, recursive: true })
@@ -123,11 +124,41 @@ function walkRoots(part: Part, home: string): string[] {
   const r = options(part)
   const ops = r?.reading.operands ?? operands(part.words, part.program === "git" ? 2 : 1)
   const pattern = part.program === "git" ? r?.sub === "grep" && !r.reading.valued.some((v) => v.name === "e" || v.name === "f") : PATTERN_FIRST.has(part.program) && !patternGiven(part.program, part.words)
-  const dirs = pattern ? ops.slice(1) : ops
+  const dirs = pattern ? ops.slice(1) : [...ops, ...compared(part, r)]
   const roots: string[] = []
   if (!dirs.length) roots.push(...(part.cwd ?? ["/"]))
   for (const d of dirs) roots.push(...(resolveWord(d, part.cwd, home) ?? ["/"]))
   return roots
+}
+
+/**
+ * diff DIR FILE compares DIR/FILE's last name with FILE (`diff ~ .netrc` reads ~/.netrc), and so does
+ * --from-file/--to-file with each operand: for every two files it compares, each read as a folder
+ * holding the other's last name (which of them is a folder is known only on disk).
+ */
+function pairedReads(part: Part, home: string): TouchedPath[] {
+  const r = options(part)
+  if (!r) return []
+  const words = [...r.reading.operands, ...compared(part, r)].filter((w) => w.value !== undefined && w.value !== "-")
+  const out: TouchedPath[] = []
+  for (const dir of words) {
+    const paths = resolveWord(dir, part.cwd, home)
+    if (!paths) continue
+    for (const other of words) {
+      const name = other === dir ? "" : other.value!.replace(/\/+$/, "").split("/").pop()!
+      if (name === "" || name === "." || name === "..") continue
+      for (const p of paths) out.push({ path: `${p.replace(/\/+$/, "")}/${name}`, access: "read" })
+    }
+  }
+  return out
+}
+
+// diff --from-file=X / --to-file=X (any unique prefix) name a folder compared with every operand: X is walked too
+function compared(part: Part, r: Options | undefined): Word[] {
+  if (part.program !== "diff") return []
+  const out: Word[] = []
+  for (const v of r?.reading.valued ?? []) if ((v.name === "from-file" || v.name === "to-file") && v.value) out.push(v.value)
+  return out
 }
 
 /**

@@ -9,6 +9,8 @@ import { isProgramKey } from "./git.ts"
 import { gitOperands } from "./readonly.ts"
 import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
+import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
+import { compilesStdin } from "./builds.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -94,6 +96,8 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
   { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  { name: "man-local", level: "medium", reason: "man formats a local file: its .so requests can read any file", programs: ["man"], when: (v) => manFormatsLocal(v.part.words) },
+  { name: "man-local", level: "medium", reason: "man reads pages from a folder -M or MANPATH names: their .so requests can read any file", programs: ["man"], when: (v) => manPagesFrom(v.part.words, [...v.part.assignments.map((a) => a.name), ...(v.part.exported?.keys() ?? [])]) },
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
@@ -103,6 +107,7 @@ export const TABLE: readonly Entry[] = [
   { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
+  { name: "stdin-source", level: "medium", reason: "compiles source from stdin: its #include can read any file", programs: ["gcc", "g++", "clang", "clang++", "cc", "c++", "cpp", "tcc", "zig"], when: compilesStdin },
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
   { name: "build", level: "low", reason: "builds or tests", programs: ["cargo"], sub: ["build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata", "nextest", "run", "--version"] },
   { name: "build", level: "low", reason: "builds or tests", programs: ["go"], sub: ["build", "test", "vet", "fmt", "run", "list", "version", "env", "doc", "generate", "tool"] },
@@ -151,6 +156,7 @@ export const TABLE: readonly Entry[] = [
   { name: "git-config-program", level: "critical", reason: "configures a program git will run", programs: ["git"], sub: ["config"], when: (v) => !gitListing(v) && v.canon.operands.slice(1).some((o) => isProgramKey(o)) },
   { name: "git-config-global", level: "high", reason: "changes git configuration outside the repository", programs: ["git"], sub: ["config"], when: (v) => flag(v, "--global", "--system") && !gitListing(v) },
   { name: "git-network", level: "medium", reason: "contacts a remote repository over the network", programs: ["git"], sub: ["ls-remote", "fetch", "pull", "clone", "remote", "submodule"], when: gitNetwork },
+  { name: "network", level: "medium", reason: "getent hosts, ahosts and networks look up names over the network (DNS)", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.slice(0, 1).some((o) => o.value === undefined || /^(a?hosts(v[46])?|networks)$/.test(o.value)) },
   { name: "network", level: "medium", reason: "looks up names over the network", programs: ["nslookup", "dig", "host", "whois", "drill", "delv", "resolvectl"] },
   { name: "network", level: "medium", reason: "sends packets over the network", programs: ["ping", "ping6", "traceroute", "tracepath", "mtr", "arping"] },
   { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },

@@ -69,8 +69,9 @@ function strings(count: number, pick: (n: number) => number): string[] {
 //   closed on a next word it cannot read as a program) at least medium: a program name bash looks up
 //   that ccode does not know
 const NOT_A_NAME = /(^|[\s;&|])[^\s=;&|'"]*[^\sA-Za-z0-9_=;&|'"+][^\s=;&|'"]*=/
-// - it drops a command named `-` that assignments follow (`- x=1 ls` runs `-`, the walk sees `ls`)
-const DASH_COMMAND = /(^|[;&|])\s*-\s/
+// - it drops a command named `-` that assignments follow (`- x=1 ls` runs `-`, the walk sees `ls`), also
+//   after assignments of its own (`x='a b' - PATH=/tmp y`)
+const DASH_COMMAND = /(^|[;&|])\s*([A-Za-z_][A-Za-z0-9_]*=('[^']*'|"[^"]*"|[^\s'"])*\s+)*-\s/
 
 function disagreements(cmds: string[], ctx: typeof CORPUS_CONTEXT): { taken: number; differ: string[] } {
   let taken = 0
