@@ -82,12 +82,12 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   return finish(run, command, parts)
 }
 
-function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number): Part[] {
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, cdableVars?: boolean): Part[] {
   if (depth > MAX_DEPTH) {
     run.errors.push("scripts are nested too deeply to follow")
     return []
   }
-  const walked = read(run, source, context, cwd, loader, vars)
+  const walked = read(run, source, context, cwd, loader, vars, cdableVars)
   if (!walked) return bestEffort(run, source, context, cwd, loader, depth)
   const out: Part[] = []
   const ex: Expander = {
@@ -96,7 +96,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
-      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1)
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how.cdableVars)
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
@@ -108,10 +108,11 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   return out
 }
 
-function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>): Walked | undefined {
-  const plain = run.fast ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, cdableVars?: boolean): Walked | undefined {
+  const plain = run.fast && !cdableVars ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
+  if (cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {

@@ -19,6 +19,8 @@ export interface Scope {
   /** the directory stack's entries the script made known (`pushd -n DIR`): `~1`, `~2`, ...; the ones
    *  past them are not known. Unset: the parent's */
   dirs?: string[]
+  /** `shopt -s cdable_vars` is on (true) or off (false) from here; unset: the parent's */
+  cdableVars?: boolean
   /** `set -a` / `set -o allexport` is on (true) or off (false) from here; unset: the parent's */
   allexport?: boolean
   /** namerefs (`declare -n r=X`): the variable each one names; undefined until its first assignment names one */

@@ -334,7 +334,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const call = builtinCall(words)
   if (call.name === "eval") return evalScript(w, call.args, scope, cwd, ctx)
   if (call.name === "trap") return trap(w, call.args, scope, cwd, ctx)
-  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why))
+  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
 }
 
 /** eval runs its words, joined, as a script in this shell: what it sets and where it moves count after it. */

@@ -92,7 +92,8 @@ function disagreements(cmds: string[], ctx: typeof CORPUS_CONTEXT): { taken: num
 describe("the fast paths agree with tree-sitter on generated commands", () => {
   test("commands of corpus words, edge words and operators", () => {
     const { taken, differ } = disagreements(commands(6000, random(1)), CORPUS_CONTEXT)
-    expect(taken).toBeGreaterThan(1500)
+    // how many take a fast path moves with the corpora's vocabulary (1488 with the cd/pushd/shopt attacks of review 3)
+    expect(taken).toBeGreaterThan(1400)
     expect(differ).toEqual([])
   })
 
