@@ -18,6 +18,7 @@ import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord, withPhysical } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
+import { secretVariableFinding } from "./secretvars.ts"
 import { madeLinks, throughLinks, type MadeLink } from "./links.ts"
 
 export interface AnalyzeContext {
@@ -74,7 +75,7 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
+    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
@@ -174,6 +175,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     if (part.unresolved) unresolvable = true
   }
   for (const u of unplaced) tops.push(unplacedFinding(u))
+  for (const name of run.shell.secretsRead ?? []) tops.push(secretVariableFinding(name))
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
   let risk: Risk = "safe"
   for (const f of tops) if (riskRank(f.level) > riskRank(risk)) risk = f.level

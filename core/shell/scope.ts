@@ -1,6 +1,7 @@
 // What the analysed script knows as it goes: its variables, exports, loader variables it set, and the
 // directories it may be in. Pure data; subshells get a child scope so their changes stay inside.
 import type { Lookup } from "./word.ts"
+import { looksSecretName } from "../base/secretname.ts"
 
 /** Candidate working directories (after `cd X;` either may hold); null when unknown. */
 export type Cwd = string[] | null
@@ -35,6 +36,9 @@ export interface ShellEnv {
   home: string
   /** the environment the command runs with; undefined: unknown, so variables not set by the script are unknown */
   env?: Record<string, string | undefined>
+  /** where the walk records the secret-named variables (looksSecretName) it expands without the
+   *  script having set them */
+  secretsRead?: Set<string>
 }
 
 /** A shell's top level: what it inherited from its parent is in its environment, so exported again. */
@@ -50,6 +54,7 @@ export function childScope(parent: Scope): Scope {
 export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
   return (name) => {
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""

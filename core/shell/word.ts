@@ -182,6 +182,9 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
     case "expansion": {
       const name = simpleName(node, src)
       const value = name === undefined ? undefined : lookup(name)
+      // `${X:-d}`, `${X#p}`: the value is not known here, but the variable is read (a secret one counts)
+      const read = name === undefined ? node.children.find((c) => c.type === "variable_name") : undefined
+      if (read) lookup(src.slice(read.start, read.end))
       out.push({ written: raw, value, quoted: inQuotes, expansion: true })
       return
     }
