@@ -175,7 +175,11 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     if (part.unresolved) unresolvable = true
   }
   for (const u of unplaced) tops.push(unplacedFinding(u))
-  for (const name of run.shell.secretsRead ?? []) tops.push(secretVariableFinding(name))
+  const overrides = run.ctx.overrides
+  for (const name of run.shell.secretsRead ?? []) {
+    const f = secretVariableFinding(name)
+    tops.push(overrides && Object.hasOwn(overrides, f.name) ? { ...f, level: overrides[f.name]! } : f)
+  }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
   let risk: Risk = "safe"
   for (const f of tops) if (riskRank(f.level) > riskRank(risk)) risk = f.level
