@@ -1,6 +1,7 @@
 // Exact values of known secrets: env vars named by the policy, env vars whose names look secret,
 // and literal values from the caller. Also finds them JSON-escaped and URL-encoded. Pure.
 import { escapeRegex, type Rule } from "./spans.ts"
+import { looksSecretName } from "../base/secretname.ts"
 
 export interface KnownSources {
   env?: Record<string, string | undefined>
@@ -11,18 +12,11 @@ export interface KnownSources {
 /** Shorter values would mask ordinary words and numbers everywhere. */
 export const MIN_KNOWN_LENGTH = 8
 
-const SECRET_NAME =
-  /(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|CREDENTIALS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$|PASSWORD|SECRET|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|WRITE_?KEY$|_TOKEN_/i
 /** A line of key material: long, no blanks (not `Encryption: none` or `-----END ... KEY-----`). */
 const KEY_LINE = /^[^\s-][^\s]{15,}$/
 
-/** Names that match the shape above but hold paths or public material. */
-const NOT_SECRET_NAME = /^(?:OLD)?PWD$|_(?:FILE|PATH|DIR)$|PUBLIC/i
-
-/** `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`: names whose values are masked unasked. */
-export function looksSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name)
-}
+// the rule lives in core/base, where the shell analysis reads it too
+export { looksSecretName }
 
 /** One rule matching every known value in a single pass, or nothing when there are none. */
 export function knownValueRule(src: KnownSources): Rule | undefined {

@@ -18,6 +18,7 @@ import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord, withPhysical } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
+import { secretVariableFinding } from "./secretvars.ts"
 import { madeLinks, throughLinks, type MadeLink } from "./links.ts"
 
 export interface AnalyzeContext {
@@ -74,7 +75,7 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: ctx, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
+    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
@@ -82,12 +83,12 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   return finish(run, command, parts)
 }
 
-function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number): Part[] {
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, cdableVars?: boolean): Part[] {
   if (depth > MAX_DEPTH) {
     run.errors.push("scripts are nested too deeply to follow")
     return []
   }
-  const walked = read(run, source, context, cwd, loader, vars)
+  const walked = read(run, source, context, cwd, loader, vars, cdableVars)
   if (!walked) return bestEffort(run, source, context, cwd, loader, depth)
   const out: Part[] = []
   const ex: Expander = {
@@ -96,7 +97,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
-      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1)
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how.cdableVars)
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
@@ -108,10 +109,11 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   return out
 }
 
-function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>): Walked | undefined {
-  const plain = run.fast ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, cdableVars?: boolean): Walked | undefined {
+  const plain = run.fast && !cdableVars ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
+  if (cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {
@@ -173,6 +175,11 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     if (part.unresolved) unresolvable = true
   }
   for (const u of unplaced) tops.push(unplacedFinding(u))
+  const overrides = run.ctx.overrides
+  for (const name of run.shell.secretsRead ?? []) {
+    const f = secretVariableFinding(name)
+    tops.push(overrides && Object.hasOwn(overrides, f.name) ? { ...f, level: overrides[f.name]! } : f)
+  }
   if (run.errors.length) tops.push({ name: "unresolved", level: "critical", reason: run.errors[0]! })
   let risk: Risk = "safe"
   for (const f of tops) if (riskRank(f.level) > riskRank(risk)) risk = f.level

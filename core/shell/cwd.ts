@@ -85,6 +85,7 @@ export function resolveWord(word: Word, cwd: Cwd, home: string): string[] | null
   }
   const p = expandTilde(word, home)
   if (p.startsWith("/proc/")) return procPath(p, cwd)
+  if (/^\/dev\/fd\/+\.\.(?:\/|$)/.test(p)) return devFdParent(p, cwd)
   if (p.startsWith("/")) return [normalise(p)]
   if (cwd === null) return null
   // most operands are plain relative names: join without the general resolver
@@ -135,6 +136,13 @@ function procPath(p: string, cwd: Cwd): string[] | null {
   if (m[2] === "root") return resolveWord({ text: rest || "/", value: rest || "/", expanded: false, hollow: false, glob: false, tilde: false }, cwd, "/")
   if ((m[1] === "self" || m[1] === "thread-self") && cwd !== null) return cwd.map((d) => normalise(`${d}/.${rest}`))
   return null
+}
+
+// /dev/fd is a link to /proc/self/fd, so /dev/fd/../task/1/environ is /proc/self/task/1/environ as the
+// kernel walks it. Both that and the lexical reading are judged (the higher counts).
+function devFdParent(p: string, cwd: Cwd): string[] | null {
+  const viaProc = procPath(p.replace(/^\/dev\/fd\/+\.\./, "/proc/self"), cwd)
+  return viaProc === null ? null : [normalise(p), ...viaProc]
 }
 
 /** A path as a case-insensitive, normalisation-insensitive file system (macOS) may store it: NFC, and

@@ -3,17 +3,23 @@
 import type { SNode } from "./parser.ts"
 import { dirStack, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
-import { changeDir, resolveWord } from "./cwd.ts"
+import { changeDir, joinCwd, resolveWord } from "./cwd.ts"
+import { cdableTarget, pushdRotation, shoptCdable } from "./cdmoves.ts"
 import { scriptValue } from "./walk-arith.ts"
 import { builtinCall, setByBuiltin } from "./setvars.ts"
 
 /** cd and friends move the rest of the list; read/printf -v/mapfile/export/... set variables (the
  *  reason when one they set cannot be known goes to `note`). Reached through `time`, `builtin`, `command`. */
-export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string, note: (why: string | undefined) => void): { ok: Cwd; fail: Cwd } {
+export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string, note: (why: string | undefined) => void, lookup?: Lookup): { ok: Cwd; fail: Cwd } {
   const call = builtinCall(words)
   const name = call.name
   const args = call.args
   note(setByBuiltin(name, args, scope))
+  if (name === "shopt") {
+    const cdable = shoptCdable(args)
+    if (cdable !== undefined) scope.cdableVars = cdable
+  }
+  const dirsBefore = dirStack(scope)
   if (name === "pushd" || name === "popd" || (name === "dirs" && args.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, args, scope, cwd, home)
   if (name === "cd" || name === "pushd") {
     if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
@@ -21,13 +27,25 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
     // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
     const value = scriptValue(scope)
     const old = args.find((a) => a.value !== "--")?.value === "-" ? value("OLDPWD") : undefined
-    const ok = old?.startsWith("/") ? [old] : changeDir(cwd, args, home)
+    const ok = old?.startsWith("/") ? [old] : moved(name, args, scope, dirsBefore, cwd, home, lookup)
     scope.vars.set("OLDPWD", undefined)
     if (value("PWD") !== "unset") scope.vars.set("PWD", undefined)
     return { ok, fail: cwd }
   }
   if (name === "popd") return { ok: null, fail: cwd }
   return { ok: cwd, fail: cwd }
+}
+
+// the operand as a path, a stack entry (`pushd +1`) or, under cdable_vars, a variable's value
+function moved(name: string, args: Word[], scope: Scope, dirs: readonly string[], cwd: Cwd, home: string, lookup: Lookup | undefined): Cwd {
+  const operand = args.find((a) => !(name === "cd" && a.value !== undefined && /^-[LPe@]+$/.test(a.value)) && a.value !== "--")
+  if (name === "pushd") {
+    const rotated = pushdRotation(operand, dirs, cwd)
+    if (rotated !== undefined) return rotated
+  }
+  const paths = changeDir(cwd, args, home)
+  const named = operand ? cdableTarget(operand, scope, cwd, home, lookup) : undefined
+  return named === undefined ? paths : joinCwd(paths, named)
 }
 
 // `pushd -n DIR` puts DIR at ~1 and cannot fail; any other change to the stack (a pushd or popd that

@@ -33,7 +33,7 @@ export interface Part {
 }
 
 /** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */
-export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean }) => Part[]
+export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean; cdableVars?: boolean }) => Part[]
 
 export interface Expander {
   nested: NestedScript

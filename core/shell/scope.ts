@@ -1,6 +1,7 @@
 // What the analysed script knows as it goes: its variables, exports, loader variables it set, and the
 // directories it may be in. Pure data; subshells get a child scope so their changes stay inside.
 import type { Lookup } from "./word.ts"
+import { looksSecretName } from "../base/secretname.ts"
 
 /** Candidate working directories (after `cd X;` either may hold); null when unknown. */
 export type Cwd = string[] | null
@@ -22,6 +23,8 @@ export interface Scope {
   /** the directory stack's entries the script made known (`pushd -n DIR`): `~1`, `~2`, ...; the ones
    *  past them are not known. Unset: the parent's */
   dirs?: string[]
+  /** `shopt -s cdable_vars` is on (true) or off (false) from here; unset: the parent's */
+  cdableVars?: boolean
   /** `set -a` / `set -o allexport` is on (true) or off (false) from here; unset: the parent's */
   allexport?: boolean
   /** namerefs (`declare -n r=X`): the variable each one names; undefined until its first assignment names one */
@@ -36,6 +39,9 @@ export interface ShellEnv {
   home: string
   /** the environment the command runs with; undefined: unknown, so variables not set by the script are unknown */
   env?: Record<string, string | undefined>
+  /** where the walk records the secret-named variables (looksSecretName) it expands without the
+   *  script having set them */
+  secretsRead?: Set<string>
 }
 
 /** A shell's top level: what it inherited from its parent is in its environment, so exported again. */
@@ -51,6 +57,7 @@ export function childScope(parent: Scope): Scope {
 export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
   return (name) => {
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""

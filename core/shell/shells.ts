@@ -13,6 +13,7 @@ export function shell(part: Part, ex: Expander): void {
   let cmdMode = false
   let stdinMode = false
   let script: Word | undefined
+  let cdableVars = false
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -34,10 +35,15 @@ export function shell(part: Part, ex: Expander): void {
     if (!/^[-+][A-Za-z]+$/.test(v)) break
     if (v.includes("c")) cmdMode = true
     if (v.startsWith("-") && v.includes("s")) stdinMode = true
+    // `-O cdable_vars` (or a name not known statically): cd may go to a variable's value
+    if (v.startsWith("-") && v.includes("O")) {
+      const option = part.words[i + 1]?.value
+      if (option === undefined || option === "cdable_vars") cdableVars = true
+    }
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
-  const run = runner(part, ex)
+  const run = runner(part, ex, cdableVars)
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
@@ -55,10 +61,10 @@ export function shell(part: Part, ex: Expander): void {
   fromStdin(part, run)
 }
 
-function runner(part: Part, ex: Expander): (body: Word, context: Construct) => void {
+function runner(part: Part, ex: Expander, cdableVars = false): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, cdableVars }))
   }
 }
 

@@ -13,6 +13,7 @@ import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, builtinCall, compoundRisk, cwdLost, declare, integerRisk, isAssociative, isInteger, markArray, markVolatile, setVar, unsetArray } from "./setvars.ts"
+import { declarePrints } from "./secretvars.ts"
 
 interface Outcome {
   ok: Cwd
@@ -340,7 +341,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const call = builtinCall(words)
   if (call.name === "eval") return evalScript(w, call.args, scope, cwd, ctx)
   if (call.name === "trap") return trap(w, call.args, scope, cwd, ctx)
-  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why))
+  return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
 }
 
 /** eval runs its words, joined, as a script in this shell: what it sets and where it moves count after it. */
@@ -404,6 +405,7 @@ function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constr
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  declarePrints(w.src, node, makeLookup(scope, w.shell))
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined

@@ -182,6 +182,7 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
     case "expansion": {
       const name = simpleName(node, src)
       const value = name === undefined ? undefined : lookup(name)
+      if (name === undefined) readNames(node, src, lookup)
       out.push({ written: raw, value, quoted: inQuotes, expansion: true })
       return
     }
@@ -193,6 +194,7 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
       out.push({ written: raw, value: undefined, quoted: true, expansion: true, procsub: true })
       return
     case "array":
+      readNames(node, src, lookup)
       out.push({ written: raw, value: undefined, quoted: true, expansion: true })
       return
     case "$":
@@ -260,6 +262,21 @@ function gap(text: string, out: Piece[]): void {
   if (!text) return
   const rest = text.replace(/\\\n/g, "")
   if (rest) unquoteBare(rest, out)
+}
+
+// The variables an expansion whose value is not known here still reads (`${X:-d}`, `${X[@]}`, `${!N}`
+// and N's value, the elements of `(...)`): looked up for what the lookup records (a secret one read).
+// Command substitutions are walked as commands of their own.
+function readNames(node: SNode, src: string, lookup: Lookup): void {
+  if (node.type === "command_substitution" || node.type === "process_substitution") return
+  if (node.type === "simple_expansion" || node.type === "expansion") {
+    const sub = node.children.find((c) => c.type === "subscript")
+    const v = (sub ?? node).children.find((c) => c.type === "variable_name")
+    const value = v ? lookup(src.slice(v.start, v.end)) : undefined
+    // `${!N}` expands the variable N names
+    if (value && node.children.some((c) => c.type === "!") && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) lookup(value)
+  }
+  for (const c of node.children) readNames(c, src, lookup)
 }
 
 function simpleName(node: SNode, src: string): string | undefined {

@@ -94,7 +94,9 @@ function disagreements(cmds: string[], ctx: typeof CORPUS_CONTEXT): { taken: num
 describe("the fast paths agree with tree-sitter on generated commands", () => {
   test("commands of corpus words, edge words and operators", () => {
     const { taken, differ } = disagreements(commands(6000, random(1)), CORPUS_CONTEXT)
-    expect(taken).toBeGreaterThan(1350)
+    // how many take a fast path moves with the corpora's vocabulary (the attack corpora add words that are
+    // not plain commands); the two ways must agree on every command taken
+    expect(taken).toBeGreaterThan(1250)
     expect(differ).toEqual([])
   })
 
