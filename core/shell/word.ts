@@ -1,5 +1,6 @@
 // Words as bash sees them after quote removal, with what could and could not be known statically.
 // Pure: values come from the script's own assignments and the environment the caller passes in.
+import { expandMarked, markBraces } from "./braces.ts"
 import type { SNode } from "./parser.ts"
 
 export interface Word {
@@ -337,83 +338,13 @@ function splitFields(pieces: Piece[], base: Word): Word[] {
   return fields.filter((f) => f !== "").map((f) => ({ ...base, text: f, value: f, glob: base.glob || hasGlob(f) }))
 }
 
-const OPEN = "\u0001", COMMA = "\u0002", CLOSE = "\u0003"
-
 // {a,b} and {1..3} outside quotes become several words.
 function expandBraces(pieces: Piece[], base: Word): Word[] {
   let marked = ""
-  for (const p of pieces) {
-    marked += p.quoted || p.expansion ? p.value! : p.value!.replace(/[{},]/g, (c) => (c === "{" ? OPEN : c === "," ? COMMA : CLOSE))
-  }
-  const results = braceExpand(marked, 0).map(unmark)
+  for (const p of pieces) marked += p.quoted || p.expansion ? p.value! : markBraces(p.value!)
+  const results = expandMarked(marked)
   if (results.length === 1) return [{ ...base, glob: base.glob }]
   return results.map((r) => ({ ...base, text: r, value: r, glob: base.glob && hasGlob(r), tilde: r.startsWith("~"), braced: true }))
-}
-
-/** Brace expansion of a plain text, as bash (and the npm glob package) does it: `{a,b}/x` is a/x and b/x (at most 64). */
-export function braceWords(text: string): string[] {
-  if (!text.includes("{")) return [text]
-  const marked = text.replace(/[{},]/g, (c) => (c === "{" ? OPEN : c === "," ? COMMA : CLOSE))
-  return braceExpand(marked, 0).map(unmark)
-}
-
-function unmark(s: string): string {
-  return s.replace(/[\u0001\u0002\u0003]/g, (c) => (c === OPEN ? "{" : c === COMMA ? "," : "}"))
-}
-
-function braceExpand(s: string, depth: number): string[] {
-  if (depth > 8) return [s]
-  const open = s.indexOf(OPEN)
-  if (open < 0) return [s]
-  let level = 0
-  const commas: number[] = []
-  let close = -1
-  for (let i = open; i < s.length; i++) {
-    const c = s[i]
-    if (c === OPEN) level++
-    else if (c === CLOSE && --level === 0) {
-      close = i
-      break
-    } else if (c === COMMA && level === 1) commas.push(i)
-  }
-  if (close < 0) return [s]
-  const head = s.slice(0, open)
-  const tail = s.slice(close + 1)
-  const inner = s.slice(open + 1, close)
-  let options: string[]
-  if (commas.length) {
-    options = []
-    let from = open + 1
-    for (const c of [...commas, close]) {
-      options.push(s.slice(from, c))
-      from = c + 1
-    }
-  } else {
-    const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(inner)
-    if (!range) return braceExpand(head + "{" + inner + "}" + tail, depth + 1).map((x) => x)
-    options = expandRange(range[1]!, range[2]!)
-  }
-  const out: string[] = []
-  for (const o of options) {
-    for (const r of braceExpand(head + o + tail, depth + 1)) {
-      out.push(r)
-      if (out.length >= 64) return out
-    }
-  }
-  return out
-}
-
-function expandRange(a: string, b: string): string[] {
-  const num = /^-?\d+$/.test(a) && /^-?\d+$/.test(b)
-  const from = num ? Number(a) : a.charCodeAt(0)
-  const to = num ? Number(b) : b.charCodeAt(0)
-  const out: string[] = []
-  const step = from <= to ? 1 : -1
-  for (let i = from; out.length < 64; i += step) {
-    out.push(num ? String(i) : String.fromCharCode(i))
-    if (i === to) break
-  }
-  return out
 }
 
 export function hasGlob(s: string): boolean {
