@@ -30,6 +30,8 @@ export async function benchBinary(): Promise<string> {
 export function scratch(): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), "ccode-bench-"))
   mkdirSync(join(dir, "home"), { recursive: true })
+  // removed when the bench process ends, whichever bench made it
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
   return {
     dir,
     env: {
