@@ -5,6 +5,7 @@ import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./typ
 import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
 import { readPlain } from "./plain.ts"
 import { readSimpleList } from "./list.ts"
+import { parserDivergence } from "./divergence.ts"
 import { parseBash, parserReady } from "./parser.ts"
 import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
@@ -110,6 +111,12 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
 }
 
 function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, cdableVars?: boolean): Walked | undefined {
+  // before either reader: a text the parser misreads is never walked (the fast paths refuse these too)
+  const diverges = parserDivergence(source)
+  if (diverges) {
+    run.errors.push(diverges)
+    return undefined
+  }
   const plain = run.fast && !cdableVars ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
