@@ -4,6 +4,7 @@ import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part } from "./part.ts"
 import { byName } from "./options.ts"
+import { KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -40,6 +41,10 @@ export function shell(part: Part, ex: Expander): void {
       const option = part.words[i + 1]?.value
       if (option === undefined || option === "cdable_vars") cdableVars = true
     }
+    // `-k`, `-o keyword`, `-O lastpipe` (or a name not known statically) change what the script's commands mean
+    const named = part.words[i + 1]?.value
+    if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
+    if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]

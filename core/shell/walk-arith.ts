@@ -70,9 +70,15 @@ export function names(w: Reader, nodes: SNode[], scope: Scope, what: string): vo
 export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   const indirect = node.children.some((c) => c.type === "!" || (c.field === "operator" && w.src.slice(c.start, c.end) === "!"))
   const name = node.children.find((c) => c.type === "variable_name")
+  const unknownName = { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) }
   if (indirect && name) {
-    const value = scriptValue(scope)(w.src.slice(name.start, name.end))
-    if (value !== "unset") note(w, nameRisk(value === undefined ? { ...literalWord(""), value: undefined, text: w.src.slice(node.start, node.end) } : literalWord(value), "${!...}"))
+    const n = w.src.slice(name.start, name.end)
+    // a positional parameter (`${!1}`, `${!0}`) holds a name the script does not know
+    const value = /^\d+$/.test(n) ? undefined : scriptValue(scope)(n)
+    if (value !== "unset") note(w, nameRisk(value === undefined ? unknownName : literalWord(value), "${!...}"))
+  } else if (indirect && node.children.some((c) => c.type === "special_variable_name" || (c.field === "operator" && c.type === "#"))) {
+    // `${!@}`, `${!*}`, `${!_}`, `${!#}`: the name is a special parameter's value, not known here
+    note(w, nameRisk(unknownName, "${!...}"))
   }
   for (const c of node.children) {
     // an associative array's subscript is a key, expanded once

@@ -1,0 +1,55 @@
+// Shell options that change what the commands after them mean, which the analysis does not follow:
+// `shopt -s lastpipe` runs a pipeline's last part in this shell (its cd, read, export persist) and
+// `set -k` (`set -o keyword`, `shopt -os keyword`) makes NAME=value arguments the command's environment.
+// A word not known statically may be either option. Pure.
+import type { Word } from "./word.ts"
+
+export const LASTPIPE_REASON = "shopt -s lastpipe runs a pipeline's last part in the shell itself: what it changes (directory, variables) is not followed"
+export const KEYWORD_REASON = "set -k makes NAME=value arguments the command's environment"
+
+/** shopt words: the option letters given (`-qs`, `-s -o`) and the names; undefined when a word is not
+ *  known, which may be an option (-s, -o) as well as a name. */
+function shoptWords(args: Word[]): { letters: string; names: (string | undefined)[] } {
+  let letters = ""
+  const names: (string | undefined)[] = []
+  let options = true
+  for (const a of args) {
+    const v = a.value
+    if (options && v === "--") options = false
+    else if (options && v !== undefined && /^-[a-zA-Z]+$/.test(v)) letters += v.slice(1)
+    else names.push(v)
+  }
+  return { letters, names }
+}
+
+/** `shopt -s lastpipe` (any spelling), or a name or option not known statically under shopt. */
+export function shoptLastpipe(args: Word[]): boolean {
+  const { letters, names } = shoptWords(args)
+  // -o: the names are set -o ones
+  if (letters.includes("o")) return false
+  const unknown = names.includes(undefined)
+  return (letters.includes("s") || unknown) && (unknown || names.includes("lastpipe"))
+}
+
+/** `set -k`, `set -o keyword`, a bundle with k (`set -ek`), `shopt -os keyword`, or a word not known statically there. */
+export function setsKeyword(program: string, args: Word[]): boolean {
+  if (program === "shopt") {
+    const { letters, names } = shoptWords(args)
+    const unknown = names.includes(undefined)
+    return (letters.includes("s") || unknown) && (letters.includes("o") || unknown) && (unknown || names.includes("keyword"))
+  }
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined) return true
+    if (v === "--" || v === "-" || !/^[-+]/.test(v)) return false
+    // each o in a bundle takes the next word as an option name (`set -eo keyword`)
+    for (const c of v.slice(1)) {
+      if (c === "k" && v.startsWith("-")) return true
+      if (c !== "o") continue
+      const name = args[++i]
+      if (name === undefined) break
+      if (v.startsWith("-") && (name.value === undefined || name.value === "keyword")) return true
+    }
+  }
+  return false
+}
