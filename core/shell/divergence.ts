@@ -30,29 +30,66 @@ function ansiEndsInBackslash(text: string): boolean {
 const WORD_END = new Set([" ", "\t", "\n", ";", "&", "|", "<", ">", "(", ")"])
 
 // a `<<` / `<<-` (not `<<<`) whose delimiter holds quotes other than one pair around the whole word,
-// or any $'…' / $"…": bash removes the quotes, the parser ends the body at the literal line
+// or any $'…' / $"…": bash removes the quotes, the parser ends the body at the literal line. A `<<` inside
+// a quoted string is text, not an operator (`echo "notes<<EOF" >> "$CCODE_OUTPUT"`), and is skipped — but
+// only while the quoting is certain: after a real here-document (its body is not shell syntax) or a
+// command substitution inside double quotes, every later `<<` is checked.
 function oddHeredocDelimiter(text: string): boolean {
-  for (let at = text.indexOf("<<"); at >= 0; at = text.indexOf("<<", at + 2)) {
-    if (text[at + 2] === "<" || text[at - 1] === "<") {
-      at++
+  let quote: "'" | '"' | "$'" | undefined
+  let unsure = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quote === "'") {
+      if (c === "'") quote = undefined
+      else if (unsure && c === "<" && text.startsWith("<<", i) && odd(text, i)) return true
       continue
     }
-    let i = at + 2
-    if (text[i] === "-") i++
-    while (text[i] === " " || text[i] === "\t") i++
-    const start = i
-    while (i < text.length && !WORD_END.has(text[i]!)) {
-      const c = text[i]!
-      if (c === "\\") i += 2
-      else if (c === "'" || c === '"') {
-        const close = text.indexOf(c, i + 1)
-        i = close < 0 ? text.length : close + 1
-      } else i++
+    if (c === "\\") {
+      i++
+      continue
     }
-    const word = text.slice(start, i)
-    if (!/['"]/.test(word)) continue
-    if (/^'[^']*'$/.test(word) || /^"[^"$`\\]*"$/.test(word)) continue
-    return true
+    if (quote === '"' || quote === "$'") {
+      if (c === (quote === '"' ? '"' : "'")) quote = undefined
+      else if (quote === '"' && (c === "`" || (c === "$" && text[i + 1] === "("))) unsure = true
+      else if (unsure && c === "<" && text.startsWith("<<", i) && odd(text, i)) return true
+      continue
+    }
+    if (c === "'") quote = "'"
+    else if (c === '"') quote = '"'
+    // a comment's quotes are not quotes: from here on nothing is taken as quoted
+    else if (c === "#") unsure = true
+    else if (c === "$" && text[i + 1] === "'") {
+      quote = "$'"
+      i++
+    } else if (c === "<" && text.startsWith("<<", i)) {
+      if (text[i + 2] === "<") {
+        i += 2
+        continue
+      }
+      if (odd(text, i)) return true
+      unsure = true
+      i++
+    }
   }
   return false
+}
+
+// the delimiter word after the `<<` at `at` holds quotes other than one pair around it all
+function odd(text: string, at: number): boolean {
+  if (text[at + 2] === "<" || text[at - 1] === "<") return false
+  let i = at + 2
+  if (text[i] === "-") i++
+  while (text[i] === " " || text[i] === "\t") i++
+  const start = i
+  while (i < text.length && !WORD_END.has(text[i]!)) {
+    const c = text[i]!
+    if (c === "\\") i += 2
+    else if (c === "'" || c === '"') {
+      const close = text.indexOf(c, i + 1)
+      i = close < 0 ? text.length : close + 1
+    } else i++
+  }
+  const word = text.slice(start, i)
+  if (!/['"]/.test(word)) return false
+  return !(/^'[^']*'$/.test(word) || /^"[^"$`\\]*"$/.test(word))
 }
