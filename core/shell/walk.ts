@@ -9,16 +9,12 @@ import { readPlain } from "./plain.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
-import { arithmeticRisk, nameRisk } from "./arith.ts"
+import { arithmeticRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, compoundRisk, cwdLost, declare, integerRisk, isAssociative, isInteger, markArray, markVolatile, setVar, unsetArray } from "./setvars.ts"
-import { declarePrints } from "./secretvars.ts"
-
-interface Outcome {
-  ok: Cwd
-  fail: Cwd
-}
+import { arithmeticSets, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
+import { assign, declaration, type Substitutions } from "./walk-declare.ts"
+import { evalScript, lateEffects, trap, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
   src: string
@@ -123,7 +119,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "negated_command":
       return flip(statement(w, node.children.find((c) => c.named)!, scope, cwd, ctx, redirects))
     case "variable_assignment":
-      assign(w, node, scope, cwd, ctx, false)
+      assign(w, inner(w), node, scope, cwd, ctx, false)
       return same
     case "variable_assignments": {
       // tree-sitter drops a lone `-` between assignments (`A=1 - b=2` runs the command `-` with A set):
@@ -135,11 +131,11 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
         else note(w, `${w.src.slice(node.start, node.end).slice(0, 60)}: words the parser dropped`)
         return same
       }
-      for (const c of node.children) if (c.type === "variable_assignment") assign(w, c, scope, cwd, ctx, false)
+      for (const c of node.children) if (c.type === "variable_assignment") assign(w, inner(w), c, scope, cwd, ctx, false)
       return same
     }
     case "declaration_command":
-      declaration(w, node, scope, cwd, ctx)
+      declaration(w, inner(w), node, scope, cwd, ctx)
       return same
     case "unset_command":
       names(w, node.children.filter((c) => c.named), scope, "unset")
@@ -339,37 +335,10 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)
   const call = builtinCall(words)
-  if (call.name === "eval") return evalScript(w, call.args, scope, cwd, ctx)
-  if (call.name === "trap") return trap(w, call.args, scope, cwd, ctx)
+  const run = (text: string, inner: Scope) => inline(w, text, inner, cwd, ctx)
+  if (call.name === "eval") return evalScript(call.args, scope, cwd, run)
+  if (call.name === "trap") return trap(call.args, scope, cwd, run)
   return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
-}
-
-/** eval runs its words, joined, as a script in this shell: what it sets and where it moves count after it. */
-function evalScript(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
-  // a script not static is unresolvable already (hooks.ts); where it leaves the shell is not known
-  if (args.some((a) => a.value === undefined)) return { ok: null, fail: null }
-  const end = inline(w, args.map((a) => a.value).join(" "), scope, cwd, ctx)
-  return { ok: end, fail: joinCwd(cwd, end) }
-}
-
-/** A trap handler runs at times not known (DEBUG before every command): what it sets has no known value
- *  after the trap, and if it changes the directory no later directory is known. */
-function trap(w: Walker, args: Word[], scope: Scope, cwd: Cwd, ctx: Construct[]): Outcome {
-  const at = args[0]?.value === "--" ? 1 : 0
-  const handler = args[at]
-  if (!handler || args.length - at < 2 || (at === 0 && handler.value?.startsWith("-"))) return { ok: cwd, fail: cwd }
-  const inner = childScope(scope)
-  const end = handler.value === undefined ? null : inline(w, handler.value, inner, cwd, ctx)
-  const o = lateEffects(scope, inner, cwd, end)
-  return { ok: o.ok, fail: o.ok }
-}
-
-function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Outcome {
-  scope.loader.push(...inner.loader)
-  for (const n of inner.exported) scope.exported.add(n)
-  markVolatile(scope, inner.vars.keys())
-  if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
-  return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
 }
 
 /** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it
@@ -383,82 +352,6 @@ function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[
   return end
 }
 
-function assign(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
-  substitutions(w, node, scope, cwd, ctx)
-  // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
-  const target = node.children.find((c) => c.field === "name")
-  const associative = target !== undefined && isAssociative(scope, w.src.slice(target.start, target.end).replace(/\[.*$/s, ""))
-  const index = target?.type === "subscript" && !associative ? target.children.find((c) => c.field === "index") : undefined
-  if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
-  if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
-  const value = node.children.find((c) => c.field === "value")
-  if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
-  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
-  if (!a) return
-  // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
-  const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
-  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported || inherited))
-}
-
-function declaration(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
-  const keyword = node.children[0]?.type ?? ""
-  const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
-  names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
-  declarePrints(w.src, node, makeLookup(scope, w.shell))
-  if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
-    for (const c of node.children) {
-      const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
-      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
-    }
-  }
-  for (const c of node.children) {
-    if (c.type !== "variable_assignment") continue
-    const name = c.children.find((x) => x.field === "name")
-    if (name?.type === "subscript") note(w, nameRisk(literalWord(w.src.slice(name.start, name.end)), keyword))
-    // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
-    const value = c.children.find((x) => x.field === "value")
-    if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
-    }
-    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-    // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
-    const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
-    if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
-    if (target && value && value.type !== "array") {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
-    }
-  }
-  const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
-  const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
-  const lookup = makeLookup(scope, w.shell)
-  const others: SNode[] = []
-  // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
-  // environment included: a command the table judges (print-environment)
-  // (a word known only at run time may be an option)
-  if (!node.children.some((c) => c.type === "variable_assignment")) {
-    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
-    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
-      w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
-    }
-  }
-  for (const c of node.children) {
-    if (c.type === "variable_assignment" && !nameref) assign(w, c, scope, cwd, ctx, exported)
-    else if (c.type === "variable_assignment") {
-      substitutions(w, c, scope, cwd, ctx)
-      const a = assignmentOf(w.src, c, lookup)
-      if (a) note(w, declare(keyword, [literalWord("-n"), { ...a.value, value: a.value.value === undefined ? undefined : `${a.name}=${a.value.value}` }], scope))
-    } else if (c.named && c.type !== "word") {
-      substitutions(w, c, scope, cwd, ctx)
-      others.push(c)
-    }
-  }
-  // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
-  // quote removal, as the builtin does when reached through `builtin` or `command`
-  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
-  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
-}
-
 /** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
 function withStdin<T>(w: Walker, stdin: Stdin | undefined, walk: () => T): T {
   if (!stdin) return walk()
@@ -469,6 +362,11 @@ function withStdin<T>(w: Walker, stdin: Stdin | undefined, walk: () => T): T {
   } finally {
     w.inherited = before
   }
+}
+
+/** The walk of substitutions inside a node, for the declarations' reader (walk-declare.ts). */
+function inner(w: Walker): Substitutions {
+  return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {

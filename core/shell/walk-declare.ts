@@ -1,0 +1,93 @@
+// Declarations and assignments as the walk meets them (walk.ts): what they set, export, mark as integer,
+// array or nameref, and what bash evaluates in them (subscripts, integer values, quoted arrays). The
+// substitutions inside them are walked by the caller's function. Pure.
+import type { SNode } from "./parser.ts"
+import type { Construct } from "./types.ts"
+import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
+import { evalWord, groupWords, literalWord } from "./word.ts"
+import { assignmentOf } from "./effects.ts"
+import { arithmeticRisk, nameRisk } from "./arith.ts"
+import { names, note, scriptValue, type Reader } from "./walk-arith.ts"
+import { arithmeticSets, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
+import { declarePrints } from "./secretvars.ts"
+
+/** Walks the command and process substitutions inside a node (the caller's walk). */
+export type Substitutions = (node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]) => void
+
+/** `NAME=VALUE` (also inside a declaration): subscripts and integer values are arithmetic; the value is recorded. */
+export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
+  subs(node, scope, cwd, ctx)
+  // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
+  const target = node.children.find((c) => c.field === "name")
+  const associative = target !== undefined && isAssociative(scope, w.src.slice(target.start, target.end).replace(/\[.*$/s, ""))
+  const index = target?.type === "subscript" && !associative ? target.children.find((c) => c.field === "index") : undefined
+  if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+  if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
+  const value = node.children.find((c) => c.field === "value")
+  if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
+  if (!a) return
+  // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
+  const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
+  note(w, setVar(scope, a.name, a.append ? undefined : a.value.value, exported || inherited))
+}
+
+/** `declare`/`typeset`/`local`/`export`/`readonly` with their flags, names and assignments. */
+export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  const keyword = node.children[0]?.type ?? ""
+  const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
+  names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  declarePrints(w.src, node, makeLookup(scope, w.shell))
+  if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+    for (const c of node.children) {
+      const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
+      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
+    }
+  }
+  for (const c of node.children) {
+    if (c.type !== "variable_assignment") continue
+    const name = c.children.find((x) => x.field === "name")
+    if (name?.type === "subscript") note(w, nameRisk(literalWord(w.src.slice(name.start, name.end)), keyword))
+    // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
+    const value = c.children.find((x) => x.field === "value")
+    if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
+    }
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
+    const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
+    if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
+    if (target && value && value.type !== "array") {
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
+    }
+  }
+  const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
+  const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
+  const lookup = makeLookup(scope, w.shell)
+  const others: SNode[] = []
+  // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
+  // environment included: a command the table judges (print-environment)
+  // (a word known only at run time may be an option)
+  if (!node.children.some((c) => c.type === "variable_assignment")) {
+    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
+    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+      w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
+    }
+  }
+  for (const c of node.children) {
+    if (c.type === "variable_assignment" && !nameref) assign(w, subs, c, scope, cwd, ctx, exported)
+    else if (c.type === "variable_assignment") {
+      subs(c, scope, cwd, ctx)
+      const a = assignmentOf(w.src, c, lookup)
+      if (a) note(w, declare(keyword, [literalWord("-n"), { ...a.value, value: a.value.value === undefined ? undefined : `${a.name}=${a.value.value}` }], scope))
+    } else if (c.named && c.type !== "word") {
+      subs(c, scope, cwd, ctx)
+      others.push(c)
+    }
+  }
+  // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
+  // quote removal, as the builtin does when reached through `builtin` or `command`
+  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
+  note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
+}
