@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, ccode, sandbox, type Sandbox } from "./harness.ts"
 
 describe("reads of credentials", () => {
   let sb: Sandbox
@@ -28,10 +28,7 @@ describe("reads of credentials", () => {
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
 
-  const check = async (command: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command])
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string) => policyCheck(sb, command)
 
   test("the attack is real: bash expands the glob through the shipped link and prints the secret", () => {
     const r = Bun.spawnSync(["bash", "-c", "cat */credentials"], { cwd: sb.work, env: sb.env })

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 function git(cwd: string, args: string[], stdin?: string): string {
   const r = Bun.spawnSync(["git", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } })
@@ -52,7 +52,7 @@ describe("git in a repository embedded in the workspace", () => {
     rmSync(marker, { force: true })
   })
 
-  const check = async (command: string, cwd?: string) => JSON.parse((await ccode(sb, ["policy", "check", "--json", "--", command], { cwd })).stdout) as { decision: string; risk: string; reason: string }
+  const check = (command: string, cwd?: string) => policyCheck(sb, command, { cwd })
 
   test.each([
     "git -C fixtures/evil.git log",

@@ -136,3 +136,17 @@ export async function atTerminalPressingEnter(sb: Sandbox, args: string, opts: {
   const code = await proc.exited
   return { code, output: await new Response(proc.stdout).text() }
 }
+
+/** What `ccode policy check --json` answers. */
+export interface Verdict {
+  decision: string
+  risk: string
+  reason: string
+}
+
+/** `ccode policy check --json -- COMMAND` in the sandbox (its workspace unless `cwd` says otherwise). */
+export async function policyCheck(sb: Sandbox, command: string, opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Verdict> {
+  const r = await ccode(sb, ["policy", "check", "--json", "--", command], opts)
+  if (!r.stdout.trim()) throw new Error(`policy check printed nothing (exit ${r.code}): ${r.stderr}`)
+  return JSON.parse(r.stdout) as Verdict
+}

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, ccode, sandbox, type Sandbox } from "./harness.ts"
 
 describe("path tricks around links, globs and tilde", () => {
   let sb: Sandbox
@@ -25,10 +25,7 @@ describe("path tricks around links, globs and tilde", () => {
 
   const bash = (command: string, env: Record<string, string> = {}) =>
     Bun.spawnSync(["bash", "-c", command], { cwd: sb.work, env: { ...sb.env, ...env } }).stdout.toString()
-  const check = async (command: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command])
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string) => policyCheck(sb, command)
 
   test.each([
     // .. after a link is resolved on disk (review finding 12)

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, ccode, sandbox, type Sandbox } from "./harness.ts"
 
 describe("program tricks that read secrets", () => {
   let sb: Sandbox
@@ -33,10 +33,7 @@ describe("program tricks that read secrets", () => {
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
 
-  const check = async (command: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command])
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string) => policyCheck(sb, command)
   const bash = (command: string) => {
     const r = Bun.spawnSync(["bash", "-c", command], { cwd: sb.work, env: sb.env })
     return r.stdout.toString() + r.stderr.toString()

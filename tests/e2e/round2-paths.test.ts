@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 2 paths", () => {
   let sb: Sandbox
@@ -38,10 +38,7 @@ describe("round 2 paths", () => {
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
 
-  const check = async (command: string, dir = sb.work) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command], { cwd: dir })
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string, dir = sb.work) => policyCheck(sb, command, { cwd: dir })
   const bash = (command: string, dir = sb.work) => Bun.spawnSync(["bash", "-c", command], { cwd: dir, env: sb.env, stdin: "ignore" })
 
   test("the attack is real: bash expands ~ after x= and the link x= leads to the home", () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 2 table attacks are real and ask", () => {
   let sb: Sandbox
@@ -38,10 +38,7 @@ describe("round 2 table attacks are real and ask", () => {
     git(dir, "commit", "-qm", "init")
     return dir
   }
-  const check = async (command: string, cwd: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command], { cwd, env: { ROUND2_TOKEN: ENV_SECRET } })
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string, cwd: string) => policyCheck(sb, command, { cwd, env: { ROUND2_TOKEN: ENV_SECRET } })
   const asks = async (command: string, cwd: string, named: string) => {
     const d = await check(command, cwd)
     expect({ command, decision: d.decision, risk: d.risk, named: d.reason.toLowerCase().includes(named.toLowerCase()), reason: d.reason }).toEqual({ command, decision: "ask", risk: "medium", named: true, reason: d.reason })

@@ -3,7 +3,7 @@
 // A Claude Read of them, and a shell command reading them, ask under the bundled policies.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { rmSync } from "node:fs"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, ccode, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 3 /proc environ spellings", () => {
   let sb: Sandbox
@@ -18,10 +18,7 @@ describe("round 3 /proc environ spellings", () => {
     expect(r.code).toBe(0)
     return JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string }
   }
-  const check = async (command: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command], { cwd: sb.work })
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string) => policyCheck(sb, command)
 
   test("the spellings are real: a thread's environ holds the process's environment", () => {
     const env = { ...sb.env, R3_PROBE: "thread-env-probe" }

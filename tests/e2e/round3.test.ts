@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 3: git --bare obeys a workspace file as its config", () => {
   let sb: Sandbox
@@ -21,10 +21,7 @@ describe("round 3: git --bare obeys a workspace file as its config", () => {
     if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
     return r.stdout.toString().trim()
   }
-  const check = async (command: string, cwd: string) => {
-    const r = await ccode(sb, ["policy", "check", "--json", "--", command], { cwd })
-    return JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
-  }
+  const check = (command: string, cwd: string) => policyCheck(sb, command, { cwd })
 
   beforeAll(() => {
     sb = sandbox()
