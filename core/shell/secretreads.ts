@@ -60,15 +60,26 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
+  const tree = hiddenSkipped(part) ? "visible" : "all"
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
-      out.push({ path: r, access: "read", glob: true, recursive: true })
+      out.push({ path: r, access: "read", glob: true, recursive: true }, { path: r, access: "read", tree })
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
-    for (const at of leads(r)) for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+    for (const at of leads(r)) {
+      out.push({ path: at, access: "read", tree })
+      for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+    }
   }
   return out
+}
+
+// rg and ag leave out dot-files unless told (--hidden, -uu, --unrestricted); every other reader opens them
+function hiddenSkipped(part: Part): boolean {
+  if (part.program !== "rg" && part.program !== "ag") return false
+  const r = options(part)
+  return r !== undefined && !r.marks.has("hidden") && !r.marks.has("u") && !r.marks.has("unrestricted")
 }
 
 /**
@@ -200,7 +211,7 @@ function recursive(part: Part): boolean {
 // the options that make a reader walk folders or follow the links it meets, marked so that getopt
 // reports them however they are spelled (`--recur`, `-inr`, `--dereference-r`)
 const MARKS = byName<string>({
-  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow", ag: "f follow", ack: "follow", "git diff": "no-index",
+  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow hidden u unrestricted", ag: "f follow hidden u unrestricted", ack: "follow", "git diff": "no-index",
 })
 const marked = new Map<string, Compiled>()
 
