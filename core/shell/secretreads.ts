@@ -36,6 +36,10 @@ const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".
 export function unknownReads(part: Part): string | undefined {
   const listed = optionReadsUnknown(part.program, part.words)
   if (listed) return listed
+  // the objects it prints are named in its input (or are all of them): any could be a committed .env
+  if (part.program === "git" && part.words[1]?.value === "cat-file" && part.words.some((w) => w.value === undefined || w.value.startsWith("--ba"))) {
+    return "git cat-file --batch shows the objects its input names (or every object): one could be a credential file"
+  }
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
