@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
+import { ccode, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 5: what lies on disk", () => {
   let sb: Sandbox
@@ -132,6 +132,19 @@ describe("round 5: what lies on disk", () => {
     git(husky, "config", "core.hooksPath", ".husky/_")
     for (const command of ["git status", "git diff", "git log --oneline -5"]) {
       expect(await policyCheck(sb, command, { cwd: husky })).toMatchObject({ decision: "allow", risk: "safe" })
+    }
+  })
+
+  test("git credential fill prints the stored password: proven, then even the ci policy does not allow it", async () => {
+    writeFileSync(join(sb.home, ".git-credentials"), "https://dev:round5-stored-password@example.com\n")
+    const fill = "printf 'protocol=https\\nhost=example.com\\n\\n' | git -c credential.helper=store credential fill"
+    expect(bash(fill)).toContain("round5-stored-password")
+    for (const command of ["printf 'protocol=https\\nhost=example.com\\n\\n' | git credential fill", "git credential-store get", "gh auth token"]) {
+      const r = await ccode(sb, ["policy", "check", "--json", "--policy", "ci", "--", command])
+      const v = JSON.parse(r.stdout) as { decision: string; risk: string; reason: string }
+      expect(v.decision).not.toBe("allow")
+      expect(v.risk).toBe("high")
+      expect(v.reason).toContain("prints a stored credential")
     }
   })
 
