@@ -72,8 +72,9 @@ export function recursiveReads(part: Part, home: string, leads: (path: string) =
       continue
     }
     for (const at of leads(r)) {
-      out.push({ path: at, access: "read", tree })
       for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+      // after the known locations, so a reason names those first
+      out.push({ path: at, access: "read", tree })
     }
   }
   return out
