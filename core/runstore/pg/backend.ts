@@ -10,6 +10,7 @@ import { redactUrl } from "../../store/target.ts"
 import { appendAuditPg, queryAuditPg, resolveAuditRunPg, verifyAuditPg } from "./audit.ts"
 import { commitUnit, settleAll } from "./commit.ts"
 import { pgClient, pgDb, type PgTx } from "./db.ts"
+import { appendStatement, commitStatement } from "./step.ts"
 import { behindSchema, newerSchema, pgSchemaStatus } from "./migrate.ts"
 import { agentMessages, calls, checkpoints, events, planItems, requests, runs, snapshots, trust, usage } from "./schema.ts"
 
@@ -71,7 +72,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       })
     },
 
-    commit: (unit) =>
+    commit: async (unit) =>
+      (await commitStatement(client, unit)) ??
       tx(async (t) => {
         if (unit.relaxed && !unit.audit?.length && !unit.checkpoint) await t.execute(sql`SET LOCAL synchronous_commit TO OFF`)
         return commitUnit(t, unit)
@@ -155,7 +157,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         return changed
       }),
 
-    appendAudit: (rows) => tx((t) => appendAuditPg(t, rows)),
+    appendAudit: async (rows) => (await appendStatement(client, rows)) ?? tx((t) => appendAuditPg(t, rows)),
     queryAudit: (filter) => queryAuditPg(db, filter),
     resolveAuditRun: (idOrPrefix) => resolveAuditRunPg(db, idOrPrefix, location),
     verifyAudit: () => verifyAuditPg(db),
