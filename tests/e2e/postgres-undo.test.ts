@@ -1,0 +1,86 @@
+// ccode undo on a shared PostgreSQL database, through the compiled binary: the run's snapshot rows
+// are in the shared store, the snapshots in the shadow repository of the machine (CCODE_HOME) that
+// took them. Undo and redo work there; anywhere else undo refuses (exit 2), saying where they are,
+// and changes nothing.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { treeState } from "../snapshot/tree.ts"
+import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
+
+const TASK = `version: 1
+name: edits
+steps:
+  - id: edit
+    tool: write_file
+    with: { path: app.txt, content: "v2\\n" }
+  - id: create
+    needs: [edit]
+    tool: write_file
+    with: { path: made.txt, content: "new\\n" }
+  - id: remove
+    needs: [create]
+    run: rm old.txt
+`
+
+function machine(sb: Sandbox, name: string, url: string): Record<string, string> {
+  const home = join(sb.root, `machine-${name}`)
+  mkdirSync(join(home, "user"), { recursive: true })
+  return { CCODE_HOME: join(home, "ccode"), HOME: join(home, "user"), CCODE_DB: url }
+}
+
+if (!findPgBin()) {
+  pgMissing("ccode undo on a shared PostgreSQL database")
+} else {
+  describe("ccode undo on a shared PostgreSQL database", () => {
+    let pg: PgServer
+    beforeAll(async () => {
+      pg = await startPg()
+    }, 120_000)
+    afterAll(() => pg?.stop(), 60_000)
+
+    test("a run is undone (and redone) where its snapshots are; from another CCODE_HOME undo refuses with exit 2 and changes nothing", async () => {
+      const sb = sandbox()
+      const url = await pg.createDatabase()
+      expect((await ccode(sb, ["db", "migrate", "--db", url])).code).toBe(0)
+      sb.file("app.txt", "v1\n")
+      sb.file("old.txt", "old\n")
+      sb.file("task.yaml", TASK)
+      const a = machine(sb, "a", url)
+      const b = machine(sb, "b", url)
+      const before = treeState(sb.work)
+      const run = await ccode(sb, ["run", "task.yaml", "--yes", "--sandbox", "off"], { env: a })
+      expect(run.code, run.stderr).toBe(0)
+      const after = treeState(sb.work)
+      const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"], { env: b })).stdout)[0].id as string
+
+      // machine b reads the run's snapshot rows from the shared store, but holds none of the snapshots
+      for (const args of [["undo", id], ["undo", id, "--dry-run", "--json"]]) {
+        const elsewhere = await ccode(sb, args, { env: b })
+        expect(elsewhere.code, args.join(" ")).toBe(2)
+        expect(elsewhere.stderr).toContain(`is not on this machine (not under ${b.CCODE_HOME}/snapshots): snapshots stay on the machine that took them`)
+      }
+      expect(treeState(sb.work)).toEqual(after)
+
+      const dry = JSON.parse((await ccode(sb, ["undo", id, "--dry-run", "--json"], { env: a })).stdout)
+      expect([dry.modified, dry.removed, dry.restored]).toEqual([["app.txt"], ["made.txt"], ["old.txt"]])
+      const undo = await ccode(sb, ["undo", id], { env: a })
+      expect(undo.code, undo.stderr).toBe(0)
+      expect(treeState(sb.work)).toEqual(before)
+      expect(existsSync(join(sb.work, "made.txt"))).toBe(false)
+
+      const redo = await ccode(sb, ["undo", "--redo", id, "--json"], { env: a })
+      expect(redo.code, redo.stderr).toBe(0)
+      expect(readFileSync(join(sb.work, "app.txt"), "utf8")).toBe("v2\n")
+      expect(treeState(sb.work)).toEqual(after)
+
+      // the undo and the redo joined the fleet's one chain, read from any machine
+      const rollbacks = JSON.parse((await ccode(sb, ["audit", "--run", id, "--type", "rollback", "--json"], { env: b })).stdout)
+      expect(rollbacks.map((r: { action: string; result: string }) => [r.action, r.result])).toEqual([["undo", "success"], ["redo", "success"]])
+      const snapshots = JSON.parse((await ccode(sb, ["audit", "--run", id, "--type", "checkpoint", "--json"], { env: b })).stdout)
+      expect(snapshots.filter((r: { action: string }) => r.action === "snapshot").length).toBeGreaterThanOrEqual(2)
+      expect((await ccode(sb, ["audit", "verify"], { env: b })).code).toBe(0)
+    }, 120_000)
+  })
+}
