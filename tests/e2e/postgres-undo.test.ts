@@ -81,6 +81,13 @@ if (!findPgBin()) {
       const snapshots = JSON.parse((await ccode(sb, ["audit", "--run", id, "--type", "checkpoint", "--json"], { env: b })).stdout)
       expect(snapshots.filter((r: { action: string }) => r.action === "snapshot").length).toBeGreaterThanOrEqual(2)
       expect((await ccode(sb, ["audit", "verify"], { env: b })).code).toBe(0)
+
+      // removing the run from the machine that took its snapshots drops their refs there too
+      const refs = snapshots.filter((r: { action: string }) => r.action === "snapshot").map((r: { data: { ref: string } }) => r.data.ref) as string[]
+      const refFiles = () => new Bun.Glob("snapshots/*/refs/ccode/snapshots/*").scanSync(a.CCODE_HOME!).map((f) => f.split("/").at(-1)!).toArray()
+      expect(refs.every((ref) => refFiles().includes(ref))).toBe(true)
+      expect((await ccode(sb, ["runs", "rm", id], { env: a })).code).toBe(0)
+      expect(refs.filter((ref) => refFiles().includes(ref))).toEqual([])
     }, 120_000)
   })
 }

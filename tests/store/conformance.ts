@@ -193,6 +193,20 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("after runs are deleted, the snapshot refs another run still holds are in use, the rest are not", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("gone"))
+      await store.createRun(run("kept"))
+      await store.commit({ runId: "gone", snapshots: [{ callId: null, step: 1, ref: "a".repeat(40) }, { callId: null, step: 2, ref: "b".repeat(40) }] })
+      // an unchanged workspace gives the next run the same snapshot
+      await store.commit({ runId: "kept", snapshots: [{ callId: null, step: 1, ref: "b".repeat(40) }] })
+      const refs = await store.deleteRuns(["gone"])
+      expect(refs.sort()).toEqual(["a".repeat(40), "b".repeat(40)])
+      expect([...(await store.snapshotRefsInUse([...refs, ...Array.from({ length: 1200 }, (_, i) => `x${i}`)]))]).toEqual(["b".repeat(40)])
+      expect(await store.snapshotRefsInUse([])).toEqual(new Set())
+      await store.close()
+    }, T)
+
     test("checkpoints keep the last two; plan rows round-trip in plan order", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))

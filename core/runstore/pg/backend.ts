@@ -1,7 +1,7 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
 import { and, asc, desc, eq, inArray, isNull, like, sql } from "drizzle-orm"
-import type { NewRun, PruneCandidate, RunStore } from "../api.ts"
+import { inSlices, type NewRun, type PruneCandidate, type RunStore } from "../api.ts"
 import type { CallRow, PlanRow } from "../../store/calls.ts"
 import type { RequestRow } from "../../store/requests.ts"
 import { RunNotFound, type RunRow } from "../../store/runs.ts"
@@ -105,6 +105,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         .where(eq(usage.runId, runId))
         .orderBy(asc(usage.id)),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)),
+    snapshotRefsInUse: async (refs) =>
+      new Set((await inSlices(refs, (slice) => db.selectDistinct({ ref: snapshots.ref }).from(snapshots).where(inArray(snapshots.ref, slice)))).map((r) => r.ref)),
     runEvents: async (runId, type) =>
       (await db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
