@@ -3,9 +3,10 @@
 // took them. Undo and redo work there; anywhere else undo refuses (exit 2), saying where they are,
 // and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { ccode, sandbox } from "./harness.ts"
+import { machine } from "./fleet.ts"
 import { treeState } from "../snapshot/tree.ts"
 import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
 
@@ -23,12 +24,6 @@ steps:
     needs: [create]
     run: rm old.txt
 `
-
-function machine(sb: Sandbox, name: string, url: string): Record<string, string> {
-  const home = join(sb.root, `machine-${name}`)
-  mkdirSync(join(home, "user"), { recursive: true })
-  return { CCODE_HOME: join(home, "ccode"), HOME: join(home, "user"), CCODE_DB: url }
-}
 
 if (!findPgBin()) {
   pgMissing("ccode undo on a shared PostgreSQL database")
@@ -82,9 +77,13 @@ if (!findPgBin()) {
       expect(snapshots.filter((r: { action: string }) => r.action === "snapshot").length).toBeGreaterThanOrEqual(2)
       expect((await ccode(sb, ["audit", "verify"], { env: b })).code).toBe(0)
 
+      // the report's files changed come from the snapshots, on the machine that holds them
+      const report = JSON.parse((await ccode(sb, ["audit", "report", id, "--format", "json"], { env: a })).stdout)
+      expect(report.files_changed).toEqual(["app.txt", "made.txt", "old.txt"])
+
       // removing the run from the machine that took its snapshots drops their refs there too
       const refs = snapshots.filter((r: { action: string }) => r.action === "snapshot").map((r: { data: { ref: string } }) => r.data.ref) as string[]
-      const refFiles = () => new Bun.Glob("snapshots/*/refs/ccode/snapshots/*").scanSync(a.CCODE_HOME!).map((f) => f.split("/").at(-1)!).toArray()
+      const refFiles = () => [...new Bun.Glob("snapshots/*/refs/ccode/snapshots/*").scanSync(a.CCODE_HOME!)].map((f) => f.split("/").at(-1)!)
       expect(refs.every((ref) => refFiles().includes(ref))).toBe(true)
       expect((await ccode(sb, ["runs", "rm", id], { env: a })).code).toBe(0)
       expect(refs.filter((ref) => refFiles().includes(ref))).toEqual([])
