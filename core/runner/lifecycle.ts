@@ -23,6 +23,7 @@ import { createCallSnapshots } from "../snapshot/around-call.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
 import { localSnapshotLog, stepSnapshotLog } from "../snapshot/rows.ts"
+import { holdsSnapshot } from "../snapshot/repo.ts"
 import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
 import { createPlan, planOutcome, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
@@ -281,7 +282,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
 function callSnapshots(env: RunEnv, prepared: Prepared, runId: string, recorder: RunContext["recorder"]): RunContext["snapshots"] {
   const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: env.local ? [env.local.path, env.home] : [env.home] })
   return createCallSnapshots({
-    log: env.local ? localSnapshotLog(env.local) : stepSnapshotLog((id) => env.store.snapshotsOf(id), recorder), runId, snapshotter,
+    log: env.local ? localSnapshotLog(env.local) : stepSnapshotLog((id) => env.store.snapshotsOf(id), recorder, (ref) => holdsSnapshot(env.home, prepared.workspace, ref)), runId, snapshotter,
     readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
   })

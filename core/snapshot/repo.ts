@@ -56,9 +56,9 @@ export function findWorkspace(home: string, workdir: string, ref: string): strin
   }
 }
 
-/** Does the shadow repository of `workspace` under `home` hold the snapshot `ref`? */
+/** Does the shadow repository of `workspace` (its real path) under `home` hold the snapshot `ref`? */
 export function holdsSnapshot(home: string, workspace: string, ref: string): boolean {
-  return existsSync(join(shadowDir(home, workspace), "refs", "ccode", "snapshots", ref))
+  return existsSync(workspace) && existsSync(join(shadowDir(home, realpathSync(workspace)), "refs", "ccode", "snapshots", ref))
 }
 
 /** Open (creating on first use) the shadow repository of `workspace`; `exclude` are absolute paths kept out of it. */

@@ -36,14 +36,20 @@ export function localSnapshotLog(store: Store): SnapshotLog {
 /**
  * With the step's own commit (the call's intent, or its result): the rows land in the run's store,
  * whichever it is, in the transaction of the step that took the snapshot. `stage` and `audit` are
- * the run's recorder's.
+ * the run's recorder's. `holds`: is a ref in this machine's shadow repository? A run resumed on
+ * another machine has its earlier snapshots there only: here it starts over with a snapshot of its own
+ * before its next writing call, so undo here reaches back to where this machine took the run up.
  */
 export function stepSnapshotLog(
   snapshotsOf: (runId: string) => Promise<{ ref: string }[]>,
   recorder: { stage(writes: { snapshots: { callId: string | null; step: number; ref: string }[] }): void; audit(row: Omit<AuditInput, "runId" | "data"> & { data?: unknown }): void },
+  holds: (ref: string) => boolean,
 ): SnapshotLog {
   return {
-    lastRef: async (runId) => (await snapshotsOf(runId)).at(-1)?.ref,
+    lastRef: async (runId) => {
+      const last = (await snapshotsOf(runId)).at(-1)?.ref
+      return last && holds(last) ? last : undefined
+    },
     record: async (row, label) => {
       recorder.stage({ snapshots: [{ callId: row.callId, step: row.step, ref: row.ref }] })
       recorder.audit({ ts: Date.now(), callId: row.callId, type: "checkpoint", actor: "system", action: "snapshot", result: "success", reason: label, data: { ref: row.ref, step: row.step } })

@@ -88,5 +88,36 @@ if (!findPgBin()) {
       expect((await ccode(sb, ["runs", "rm", id], { env: a })).code).toBe(0)
       expect(refs.filter((ref) => refFiles().includes(ref))).toEqual([])
     }, 120_000)
+
+    test("a run resumed on another machine snapshots there from where it took over: undo there reaches back that far, not further", async () => {
+      const sb = sandbox()
+      const url = await pg.createDatabase()
+      expect((await ccode(sb, ["db", "migrate", "--db", url])).code).toBe(0)
+      sb.file("task.yaml", [
+        "version: 1", "name: moved",
+        "steps:",
+        "  - id: one", "    tool: write_file", "    with: { path: a.txt, content: \"1\\n\" }",
+        "  - id: two", "    needs: [one]", "    breakpoint: true", "    tool: write_file", "    with: { path: b.txt, content: \"2\\n\" }", "",
+      ].join("\n"))
+      const a = machine(sb, "a", url)
+      const b = machine(sb, "b", url)
+      const paused = await ccode(sb, ["run", "task.yaml", "--yes", "--sandbox", "off"], { env: a })
+      expect(paused.code, paused.stderr).toBe(3)
+      const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"], { env: b })).stdout)[0].id as string
+      expect((await ccode(sb, ["approve", id, "--all"], { env: b })).code).toBe(0)
+      const resumed = await ccode(sb, ["resume", id], { env: b })
+      expect(resumed.code, resumed.stderr).toBe(0)
+      expect([existsSync(join(sb.work, "a.txt")), existsSync(join(sb.work, "b.txt"))]).toEqual([true, true])
+
+      // back past the move needs a's snapshots: refused on b, and on a (which lacks b's)
+      for (const env of [a, b]) {
+        const whole = await ccode(sb, ["undo", id], { env })
+        expect(whole.code).toBe(2)
+        expect(whole.stderr).toContain("is not on this machine")
+      }
+      const partial = JSON.parse((await ccode(sb, ["undo", id, "--to-step", "2", "--json"], { env: b })).stdout)
+      expect([partial.removed, partial.step]).toEqual([["b.txt"], 2])
+      expect([existsSync(join(sb.work, "a.txt")), existsSync(join(sb.work, "b.txt"))]).toEqual([true, false])
+    }, 120_000)
   })
 }
