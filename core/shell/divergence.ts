@@ -2,6 +2,7 @@
 // than the one bash runs, so commands could go unjudged. A pure pre-check over the raw text, run before
 // either reader; a hit makes the command unresolvable (critical), like a parse error. It over-matches
 // inside quotes on purpose (fail closed): these spellings are rare in real commands.
+import type { SNode } from "./parser.ts"
 
 /** Why the parser cannot be trusted on this text, or undefined when no known misreading applies. */
 export function parserDivergence(text: string): string | undefined {
@@ -92,4 +93,53 @@ function odd(text: string, at: number): boolean {
   const word = text.slice(start, i)
   if (!/['"]/.test(word)) return false
   return !(/^'[^']*'$/.test(word) || /^"[^"$`\\]*"$/.test(word))
+}
+
+/** Why the parsed tree cannot be what bash reads, or undefined. Shapes found by running bash and the
+ *  parser side by side on small texts: a word node never holds a blank or newline bash would split at,
+ *  the parts of one word are never apart, and a backquoted substitution holds none of the escapes bash
+ *  removes before it re-reads the text. */
+export function treeDivergence(node: SNode, src: string): string | undefined {
+  switch (node.type) {
+    case "word":
+      if (unescapedBlank(src, node.start, node.end)) return "a word the parser reads across a line end or blank (a line that starts with a backslash joins the line above), where bash starts a new word or command"
+      break
+    case "command":
+      for (let i = 1; i < node.children.length; i++) {
+        if (unescapedNewline(src, node.children[i - 1]!.end, node.children[i]!.start)) return "a command the parser reads on past a line end (a line that is only a backslash), where bash ends it"
+      }
+      break
+    case "concatenation":
+      for (let i = 1; i < node.children.length; i++) {
+        const gap = src.slice(node.children[i - 1]!.end, node.children[i]!.start)
+        if (gap && !/^(\\\n)+$/.test(gap)) return "parts the parser joins into one word across a blank (an empty `` substitution), which bash reads as separate words"
+      }
+      break
+    case "command_substitution":
+      if (src[node.start] === "`" && /\\[`$\\"]/.test(src.slice(node.start + 1, node.end - 1))) return "a backquoted substitution holding \\`, \\$, \\\\ or \\\": bash removes those backslashes and reads the text again (a nested substitution), the parser does not"
+      break
+  }
+  for (const c of node.children) {
+    const why = treeDivergence(c, src)
+    if (why) return why
+  }
+  return undefined
+}
+
+function unescapedNewline(src: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    if (src[i] === "\\") i++
+    else if (src[i] === "\n") return true
+  }
+  return false
+}
+
+// a space, tab or newline in src[start, end) not escaped by a backslash
+function unescapedBlank(src: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = src[i]
+    if (c === "\\") i++
+    else if (c === " " || c === "\t" || c === "\n") return true
+  }
+  return false
 }
