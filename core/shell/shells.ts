@@ -4,7 +4,7 @@ import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part } from "./part.ts"
 import { byName } from "./options.ts"
-import { KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
+import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -48,6 +48,11 @@ export function shell(part: Part, ex: Expander): void {
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
+  // -H / -o histexpand, or an interactive shell reading its script from stdin (history expansion is on there)
+  const options = part.words.slice(1, i)
+  const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
+  if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
+  else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
   const run = runner(part, ex, cdableVars)
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
