@@ -96,13 +96,15 @@ function odd(text: string, at: number): boolean {
 }
 
 /** Why the parsed tree cannot be what bash reads, or undefined. Shapes found by running bash and the
- *  parser side by side on small texts: a word node never holds a blank or newline bash would split at,
- *  the parts of one word are never apart, and a backquoted substitution holds none of the escapes bash
- *  removes before it re-reads the text. */
-export function treeDivergence(node: SNode, src: string): string | undefined {
+ *  parser side by side on small texts: a word node never holds a blank, line end or operator character
+ *  bash would split at, the parts of one word are never apart, a command never runs past a line end,
+ *  and a backquoted substitution holds none of the escapes bash removes before it reads the text again.
+ *  Inside `${…}` bash reads on to the closing brace (`${x:-a b}` is one word): no word checks there,
+ *  until a command substitution starts a script again. */
+export function treeDivergence(node: SNode, src: string, inBraces = false): string | undefined {
   switch (node.type) {
     case "word":
-      if (unescapedBlank(src, node.start, node.end)) return "a word the parser reads across a line end or blank (a line that starts with a backslash joins the line above), where bash starts a new word or command"
+      if (!inBraces && unescapedSplit(src, node.start, node.end)) return "a word the parser reads across a line end, blank or operator (a line that starts with a backslash joins the line above), where bash starts a new word or command"
       break
     case "command":
       for (let i = 1; i < node.children.length; i++) {
@@ -110,6 +112,7 @@ export function treeDivergence(node: SNode, src: string): string | undefined {
       }
       break
     case "concatenation":
+      if (inBraces) break
       for (let i = 1; i < node.children.length; i++) {
         const gap = src.slice(node.children[i - 1]!.end, node.children[i]!.start)
         if (gap && !/^(\\\n)+$/.test(gap)) return "parts the parser joins into one word across a blank (an empty `` substitution), which bash reads as separate words"
@@ -117,10 +120,14 @@ export function treeDivergence(node: SNode, src: string): string | undefined {
       break
     case "command_substitution":
       if (src[node.start] === "`" && /\\[`$\\"]/.test(src.slice(node.start + 1, node.end - 1))) return "a backquoted substitution holding \\`, \\$, \\\\ or \\\": bash removes those backslashes and reads the text again (a nested substitution), the parser does not"
+      inBraces = false
+      break
+    case "expansion":
+      inBraces = true
       break
   }
   for (const c of node.children) {
-    const why = treeDivergence(c, src)
+    const why = treeDivergence(c, src, inBraces)
     if (why) return why
   }
   return undefined
@@ -134,12 +141,14 @@ function unescapedNewline(src: string, start: number, end: number): boolean {
   return false
 }
 
-// a space, tab or newline in src[start, end) not escaped by a backslash
-function unescapedBlank(src: string, start: number, end: number): boolean {
+// a blank, line end or operator character (; | & < > ( )) in src[start, end) not escaped by a backslash
+function unescapedSplit(src: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
-    const c = src[i]
+    const c = src[i]!
     if (c === "\\") i++
-    else if (c === " " || c === "\t" || c === "\n") return true
+    else if (SPLITS.includes(c)) return true
   }
   return false
 }
+
+const SPLITS = " \t\n;|&<>()"
