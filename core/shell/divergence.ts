@@ -102,9 +102,14 @@ function odd(text: string, at: number): boolean {
  *  Inside `${…}` bash reads on to the closing brace (`${x:-a b}` is one word): no word checks there,
  *  until a command substitution starts a script again. */
 export function treeDivergence(node: SNode, src: string, inBraces = false): string | undefined {
+  // a backquote in a word, pattern or string text (not quoted text, a comment or a here-document's)
+  if (!node.children.length && !LITERAL_LEAVES.has(node.type) && unescaped(src, node.start, node.end, "`")) return BACKQUOTE_AS_TEXT
   switch (node.type) {
     case "word":
       if (!inBraces && unescapedSplit(src, node.start, node.end)) return "a word the parser reads across a line end, blank or operator (a line that starts with a backslash joins the line above), where bash starts a new word or command"
+      break
+    case "heredoc_redirect":
+      if (heredocBackquote(node, src)) return BACKQUOTE_AS_TEXT
       break
     case "command":
       for (let i = 1; i < node.children.length; i++) {
@@ -131,6 +136,33 @@ export function treeDivergence(node: SNode, src: string, inBraces = false): stri
     if (why) return why
   }
   return undefined
+}
+
+const LITERAL_LEAVES = new Set(["`", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_body", "heredoc_content", "heredoc_end"])
+
+const BACKQUOTE_AS_TEXT = "a backquoted substitution the parser reads as text (inside ${…} or an unquoted here-document), which bash runs"
+
+// an unquoted here-document's body holding a backquote outside the substitutions the parser found
+function heredocBackquote(node: SNode, src: string): boolean {
+  const start = node.children.find((c) => c.type === "heredoc_start")
+  const body = node.children.find((c) => c.type === "heredoc_body")
+  if (!start || !body || /['"\\]/.test(src.slice(start.start, start.end))) return false
+  let at = body.start
+  for (const c of body.children) {
+    if (c.type === "heredoc_content") continue
+    if (unescaped(src, at, c.start, "`")) return true
+    at = c.end
+  }
+  return unescaped(src, at, body.end, "`")
+}
+
+// the character `char` in src[start, end), not escaped by a backslash
+function unescaped(src: string, start: number, end: number, char: string): boolean {
+  for (let i = start; i < end; i++) {
+    if (src[i] === "\\") i++
+    else if (src[i] === char) return true
+  }
+  return false
 }
 
 function unescapedNewline(src: string, start: number, end: number): boolean {

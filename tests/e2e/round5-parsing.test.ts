@@ -30,6 +30,8 @@ describe("round 5 parsing and expansions", () => {
     ["cat x `` ~/.netrc", "critical", "across a blank"],
     ["echo `echo \\`cat ~/.netrc\\``", "critical", "backquoted substitution"],
     ["echo `cat \\$HOME/.netrc`", "critical", "backquoted substitution"],
+    ["echo ${x:=`cat ~/.netrc`}", "critical", "backquoted substitution the parser reads as text"],
+    ["cat <<EOF\n`cat ~/.netrc`\nEOF", "critical", "backquoted substitution the parser reads as text"],
     ["cat ~/.netr{c..c}", "high", ".netrc"],
     ["cat ~/.netr{a..c..2}", "high", ".netrc"],
     ["x={a,b}; cat \"$x\"", "high", ".netrc"],
