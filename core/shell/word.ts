@@ -360,8 +360,15 @@ export function hasGlob(s: string): boolean {
   return s.includes("*") || s.includes("?") || s.includes("[")
 }
 
-/** $'...' escapes, as bash decodes them. */
+/** $'...' escapes, as bash decodes them. A NUL (`\0`, `\x00`, `\u0000`, `\c@`) ends the string: bash
+ *  passes arguments as C strings, so `$'/x/.netrc\0junk'` is /x/.netrc. */
 export function decodeAnsiC(s: string): string {
+  const text = decodeEscapes(s)
+  const nul = text.indexOf("\0")
+  return nul < 0 ? text : text.slice(0, nul)
+}
+
+function decodeEscapes(s: string): string {
   return s.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, e: string) => {
     const k = e[0]!
     if (k === "x" || k === "u" || k === "U") return String.fromCodePoint(parseInt(e.slice(1), 16))
