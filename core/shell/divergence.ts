@@ -110,6 +110,7 @@ export function treeDivergence(node: SNode, src: string, inBraces = false): stri
       break
     case "heredoc_redirect":
       if (heredocBackquote(node, src)) return BACKQUOTE_AS_TEXT
+      if (heredocEndMoves(node, src)) return "a here-document whose body has a line continuation: bash joins the lines before it looks for the delimiter (EO\\ and F end it), so it ends the body at another line than the parser"
       break
     case "command":
       for (let i = 1; i < node.children.length; i++) {
@@ -154,6 +155,34 @@ function heredocBackquote(node: SNode, src: string): boolean {
     at = c.end
   }
   return unescaped(src, at, body.end, "`")
+}
+
+// An unquoted here-document: bash removes backslash-newline from the body's lines before comparing them
+// with the delimiter, the parser does not. True when bash would end the body at another line than the
+// parser's end line (`EO\` + `F` ends it early; `x\` + `EOF` runs on); with `<<-` any continuation.
+function heredocEndMoves(node: SNode, src: string): boolean {
+  const start = node.children.find((c) => c.type === "heredoc_start")
+  const end = node.children.find((c) => c.type === "heredoc_end")
+  if (!start || !end || /['"\\]/.test(src.slice(start.start, start.end))) return false
+  const body = node.children.find((c) => c.type === "heredoc_body")
+  const from = src.lastIndexOf("\n", (body ?? end).start - 1) + 1
+  const lines = src.slice(from, end.end).split("\n")
+  const continued = (l: string) => /(^|[^\\])(\\\\)*\\$/.test(l)
+  if (!lines.slice(0, -1).some(continued)) return false
+  if (node.children.some((c) => c.type === "<<-")) return true
+  const delimiter = src.slice(start.start, start.end)
+  let logical = ""
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (continued(line) && i < lines.length - 1) {
+      logical += line.slice(0, -1)
+      continue
+    }
+    logical += line
+    if (logical === delimiter) return i !== lines.length - 1 || logical !== line
+    logical = ""
+  }
+  return true
 }
 
 // the character `char` in src[start, end), not escaped by a backslash

@@ -32,6 +32,7 @@ describe("round 5 parsing and expansions", () => {
     ["echo `cat \\$HOME/.netrc`", "critical", "backquoted substitution"],
     ["echo ${x:=`cat ~/.netrc`}", "critical", "backquoted substitution the parser reads as text"],
     ["cat <<EOF\n`cat ~/.netrc`\nEOF", "critical", "backquoted substitution the parser reads as text"],
+    ["cat <<EOF\nhi\nEO\\\nF\ncat ~/.netrc\nEOF", "critical", "here-document whose body has a line continuation"],
     ["cat ~/.netr{c..c}", "high", ".netrc"],
     ["cat ~/.netr{a..c..2}", "high", ".netrc"],
     ["x={a,b}; cat \"$x\"", "high", ".netrc"],
