@@ -6,6 +6,7 @@ import { isInside } from "../base/paths.ts"
 import { credentialsBelow } from "../shell/index.ts"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
+import { treeFiles } from "./treedisk.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -18,6 +19,11 @@ export interface DiskContext {
   workspace: string
   home: string
   realpath: (path: string) => string
+  /** whether a path rule (risk.paths, the built-in credential locations) names this real path: the
+   *  files found on disk that it picks are judged as paths of the call; undefined: none are looked for */
+  judged?: (path: string) => boolean
+  /** the command may turn dotglob on: a glob's `*` matches names starting with a dot */
+  dotglob?: boolean
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -26,13 +32,21 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   const { workspace, realpath } = ctx
   for (const p of touched) {
     const real = realpath(p.path)
+    if (p.tree) {
+      for (const root of treeRoots(p.path, realpath, raised, ctx)) tree(root, p.tree === "all", paths, raised, ctx)
+      continue
+    }
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
-    if (p.contents) for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+    if (p.contents) {
+      for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+      tree(real, true, paths, raised, ctx)
+    }
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
-      const found = globLinks(p.path, realpath)
+      const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
+      if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -48,6 +62,22 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     }
   }
   return raised
+}
+
+// the folders a recursive read walks: a glob's matches on disk (as bash expands it), else the path
+function treeRoots(path: string, realpath: (p: string) => string, raised: Raised, ctx: DiskContext): string[] {
+  if (!/[*?[]/.test(path)) return [realpath(path)]
+  const found = globLinks(path, realpath, undefined, ctx.dotglob ?? true)
+  if (!found.complete) raised.push({ risk: "medium", reason: `${path} matches too many entries to check the files below them` })
+  return [...found.names, ...found.links]
+}
+
+// the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  if (!ctx.judged) return
+  const found = treeFiles(root, ctx.judged, { hidden })
+  for (const path of found.files) paths.push({ path, access: "read" })
+  if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
 
 // a path reached through a link: judged itself, and when it is a folder outside the workspace, a
