@@ -114,7 +114,7 @@ export function treeDivergence(node: SNode, src: string, inBraces = false): stri
       break
     case "command":
       for (let i = 1; i < node.children.length; i++) {
-        if (unescapedNewline(src, node.children[i - 1]!.end, node.children[i]!.start)) return "a command the parser reads on past a line end (a line that is only a backslash), where bash ends it"
+        if (unescaped(src, node.children[i - 1]!.end, node.children[i]!.start, "\n")) return "a command the parser reads on past a line end (a line that is only a backslash), where bash ends it"
       }
       break
     case "concatenation":
@@ -190,14 +190,6 @@ function unescaped(src: string, start: number, end: number, char: string): boole
   for (let i = start; i < end; i++) {
     if (src[i] === "\\") i++
     else if (src[i] === char) return true
-  }
-  return false
-}
-
-function unescapedNewline(src: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    if (src[i] === "\\") i++
-    else if (src[i] === "\n") return true
   }
   return false
 }
