@@ -118,11 +118,11 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !start.cdableVars && !start.noBraces ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && start.braces === undefined ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
-  if (start.noBraces) scope.braceexpand = false // `bash +B -c ...`
+  if (start.braces !== undefined) scope.braceexpand = start.braces // `bash +B -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {

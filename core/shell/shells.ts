@@ -15,7 +15,7 @@ export function shell(part: Part, ex: Expander): void {
   let stdinMode = false
   let script: Word | undefined
   let cdableVars = false
-  let noBraces = false
+  let braces: false | "unknown" | undefined
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -47,8 +47,9 @@ export function shell(part: Part, ex: Expander): void {
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
     // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
-    if (v.includes("B")) noBraces = v.startsWith("+")
-    if (v.includes("o") && named === "braceexpand") noBraces = v.startsWith("+")
+    if (v.includes("B")) braces = v.startsWith("+") ? false : undefined
+    if (v.includes("o") && named === "braceexpand") braces = v.startsWith("+") ? false : undefined
+    else if (v.includes("o") && named === undefined && i + 1 < part.words.length) braces = "unknown"
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
@@ -57,7 +58,7 @@ export function shell(part: Part, ex: Expander): void {
   const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
   if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
   else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
-  const run = runner(part, ex, { cdableVars, noBraces })
+  const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) })
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
