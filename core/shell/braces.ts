@@ -84,6 +84,9 @@ function sequence(inner: string): string[] | null | undefined {
   const out: string[] = []
   if (m[3] !== undefined) {
     const from = m[3].charCodeAt(0), to = m[4]!.charCodeAt(0)
+    // from upper to lower case it passes \ and ` (`{Z..a}`), which bash then reads as a quote and a
+    // substitution: not followed
+    if (Math.min(from, to) < 0x5c && Math.max(from, to) > 0x60) return undefined
     const dir = from <= to ? 1 : -1
     for (let i = from; dir > 0 ? i <= to : i >= to; i += dir * step) {
       out.push(String.fromCharCode(i))
