@@ -79,7 +79,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     // name), some take a glob with braces (Glob, read_many_files): both readings are checked
     const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
     const expanded = braceWords(full)
-    if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion of more than ${MAX_BRACE_WORDS} paths, which ccode does not follow` })
+    if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
     for (const one of new Set([full, ...(expanded ?? [])])) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true

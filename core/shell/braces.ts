@@ -1,6 +1,7 @@
 // Bash's brace expansion ({a,b}, {1..3}, {a..e..2}, {01..10}, nested): the braces to expand are marked
 // first (quoted and expanded text keeps its braces as they are), then expanded. More results than
-// MAX_BRACE_WORDS make the expansion unknown (undefined), never a truncated list. Pure.
+// MAX_BRACE_WORDS, or a letter range across the cases, make the expansion unknown (undefined), never a
+// truncated or wrong list. Pure.
 
 const OPEN = "\u0001", COMMA = "\u0002", CLOSE = "\u0003"
 

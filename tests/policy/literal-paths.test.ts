@@ -66,7 +66,7 @@ describe("host tool paths with braces", () => {
   test("a brace pattern with more expansions than are followed asks and says so", async () => {
     const d = await decided("read_file", { path: "/{a..z}{a..z}ot/x" })
     expect(d.decision).toBe("ask")
-    expect(d.reason).toContain("brace expansion of more than 64 paths")
+    expect(d.reason).toContain("brace expansion ccode does not follow (more than 64 paths")
   })
 
   test("everyday paths with and without braces stay allowed", async () => {
