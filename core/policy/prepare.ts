@@ -1,7 +1,7 @@
 // Turning a proposed tool call into a Call for decide(): the I/O edge of the policy engine (shell
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
-import { analyzeShell, braceWords } from "../shell/index.ts"
+import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathExisting } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
@@ -75,8 +75,12 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const raised: Raised = []
   const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
-    // a host's tool may take a glob (Gemini's read_many_files reads them with braces and dot-files)
-    for (const one of braceWords(absoluteFrom(ctx.cwd, p.path, ctx.home))) {
+    // most host tools open the path as written (Claude's Read, Gemini's read_file: `d{x,y}` may be a real
+    // name), some take a glob with braces (Glob, read_many_files): both readings are checked
+    const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
+    const expanded = braceWords(full)
+    if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
+    for (const one of new Set([full, ...(expanded ?? [])])) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true

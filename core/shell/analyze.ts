@@ -10,6 +10,7 @@ import { parseBash, parserReady } from "./parser.ts"
 import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
+import type { ShellStart } from "./part.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
@@ -84,12 +85,12 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   return finish(run, command, parts)
 }
 
-function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, cdableVars?: boolean): Part[] {
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, start?: ShellStart): Part[] {
   if (depth > MAX_DEPTH) {
     run.errors.push("scripts are nested too deeply to follow")
     return []
   }
-  const walked = read(run, source, context, cwd, loader, vars, cdableVars)
+  const walked = read(run, source, context, cwd, loader, vars, start)
   if (!walked) return bestEffort(run, source, context, cwd, loader, depth)
   const out: Part[] = []
   const ex: Expander = {
@@ -98,7 +99,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
-      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how.cdableVars)
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how)
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
@@ -110,17 +111,18 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   return out
 }
 
-function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, cdableVars?: boolean): Walked | undefined {
+function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, start: ShellStart = {}): Walked | undefined {
   // before either reader: a text the parser misreads is never walked (the fast paths refuse these too)
   const diverges = parserDivergence(source)
   if (diverges) {
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !cdableVars ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && start.braces === undefined ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
-  if (cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.braces !== undefined) scope.braceexpand = start.braces // `bash +B -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {

@@ -2,7 +2,7 @@
 // `read X`, `printf -v X`) and whether their values can be known. Pure.
 import type { SNode } from "./parser.ts"
 import { dirStack, type Cwd, type Scope } from "./scope.ts"
-import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
+import { evalWord, literalWord, type BraceMode, type Lookup, type Word } from "./word.ts"
 import { changeDir, joinCwd, resolveWord } from "./cwd.ts"
 import { cdableTarget, pushdRotation, shoptCdable } from "./cdmoves.ts"
 import { scriptValue } from "./walk-arith.ts"
@@ -58,12 +58,20 @@ function stackAfter(name: string, args: Word[], scope: Scope, cwd: Cwd, home: st
   return paths?.length === 1 ? [paths[0]!, ...dirStack(scope)] : []
 }
 
-export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: string; value: Word; append: boolean } | undefined {
+/** A `NAME=value` node's name and value. `braces`: the value of a declaration's argument is
+ *  brace-expanded (the last word is what is assigned), a plain assignment's never. */
+export function assignmentOf(src: string, node: SNode, lookup: Lookup, braces: BraceMode = false): { name: string; value: Word; append: boolean } | undefined {
   const nameNode = node.children.find((c) => c.field === "name")
   if (!nameNode) return undefined
   const name = src.slice(nameNode.start, nameNode.end)
   const append = node.children.some((c) => c.type === "+=")
   const valueNodes = node.children.filter((c) => c.field === "value")
-  const value = valueNodes.length ? evalWord(valueNodes, src, lookup, true)[0] ?? literalWord("") : literalWord("")
+  const value = valueNodes.length ? (braces === false ? evalWord(valueNodes, src, lookup, true)[0] : declaredValue(valueNodes, src, lookup, braces)) ?? literalWord("") : literalWord("")
   return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
+}
+
+// `export x=a{1,2}`: bash expands the whole word `x=a{1,2}` to `x=a1 x=a2`; the value is the last one's
+function declaredValue(nodes: SNode[], src: string, lookup: Lookup, braces: BraceMode): Word | undefined {
+  const words = evalWord(nodes, src, lookup, true, braces)
+  return words[words.length - 1]
 }

@@ -4,6 +4,7 @@
 import type { Language, Node, Parser, TreeCursor } from "web-tree-sitter"
 import coreWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" }
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" }
+import { treeDivergence } from "./divergence.ts"
 
 /** A syntax node copied out of WASM memory into plain data, so walking it costs no boundary crossings. */
 export interface SNode {
@@ -50,8 +51,9 @@ export function parseBash(source: string): ParsedScript {
     const cursor = tree.walk()
     const root = copy(cursor, names(tree.language))
     cursor.delete()
-    if (!tree.rootNode.hasError) return { root }
-    return { root, error: firstError(tree.rootNode, source) }
+    if (tree.rootNode.hasError) return { root, error: firstError(tree.rootNode, source) }
+    const misread = treeDivergence(root, source)
+    return misread ? { root, error: misread } : { root }
   } finally {
     tree.delete()
   }

@@ -33,7 +33,14 @@ export interface Part {
 }
 
 /** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */
-export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean; cdableVars?: boolean }) => Part[]
+/** Options a shell is started with that change how its script reads: `-O cdable_vars`; `+B` (brace
+ *  expansion off), or `+o NAME` with a name not known statically (on or off: not known). */
+export interface ShellStart {
+  cdableVars?: boolean
+  braces?: false | "unknown"
+}
+
+export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean } & ShellStart) => Part[]
 
 export interface Expander {
   nested: NestedScript

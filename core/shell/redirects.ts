@@ -6,6 +6,7 @@ import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
 import { dirTilde } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
+import { braceMode } from "./setvars.ts"
 
 export interface Source {
   src: string
@@ -16,7 +17,8 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const lookup = makeLookup(scope, w.shell)
   if (r.type === "herestring_redirect") {
     const parts = r.children.filter((c) => c.named && c.type !== "file_descriptor")
-    const body = parts.length ? evalWord(parts, w.src, lookup)[0] ?? literalWord("") : literalWord("")
+    // a here-string is not brace-expanded (`<<< {a,b}` is the text {a,b})
+    const body = parts.length ? evalWord(parts, w.src, lookup, false, false)[0] ?? literalWord("") : literalWord("")
     return { stdin: { kind: "herestring", body } }
   }
   if (r.type === "heredoc_redirect") {
@@ -35,7 +37,7 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   const op = r.children.find((c) => !c.named)?.type ?? ">"
   const dest = r.children.filter((c) => c.field === "destination")
   if (!dest.length) return undefined
-  const first = evalWord(dest, w.src, lookup, "argument")[0] ?? literalWord("")
+  const first = evalWord(dest, w.src, lookup, "argument", braceMode(scope))[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
   const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined

@@ -27,6 +27,9 @@ export interface Scope {
   cdableVars?: boolean
   /** `set -a` / `set -o allexport` is on (true) or off (false) from here; unset: the parent's */
   allexport?: boolean
+  /** brace expansion is on (`set -B`, the default), off (`set +B`, `set +o braceexpand`) or not known
+   *  (`set $X`) from here; unset: the parent's */
+  braceexpand?: boolean | "unknown"
   /** namerefs (`declare -n r=X`): the variable each one names; undefined until its first assignment names one */
   refs?: Map<string, string | undefined>
   /** variables a trap handler or a function body sets, at times not known: a value given them is not known */

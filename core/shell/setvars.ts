@@ -39,7 +39,8 @@ export function builtinCall(words: Word[]): { name: string | undefined; args: Wo
 export function setByBuiltin(name: string | undefined, args: Word[], scope: Scope): string | undefined {
   if (name === undefined) return undefined
   if (DECLARERS.has(name)) return declare(name, args, scope)
-  if (name === "set") allexportFlag(args, scope)
+  if (name === "set") setFlags(args, scope)
+  if (name === "shopt") shoptBraces(args, scope)
   let why: string | undefined
   for (const w of assignedNames(name, args)) {
     const target = w?.value?.replace(/\[.*$/, "")
@@ -181,6 +182,12 @@ function refsOf(scope: Scope): Map<string, string | undefined> | undefined {
   return undefined
 }
 
+/** Whether words are brace-expanded at this point of the script. */
+export function braceMode(scope: Scope): boolean | "unknown" {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.braceexpand !== undefined) return s.braceexpand
+  return true
+}
+
 function allexport(scope: Scope): boolean {
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.allexport !== undefined) return s.allexport
   return false
@@ -204,16 +211,39 @@ export function cwdLost(scope: Scope): boolean {
   return false
 }
 
-// `set -a`, `set -o allexport` and their `+` forms, up to the first operand
-function allexportFlag(args: Word[], scope: Scope): void {
+// `set -a`/`-B`, `set -o allexport`/`braceexpand` and their `+` forms, up to the first operand; a word
+// not known statically may turn brace expansion either way
+function setFlags(args: Word[], scope: Scope): void {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value
-    if (v === undefined || v === "--" || v === "-" || !/^[-+]/.test(v)) return
+    if (v === undefined) {
+      scope.braceexpand = "unknown"
+      return
+    }
+    if (v === "--" || v === "-" || !/^[-+]/.test(v)) return
     const on = v.startsWith("-")
-    if (/^[-+][a-zA-Z]*o$/.test(v) && args[i + 1]?.value === "allexport") scope.allexport = on
-    if (/^[-+][a-zA-Z]*a/.test(v)) scope.allexport = on
-    if (/^[-+][a-zA-Z]*o$/.test(v)) i++
+    // each o in a bundle takes the next word as an option name (`set -eo braceexpand`)
+    for (const c of v.slice(1)) {
+      if (c === "a") scope.allexport = on
+      else if (c === "B") scope.braceexpand = on
+      else if (c === "o") {
+        const named = args[++i]?.value
+        if (named === "allexport") scope.allexport = on
+        else if (named === "braceexpand") scope.braceexpand = on
+        else if (named === undefined && i < args.length) scope.braceexpand = "unknown"
+      }
+    }
   }
+}
+
+// `shopt -s -o braceexpand` / `shopt -ou braceexpand`: set's options through shopt
+function shoptBraces(args: Word[], scope: Scope): void {
+  const letters = args.map((a) => a.value).filter((v) => v !== undefined && /^-[a-z]+$/.test(v)).join("")
+  const names = args.map((a) => a.value).filter((v) => v === undefined || !v.startsWith("-"))
+  if (!letters.includes("o") && !names.includes(undefined) && !args.some((a) => a.value === undefined)) return
+  if (letters.includes("q") && !letters.includes("s") && !letters.includes("u")) return
+  if (args.some((a) => a.value === undefined)) scope.braceexpand = "unknown"
+  else if (names.includes("braceexpand")) scope.braceexpand = letters.includes("u") ? false : letters.includes("s") ? true : scope.braceexpand
 }
 
 /** Arithmetic assigns the variables it names (`(( PATH = 0 ))`, `let IFS=1`, `$((X++))`): a loader

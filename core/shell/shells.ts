@@ -2,9 +2,9 @@
 // reading a heredoc or a pipe, `rg --pre PROG`, `tar --to-command=..`. The script is analysed too. Pure.
 import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
-import type { Expander, Part } from "./part.ts"
+import type { Expander, Part, ShellStart } from "./part.ts"
 import { byName } from "./options.ts"
-import { KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
+import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -15,6 +15,7 @@ export function shell(part: Part, ex: Expander): void {
   let stdinMode = false
   let script: Word | undefined
   let cdableVars = false
+  let braces: false | "unknown" | undefined
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -45,10 +46,19 @@ export function shell(part: Part, ex: Expander): void {
     const named = part.words[i + 1]?.value
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
+    // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
+    if (v.includes("B")) braces = v.startsWith("+") ? false : undefined
+    if (v.includes("o") && named === "braceexpand") braces = v.startsWith("+") ? false : undefined
+    else if (v.includes("o") && named === undefined && i + 1 < part.words.length) braces = "unknown"
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
-  const run = runner(part, ex, cdableVars)
+  // -H / -o histexpand, or an interactive shell reading its script from stdin (history expansion is on there)
+  const options = part.words.slice(1, i)
+  const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
+  if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
+  else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
+  const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) })
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
@@ -66,10 +76,10 @@ export function shell(part: Part, ex: Expander): void {
   fromStdin(part, run)
 }
 
-function runner(part: Part, ex: Expander, cdableVars = false): (body: Word, context: Construct) => void {
+function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, cdableVars }))
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, ...start }))
   }
 }
 

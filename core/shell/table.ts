@@ -11,7 +11,7 @@ import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
 import { compilesStdin } from "./builds.ts"
-import { KEYWORD_REASON, LASTPIPE_REASON, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
+import { HISTORY_REASON, KEYWORD_REASON, LASTPIPE_REASON, setsHistory, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
 import { CREDENTIAL_PRINTERS, printsCredentials } from "./credprint.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
@@ -104,6 +104,7 @@ export const TABLE: readonly Entry[] = [
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
   { name: "shell-option", level: "high", reason: LASTPIPE_REASON, programs: ["shopt"], when: (v) => shoptLastpipe(v.args) },
   { name: "shell-option", level: "high", reason: KEYWORD_REASON, programs: ["set", "shopt"], when: (v) => setsKeyword(v.program, v.args) },
+  { name: "shell-option", level: "high", reason: HISTORY_REASON, programs: ["set", "shopt"], when: (v) => setsHistory(v.program, v.args) },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },

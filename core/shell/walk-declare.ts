@@ -8,14 +8,16 @@ import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { names, note, scriptValue, type Reader } from "./walk-arith.ts"
-import { arithmeticSets, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
+import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
 /** Walks the command and process substitutions inside a node (the caller's walk). */
 export type Substitutions = (node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]) => void
 
 /** `NAME=VALUE` (also inside a declaration): subscripts and integer values are arithmetic; the value is recorded. */
-export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
+/** `NAME=value` alone or before a command (`declared` false: bash does no brace expansion on the value),
+ *  or a declaration's argument (`export x={a,b}` is `export x=a x=b`: brace-expanded, the last one holds). */
+export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean, declared = false): void {
   subs(node, scope, cwd, ctx)
   // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
   const target = node.children.find((c) => c.field === "name")
@@ -26,7 +28,7 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
   const value = node.children.find((c) => c.field === "value")
   if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
+  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
   const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
@@ -70,13 +72,13 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   // environment included: a command the table judges (print-environment)
   // (a word known only at run time may be an option)
   if (!node.children.some((c) => c.type === "variable_assignment")) {
-    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
+    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
     if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
       w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
     }
   }
   for (const c of node.children) {
-    if (c.type === "variable_assignment" && !nameref) assign(w, subs, c, scope, cwd, ctx, exported)
+    if (c.type === "variable_assignment" && !nameref) assign(w, subs, c, scope, cwd, ctx, exported, true)
     else if (c.type === "variable_assignment") {
       subs(c, scope, cwd, ctx)
       const a = assignmentOf(w.src, c, lookup)
@@ -88,6 +90,6 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   }
   // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
   // quote removal, as the builtin does when reached through `builtin` or `command`
-  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
+  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
   note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
 }

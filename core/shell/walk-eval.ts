@@ -35,11 +35,14 @@ export function trap(args: Word[], scope: Scope, cwd: Cwd, run: Run): Outcome {
 }
 
 /** What a body run at times not known (a trap handler, a function) leaves behind: the variables it sets
- *  have no known value, and a directory change in it makes every later directory unknown. */
+ *  have no known value, a directory change in it makes every later directory unknown, and so does a
+ *  brace expansion setting the words brace-expanded. */
 export function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Outcome {
   scope.loader.push(...inner.loader)
   for (const n of inner.exported) scope.exported.add(n)
   markVolatile(scope, inner.vars.keys())
+  // `set +B` in it: from its first run on, brace words may or may not be expanded
+  if (inner.braceexpand !== undefined) scope.braceexpand = "unknown"
   if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
   return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
 }

@@ -12,7 +12,7 @@ import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
 import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
+import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, type Substitutions } from "./walk-declare.ts"
 import { evalScript, lateEffects, trap, type Outcome } from "./walk-eval.ts"
 
@@ -219,7 +219,7 @@ function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   const values = node.children.filter((c) => c.field === "value")
   for (const c of values) substitutions(w, c, scope, cwd, ctx)
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
-  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
+  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
   const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
   for (const c of node.children) {
     if (c.field !== "variable") continue
@@ -313,7 +313,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument")) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
   const raw: RawCommand = {
     words,
     assignments,
