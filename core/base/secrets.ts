@@ -22,9 +22,23 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // other agents' logins
   "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json", "~/.config/github-copilot",
   "~/.local/share/opencode/auth.json",
+  // agents' settings holding MCP servers' tokens (`claude mcp add -e TOKEN=..` stores it in ~/.claude.json)
+  "~/.claude.json", "~/.gemini/settings.json", "~/.cursor/mcp.json",
+  // container registries (podman, buildah, skopeo: the format of ~/.docker/config.json), model hubs
+  "~/.config/containers/auth.json", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.kaggle/kaggle.json",
+  // private keys that decrypt a repository's sops/age secrets
+  "~/.config/sops/age/keys.txt", "~/.age",
+  // cloud and platform CLIs' logins
+  "~/.pulumi/credentials.json", "~/.config/doctl/config.yaml", "~/.config/hcloud/cli.toml", "~/.fly/config.yml",
+  "~/.wrangler/config/default.toml", "~/.local/share/com.vercel.cli/auth.json", "~/.config/netlify/config.json",
+  "~/.config/stripe/config.toml", "~/.databrickscfg", "~/.snowsql/config", "~/.dbt/profiles.yml", "~/.bluemix/config.json",
+  "~/.minikube", "~/.config/Bitwarden CLI/data.json",
+  // saved passwords of svn, curl, wget and mail clients
+  "~/.subversion/auth", "~/.curlrc", "~/.wgetrc", "~/.msmtprc", "~/.fetchmailrc",
   // what people typed (passwords given as arguments end up here)
   "~/.bash_history", "~/.zsh_history", "~/.history", "~/.psql_history", "~/.mysql_history", "~/.python_history",
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
+  "~/.local/share/atuin",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
   // the machine's own secrets (readable when ccode runs as root)
@@ -42,9 +56,41 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   "~/.yarnrc", "~/.config/pip/pip.conf", "~/.pip/pip.conf",
   // terraform's CLI settings: `credentials "host" { token = .. }` beside the provider mirrors init needs
   "~/.terraformrc",
+  // PHP's, Ivy's, sbt's and helm's registry logins, beside the repositories an install reads
+  "~/.composer/auth.json", "~/.config/composer/auth.json", "~/.ivy2/.credentials", "~/.sbt/credentials",
+  "~/.config/helm/repositories.yaml",
 ]
 
-/** Both lists as path patterns for the policy: each path itself and everything below it. */
+
+/**
+ * Credentials by name, wherever they are (a workspace's own .npmrc, a key in a backup folder, another
+ * user's ~/.ssh): patterns at any depth for the policy only. The sandbox cannot hide a name, and a build
+ * in the workspace needs the workspace's own registry settings.
+ */
+export const CREDENTIAL_NAMES: readonly string[] = [
+  // SSH private keys (and their .pub beside them), key files and PKCS#12 containers
+  "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.key", "*.p12", "*.pfx",
+  // registry and login files a repository or a copied home folder can hold
+  ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".yarnrc.yml", "/**/.aws/credentials",
+]
+
+/**
+ * Other processes' secrets under /proc (self and thread-self included: `*` matches them): the
+ * environment, the memory (its stack holds the environment too), the arguments (passwords given on the
+ * command line), the files it holds open and the files it maps.
+ */
+export const PROCESS_SECRETS: readonly string[] = [
+  "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
+  "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
+]
+
+/** The credential lists as path patterns for the policy: each home path itself and everything below it,
+ *  the names at any depth, the /proc entries. Other users' homes: homeCredentialRests() (core/policy). */
 export function credentialPatterns(): string[] {
-  return [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => [p, `${p}/**`])
+  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => [p, `${p}/**`]), ...CREDENTIAL_NAMES, ...PROCESS_SECRETS]
+}
+
+/** The home-relative credential locations (`.ssh`, `.config/gh`), for judging them below any home. */
+export function homeCredentialRests(): string[] {
+  return [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].filter((p) => p.startsWith("~/")).map((p) => p.slice(2))
 }

@@ -8,6 +8,7 @@ import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
 import { credentialPatterns } from "../base/secrets.ts"
+import { credentialSet } from "./credentials.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -44,10 +45,14 @@ export interface PathSet {
 
 const memo = new WeakMap<Policy, CompiledPolicy>()
 
-/** Where credentials live (core/base/secrets.ts): high whatever the policy says, one set for all. */
-const CREDENTIALS = {
-  pattern: "built-in credential locations", level: "high" as Risk, set: pathSet(credentialPatterns()),
-  reason: "is where credentials are kept (a read sends them to the model)",
+/** Where credentials live (core/base/secrets.ts): high whatever the policy says, one set for all,
+ *  built on first use (other users' homes come from /etc/passwd). */
+let credentials: CompiledPolicy["riskPaths"][number] | undefined
+function builtInCredentials(): CompiledPolicy["riskPaths"][number] {
+  return (credentials ??= {
+    pattern: "built-in credential locations", level: "high", set: credentialSet(pathSet(credentialPatterns())),
+    reason: "is where credentials are kept (a read sends them to the model)",
+  })
 }
 
 export function compilePolicy(policy: Policy): CompiledPolicy {
@@ -64,7 +69,7 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     })),
     riskPaths: [
       ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
-      CREDENTIALS,
+      builtInCredentials(),
     ],
     protectedPaths: pathSet(policy.workspace.protected),
     allowlisted: toolMatcher(policy.approval.tools),

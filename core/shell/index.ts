@@ -8,7 +8,7 @@ export type { ShellAnalysis, SimpleCommand, TouchedPath, Construct, Redirect } f
 export type { AnalyzeContext, AnalyzeOptions } from "./analyze.ts"
 export { couldMatchCommandPattern, matchCommandPattern } from "./match.ts"
 export { isPlainCommand } from "./plain.ts"
-export { unicodeFold } from "./cwd.ts"
+export { isInsideFold, unicodeFold } from "./cwd.ts"
 export { credentialsBelow } from "./secretreads.ts"
 export { braceWords } from "./braces.ts"
 export { splitBestEffort, splitPattern } from "./pattern.ts"
