@@ -2,7 +2,8 @@
 // are resolved through symlinks, and what the analysis cannot know without the disk is looked up
 // (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
-import { isInside } from "../base/paths.ts"
+import { isInside, ownProcessPath } from "../base/paths.ts"
+import { posix } from "node:path"
 import { credentialsBelow } from "../shell/index.ts"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
@@ -25,6 +26,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   const raised: Raised = []
   const { workspace, realpath } = ctx
   for (const p of touched) {
+    if (ownProcessPath(p.path)) ownProcess(p, paths, raised, realpath)
     const real = realpath(p.path)
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
@@ -68,4 +70,22 @@ function magicLink(path: string, access: TouchedPath["access"], raised: Raised):
   if (!link) return
   const what = `${path} goes through ${link}, a link into /proc or /dev/fd: where it leads depends on the process that opens it`
   raised.push(access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// /proc/self/root/X is /X for every process on the host; what is below a descriptor, the cwd or a mapped
+// file depends on the process that opens it (a host's tool runs in its own process, a shell command's
+// descriptors were judged by the analysis): never resolved in ccode's process, judged as not known
+const LEADS_AWAY = /^\/(?:proc\/(?:self|thread-self)(?:\/task\/[^/]+)?\/(?:fd|cwd|root|map_files|exe)|dev\/fd|dev\/std(?:in|out|err))\/./
+const ROOT = /^\/proc\/(?:self|thread-self)(?:\/task\/[^/]+)?\/root(?=\/|$)/
+
+function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (path: string) => string): void {
+  const path = posix.normalize(p.path)
+  const root = ROOT.exec(path)
+  if (root) {
+    paths.push({ path: realpath(path.slice(root[0].length) || "/"), access: p.access })
+    return
+  }
+  if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
+  const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
+  raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
 }

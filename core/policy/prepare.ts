@@ -3,7 +3,7 @@
 import { tmpdir } from "node:os"
 import { analyzeShell, braceWords } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { absoluteFrom, realpathExisting } from "../base/paths.ts"
+import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { gitRepoAt } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -45,7 +45,13 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
 }
 
 async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
-  const real = ctx.realpath ?? realpathExisting
+  // paths whose place the disk would not give (ENAMETOOLONG past PATH_MAX, ELOOP, EACCES): not known
+  const unplaced = new Map<string, string>()
+  const real = ctx.realpath ?? ((p: string) => {
+    const r = realpathKnown(p)
+    if (r.unknown) unplaced.set(p, r.unknown)
+    return r.path
+  })
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
@@ -57,6 +63,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     const paths: CallPath[] = []
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real })
+    notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -82,6 +89,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real }))
+  notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
 
@@ -95,4 +103,12 @@ let tmpCache: string[] | undefined
 function defaultTmpDirs(real: (p: string) => string): string[] {
   tmpCache ??= [...new Set([tmpdir(), "/tmp", "/var/tmp"].map((d) => real(d)))]
   return tmpCache
+}
+
+// a path the disk would not resolve is judged lexically: a `link/..` in it may be elsewhere (medium)
+function notResolved(unplaced: ReadonlyMap<string, string>, raised: Raised): void {
+  for (const [path, code] of unplaced) {
+    const shown = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
+    raised.push({ risk: "medium", reason: `${shown} cannot be resolved on disk (${code}): where its links lead is not known` })
+  }
 }
