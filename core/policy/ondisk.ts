@@ -3,6 +3,7 @@
 // (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
 import { isInside, ownProcessPath } from "../base/paths.ts"
+import { gitConfigCredential, isGitConfigFile } from "../base/gitcreds.ts"
 import { posix } from "node:path"
 import { credentialsBelow } from "../shell/index.ts"
 import type { TouchedPath } from "../shell/types.ts"
@@ -31,6 +32,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
     if (p.contents) for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+    if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath)
@@ -88,4 +90,10 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
   if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
   const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
   raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
+function gitCredential(file: string, raised: Raised): void {
+  const key = gitConfigCredential(file)
+  if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })
 }

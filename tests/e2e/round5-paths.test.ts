@@ -122,6 +122,22 @@ describe("round 5 paths", () => {
     expect([mem.decision, mem.risk]).toEqual(["ask", "high"])
   })
 
+  test("a repository's .git/config holding actions/checkout's token: git config -l asks, an ordinary one stays allowed", async () => {
+    const repo = join(sb.root, "r2")
+    mkdirSync(repo)
+    expect(bash("git init -q .", repo).exitCode).toBe(0)
+    const plain = await policyCheck(sb, "git config -l", { cwd: repo })
+    expect(plain.decision).toBe("allow")
+    expect(bash("git config http.https://github.com/.extraheader 'AUTHORIZATION: basic RkFLRVNFQ1JFVC1naHRva2Vu'", repo).exitCode).toBe(0)
+    expect(bash("git config --get-regexp extraheader", repo).stdout.toString()).toContain("RkFLRVNFQ1JFVC1naHRva2Vu")
+    for (const command of ["git config -l", "git config --get-regexp extraheader", "cat .git/config"]) {
+      const d = await policyCheck(sb, command, { cwd: repo })
+      expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
+      expect(d.reason).toContain("extraheader")
+      expect(d.reason).not.toContain("RkFLRVNF")
+    }
+  })
+
   test("another account's home: ~root and /root while HOME is elsewhere", async () => {
     for (const command of ["cat ~root/.netrc", "cat /root/.aws/credentials", "cat /home/*/.ssh/id_ed25519"]) {
       const d = await policyCheck(sb, command)
