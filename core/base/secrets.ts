@@ -84,10 +84,11 @@ export const PROCESS_SECRETS: readonly string[] = [
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
 ]
 
-/** The credential lists as path patterns for the policy: each home path itself and everything below it,
- *  the names at any depth, the /proc entries. Other users' homes: homeCredentialRests() (core/policy). */
+/** The credential locations as path patterns for the policy: each home path itself and everything below
+ *  it, and the /proc entries. Names: CREDENTIAL_NAMES; other users' homes: homeCredentialRests(). */
 export function credentialPatterns(): string[] {
-  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => [p, `${p}/**`]), ...CREDENTIAL_NAMES, ...PROCESS_SECRETS]
+  // `dir/**` matches dir itself too (core/policy/paths.ts): one pattern per location
+  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].map((p) => `${p}/**`), ...PROCESS_SECRETS]
 }
 
 /** The home-relative credential locations (`.ssh`, `.config/gh`), for judging them below any home. */

@@ -7,7 +7,6 @@ import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
-import { credentialPatterns } from "../base/secrets.ts"
 import { credentialSet } from "./credentials.ts"
 
 export interface CompiledRule {
@@ -50,7 +49,7 @@ const memo = new WeakMap<Policy, CompiledPolicy>()
 let credentials: CompiledPolicy["riskPaths"][number] | undefined
 function builtInCredentials(): CompiledPolicy["riskPaths"][number] {
   return (credentials ??= {
-    pattern: "built-in credential locations", level: "high", set: credentialSet(pathSet(credentialPatterns())),
+    pattern: "built-in credential locations", level: "high", set: credentialSet(pathSet),
     reason: "is where credentials are kept (a read sends them to the model)",
   })
 }

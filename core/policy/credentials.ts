@@ -1,8 +1,10 @@
-// The built-in credential locations (core/base/secrets.ts) as one path set: below the caller's home, by
-// name anywhere, under /proc, and below every other home on the machine (`~other/.netrc`, /root/.aws when
-// HOME is elsewhere, /home/*/.ssh). Built on first use: the homes come from /etc/passwd.
-import { isInsideFold } from "../shell/index.ts"
-import { credentialPatterns, homeCredentialRests } from "../base/secrets.ts"
+// The built-in credential locations (core/base/secrets.ts) as one path set: below the caller's home and
+// under /proc (anchored patterns), by name anywhere (the last segments only: a name pattern in the same
+// regex would make it scan every position of every path), and below every other home on the machine
+// (`~other/.netrc`, /root/.aws when HOME is elsewhere, /home/*/.ssh). Built on first use: the homes come
+// from /etc/passwd.
+import { isInsideFold, unicodeFold } from "../shell/index.ts"
+import { CREDENTIAL_NAMES, credentialPatterns, homeCredentialRests } from "../base/secrets.ts"
 import { userHomes } from "../base/homes.ts"
 import { globSource } from "./glob.ts"
 import { globsMeet } from "./globmeet.ts"
@@ -11,25 +13,41 @@ import type { PathSet } from "./compile.ts"
 // homes by their shape, on machines whose accounts /etc/passwd does not list (macOS) or not yet
 const HOME_SHAPES = [/^\/home\/[^/]+/i, /^\/Users\/[^/]+/i]
 
-/** The set, over a plain path set of the patterns that need no home list. */
-export function credentialSet(base: PathSet): PathSet {
-  let rests: RegExp | undefined
+/** The set; `pathSet` compiles plain pattern lists (compile.ts). */
+export function credentialSet(pathSet: (patterns: string[]) => PathSet): PathSet {
+  const base = pathSet(credentialPatterns())
+  const names = pathSet([...CREDENTIAL_NAMES])
+  let ends: RegExp | undefined
   let globs: string[] | undefined
-  const restRegex = () => (rests ??= new RegExp(`^/(?:${homeCredentialRests().map((r) => globSource(r, "stop")).join("|")})(?:/.*)?$`, "i"))
+  // the names as one regex over the path's end: `(^|/)NAME$` for each, anchored at the end only
+  const endRegex = () => (ends ??= new RegExp(`(?:^|/)(?:${CREDENTIAL_NAMES.map((n) => globSource(n.replace(/^\/\*\*\//, ""), "stop")).join("|")})$`, "i"))
   return {
-    patterns: [...credentialPatterns()],
+    patterns: [...credentialPatterns(), ...CREDENTIAL_NAMES],
     regex: base.regex,
     hits(path, workspace, home, glob) {
       if (base.hits(path, workspace, home, glob)) return true
-      if (glob === true && /[*?[]/.test(path)) return (globs ??= otherHomeGlobs()).some((g) => related(path, g) && globsMeet(path, g, true))
+      if (glob === true && /[*?[]/.test(path)) {
+        if (names.hits(path, workspace, home, true)) return true
+        return (globs ??= otherHomeGlobs()).some((g) => related(path, g) && globsMeet(path, g, true))
+      }
+      const folded = unicodeFold(path)
+      if (endRegex().test(tail(path)) || (folded !== undefined && endRegex().test(tail(folded)))) return true
+      // below another home: the same path below the caller's home is judged (`/root/.netrc` as `~/.netrc`)
       for (const shape of HOME_SHAPES) {
         const m = shape.exec(path)
-        if (m && restRegex().test(path.slice(m[0].length))) return true
+        if (m && m[0].length < path.length && m[0] !== home && base.hits(home + path.slice(m[0].length), workspace, home)) return true
       }
-      for (const h of userHomes()) if (isInsideFold(h, path) && restRegex().test(path.slice(h.length))) return true
+      for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path) && base.hits(home + path.slice(h.length), workspace, home)) return true
       return false
     },
   }
+}
+
+// the last two segments: enough for every name (`.aws/credentials` has two)
+function tail(path: string): string {
+  const last = path.lastIndexOf("/")
+  const before = last > 0 ? path.lastIndexOf("/", last - 1) : -1
+  return before >= 0 ? path.slice(before) : path
 }
 
 // `H/REST/**` for every home and its shapes, for globs (`cat /home/*/.netrc`)
@@ -40,7 +58,7 @@ function otherHomeGlobs(): string[] {
 
 // the glob-free beginnings of both are on one line (one inside the other): a cheap test before globsMeet
 function related(path: string, pattern: string): boolean {
-  const a = path.slice(0, path.search(/[*?[]/))
-  const b = pattern.slice(0, pattern.search(/[*?[]|$/))
-  return a.toLowerCase().startsWith(b.toLowerCase()) || b.toLowerCase().startsWith(a.toLowerCase())
+  const a = path.slice(0, path.search(/[*?[]/)).toLowerCase()
+  const b = pattern.slice(0, pattern.search(/[*?[]|$/)).toLowerCase()
+  return a.startsWith(b) || b.startsWith(a)
 }
