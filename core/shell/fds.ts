@@ -53,13 +53,21 @@ export function openFds(redirects: readonly RawRedirect[], words: readonly Word[
 
 function mayBeFdPath(w: Word): boolean {
   const v = w.value
-  return v !== undefined && v.charCodeAt(0) === 47 && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
+  return v !== undefined && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
 }
 
-// the word as the path it names: the file opened on the descriptor, with what follows appended
+// the word as the path it names: the file opened on the descriptor, with what follows appended; an
+// option's value too (`of=/dev/fd/0`, `--output=/dev/stdout`)
 function through(w: Word, slot: (n: number) => Slot, findings: Finding[]): Word {
   if (!mayBeFdPath(w)) return w
-  const path = w.value!.replace(/\/\.(?=\/|$)/g, "").replace(/\/{2,}/g, "/")
+  const v = w.value!
+  if (v.charCodeAt(0) !== 47) {
+    const eq = v.indexOf("=")
+    if (eq < 0 || v.charCodeAt(eq + 1) !== 47) return w
+    const inner = through({ ...w, value: v.slice(eq + 1), tilde: false }, slot, findings)
+    return inner.value === v.slice(eq + 1) ? w : { ...w, value: v.slice(0, eq + 1) + inner.value, tilde: false }
+  }
+  const path = v.replace(/\/\.(?=\/|$)/g, "").replace(/\/{2,}/g, "/")
   const m = FD_PATH.exec(path)
   if (!m) return w
   const digits = m[2] !== undefined ? String(STD[m[2]]) : (m[1] ?? m[3])!
