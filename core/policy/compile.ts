@@ -7,7 +7,7 @@ import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
-import { credentialSet } from "./credentials.ts"
+import { credentialSet, inEveryHome } from "./credentials.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -67,7 +67,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       id: c.id, source: c.source, re: compileRegex(c.regex), level: c.level, reason: c.reason,
     })),
     riskPaths: [
-      ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
+      // a `~/` entry counts below every home: the caller's HOME is not the only one a command can read
+      ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: p.path.startsWith("~/") ? inEveryHome(pathSet([p.path])) : pathSet([p.path]) })),
       builtInCredentials(),
     ],
     protectedPaths: pathSet(policy.workspace.protected),

@@ -32,15 +32,30 @@ export function credentialSet(pathSet: (patterns: string[]) => PathSet): PathSet
       }
       const folded = unicodeFold(path)
       if (endRegex().test(tail(path)) || (folded !== undefined && endRegex().test(tail(folded)))) return true
-      // below another home: the same path below the caller's home is judged (`/root/.netrc` as `~/.netrc`)
-      for (const shape of HOME_SHAPES) {
-        const m = shape.exec(path)
-        if (m && m[0].length < path.length && m[0] !== home && base.hits(home + path.slice(m[0].length), workspace, home)) return true
-      }
-      for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path) && base.hits(home + path.slice(h.length), workspace, home)) return true
-      return false
+      return belowOtherHome(path, home, (moved) => base.hits(moved, workspace, home))
     },
   }
+}
+
+/** A policy's `~/` path set judged below every home (`~/.ssh/**` covers /root/.ssh/id_rsa too). */
+export function inEveryHome(set: PathSet): PathSet {
+  return {
+    ...set,
+    hits(path, workspace, home, glob) {
+      if (set.hits(path, workspace, home, glob)) return true
+      return !(glob === true && /[*?[]/.test(path)) && belowOtherHome(path, home, (moved) => set.hits(moved, workspace, home))
+    },
+  }
+}
+
+// below another home: the same path below the caller's home is judged (`/root/.netrc` as `~/.netrc`)
+function belowOtherHome(path: string, home: string, hits: (moved: string) => boolean): boolean {
+  for (const shape of HOME_SHAPES) {
+    const m = shape.exec(path)
+    if (m && m[0].length < path.length && m[0] !== home && hits(home + path.slice(m[0].length))) return true
+  }
+  for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path) && hits(home + path.slice(h.length))) return true
+  return false
 }
 
 // the last two segments: enough for every name (`.aws/credentials` has two)
