@@ -140,8 +140,8 @@ describe("round 5 paths", () => {
 
   test("another account's home: ~root and /root while HOME is elsewhere", async () => {
     // the bundled policy's ~/.aws/** and ~/.ssh/** (critical) count below every home, as the built-in list (high)
-    for (const [command, risk] of [["cat ~root/.netrc", "high"], ["cat /root/.aws/credentials", "critical"], ["cat /home/*/.ssh/id_ed25519", "critical"]]) {
-      const d = await policyCheck(sb, command!)
+    for (const [command, risk] of [["cat ~root/.netrc", "high"], ["cat /root/.aws/credentials", "critical"], ["cat /home/*/.ssh/id_ed25519", "critical"]] as const) {
+      const d = await policyCheck(sb, command)
       expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk })
     }
   })
