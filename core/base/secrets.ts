@@ -75,13 +75,15 @@ export const CREDENTIAL_NAMES: readonly string[] = [
 ]
 
 /**
- * Other processes' secrets under /proc (self and thread-self included: `*` matches them): the
+ * Secrets outside any home: other processes' under /proc (self and thread-self included: `*` matches them): the
  * environment, the memory (its stack holds the environment too), the arguments (passwords given on the
  * command line), the files it holds open and the files it maps.
  */
 export const PROCESS_SECRETS: readonly string[] = [
   "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
+  // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
+  "/run/user/*/containers/auth.json",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below
