@@ -79,7 +79,7 @@ export const CREDENTIAL_NAMES: readonly string[] = [
  * environment, the memory (its stack holds the environment too), the arguments (passwords given on the
  * command line), the files it holds open and the files it maps.
  */
-export const PROCESS_SECRETS: readonly string[] = [
+export const MACHINE_SECRETS: readonly string[] = [
   "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
@@ -90,7 +90,7 @@ export const PROCESS_SECRETS: readonly string[] = [
  *  it, and the /proc entries. Names: CREDENTIAL_NAMES; other users' homes: homeCredentialRests(). */
 export function credentialPatterns(): string[] {
   // `dir/**` matches dir itself too (core/policy/paths.ts): one pattern per location
-  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].map((p) => `${p}/**`), ...PROCESS_SECRETS]
+  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].map((p) => `${p}/**`), ...MACHINE_SECRETS]
 }
 
 /** The home-relative credential locations (`.ssh`, `.config/gh`), for judging them below any home. */
