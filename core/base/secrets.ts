@@ -82,6 +82,8 @@ export const CREDENTIAL_NAMES: readonly string[] = [
 export const MACHINE_SECRETS: readonly string[] = [
   "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
+  // all of memory, every process's (readable as root)
+  "/proc/kcore", "/dev/mem", "/dev/kmem",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json",
 ]
