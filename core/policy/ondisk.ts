@@ -5,7 +5,9 @@
 import { isInside, ownProcessPath } from "../base/paths.ts"
 import { gitConfigCredential, isGitConfigFile } from "../base/gitcreds.ts"
 import { posix } from "node:path"
-import { credentialsBelow } from "../shell/index.ts"
+import { credentialsBelow, homeSecrets } from "../shell/index.ts"
+import { userHomes } from "../base/homes.ts"
+import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -32,6 +34,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
     if (p.contents) for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+    if ((p.contents || p.recursive) && !p.glob) accountsBelow(real, paths)
     if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
@@ -96,4 +99,14 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
 function gitCredential(file: string, raised: Raised): void {
   const key = gitConfigCredential(file)
   if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })
+}
+
+// the accounts' homes below a walked folder (`grep -r x /var/lib` reaches /var/lib/postgresql/.ssh): their
+// credential locations that are there (system accounts' homes are mostly /usr/sbin, /var/spool/...); the
+// ones under /home, /Users and /root the analysis already names
+function accountsBelow(dir: string, paths: CallPath[]): void {
+  for (const h of userHomes()) {
+    if (h.length <= dir.length || !isInside(dir, h)) continue
+    for (const c of homeSecrets(h)) if (lstatSync(c, { throwIfNoEntry: false })) paths.push({ path: c, access: "read" })
+  }
 }

@@ -66,7 +66,11 @@ export function recursiveReads(part: Part, home: string, leads: (path: string) =
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
-    for (const at of leads(r)) for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+    for (const at of leads(r)) {
+      // the walked folder itself, marked: the caller looks for the accounts' homes below it (ondisk.ts)
+      out.push({ path: at, access: "read", recursive: true })
+      for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+    }
   }
   return out
 }
@@ -86,6 +90,11 @@ export function credentialsBelowGlob(glob: string, home: string): string[] {
     if (segs.length <= parts.length && segs.every((x, i) => segmentRegex(x).test(parts[i]!))) out.push(loc)
   }
   return out
+}
+
+/** A home's credential locations a walk of a folder above it reaches (`.ssh`, `.aws`, `.netrc`, ...). */
+export function homeSecrets(home: string): string[] {
+  return HOME_SECRETS.map((s) => `${home}/${s}`)
 }
 
 /** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
