@@ -43,7 +43,11 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
   // the machine's own secrets (readable when ccode runs as root)
   "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/ssl/private", "/etc/ssh/ssh_host_rsa_key",
-  "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key", "/etc/pki/tls/private",
+  // orchestrators' secrets: a pod's service-account token (most hosted CI runners), Docker/Compose
+  // secrets, cluster-admin kubeconfigs
+  "/var/run/secrets", "/run/secrets", "/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf",
+  "/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml",
 ]
 
 /**
@@ -72,6 +76,9 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.key", "*.p12", "*.pfx",
   // registry and login files a repository or a copied home folder can hold
   ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".yarnrc.yml", "/**/.aws/credentials",
+  // environment files beside `.env*` (docker-compose env_file, wrangler's local secrets), terraform state
+  // (every resource's secrets in clear); a Rails master.key and ccode's own signing key are `*.key`
+  "*.env", ".dev.vars", "*.tfstate", "*.tfstate.backup",
 ]
 
 /**

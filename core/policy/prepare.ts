@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { analyzeShell, braceWords } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { posix } from "node:path"
 import { gitRepoAt } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -78,7 +79,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
     // a host's tool may take a glob (Gemini's read_many_files reads them with braces and dot-files)
-    for (const one of braceWords(absoluteFrom(ctx.cwd, p.path, ctx.home))) {
+    for (const one of bothDots(braceWords(absoluteFrom(ctx.cwd, p.path, ctx.home)))) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true
@@ -111,4 +112,18 @@ function notResolved(unplaced: ReadonlyMap<string, string>, raised: Raised): voi
     const shown = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
     raised.push({ risk: "medium", reason: `${shown} cannot be resolved on disk (${code}): where its links lead is not known` })
   }
+}
+
+// a host's tool may resolve `..` lexically (Gemini's path.resolve: `x/..` is where x is), where the kernel
+// goes to the parent of what x leads to: both places are judged
+function bothDots(paths: string[]): string[] {
+  const out: string[] = []
+  for (const p of paths) {
+    out.push(p)
+    if (/\/\.\.(\/|$)/.test(p)) {
+      const lexical = posix.normalize(p)
+      if (lexical !== p) out.push(lexical)
+    }
+  }
+  return out
 }

@@ -17,7 +17,7 @@ export type { Expander, NestedScript, Part } from "./part.ts"
 export function expandCommand(raw: RawCommand, ex: Expander): FdTable | undefined {
   const loader = raw.assignments.length ? [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)] : raw.loader
   // /dev/fd/N and its spellings seen through the descriptors the command's redirects open
-  const opened = openFds(raw.redirects, raw.words, ex.fds, raw.stdin?.kind === "pipe")
+  const opened = openFds(raw.redirects, raw.words, ex.home, ex.fds, raw.stdin?.kind === "pipe")
   const part = newPart(raw.text, opened?.words ?? raw.words, raw.assignments, opened?.redirects ?? raw.redirects, raw.context, raw.cwd, loader, raw.exported)
   if (opened?.findings.length) part.findings.push(...opened.findings)
   if (raw.stdin) part.stdin = raw.stdin

@@ -26,7 +26,7 @@ const FD_PATH = /^\/(?:dev\/fd\/([^/]*)|dev\/(stdin|stdout|stderr)|proc\/(?:self
 const STD: Record<string, number> = { stdin: 0, stdout: 1, stderr: 2 }
 
 /** The command's redirects in order, its words seen through the descriptors they leave open. */
-export function openFds(redirects: readonly RawRedirect[], words: readonly Word[], inherited: FdTable = EMPTY, piped = false): Opened | undefined {
+export function openFds(redirects: readonly RawRedirect[], words: readonly Word[], home: string, inherited: FdTable = EMPTY, piped = false): Opened | undefined {
   if (!redirects.length && inherited.size === 0 && !words.some(mayBeFdPath)) return undefined
   const table = new Map(inherited)
   const findings: Finding[] = []
@@ -41,7 +41,7 @@ export function openFds(redirects: readonly RawRedirect[], words: readonly Word[
     }
     const target = through(r.target, slot, findings)
     out.push(target === r.target ? r : { ...r, target })
-    const opened: Slot = target.procsub ? "harmless" : target.value === undefined || target.placeholder ? "unknown" : { word: target }
+    const opened: Slot = target.procsub ? "harmless" : target.value === undefined || target.placeholder ? "unknown" : { word: homeExpanded(target, home) }
     if (r.fd === undefined && (r.op === "&>" || r.op === "&>>" || r.op === ">&")) {
       table.set(1, opened)
       table.set(2, opened)
@@ -92,4 +92,12 @@ function through(w: Word, slot: (n: number) => Slot, findings: Finding[]): Word 
 export function throughUnknownFd(path: string): boolean {
   if (path === "/dev/fd/1" || path === "/dev/fd/2") return false
   return FD_PATH.test(path.replace(/\/\.(?=\/|$)/g, "").replace(/\/{2,}/g, "/"))
+}
+
+// `~` and `~/x` as bash expanded them at the redirect: a path substituted into an option's value
+// (`--output=/dev/fd/0`) must not read as a `~` bash would leave alone there
+function homeExpanded(w: Word, home: string): Word {
+  const v = w.value!
+  if (!w.tilde || (v !== "~" && !v.startsWith("~/"))) return w
+  return { ...w, value: home + v.slice(1), tilde: false }
 }

@@ -61,6 +61,16 @@ describe("git config files that hold a credential", () => {
     expect(read.reason).toContain("holds a credential")
   })
 
+  test("a remote URL holding a token: git remote -v, get-url and git config remote.origin.url ask", async () => {
+    writeFileSync(join(ws, ".git", "config"), '[remote "origin"]\n\turl = https://x-access-token:FAKESECRET@github.com/o/r.git\n')
+    for (const command of ["git remote -v", "git remote get-url origin", "git config remote.origin.url", "cat .git/config"]) {
+      const d = await decideIn("shell", { command })
+      expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
+      expect(d.reason).toContain("remote.origin.url (a URL with a password)")
+      expect(d.reason).not.toContain("FAKESECRET")
+    }
+  })
+
   test("the user's ~/.gitconfig too", async () => {
     writeFileSync(join(ws, ".git", "config"), PLAIN)
     writeFileSync(join(home, ".gitconfig"), '[url "https://bob:tok@example.com/"]\n\tinsteadOf = https://example.com/\n')
@@ -75,7 +85,7 @@ describe("git config files that hold a credential", () => {
 
   test("an ordinary config stays allowed", async () => {
     writeFileSync(join(ws, ".git", "config"), PLAIN)
-    for (const command of ["cat .git/config", "git config -l", "git config --get remote.origin.url", "git status"]) {
+    for (const command of ["cat .git/config", "git config -l", "git config --get remote.origin.url", "git status", "git remote -v"]) {
       const d = await decideIn("shell", { command })
       expect({ command, decision: d.decision }).toEqual({ command, decision: "allow" })
     }

@@ -45,3 +45,27 @@ describe("paths through a process's own descriptors", () => {
     expect(realpathKnown("/tmp/surely-missing-dir/x").unknown).toBeUndefined()
   })
 })
+
+describe("a host tool's `..` after a link", () => {
+  test("is judged both where the kernel goes and where a lexical resolver (Gemini's path.resolve) goes", async () => {
+    const { mkdtempSync, mkdirSync, symlinkSync, rmSync, realpathSync, writeFileSync } = await import("node:fs")
+    const { tmpdir } = await import("node:os")
+    const { join } = await import("node:path")
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "ccode-lexical-")))
+    try {
+      mkdirSync(join(home, "a", "b"), { recursive: true })
+      // .pgpass: a credential only in the home (a name rule would hit a/.netrc too)
+      writeFileSync(join(home, ".pgpass"), "*:*:*:*:FAKE\n")
+      symlinkSync(join(home, "a", "b"), join(home, "x"))
+      // Gemini started in the home folder: the workspace is the home
+      const call = await prepareCall("read_file", { path: "x/../.pgpass" }, { cwd: home, workspace: home, home, tmpDirs: ["/tmp"], toolRisk: "safe" })
+      expect(call.paths.map((p) => p.path)).toContain(join(home, ".pgpass"))
+      expect(call.paths.map((p) => p.path)).toContain(join(home, "a", ".pgpass"))
+      const d = decide(bundledPolicy("default"), call, { grants: [] })
+      expect([d.decision, d.risk]).toEqual(["ask", "high"])
+      expect(d.reason).toContain(`${home}/.pgpass`)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+})
