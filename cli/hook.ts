@@ -61,7 +61,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     const loaded = await loadForCli({ cwd, store, trustIn: remote?.trustIn })
     mark("policy load")
     const call = await prepareCall(hook.tool, hook.args, {
-      cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads,
+      cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads, policy: loaded.policy,
     })
     mark("prepare")
     const decision = decide(loaded.policy, call, { grants: [] })

@@ -60,7 +60,7 @@ export async function runCheck(args: CheckArgs, rawArgs: string[]): Promise<numb
   const known = await knownTool(tool, callArgs, Boolean(args.args))
   const plugin = known.plugin ? await pluginDecision(tool, callArgs, loaded.policy, { cwd, workspace: loaded.workspace, trust: Boolean(args.trust), db: args.db as string | undefined }) : undefined
   const decision = plugin ?? decide(loaded.policy, await prepareCall(tool, callArgs, {
-    cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk: known.toolRisk, overrides: loaded.policy.risk.overrides,
+    cwd, workspace: loaded.workspace, home: homedir(), env: process.env, toolRisk: known.toolRisk, overrides: loaded.policy.risk.overrides, policy: loaded.policy,
   }), { grants: [] })
   mark("decide")
   if (args.json) console.log(JSON.stringify(decision, null, 2))

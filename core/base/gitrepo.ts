@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
-import { configRuns, type ConfigRun } from "./gitconfig.ts"
+import { configRuns, parseConfig, type ConfigEntry, type ConfigRun } from "./gitconfig.ts"
 import { gitlinkPaths } from "./gitlinks.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
@@ -34,10 +34,25 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
       return ownConfig(target ?? dotGit, root)
     }
     if (exists(join(d, "HEAD"))) return d
-    if (d === root) return "none"
+    if (d === root) return above(root)
     const up = dirname(d)
     if (up === d) return "none"
     d = up
+  }
+}
+
+// Above the workspace git goes on looking: a workspace that is a folder of a repository (a `.ccode/` in
+// a monorepo's package) uses that repository, whose .git/config and hooks are judged as the workspace's
+// own would be; "none" when git finds no repository at all, or one that runs nothing.
+function above(root: string): RepoAt {
+  for (let d = dirname(root); ; d = dirname(d)) {
+    const dotGit = join(d, ".git")
+    if (exists(dotGit)) {
+      const found = ownConfig(gitfileTarget(dotGit) ?? dotGit, d)
+      return found === "own" ? "none" : found
+    }
+    if (exists(join(d, "HEAD")) && exists(join(d, "objects")) && exists(join(d, "refs"))) return d
+    if (d === dirname(d)) return "none"
   }
 }
 
@@ -59,6 +74,8 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
       if (run) scoped.push(run)
     }
   }
+  const hook = indexHook(dirs, workspace)
+  if (hook) return `own:${hook}`
   for (const d of dirs) {
     const sub = submoduleRuns(join(d, "modules"), workspace)
     if (sub) return `own:${sub}`
@@ -67,6 +84,37 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
   if (linked) return `own:${linked}`
   if (!scoped.length) return "own"
   return `own:[${[...new Set(scoped.flatMap((r) => r.commands!))].join(",")}] ${scoped.map((r) => r.why).join("; ")}`
+}
+
+/** git status and git diff write the index when they refresh it, and then run the post-index-change
+ *  hook: from core.hooksPath (read from the work tree's root) when the config sets it, else from the
+ *  git directory's hooks/ (an archive unpacked over the workspace can bring one, a repository can
+ *  commit a hooks folder core.hooksPath names). Any such file counts, executable or not yet. */
+export function indexHook(gitDirs: readonly string[], workTree: string): string | undefined {
+  let hooksPath: string | undefined
+  for (const d of gitDirs) {
+    for (const f of ["config", "config.worktree"]) {
+      const entries = configEntries(join(d, f))
+      for (const e of entries) if (e.key === "core.hookspath" && e.value) hooksPath = e.value
+    }
+  }
+  const dirs = hooksPath !== undefined ? [resolve(workTree, hooksPath)] : gitDirs.map((d) => join(d, "hooks"))
+  for (const dir of dirs) {
+    const hook = join(dir, "post-index-change")
+    if (exists(hook)) return `${hook} (a post-index-change hook: git status and git diff run it when they refresh the index)`
+  }
+  return undefined
+}
+
+function configEntries(file: string): ConfigEntry[] {
+  let text: string
+  try {
+    text = readFileSync(file, "utf8")
+  } catch {
+    return []
+  }
+  const parsed = parseConfig(text)
+  return typeof parsed === "string" ? [] : parsed
 }
 
 // submodule git directories: .git/modules/NAME (a name can hold slashes; a submodule's own submodules
@@ -92,6 +140,8 @@ function checkedOutSubmodules(index: string, workspace: string): string | undefi
       const run = configRuns(join(dir, f), { gitDir: dir, workspace })
       if (run && !run.commands) return `submodule ${p}: ${run.why}`
     }
+    const hook = indexHook([dir], join(workspace, p))
+    if (hook) return `submodule ${p}: ${hook}`
   }
   return undefined
 }
@@ -111,6 +161,10 @@ function submoduleRuns(modules: string, workspace: string): string | undefined {
     // a submodule's git directory (it has a config or a HEAD): its configs, then only its own modules/;
     // any other folder is part of a submodule's name (libs/ in libs/foo)
     const gitDir = entries.some((e) => e.name === "config" || e.name === "HEAD")
+    // its work tree is not known from here: a core.hooksPath of its own is not followed, so it counts
+    if (gitDir && (configEntries(join(dir, "config")).some((e) => e.key === "core.hookspath") || exists(join(dir, "hooks", "post-index-change")))) {
+      return `submodule ${dir}: its hooks (a post-index-change hook, or a core.hooksPath ccode does not follow)`
+    }
     for (const e of entries) {
       if (gitDir && (e.name === "config" || e.name === "config.worktree")) {
         const run = configRuns(join(dir, e.name), { gitDir: dir, workspace })

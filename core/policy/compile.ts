@@ -54,6 +54,13 @@ function builtInCredentials(): CompiledPolicy["riskPaths"][number] {
   })
 }
 
+/** Whether a path rule of the policy (without one: the built-in credential locations) names a real
+ *  path: what the on-disk lookups pick among the files they find. */
+export function pathJudge(policy: Policy | undefined, workspace: string, home: string): (path: string) => boolean {
+  const sets = policy ? compilePolicy(policy).riskPaths : [builtInCredentials()]
+  return (path) => sets.some((rp) => rp.set.hits(path, workspace, home))
+}
+
 export function compilePolicy(policy: Policy): CompiledPolicy {
   const hit = memo.get(policy)
   if (hit) return hit

@@ -13,6 +13,9 @@ import { segmentRegex } from "../shell/globs.ts"
 export interface GlobLinks {
   /** where matches that pass through a symlink really lead (realpath applied) */
   links: string[]
+  /** the other matches of the last segment (real paths already): a leading dot only where the
+   *  segment spells it, unless `dotglob` was asked for */
+  names: string[]
   /** false: more entries than the bound, so not every match was looked at */
   complete: boolean
 }
@@ -29,7 +32,7 @@ interface Reached {
 const GLOB = /[*?[]/
 
 /** A countdown of directory entries: reading stops when it reaches zero. */
-class Budget {
+export class Budget {
   constructor(public left: number) {}
   /** the directory's entries, as many as are left; undefined once the budget is spent */
   entries(dir: string): Dirent[] | undefined {
@@ -61,12 +64,13 @@ class Budget {
  * does, the names in its directory. All of this over-approximates bash, which is the safe side here.
  * Only what can lead elsewhere is kept: directories and links before the last segment, links in it.
  */
-export function globLinks(abs: string, realpath: (p: string) => string, bound = ENTRY_BOUND): GlobLinks {
+export function globLinks(abs: string, realpath: (p: string) => string, bound = ENTRY_BOUND, dotglob = true): GlobLinks {
   // ccode's own descriptors say nothing about the command's (judged by the analysis and onDisk)
-  if (ownProcessPath(abs)) return { links: [], complete: true }
+  if (ownProcessPath(abs)) return { links: [], names: [], complete: true }
   const budget = new Budget(bound)
   let paths: Reached[] = [{ path: "", linked: false }]
   let globbed = false
+  const names: string[] = []
   const segments = abs.split("/").slice(1)
   for (let i = 0; i < segments.length && paths.length; i++) {
     const seg = segments[i]!
@@ -77,14 +81,19 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
     globbed = true
     const last = i === segments.length - 1
     const next: Reached[] = []
+    // bash matches a leading dot only when the pattern spells it (dotglob off, as a fresh bash starts)
+    const dots = dotglob || seg.startsWith(".")
     for (const dir of paths) {
       const found = seg === "**" ? below(dir, budget) : matches(dir, segmentRegex(seg), budget)
-      if (!found) return { links: resolved(next, realpath), complete: false }
-      for (const f of found) if (last ? f.linked : f.dirLike) next.push(f)
+      if (!found) return { links: resolved(next, realpath), names, complete: false }
+      for (const f of found) {
+        if (last ? f.linked : f.dirLike) next.push(f)
+        else if (last && !f.linked && (dots || !f.path.slice(f.path.lastIndexOf("/") + 1).startsWith("."))) names.push(f.path)
+      }
     }
     paths = next
   }
-  return { links: resolved(paths, realpath), complete: true }
+  return { links: resolved(paths, realpath), names, complete: true }
 }
 
 /**

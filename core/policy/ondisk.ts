@@ -10,6 +10,7 @@ import { userHomes } from "../base/homes.ts"
 import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
+import { treeFiles } from "./treedisk.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -22,6 +23,11 @@ export interface DiskContext {
   workspace: string
   home: string
   realpath: (path: string) => string
+  /** whether a path rule (risk.paths, the built-in credential locations) names this real path: the
+   *  files found on disk that it picks are judged as paths of the call; undefined: none are looked for */
+  judged?: (path: string) => boolean
+  /** the command may turn dotglob on: a glob's `*` matches names starting with a dot */
+  dotglob?: boolean
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -31,15 +37,26 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   for (const p of touched) {
     if (ownProcessPath(p.path)) ownProcess(p, paths, raised, realpath)
     const real = realpath(p.path)
+    if (p.tree) {
+      for (const root of treeRoots(p.path, realpath, raised, ctx)) {
+        accountsBelow(root, paths)
+        tree(root, p.tree === "all", paths, raised, ctx)
+      }
+      continue
+    }
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
-    if (p.contents) for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
-    if ((p.contents || p.recursive) && !p.glob) accountsBelow(real, paths)
+    if (p.contents) {
+      for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+      accountsBelow(real, paths)
+      tree(real, true, paths, raised, ctx)
+    }
     if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
-      const found = globLinks(p.path, realpath)
+      const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
+      if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -55,6 +72,23 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     }
   }
   return raised
+}
+
+// the folders a recursive read walks: a glob's matches on disk (as bash expands it), else the path
+function treeRoots(path: string, realpath: (p: string) => string, raised: Raised, ctx: DiskContext): string[] {
+  if (!/[*?[]/.test(path)) return [realpath(path)]
+  const found = globLinks(path, realpath, undefined, ctx.dotglob ?? true)
+  if (!found.complete) raised.push({ risk: "medium", reason: `${path} matches too many entries to check the files below them` })
+  return [...found.names, ...found.links]
+}
+
+// the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
+  if (!ctx.judged || ownProcessPath(root)) return
+  const found = treeFiles(root, ctx.judged, { hidden })
+  for (const path of found.files) paths.push({ path, access: "read" })
+  if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
 
 // a path reached through a link: judged itself, and when it is a folder outside the workspace, a

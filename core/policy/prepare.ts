@@ -7,10 +7,11 @@ import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { posix } from "node:path"
 import { gitRepoAt } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
+import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
 import type { Risk } from "../base/risk.ts"
-import type { Call, CallPath } from "./types.ts"
+import type { Call, CallPath, Policy } from "./types.ts"
 
 export interface PrepareContext {
   /** absolute working directory */
@@ -34,6 +35,9 @@ export interface PrepareContext {
   realpath?: (path: string) => string
   /** which repository git started in a folder uses; default: core/base/gitrepo.ts on the real fs */
   gitRepo?: (dir: string) => string
+  /** the policy deciding the call: its risk.paths pick the files looked up on disk below a recursive
+   *  read and among a glob's matches; default: the built-in credential locations only */
+  policy?: Policy
 }
 
 export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
@@ -63,7 +67,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     const paths: CallPath[] = []
-    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real })
+    const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command) })
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -89,7 +94,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     if (/[@!+*?]\(/.test(p.path)) raised.push({ risk: "medium", reason: `${p.path} is an extended glob pattern ccode does not read` })
   }
   const paths: CallPath[] = []
-  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real }))
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home) }))
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
@@ -98,6 +103,10 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
 function builtinDeclaration(tool: string): Declaration | undefined {
   return Object.hasOwn(BUILTIN_DECLARATIONS, tool) ? BUILTIN_DECLARATIONS[tool] : undefined
 }
+
+// what can turn dotglob on before a glob is expanded (shopt -s dotglob, bash -O dotglob, a GLOBIGNORE
+// assignment, a BASHOPTS environment, a shopt whose option is named at run time): then `*` matches .env
+const MAY_DOTGLOB = /dotglob|GLOBIGNORE|BASHOPTS|\bshopt\b[^;&|\n]*\$/
 
 let tmpCache: string[] | undefined
 

@@ -22,7 +22,7 @@ export function createGovernor(
   return {
     policy,
     prepare: async (tool, args, cwd, toolRisk, declaration) => ({
-      ...(await prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, loaderEnv, overrides: policy.risk.overrides })),
+      ...(await prepareCall(tool, args, { cwd, workspace, home, env, toolRisk, declaration, loaderEnv, overrides: policy.risk.overrides, policy })),
       sandboxed: sandboxed && SANDBOXED_TOOLS.has(tool),
     }),
     decide: (call, state) => decide(policy, call, state),

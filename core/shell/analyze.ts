@@ -273,7 +273,9 @@ function writes(paths: readonly TouchedPath[]): boolean {
 }
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
-  for (const q of paths) if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand) return true
+  for (const q of paths) {
+    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree) return true
+  }
   return false
 }
 
@@ -287,7 +289,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.operand ? `o${p.operand}:` : "") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

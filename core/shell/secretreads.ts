@@ -36,6 +36,10 @@ const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".
 export function unknownReads(part: Part): string | undefined {
   const listed = optionReadsUnknown(part.program, part.words)
   if (listed) return listed
+  // the objects it prints are named in its input (or are all of them): any could be a committed .env
+  if (part.program === "git" && part.words[1]?.value === "cat-file" && part.words.some((w) => w.value === undefined || w.value.startsWith("--ba"))) {
+    return "git cat-file --batch shows the objects its input names (or every object): one could be a credential file"
+  }
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
@@ -60,19 +64,27 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
+  const tree = hiddenSkipped(part) ? "visible" : "all"
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
-      out.push({ path: r, access: "read", glob: true, recursive: true })
+      out.push({ path: r, access: "read", glob: true, recursive: true }, { path: r, access: "read", tree })
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
     for (const at of leads(r)) {
-      // the walked folder itself, marked: the caller looks for the accounts' homes below it (ondisk.ts)
-      out.push({ path: at, access: "read", recursive: true })
       for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
+      // after the known locations, so a reason names those first
+      out.push({ path: at, access: "read", tree })
     }
   }
   return out
+}
+
+// rg and ag leave out dot-files unless told (--hidden, -uu, --unrestricted); every other reader opens them
+function hiddenSkipped(part: Part): boolean {
+  if (part.program !== "rg" && part.program !== "ag") return false
+  const r = options(part)
+  return r !== undefined && !r.marks.has("hidden") && !r.marks.has("u") && !r.marks.has("unrestricted")
 }
 
 /**
@@ -227,7 +239,7 @@ function recursive(part: Part): boolean {
 // the options that make a reader walk folders or follow the links it meets, marked so that getopt
 // reports them however they are spelled (`--recur`, `-inr`, `--dereference-r`)
 const MARKS = byName<string>({
-  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow", ag: "f follow", ack: "follow", "git diff": "no-index",
+  grep: "r R recursive dereference-recursive", diff: "r recursive no-dereference", rg: "L follow hidden u unrestricted", ag: "f follow hidden u unrestricted", ack: "follow", "git diff": "no-index",
 })
 const marked = new Map<string, Compiled>()
 

@@ -12,6 +12,7 @@ import { readOptions } from "./getopt.ts"
 import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
 import { compilesStdin } from "./builds.ts"
 import { KEYWORD_REASON, LASTPIPE_REASON, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
+import { CREDENTIAL_PRINTERS, printsCredentials } from "./credprint.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -97,6 +98,7 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
   { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  { name: "credential-read", level: "high", reason: "prints a stored credential (a token, a password, a decrypted secret): it reaches the model with the output", programs: CREDENTIAL_PRINTERS, when: printsCredentials },
   { name: "man-local", level: "medium", reason: "man formats a local file: its .so requests can read any file", programs: ["man"], when: (v) => manFormatsLocal(v.part.words) },
   { name: "man-local", level: "medium", reason: "man reads pages from a folder -M or MANPATH names: their .so requests can read any file", programs: ["man"], when: (v) => manPagesFrom(v.part.words, [...v.part.assignments.map((a) => a.name), ...(v.part.exported?.keys() ?? [])]) },
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },

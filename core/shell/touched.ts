@@ -89,7 +89,11 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
       if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
-    } else if (program === "git" && !v.startsWith("-") && (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46)) addPath(out, w, "read", cwd, home, unplaced)
+    } else if (program === "git" && !v.startsWith("-")) {
+      const inObject = objectPath(v)
+      if (inObject !== undefined) addPath(out, { ...w, value: inObject, text: inObject, tilde: false, glob: false }, "read", cwd, home, unplaced)
+      else if (looksLikePath(w) || v.charCodeAt(0) === 126 || v.charCodeAt(0) === 46) addPath(out, w, "read", cwd, home, unplaced)
+    }
   }
   for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
   if (role === "none") return out
@@ -127,6 +131,28 @@ function addPath(out: TouchedPath[], w: Word, access: TouchedPath["access"], cwd
     if (w.glob) for (const candidate of globCandidates(path, false)) out.push({ path: candidate, access })
     out.push(w.glob ? { path, access, glob: true } : { path, access })
   }
+}
+
+/**
+ * The path inside a git object name (`HEAD:.env`, `:.env` and `:2:.env` in the index, `v1^{tree}:cfg/id_rsa`):
+ * git show and git cat-file print that file as it was committed or staged. Taken from the directory git
+ * runs in (git reads it from the repository's root unless it starts with `./`; the path rules that
+ * name files by their name alone meet it either way). `:/text` searches commit messages: no path.
+ */
+export function objectPath(v: string): string | undefined {
+  if (v.includes("://")) return undefined
+  if (v.startsWith(":/")) return undefined
+  const staged = /^:[0-3]:(.*)$/s.exec(v)
+  if (staged) return staged[1] || undefined
+  if (v.startsWith(":")) return v.slice(1) || undefined
+  let depth = 0
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]
+    if (c === "{") depth++
+    else if (c === "}") depth = Math.max(0, depth - 1)
+    else if (c === ":" && depth === 0) return v.slice(i + 1) || undefined
+  }
+  return undefined
 }
 
 function looksLikePath(w: Word): boolean {

@@ -61,6 +61,9 @@ export interface TouchedPath {
   /** a glob a recursive read walks (grep -r x *): a match that is a link is walked where it leads, so
    *  the credentials below each link's target are read too (looked up on disk before deciding) */
   recursive?: true
+  /** a folder a recursive read opens every file below (grep -r, rg): the files there whose names a
+   *  path rule names are looked up on disk before deciding; "visible" skips dot-files (rg, ag by default) */
+  tree?: "all" | "visible"
   /** a glob that is an argument of this program (`sort *`): a match named like an option (`-S1`,
    *  `--compress-program=sh`) is read as one, looked up on disk before deciding */
   operand?: string

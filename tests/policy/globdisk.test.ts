@@ -26,7 +26,7 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
   const links = (glob: string) => globLinks(join(ws, glob), realpathExisting)
 
   test("a link matched by the last segment is resolved", () => {
-    expect(links("src/deep/*")).toEqual({ links: [secret], complete: true })
+    expect(links("src/deep/*")).toEqual({ links: [secret], names: [], complete: true })
   })
   test("a link matched in the middle leads the rest of the path", () => {
     expect(links("src/*/out/key").links).toEqual([join(secret, "key")])
@@ -42,9 +42,9 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
     expect(links("**").links.sort()).toEqual([join(secret, "key"), secret].sort())
     expect(links("src/**/key").links).toEqual([join(secret, "key")])
   })
-  test("matches without links add nothing", () => {
-    expect(links("src/*.ts")).toEqual({ links: [], complete: true })
-    expect(links("nothing*/x")).toEqual({ links: [], complete: true })
+  test("matches without links lead nowhere else: they are the names, for the path rules", () => {
+    expect(links("src/*.ts")).toEqual({ links: [], names: [join(ws, "src", "a.ts")], complete: true })
+    expect(links("nothing*/x")).toEqual({ links: [], names: [], complete: true })
   })
   test("more directory entries read than the bound: incomplete, so the caller fails closed", () => {
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 10).complete).toBe(false)
