@@ -50,12 +50,28 @@ export function inEveryHome(set: PathSet): PathSet {
 
 // below another home: the same path below the caller's home is judged (`/root/.netrc` as `~/.netrc`)
 function belowOtherHome(path: string, home: string, hits: (moved: string) => boolean): boolean {
+  for (const moved of movedHome(path, home)) if (hits(moved)) return true
+  return false
+}
+
+// the path moved below the caller's home, one for each other home it is in; every path set of a policy
+// asks for the same path in turn, so the last answer is kept
+let lastPath = ""
+let lastHome = ""
+let lastMoved: string[] = []
+
+function movedHome(path: string, home: string): string[] {
+  if (path === lastPath && home === lastHome) return lastMoved
+  const out: string[] = []
   for (const shape of HOME_SHAPES) {
     const m = shape.exec(path)
-    if (m && m[0].length < path.length && m[0] !== home && hits(home + path.slice(m[0].length))) return true
+    if (m && m[0].length < path.length && m[0] !== home) out.push(home + path.slice(m[0].length))
   }
-  for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path) && hits(home + path.slice(h.length))) return true
-  return false
+  for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path)) out.push(home + path.slice(h.length))
+  lastPath = path
+  lastHome = home
+  lastMoved = out
+  return out
 }
 
 // the last two segments: enough for every name (`.aws/credentials` has two)
