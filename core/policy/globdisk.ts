@@ -7,7 +7,7 @@
 // answer is "incomplete" and the caller fails closed. Side effects: readdir, readlink, realpath, stat.
 import { opendirSync, readlinkSync, statSync, type Dirent } from "node:fs"
 import { dirname, normalize } from "node:path"
-import { isInside } from "../base/paths.ts"
+import { isInside, ownProcessPath } from "../base/paths.ts"
 import { segmentRegex } from "../shell/globs.ts"
 
 export interface GlobLinks {
@@ -65,6 +65,8 @@ export class Budget {
  * Only what can lead elsewhere is kept: directories and links before the last segment, links in it.
  */
 export function globLinks(abs: string, realpath: (p: string) => string, bound = ENTRY_BOUND, dotglob = true): GlobLinks {
+  // ccode's own descriptors say nothing about the command's (judged by the analysis and onDisk)
+  if (ownProcessPath(abs)) return { links: [], names: [], complete: true }
   const budget = new Budget(bound)
   let paths: Reached[] = [{ path: "", linked: false }]
   let globbed = false
@@ -100,6 +102,7 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
  * `--compress-program=sh`). Bounded like every listing; past the bound the answer is incomplete.
  */
 export function optionNames(abs: string, bound = ENTRY_BOUND): { names: string[]; complete: boolean } {
+  if (ownProcessPath(abs)) return { names: [], complete: true }
   const dir = dirname(abs)
   const re = segmentRegex(abs.slice(dir.length + 1))
   const list = new Budget(bound).entries(dir)
@@ -166,6 +169,7 @@ export interface WalkLink {
  * that is a glob is walked from the directory before its first glob (every match is below it).
  */
 export function walkLinks(root: string, workspace: string, realpath: (p: string) => string, bound = ENTRY_BOUND): { links: WalkLink[]; complete: boolean } {
+  if (ownProcessPath(root)) return { links: [], complete: false }
   const start = realpath(globFree(root))
   const budget = new Budget(bound)
   const links: WalkLink[] = []

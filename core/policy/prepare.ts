@@ -3,7 +3,8 @@
 import { tmpdir } from "node:os"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { absoluteFrom, realpathExisting } from "../base/paths.ts"
+import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { posix } from "node:path"
 import { gitRepoAt } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
@@ -49,7 +50,13 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
 }
 
 async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
-  const real = ctx.realpath ?? realpathExisting
+  // paths whose place the disk would not give (ENAMETOOLONG past PATH_MAX, ELOOP, EACCES): not known
+  const unplaced = new Map<string, string>()
+  const real = ctx.realpath ?? ((p: string) => {
+    const r = realpathKnown(p)
+    if (r.unknown) unplaced.set(p, r.unknown)
+    return r.path
+  })
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
@@ -62,6 +69,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const paths: CallPath[] = []
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command) })
+    notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -80,7 +88,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
     const expanded = braceWords(full)
     if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
-    for (const one of new Set([full, ...(expanded ?? [])])) {
+    for (const one of bothDots([...new Set([full, ...(expanded ?? [])])])) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true
@@ -91,6 +99,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home) }))
+  notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
 
@@ -108,4 +117,26 @@ let tmpCache: string[] | undefined
 function defaultTmpDirs(real: (p: string) => string): string[] {
   tmpCache ??= [...new Set([tmpdir(), "/tmp", "/var/tmp"].map((d) => real(d)))]
   return tmpCache
+}
+
+// a path the disk would not resolve is judged lexically: a `link/..` in it may be elsewhere (medium)
+function notResolved(unplaced: ReadonlyMap<string, string>, raised: Raised): void {
+  for (const [path, code] of unplaced) {
+    const shown = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
+    raised.push({ risk: "medium", reason: `${shown} cannot be resolved on disk (${code}): where its links lead is not known` })
+  }
+}
+
+// a host's tool may resolve `..` lexically (Gemini's path.resolve: `x/..` is where x is), where the kernel
+// goes to the parent of what x leads to: both places are judged
+function bothDots(paths: string[]): string[] {
+  const out: string[] = []
+  for (const p of paths) {
+    out.push(p)
+    if (/\/\.\.(\/|$)/.test(p)) {
+      const lexical = posix.normalize(p)
+      if (lexical !== p) out.push(lexical)
+    }
+  }
+  return out
 }

@@ -3,6 +3,7 @@
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
+import type { FdTable } from "./fds.ts"
 import { readPlain } from "./plain.ts"
 import { readSimpleList } from "./list.ts"
 import { parserDivergence } from "./divergence.ts"
@@ -85,7 +86,7 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   return finish(run, command, parts)
 }
 
-function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, start?: ShellStart): Part[] {
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, start?: ShellStart, fds?: FdTable): Part[] {
   if (depth > MAX_DEPTH) {
     run.errors.push("scripts are nested too deeply to follow")
     return []
@@ -99,10 +100,15 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
-      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how)
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how, ex.fds)
     },
   }
-  for (const raw of walked.commands) expandCommand(raw, ex)
+  if (fds) ex.fds = fds
+  for (const raw of walked.commands) {
+    const table = expandCommand(raw, ex)
+    // `exec 3<file` (no program): the descriptors stay open for the commands after it
+    if (table && raw.words.length === 1 && raw.words[0]!.value === "exec") ex.fds = table
+  }
   if (walked.unresolved?.length) {
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true

@@ -8,16 +8,28 @@ import { readGit } from "./git.ts"
 import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
 import { runner } from "./runners.ts"
+import { openFds, type FdTable } from "./fds.ts"
 import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
 
-export function expandCommand(raw: RawCommand, ex: Expander): void {
+/** Expands one command into ex.out; returns the descriptors it leaves open (an `exec` keeps them). */
+export function expandCommand(raw: RawCommand, ex: Expander): FdTable | undefined {
   const loader = raw.assignments.length ? [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)] : raw.loader
-  const part = newPart(raw.text, raw.words, raw.assignments, raw.redirects, raw.context, raw.cwd, loader, raw.exported)
+  // /dev/fd/N and its spellings seen through the descriptors the command's redirects open
+  const opened = openFds(raw.redirects, raw.words, ex.home, ex.fds, raw.stdin?.kind === "pipe")
+  const part = newPart(raw.text, opened?.words ?? raw.words, raw.assignments, opened?.redirects ?? raw.redirects, raw.context, raw.cwd, loader, raw.exported)
+  if (opened?.findings.length) part.findings.push(...opened.findings)
   if (raw.stdin) part.stdin = raw.stdin
   if (raw.forkBomb) part.forkBomb = true
-  unwrap(part, ex)
+  const outer = ex.fds
+  if (opened) ex.fds = opened.table
+  try {
+    unwrap(part, ex)
+  } finally {
+    ex.fds = outer
+  }
+  return opened?.table
 }
 
 // Wrappers that only change how the command runs; the wrapped command is the part rules must match.

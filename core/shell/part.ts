@@ -4,6 +4,7 @@ import type { Construct } from "./types.ts"
 import type { Finding, RawRedirect, Stdin } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { GitView } from "./git.ts"
+import type { FdTable } from "./fds.ts"
 import { literalWord, type Word } from "./word.ts"
 
 export interface Part {
@@ -48,6 +49,8 @@ export interface Expander {
   /** the workspace root: a script sourced from outside it is not the project's own */
   workspace?: string
   out: Part[]
+  /** the descriptors the command being expanded has open (fds.ts): a script it runs starts with them */
+  fds?: FdTable
 }
 
 /** A command another one runs: its own part, in the construct that runs it. */

@@ -7,6 +7,7 @@ import { isInside } from "../base/paths.ts"
 import { isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
+import { throughUnknownFd } from "./fds.ts"
 
 export interface PlaceContext {
   workspace: string
@@ -119,7 +120,8 @@ function critical(p: string, c: PlaceContext, strict: boolean): string | undefin
 
 const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`/g
 
-const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"])
+// the caller's output (/dev/fd/1, /dev/fd/2: what fds.ts leaves of a descriptor the command did not redirect)
+const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/1", "/dev/fd/2"])
 const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
@@ -142,7 +144,9 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
   return worst
 
   function writeOne(p: string): Verdict | undefined {
-    if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
+    if (NOT_WRITES.has(p)) return undefined
+    // opening /dev/fd/N for writing opens anew the file behind N: one the command did not open is any file
+    if (throughUnknownFd(p)) return { level: "high", reason: `writes through ${p}, a descriptor this command does not open: it can be any file the caller holds open` }
     if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as

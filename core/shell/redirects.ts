@@ -35,15 +35,18 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
   }
   if (r.type !== "file_redirect") return undefined
   const op = r.children.find((c) => !c.named)?.type ?? ">"
+  const fdNode = r.children.find((c) => c.type === "file_descriptor")
+  const fd = fdNode && /^\d+$/.test(w.src.slice(fdNode.start, fdNode.end)) ? Number(w.src.slice(fdNode.start, fdNode.end)) : undefined
   const dest = r.children.filter((c) => c.field === "destination")
+  if (op === ">&-" || op === "<&-") return { redirect: { op, target: literalWord("-"), access: "write", fd, dup: "-" } }
   if (!dest.length) return undefined
   const first = evalWord(dest, w.src, lookup, "argument", braceMode(scope))[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
   const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
-  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
-  if (op === ">&-" || op === "<&-") return undefined
+  // a copy or a close of a descriptor: fds.ts follows it (`2>&1`, `3<&0`, `1>&-`)
+  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return { redirect: { op, target, access: "write", fd, dup: target.text === "-" ? "-" : Number(target.text) } }
   const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"
-  const redirect: RawRedirect = { op, target, access }
+  const redirect: RawRedirect = fd === undefined ? { op, target, access } : { op, target, access, fd }
   return op === "<" ? { redirect, stdin: { kind: "file", target } } : { redirect }
 }
 

@@ -104,13 +104,36 @@ export function credentialsBelowGlob(glob: string, home: string): string[] {
   return out
 }
 
+/** A home's credential locations a walk of a folder above it reaches (`.ssh`, `.aws`, `.netrc`, ...). */
+export function homeSecrets(home: string): string[] {
+  return HOME_SECRETS.map((s) => `${home}/${s}`)
+}
+
 /** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
 export function credentialsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
   // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)
   for (const path of located(home)) if (path.length >= dir.length && isInsideFold(dir, path)) out.push(path)
+  if (dir.length <= 7 || OTHER_HOME.test(dir)) otherHomes(dir, out)
   return out
+}
+
+// other accounts' homes, by where they usually are (the account list is the policy's to read): a walk
+// of /, /home, /root or /home/bob reaches their secrets (as a path glob for /home/*: the path rules
+// judge it below every home)
+const OTHER_HOME = /^\/(root|home|Users)(\/|$)/i
+
+function otherHomes(dir: string, out: string[]): void {
+  for (const base of ["/root", "/home/*", "/Users/*"]) {
+    const parent = base.endsWith("/*") ? base.slice(0, -2) : base
+    // the walk holds every such home (/, /home, /root), or is in one of them (/home/bob, /root/.config)
+    if (isInsideFold(dir, parent)) for (const s of HOME_SECRETS) out.push(`${base}/${s}`)
+    else if (isInsideFold(parent, dir)) {
+      const at = base === parent ? parent : dir.split("/").slice(0, 3).join("/")
+      for (const c of CREDENTIALS) if (c.startsWith("~/") && isInsideFold(dir, at + c.slice(1))) out.push(at + c.slice(1))
+    }
+  }
 }
 
 let locatedHome: string | undefined

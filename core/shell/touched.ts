@@ -72,6 +72,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
+  if (program === "git" && (words[1]?.value === "config" || printsRemoteUrls(words))) gitConfigFiles(part, home, out)
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -158,4 +159,31 @@ function looksLikePath(w: Word): boolean {
   const v = w.value ?? ""
   if (v.includes("://") || v.includes("=")) return false
   return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
+}
+
+// `git remote -v`, `get-url`, `show`: the remotes' URLs as the config has them (a token in one included)
+function printsRemoteUrls(words: readonly Word[]): boolean {
+  return words[1]?.value === "remote" && words.slice(2).some((w) => w.value === "-v" || w.value === "--verbose" || w.value === "get-url" || w.value === "show")
+}
+
+/**
+ * The config files `git config` (and `git remote -v`) reads (and prints with -l, --get-regexp, get --all): the repository's,
+ * found from where git starts upward, the user's and the system's. The caller looks at them on disk: one
+ * holding a credential (an extraheader token, a URL with a password) makes the read one of a secret.
+ */
+function gitConfigFiles(part: Part, home: string, out: TouchedPath[]): void {
+  let starts = part.cwd ?? []
+  for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
+  const seen = new Set<string>()
+  for (const start of starts) {
+    for (let dir = start; ; dir = dir.slice(0, dir.lastIndexOf("/")) || "/") {
+      const file = `${dir === "/" ? "" : dir}/.git/config`
+      if (!seen.has(file)) {
+        seen.add(file)
+        out.push({ path: file, access: "read" })
+      }
+      if (dir === "/") break
+    }
+  }
+  for (const path of [`${home}/.gitconfig`, `${home}/.config/git/config`, "/etc/gitconfig"]) out.push({ path, access: "read" })
 }

@@ -260,8 +260,9 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
   }
   const run = (cwdIn: Cwd, stdinIn: Stdin | undefined, sc: Scope, cx: Construct[]): Outcome => {
     if (!body) {
-      w.out.bare.push(...own)
-      for (let i = 0; i < own.length; i++) w.out.bareCwd.push(cwdIn)
+      const files = own.filter((r) => r.dup === undefined)
+      w.out.bare.push(...files)
+      for (let i = 0; i < files.length; i++) w.out.bareCwd.push(cwdIn)
       return { ok: cwdIn, fail: cwdIn }
     }
     if (body.type === "command") return command(w, body, sc, cwdIn, cx, [...outer, ...own], stdinIn, extraArgs)

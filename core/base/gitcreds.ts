@@ -1,0 +1,42 @@
+// Whether a git config file holds a credential: actions/checkout's `http.<url>.extraheader =
+// AUTHORIZATION: basic ...` in .git/config, a remote or insteadOf URL with `user:token@`, a password key.
+// A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
+// of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
+import { readFileSync, statSync } from "node:fs"
+import { parseConfig } from "./gitconfig.ts"
+
+const MAX_BYTES = 256 * 1024
+// a URL with a password (or a token as the user name's password): scheme://user:secret@host
+const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
+const SECRET_KEY = /(^|\.)(extraheader|password|pass|smtppass|token|accesstoken|oauthtoken)$/i
+
+/** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
+ *  the user's and the system's. */
+export function isGitConfigFile(path: string): boolean {
+  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
+}
+
+/** The key that holds a credential (never its value), or undefined when none does or the file is not there. */
+export function gitConfigCredential(file: string): string | undefined {
+  const st = statSync(file, { throwIfNoEntry: false })
+  if (!st?.isFile()) return undefined
+  let text: string
+  try {
+    text = readFileSync(file, "utf8").slice(0, MAX_BYTES)
+  } catch {
+    return undefined
+  }
+  const entries = parseConfig(text)
+  // a file git would refuse is read as text: a URL with a password in it is one all the same
+  if (typeof entries === "string") return URL_SECRET.test(text) || /extraheader/i.test(text) ? "a line with a credential" : undefined
+  for (const e of entries) {
+    if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
+    if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
+  }
+  return undefined
+}
+
+// a key's subsection can hold the URL with its password (`url.https://bob:tok@host/.insteadof`)
+function masked(key: string): string {
+  return key.replace(/(\/\/)[^/@\s]*@/, "$1…@")
+}
