@@ -6,6 +6,8 @@ import { literalWord } from "./word.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import type { Expander, Part } from "./part.ts"
+import { runsOperands } from "./appended.ts"
+import { SHELLS } from "./shells.ts"
 
 const HASH = compileOptions({ short: "rdtlp:" })
 const ENABLE = compileOptions({ short: "adnpsf:" })
@@ -32,18 +34,28 @@ const CALLBACKS = {
   mapfile: compileOptions({ short: "d:n:O:s:tu:C:c:" }),
 }
 
-/** complete/compgen -C CMD, -F FUNC and mapfile -C CMD run CMD (or FUNC) as a command of their own. */
+/**
+ * complete/compgen -C CMD, -F FUNC and mapfile -C CMD run CMD (or FUNC) with data appended: mapfile the
+ * index and each line it reads, compgen the word being completed. The words of CMD are checked as a
+ * command; what it then does with data the check never sees is not known (high), and a program that runs
+ * its operands (`mapfile -C eval` evaluates each line) or a shell (reading the rest of stdin) runs the
+ * data as code: unresolvable.
+ */
 export function callbacks(part: Part, ex: Expander): void {
   ex.out.push(part)
   const spec = part.program === "readarray" ? CALLBACKS.mapfile : CALLBACKS[part.program as keyof typeof CALLBACKS]
   for (const o of readOptions(part.words.slice(1), spec).valued) {
     if (o.name !== "C" && o.name !== "F") continue
-    if (o.value?.value === undefined) {
+    const callback = o.value?.value
+    if (callback === undefined || o.value?.hollow || !callback.trim()) {
       part.unresolved = `${part.program} -${o.name} names a command that is not static`
       continue
     }
-    part.findings.push({ name: "runs-commands", level: "low", reason: `${part.program} -${o.name} runs the command checked beside it` })
-    ex.out.push(...ex.nested(literalWord(o.value.value), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    const before = ex.out.length
+    ex.out.push(...ex.nested(literalWord(callback), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    const runner = ex.out.slice(before).find((p) => runsOperands(p.program) || SHELLS.has(p.program))
+    if (runner) part.unresolved = `${part.program} -${o.name} ${callback} runs ${runner.program} with the data it reads appended: the data runs as a command`
+    else part.findings.push({ name: "runs-commands", level: "high", reason: `${part.program} -${o.name} runs ${callback} with data appended to its arguments (the lines read, the word completed), which are not checked` })
   }
 }
 

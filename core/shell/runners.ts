@@ -262,7 +262,15 @@ function trap(part: Part, ex: Expander): void {
   const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
   const action = words[1]
   if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
-  nestedFrom(part, ex, [action], "eval")
+  if (action.value === undefined || action.hollow) {
+    part.unresolved = "the trap command is not static"
+    return
+  }
+  // the handler runs later, with the values variables have then (not known here); set inside an eval,
+  // in a directory not known here either (the walk gave a trap of its own script every later one)
+  const cwd = part.context.includes("eval") ? null : part.cwd
+  const exported = part.exported && new Map([...part.exported.keys()].map((name) => [name, undefined]))
+  ex.out.push(...ex.nested(literalWord(action.value), { context: [...part.context, "eval"], cwd, loader: part.loader, exported }))
 }
 
 function alias(part: Part, ex: Expander): void {
