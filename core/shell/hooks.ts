@@ -1,6 +1,7 @@
 // Builtins that make bash run code later or from elsewhere: `hash -p` (a name runs another file),
 // `enable -f` (loads a shared object), `complete`/`compgen -C/-F` and `mapfile -C` (call back a
-// command), `source` of a script outside the workspace. Each is modelled as what it runs. Pure.
+// command), `trap` (a handler run later), `jobs -x` (runs a command), `source` of a script outside the
+// workspace. Each is modelled as what it runs. Pure.
 import { compileOptions, readOptions } from "./getopt.ts"
 import { literalWord } from "./word.ts"
 import { isInside } from "../base/paths.ts"
@@ -66,4 +67,49 @@ export function sourced(part: Part, file: string, workspace: string | undefined,
   part.findings.push(outside
     ? { name: "shell-script", level: "high", reason: `sources ${file}, a script from outside the workspace` }
     : { name: "shell-script", level: "medium", reason: `runs the script ${file}` })
+}
+
+/** trap ACTION SIGNAL...: the action runs later, whenever the signal comes. */
+export function trap(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  // `trap -- ACTION SIGNAL`: the action follows the end of options
+  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
+  const action = words[1]
+  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
+  if (action.value === undefined || action.hollow) {
+    part.unresolved = "the trap command is not static"
+    return
+  }
+  // the handler runs later, with the values variables have then (not known here); set inside an eval,
+  // in a directory not known here either (the walk gave a trap of its own script every later one)
+  const cwd = part.context.includes("eval") ? null : part.cwd
+  const exported = part.exported && new Map([...part.exported.keys()].map((name) => [name, undefined]))
+  ex.out.push(...ex.nested(literalWord(action.value), { context: [...part.context, "eval"], cwd, loader: part.loader, exported }))
+}
+
+/** `jobs -x COMMAND ARGS` runs COMMAND (with job specs in ARGS replaced by process group ids). */
+export function jobsExec(part: Part, ex: Expander, unwrap: (part: Part, ex: Expander) => void): void {
+  let i = 1
+  let runs = false
+  for (; i < part.words.length; i++) {
+    const v = part.words[i]!.value
+    if (v === undefined || part.words[i]!.hollow) {
+      ex.out.push(part)
+      part.unresolved = "jobs is given an option that is not static (-x runs a command)"
+      return
+    }
+    if (v === "--") {
+      i++
+      break
+    }
+    if (!v.startsWith("-") || v === "-") break
+    if (v.includes("x")) runs = true
+  }
+  if (!runs || i >= part.words.length) {
+    ex.out.push(part)
+    return
+  }
+  part.wrappers = [...part.wrappers, "jobs"]
+  part.words = part.words.slice(i)
+  unwrap(part, ex)
 }

@@ -6,7 +6,7 @@ import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
-import { callbacks, enable, hash, sourced } from "./hooks.ts"
+import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -60,6 +60,7 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   compgen: callbacks,
   mapfile: callbacks,
   readarray: callbacks,
+  jobs: jobsExec,
 })
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -254,23 +255,6 @@ function source(part: Part, ex: Expander): void {
   if (file.procsub) part.unresolved = "sources a script a command produces"
   else if (file.value === undefined) part.unresolved = "the sourced file is not static"
   else sourced(part, file.value, ex.workspace, ex.home)
-}
-
-function trap(part: Part, ex: Expander): void {
-  ex.out.push(part)
-  // `trap -- ACTION SIGNAL`: the action follows the end of options
-  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
-  const action = words[1]
-  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
-  if (action.value === undefined || action.hollow) {
-    part.unresolved = "the trap command is not static"
-    return
-  }
-  // the handler runs later, with the values variables have then (not known here); set inside an eval,
-  // in a directory not known here either (the walk gave a trap of its own script every later one)
-  const cwd = part.context.includes("eval") ? null : part.cwd
-  const exported = part.exported && new Map([...part.exported.keys()].map((name) => [name, undefined]))
-  ex.out.push(...ex.nested(literalWord(action.value), { context: [...part.context, "eval"], cwd, loader: part.loader, exported }))
 }
 
 function alias(part: Part, ex: Expander): void {

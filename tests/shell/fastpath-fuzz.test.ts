@@ -102,7 +102,7 @@ describe("the fast paths agree with tree-sitter on generated commands", () => {
 
   test("the same in the attack context (its own home and environment)", () => {
     const { taken, differ } = disagreements(commands(3000, random(2)), ATTACK_CONTEXT)
-    expect(taken).toBeGreaterThan(630)
+    expect(taken).toBeGreaterThan(590)
     expect(differ).toEqual([])
   })
 
