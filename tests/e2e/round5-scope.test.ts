@@ -1,5 +1,6 @@
 // What a script's own state does to what runs: $PWD after cd, a trap handler that fires after the script
-// moved, a mapfile callback that evaluates the lines it reads, a secret variable read through a nameref.
+// moved, a mapfile callback that evaluates the lines it reads, a secret variable read through a nameref,
+// `jobs -x` running a command.
 // Each attack is first run with bash in the sandbox (a fake secret in its HOME, a marker printed), then
 // `ccode policy check` must ask and name the cause.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -35,6 +36,7 @@ describe("round 5: scope, traps, callbacks and namerefs", () => {
     ["mapfile -C eval -c 1 < lines.txt", NETRC, "critical", "mapfile -C eval runs eval with the data it reads appended"],
     ["declare -n r=GITHUB_TOKEN; echo $r", TOKEN, "medium", "uses the secret variable $GITHUB_TOKEN"],
     ["x=GITHUB; declare -p ${x}_TOKEN", TOKEN, "medium", "uses the secret variable $GITHUB_TOKEN"],
+    ["jobs -x eval 'cat ~/.netrc'", NETRC, "high", ".netrc"],
   ])("%s is real in bash and asks (%s)", async (command, secret, risk, reason) => {
     expect(bash(command)).toContain(secret)
     const d = await policyCheck(sb, command, { env })
