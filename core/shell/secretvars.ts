@@ -24,7 +24,10 @@ export function printedSecrets(part: Part): Finding[] {
   let names: Word[]
   let verb = "prints"
   if (part.program === "printenv") names = readOptions(part.words.slice(1), known("printenv")!.options).operands
-  else if (DECLARES.has(part.program) && flagged(part.words, "p")) names = part.words.slice(1).filter((w) => !w.value?.startsWith("-"))
+  // (a word known only at run time may be -p: `builtin declare $o GITHUB_TOKEN`)
+  else if (DECLARES.has(part.program) && (flagged(part.words, "p") || part.words.slice(1).some(unknownName))) {
+    names = part.words.slice(1).filter((w) => !w.value?.startsWith("-") && !w.text.includes("="))
+  }
   // a nameref (`builtin declare -n r=GITHUB_TOKEN`) reads the variable it names from then on
   else if (DECLARES.has(part.program) && flagged(part.words, "n")) {
     verb = "makes a nameref to"
@@ -43,6 +46,10 @@ export function printedSecrets(part: Part): Finding[] {
   return out
 }
 
+function unknownName(w: Word): boolean {
+  return (w.value === undefined || w.hollow) && !w.text.includes("=")
+}
+
 function flagged(words: Word[], flag: string): boolean {
   return words.some((w) => w.value !== undefined && /^-[a-zA-Z]+$/.test(w.value) && w.value.includes(flag))
 }
@@ -51,13 +58,16 @@ function flagged(words: Word[], flag: string): boolean {
  *  `${x}_TOKEN`), is looked up as an expansion would be, so one the script did not set is recorded as a
  *  secret read. (A name not known statically is judged where the names are: walk-arith.ts.) */
 export function declarePrints(src: string, node: SNode, lookup: Lookup): void {
+  // no -p flag, however it is spelt, without a `p` or an expansion in the text
+  if (!/[p$`]/.test(src.slice(node.start, node.end))) return
   const groups = groupWords(src, node.children.filter((c) => c.named && c.type !== "variable_assignment"))
   if (groups.length) printsDeclared(groups.flatMap((g) => evalWord(g, src, lookup)), lookup)
 }
 
 /** The same for the words of a declaration reached as a command (`builtin declare -p X`). */
 export function printsDeclared(words: Word[], lookup: Lookup): void {
-  if (!flagged(words, "p")) return
+  // a word known only at run time may be -p (`declare $o GITHUB_TOKEN`)
+  if (!flagged(words, "p") && !words.some(unknownName)) return
   for (const w of words) {
     const name = w.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?$/s.exec(w.value)?.[1]
     if (name) lookup(name)
