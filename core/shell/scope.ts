@@ -64,9 +64,9 @@ export function childScope(parent: Scope): Scope {
  */
 export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
   const lookup: Lookup = (name) => {
-    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
     const target = refTarget(scope, name)
     if (target !== undefined) return lookup(target)
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
     if (name === "PWD") {
       if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
       if (moved(scope)) return undefined
