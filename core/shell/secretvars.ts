@@ -19,7 +19,7 @@ const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"])
 
 /** `printenv NAME`, `builtin declare -p NAME`: the secret names it prints that the script did not set
  *  (export or NAME=v before it), and a name known only at run time (`printenv ${!GITHUB@}`, `printenv
- *  $x`), which may be one. */
+ *  $x`, a glob `GITHUB_TOKE?` that a file's name turns into one), which may be one. */
 export function printedSecrets(part: Part): Finding[] {
   let names: Word[]
   let verb = "prints"
@@ -35,7 +35,7 @@ export function printedSecrets(part: Part): Finding[] {
   } else return []
   const out: Finding[] = []
   for (const o of names) {
-    const name = o.value === undefined || o.hollow ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?$/s.exec(o.value)?.[1] ?? o.value
+    const name = o.value === undefined || o.hollow || o.glob ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?$/s.exec(o.value)?.[1] ?? o.value
     if (name === undefined) {
       out.push({ name: "secret-variable", level: "medium", reason: `${part.program} ${verb} a variable named only at run time (${o.text}): it could be a secret` })
       continue
@@ -57,19 +57,19 @@ function flagged(words: Word[], flag: string): boolean {
 /** `declare -p NAME` (typeset, local, readonly, export): each name, however it is spelt (`GITHUB_"TOKEN"`,
  *  `${x}_TOKEN`), is looked up as an expansion would be, so one the script did not set is recorded as a
  *  secret read. (A name not known statically is judged where the names are: walk-arith.ts.) */
-export function declarePrints(src: string, node: SNode, lookup: Lookup): void {
+export function declarePrints(src: string, node: SNode, lookup: Lookup): { globbed: boolean } {
   // no -p flag, however it is spelt, without a `p` or an expansion in the text
-  if (!/[p$`]/.test(src.slice(node.start, node.end))) return
+  if (!/[p$`]/.test(src.slice(node.start, node.end))) return { globbed: false }
   const groups = groupWords(src, node.children.filter((c) => c.named && c.type !== "variable_assignment"))
-  if (groups.length) printsDeclared(groups.flatMap((g) => evalWord(g, src, lookup)), lookup)
-}
-
-/** The same for the words of a declaration reached as a command (`builtin declare -p X`). */
-export function printsDeclared(words: Word[], lookup: Lookup): void {
+  if (!groups.length) return { globbed: false }
+  const words = groups.flatMap((g) => evalWord(g, src, lookup))
   // a word known only at run time may be -p (`declare $o GITHUB_TOKEN`)
-  if (!flagged(words, "p") && !words.some(unknownName)) return
+  if (!flagged(words, "p") && !words.some(unknownName)) return { globbed: false }
   for (const w of words) {
     const name = w.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?$/s.exec(w.value)?.[1]
     if (name) lookup(name)
   }
+  // a name that is a glob (`GITHUB_TOKE?`) is what files match at run time: judged as a command
+  // (printedSecrets)
+  return { globbed: words.some((w) => w.glob) }
 }

@@ -38,7 +38,7 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
-  declarePrints(w.src, node, makeLookup(scope, w.shell, cwd))
+  const { globbed } = declarePrints(w.src, node, makeLookup(scope, w.shell, cwd))
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
@@ -74,10 +74,10 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   const others: SNode[] = []
   // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
   // environment included: a command the table judges (print-environment)
-  // (a word known only at run time may be an option)
+  // (a word known only at run time may be an option); one naming variables by a glob is judged so too
   if (!node.children.some((c) => c.type === "variable_assignment")) {
     const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
-    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+    if (globbed || words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
       w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
     }
   }
