@@ -14,6 +14,11 @@ const RUNS_OPERANDS = new Set([
   "eval", "source", ".", "watch", "parallel", "script", "firejail", "proot", "caffeinate", "sg", "newgrp",
 ])
 
+/** A program that runs its operands as a command (eval, env, sudo, ...): what is appended to it runs. */
+export function runsOperands(program: string): boolean {
+  return RUNS_OPERANDS.has(program)
+}
+
 export function appendedArguments(part: Part, base: string, out: Finding[]): void {
   if (!part.appended || !part.context.some((c) => c === "xargs" || c === "parallel")) return
   if (RUNS_OPERANDS.has(base)) {

@@ -16,7 +16,7 @@ import { unknownReads } from "./secretreads.ts"
 import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
-import { printedSecrets, secretVariableFinding } from "./secretvars.ts"
+import { printedSecrets } from "./secretvars.ts"
 
 export interface Classified {
   risk: Risk
@@ -115,7 +115,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.programPath && !SYSTEM_BINS.test(part.programPath)) {
     findings.push({ name: "local-program", level: "medium", reason: `runs ${part.programPath}, not the system's ${program}` })
   }
-  for (const name of printedSecrets(part)) findings.push(secretVariableFinding(name))
+  findings.push(...printedSecrets(part))
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {

@@ -23,17 +23,26 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
   if (name === "pushd" || name === "popd" || (name === "dirs" && args.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, args, scope, cwd, home)
   if (name === "cd" || name === "pushd") {
     if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
-    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`); `~-` and `~+` read OLDPWD and PWD, which a cd that
-    // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
-    const value = scriptValue(scope)
-    const old = args.find((a) => a.value !== "--")?.value === "-" ? value("OLDPWD") : undefined
+    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`)
+    const old = args.find((a) => a.value !== "--")?.value === "-" ? scriptValue(scope)("OLDPWD") : undefined
     const ok = old?.startsWith("/") ? [old] : moved(name, args, scope, dirsBefore, cwd, home, lookup)
-    scope.vars.set("OLDPWD", undefined)
-    if (value("PWD") !== "unset") scope.vars.set("PWD", undefined)
+    movesPwd(scope)
     return { ok, fail: cwd }
   }
-  if (name === "popd") return { ok: null, fail: cwd }
+  if (name === "popd" && !args.some((a) => a.value === "-n")) {
+    movesPwd(scope)
+    return { ok: null, fail: cwd }
+  }
   return { ok: cwd, fail: cwd }
+}
+
+// `~-` and `~+`, $OLDPWD and $PWD: a move that succeeds sets both, one that fails leaves them. OLDPWD is
+// not known after it; PWD follows the directory the walk tracks (makeLookup), unless the script assigned
+// it, then it is not known either
+function movesPwd(scope: Scope): void {
+  scope.moved = true
+  scope.vars.set("OLDPWD", undefined)
+  if (scriptValue(scope)("PWD") !== "unset") scope.vars.set("PWD", undefined)
 }
 
 // the operand as a path, a stack entry (`pushd +1`) or, under cdable_vars, a variable's value

@@ -2,7 +2,7 @@
 // that feed a command's stdin (a shell reading its script from them). Pure.
 import type { SNode } from "./parser.ts"
 import type { Finding, RawRedirect, Stdin } from "./raw.ts"
-import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { dirStack, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
 import { dirTilde } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
@@ -13,8 +13,8 @@ export interface Source {
   shell: ShellEnv
 }
 
-export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRedirect; stdin?: Stdin } | undefined {
-  const lookup = makeLookup(scope, w.shell)
+export function redirect(w: Source, r: SNode, scope: Scope, cwd: Cwd): { redirect?: RawRedirect; stdin?: Stdin } | undefined {
+  const lookup = makeLookup(scope, w.shell, cwd)
   if (r.type === "herestring_redirect") {
     const parts = r.children.filter((c) => c.named && c.type !== "file_descriptor")
     // a here-string is not brace-expanded (`<<< {a,b}` is the text {a,b})
@@ -28,7 +28,7 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
     let body: Word
     if (!bodyNode) body = literalWord("")
     else if (quoted || !bodyNode.children.some((c) => c.type !== "heredoc_content")) body = literalWord(w.src.slice(bodyNode.start, bodyNode.end))
-    else body = heredocWord(w, bodyNode, scope)
+    else body = heredocWord(w, bodyNode, scope, cwd)
     const dash = r.children.some((c) => c.type === "<<-")
     if (dash && body.value !== undefined) body = { ...body, value: body.value.replace(/^\t+/gm, ""), text: body.text.replace(/^\t+/gm, "") }
     return { stdin: { kind: "heredoc", body } }
@@ -59,8 +59,8 @@ export function unknownInput(r: RawRedirect): Finding | undefined {
   return { name: "read-unknown", level: "medium", reason: `reads a file named only at run time (< ${r.target.text}): it could be a secret` }
 }
 
-function heredocWord(w: Source, body: SNode, scope: Scope): Word {
-  const lookup = makeLookup(scope, w.shell)
+function heredocWord(w: Source, body: SNode, scope: Scope, cwd: Cwd): Word {
+  const lookup = makeLookup(scope, w.shell, cwd)
   let text = ""
   let value: string | undefined = ""
   let at = body.start

@@ -6,7 +6,7 @@ import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
-import { callbacks, enable, hash, sourced } from "./hooks.ts"
+import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -60,6 +60,7 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   compgen: callbacks,
   mapfile: callbacks,
   readarray: callbacks,
+  jobs: jobsExec,
 })
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -254,15 +255,6 @@ function source(part: Part, ex: Expander): void {
   if (file.procsub) part.unresolved = "sources a script a command produces"
   else if (file.value === undefined) part.unresolved = "the sourced file is not static"
   else sourced(part, file.value, ex.workspace, ex.home)
-}
-
-function trap(part: Part, ex: Expander): void {
-  ex.out.push(part)
-  // `trap -- ACTION SIGNAL`: the action follows the end of options
-  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
-  const action = words[1]
-  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
-  nestedFrom(part, ex, [action], "eval")
 }
 
 function alias(part: Part, ex: Expander): void {

@@ -36,6 +36,8 @@ export interface Scope {
   volatile?: Set<string>
   /** a trap handler or a function changes the directory at times not known: every later cwd is unknown */
   cwdLost?: boolean
+  /** a cd, pushd or popd ran here: $PWD is the directory the walk tracks, not the environment's */
+  moved?: boolean
 }
 
 export interface ShellEnv {
@@ -57,14 +59,44 @@ export function childScope(parent: Scope): Scope {
   return { parent, vars: new Map(), exported: new Set(), loader: [], functions: parent.functions }
 }
 
-export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
-  return (name) => {
+/**
+ * A variable's value as the script sees it here: the script's own, else the environment's. `cwd`: where
+ * the shell is at that point; $PWD the script did not assign follows it (bash sets PWD on every cd,
+ * pushd and popd), unknown when more than one directory may hold. Without `cwd` $PWD is unknown once the
+ * script may have moved. A nameref (`declare -n r=X`) reads the variable it names.
+ */
+export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
+  const lookup: Lookup = (name) => {
+    const target = refTarget(scope, name)
+    if (target !== undefined) return lookup(target)
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    if (name === "PWD") {
+      if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
+      if (moved(scope)) return undefined
+    }
     if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
+  return lookup
+}
+
+/** The variable a nameref names, following a chain of them (undefined: `name` is no nameref, or one that
+ *  names nothing yet). */
+export function refTarget(scope: Scope, name: string): string | undefined {
+  let refs: Map<string, string | undefined> | undefined
+  for (let s: Scope | undefined = scope; s && !refs; s = s.parent) refs = s.refs
+  if (!refs?.has(name)) return undefined
+  let at: string | undefined = name
+  for (let i = 0; i < 8 && at !== undefined && refs.has(at); i++) at = refs.get(at)
+  return at === undefined || refs.has(at) ? undefined : at.replace(/\[.*$/s, "")
+}
+
+/** The script changed the directory here (cd, pushd, popd, or a trap or function at times not known). */
+function moved(scope: Scope): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.moved || s.cwdLost) return true
+  return false
 }
 
 /** The known entries of the directory stack below the current directory (`~1` first). */

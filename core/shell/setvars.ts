@@ -164,6 +164,18 @@ function clipValue(s: string): string {
 }
 
 function nameref(scope: Scope, name: string, target: string | undefined): string | undefined {
+  // `declare -n r` on a variable with a value makes it a nameref to that value (`r=GITHUB_TOKEN;
+  // declare -n r; echo $r` prints the token)
+  if (target === undefined) {
+    let current: string | undefined = ""
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      if (!s.vars.has(name)) continue
+      current = s.vars.get(name)
+      break
+    }
+    if (current === undefined || /[$`]/.test(current)) return `declare -n ${name} makes ${name} a nameref to its value, which is not known`
+    target = current
+  }
   ;(scope.refs ??= new Map()).set(name, target || undefined)
   if (target && isLoaderVar(target)) scope.loader.push(target)
   return undefined

@@ -28,7 +28,7 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
   const value = node.children.find((c) => c.field === "value")
   if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
   if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell), declared ? braceMode(scope) : false)
+  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell, cwd), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
   const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
@@ -40,7 +40,7 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
-  declarePrints(w.src, node, makeLookup(scope, w.shell))
+  const { globbed } = declarePrints(w.src, node, makeLookup(scope, w.shell, cwd))
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
@@ -54,26 +54,32 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
     // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
     const value = c.children.find((x) => x.field === "value")
     if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
+      const lookup = makeLookup(scope, w.shell, cwd)
+      for (const v of evalWord([value], w.src, lookup)) {
+        note(w, nameRisk(v, `${keyword} -n`))
+        // the variable it names is read through it from here: a secret one the script did not set counts
+        const target = v.value === undefined ? undefined : /^[A-Za-z_][A-Za-z0-9_]*/.exec(v.value)?.[0]
+        if (target) lookup(target)
+      }
     }
     if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
     if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
     if (target && value && value.type !== "array") {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell, cwd))) note(w, compoundRisk(keyword, target, v.value, scope))
     }
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
   const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const others: SNode[] = []
   // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
   // environment included: a command the table judges (print-environment)
-  // (a word known only at run time may be an option)
+  // (a word known only at run time may be an option); one naming variables by a glob is judged so too
   if (!node.children.some((c) => c.type === "variable_assignment")) {
     const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
-    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+    if (globbed || words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
       w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
     }
   }

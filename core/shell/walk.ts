@@ -14,7 +14,7 @@ import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, type Substitutions } from "./walk-declare.ts"
-import { evalScript, lateEffects, trap, type Outcome } from "./walk-eval.ts"
+import { evalScript, lateEffects, trap, trapDirectories, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
   src: string
@@ -23,11 +23,16 @@ interface Walker {
   /** stdin a whole compound statement reads (`{ ..; } <<EOF`, a list tree-sitter hung a heredoc on):
    *  every command inside without its own gets it, so a shell among them is seen reading it */
   inherited?: Stdin
+  /** where statement lists end, by the number of commands walked then: the directories a trap handler
+   *  may fire in (kept only when the script mentions trap) */
+  ends?: { at: number; cwd: Cwd }[]
 }
 
 export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
   const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
+  if (src.includes("trap")) w.ends = []
   sequence(w, root.children, scope, cwd, context, [])
+  if (w.ends) trapDirectories(w.out.commands, w.ends)
   return w.out
 }
 
@@ -51,6 +56,7 @@ function sequence(w: Walker, nodes: SNode[], scope: Scope, cwd: Cwd, ctx: Constr
     const r = statement(w, node, scope, cwd, inner, redirects)
     cwd = joinCwd(r.ok, r.fail)
   }
+  w.ends?.push({ at: w.out.commands.length, cwd })
   return cwd
 }
 
@@ -215,7 +221,7 @@ function programText(c: RawCommand): string {
 }
 
 function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const values = node.children.filter((c) => c.field === "value")
   for (const c of values) substitutions(w, c, scope, cwd, ctx)
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
@@ -238,12 +244,15 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
   let pipeTail: SNode[] | undefined
   let listTail: { op: string; right: SNode } | undefined
   const extraArgs: SNode[] = []
+  // tree-sitter hangs a redirect of a list's last command on the whole list (`cd /x && cat < $PWD/f`):
+  // the words are expanded after the commands before it ran, where $PWD is not known here
+  const at = body?.type === "list" ? null : cwd
   for (const r of node.children) {
     if (r === body || !r.named) continue
     if (r.type === "heredoc_redirect") {
       for (const c of r.children) if (c.type === "heredoc_body") substitutions(w, c, scope, cwd, ctx)
     } else substitutions(w, r, scope, cwd, ctx)
-    const got = redirect(w, r, scope)
+    const got = redirect(w, r, scope, at)
     if (got?.redirect) own.push(got.redirect)
     if (got?.stdin) stdin = got.stdin
     if (r.type !== "heredoc_redirect") continue
@@ -253,7 +262,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
       else if (c.field === "right") listTail = { op: r.children.find((x) => x.field === "operator")?.type ?? ";", right: c }
       else if (c.field === "argument") extraArgs.push(c)
       else if (c.field === "redirect") {
-        const more = redirect(w, c, scope)
+        const more = redirect(w, c, scope, at)
         if (more?.redirect) own.push(more.redirect)
       }
     }
@@ -285,7 +294,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
 
 function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], stdin: Stdin | undefined, extraArgs: SNode[]): Outcome {
   if (cwd && cwdLost(scope)) cwd = null
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const assignments: RawCommand["assignments"] = []
   const own: RawRedirect[] = []
   const wordNodes: SNode[] = []
@@ -303,7 +312,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
       wordNodes.push(c)
     } else if (c.field === "redirect" || c.type.endsWith("_redirect")) {
       substitutions(w, c, scope, cwd, ctx)
-      const got = redirect(w, c, scope)
+      const got = redirect(w, c, scope, cwd)
       if (got?.redirect) own.push(got.redirect)
       if (got?.stdin) stdin = got.stdin
     } else if (c.named) substitutions(w, c, scope, cwd, ctx)
