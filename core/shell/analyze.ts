@@ -102,6 +102,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     },
   }
   for (const raw of walked.commands) expandCommand(raw, ex)
+  if (walked.findings) run.bare.findings.push(...walked.findings)
   if (walked.unresolved?.length) {
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true

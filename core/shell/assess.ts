@@ -33,6 +33,7 @@ export const ASSESSORS = byName<Assessor>({
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   mktemp: mktemp,
   jq: jqModules,
+  yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   patch: patch,
   ed: editorScript,

@@ -140,7 +140,8 @@ function hasFinding(findings: readonly Finding[], name: string): boolean {
   return false
 }
 
-function baseProgram(program: string): string {
+/** The name the table knows a program by (`mkfs.ext4` is mkfs). */
+export function baseProgram(program: string): string {
   return program.startsWith("mkfs.") ? "mkfs" : program
 }
 

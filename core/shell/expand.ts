@@ -7,7 +7,9 @@ import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
-import { runner } from "./runners.ts"
+import { runner, runnerNames } from "./runners.ts"
+import { unknownRunner } from "./unknownrunner.ts"
+import { wrapperOptions } from "./wrapperopts.ts"
 import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
@@ -35,13 +37,13 @@ const TRANSPARENT = byName<OptionSpec>({
   setsid: {},
   unbuffer: {},
   chronic: {},
-  fakeroot: { valued: "lsi", long: ["lib", "faked"] },
+  fakeroot: { valued: "lsib", long: ["lib", "faked"] },
   proxychains: { valued: "f" },
   proxychains4: { valued: "f" },
   torsocks: { valued: "uapP", long: ["user", "pass", "address", "port"] },
   "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
   caffeinate: { valued: "tw" },
-  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace"] },
+  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds"] },
   ltrace: { valued: "aeEnopsuxX", long: ["output", "library"] },
   taskset: { valued: "", positional: 1 },
   busybox: {},
@@ -75,6 +77,7 @@ function unwrap(part: Part, ex: Expander): void {
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out) part.writes = [...(part.writes ?? []), out]
+    if (name === "fakeroot" || name === "strace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }
@@ -94,7 +97,9 @@ function unwrap(part: Part, ex: Expander): void {
     if (view.argv) unwrap(inner(part, view.argv, "eval"), ex)
     return
   }
-  if (!runner(part, ex, unwrap)) ex.out.push(part)
+  if (runner(part, ex, unwrap)) return
+  ex.out.push(part)
+  if (part.words.length > 1 && !TRANSPARENT.has(part.program) && part.program !== "env") unknownRunner(part, ex, unwrap, [...TRANSPARENT.keys(), "env", "git", ...runnerNames()])
 }
 
 // `command -v x` and `exec` with no command do not run anything
@@ -102,6 +107,13 @@ function transparentRuns(part: Part, name: string, spec: OptionSpec): boolean {
   if (name !== "command") return true
   const scan = scanOptions(part.words, 1, spec)
   return !(scan.flags.has("v") || scan.flags.has("V"))
+}
+
+// $HOME as the env process sees it: a `HOME=..` before env or an export in the script wins
+function homeOf(part: Part, home: string): string | undefined {
+  const given = part.assignments.findLast((a) => a.name === "HOME")
+  if (given) return given.value.value
+  return part.exported?.has("HOME") ? part.exported.get("HOME") : home
 }
 
 /** env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND]: transparent unless it loads code. */
@@ -115,7 +127,7 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
       ex.out.push(part)
       return false
     }
-    words = [...splitArgs(split), ...words]
+    words = [...splitArgs(split, homeOf(part, ex.home)), ...words]
   }
   const assignments = [...part.assignments]
   while (words[0]?.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value)) {

@@ -70,7 +70,7 @@ export function canonical(program: string, args: readonly string[]): Canonical {
       }
       const eq = a.indexOf("=")
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq)
-      const short = long?.get(name)
+      const short = long ? (long.get(name) ?? (program === "git" ? undefined : byPrefix(long, name))) : undefined
       flags.add(short ? `-${short}` : eq < 0 ? a : `--${name}`)
       if (eq >= 0) flags.add(a)
       continue
@@ -87,6 +87,19 @@ export function canonical(program: string, args: readonly string[]): Canonical {
     }
   }
   return { flags, operands }
+}
+
+// getopt_long: `--recur` is `--recursive`; a prefix of names with different letters is left as written
+// (not for git: its table is shared by every subcommand, so whether a prefix is unique is not known here)
+function byPrefix(long: ReadonlyMap<string, string>, given: string): string | undefined {
+  if (!given) return undefined
+  let found: string | undefined
+  for (const [name, letter] of long) {
+    if (!name.startsWith(given)) continue
+    if (found !== undefined && found !== letter) return undefined
+    found = letter
+  }
+  return found
 }
 
 // `-x` for every ASCII character, made once: a cluster's letters are split for every command

@@ -38,7 +38,19 @@ export interface Entry {
   when?: (v: View) => boolean
 }
 
+// getopt_long and git's parse-options take any unique prefix of a long option (`--mirr` = `--mirror`,
+// `--forc` = `--force`): a prefix given counts as each option it starts. An ambiguous one makes the
+// program refuse to run, so counting it as any of them is safe.
 function flag(v: View, ...names: string[]): boolean {
+  if (exactFlag(v, names)) return true
+  for (const given of v.canon.flags) {
+    if (given.length < 3 || given.charCodeAt(1) !== 45 || given.includes("=")) continue
+    for (const n of names) if (n.length > given.length && n.startsWith(given)) return true
+  }
+  return false
+}
+// a listing's exclusions: an abbreviated option there is judged by the option list, which names it
+function exactFlag(v: View, names: string[]): boolean {
   for (const n of names) if (v.canon.flags.has(n)) return true
   return false
 }
@@ -74,6 +86,9 @@ const GIT_READ = new Set([
   "var", "cherry", "range-diff", "annotate", "show-branch", "verify-commit", "verify-tag", "fsck", "check-attr", "diff-tree",
   "diff-index", "diff-files",
 ])
+
+// git send-pack and http-push are the plumbing under git push: they push (and force) the same way
+const GIT_PUSH = ["push", "send-pack", "http-push"]
 
 const GIT_WRITE = new Set([
   "add", "commit", "stash", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "restore", "mv", "rm", "pull",
@@ -140,16 +155,16 @@ export const TABLE: readonly Entry[] = [
   { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.has(v.sub) },
   { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && v.sub !== "ls-remote" && !GIT_READ.has(v.sub) && !gitListing(v) },
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
-  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && v.sub !== "push" },
-  { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
+  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && !GIT_PUSH.includes(v.sub) },
+  { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: GIT_PUSH },
   // git lfs X and git-lfs X: only the listings read
   { name: "git-read", level: "safe", reason: "lists large-file state", programs: ["git-lfs"], when: (v) => LFS_READ.includes(lfsCommand(v) ?? "") },
   { name: "git-write", level: "medium", reason: "git lfs changes the repository or its large files", programs: ["git-lfs"], when: (v) => !LFS_READ.includes(lfsCommand(v) ?? "") },
   { name: "git-config-global", level: "high", reason: "git lfs install changes git configuration outside the repository (~/.gitconfig)", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["install", "uninstall"].includes(lfsCommand(v) ?? "") && !flag(v, "--local", "-l", "--worktree") },
   { name: "git-push", level: "high", reason: "git lfs push uploads large files to a remote", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && lfsCommand(v) === "push" },
   { name: "git-network", level: "medium", reason: "git lfs contacts a remote over the network", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["fetch", "pull", "clone", "lock", "unlock", "locks", "migrate"].includes(lfsCommand(v) ?? "") },
-  { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
-  { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
+  { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: GIT_PUSH, when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
+  { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: GIT_PUSH, when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
   { name: "git-reset-hard", level: "high", reason: "discards uncommitted changes", programs: ["git"], sub: ["reset"], when: (v) => flag(v, "--hard", "--merge", "--keep") },
   { name: "git-clean", level: "high", reason: "deletes untracked files", programs: ["git"], sub: ["clean"], when: (v) => flag(v, "-f") && !flag(v, "-n") },
   { name: "git-branch-delete", level: "high", reason: "deletes a branch", programs: ["git"], sub: ["branch", "tag"], when: (v) => flag(v, "-d") },
@@ -278,7 +293,7 @@ function gitListing(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   switch (v.sub) {
     case "branch":
-      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !exactFlag(v, ["-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description"])
     case "tag":
       return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
     case "remote":

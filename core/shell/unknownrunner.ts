@@ -1,0 +1,59 @@
+// A program ccode does not know may run its arguments as a command (chrt, prlimit, setpriv, numactl,
+// faketime, valgrind, setarch, sg -c, capsh -- -c, expect -c "spawn ..."). Its own part stays unknown
+// (medium), and every place where its arguments spell a program ccode knows is analysed as the command
+// it may run: a policy that auto-approves medium (ci) still sees `mkfs`, `git push --force` or `reboot`
+// there and its deny rules and critical risks apply. Pure.
+import { literalWord } from "./word.ts"
+import { basename, inner, type Expander, type Part } from "./part.ts"
+import { TABLE } from "./table.ts"
+import { ASSESSORS } from "./assess.ts"
+import { knownPrograms } from "./known.ts"
+import { SHELLS } from "./shells.ts"
+import { baseProgram } from "./classify.ts"
+
+type Unwrap = (part: Part, ex: Expander) => void
+
+// the analysis' own names, plus the runners expand.ts and runners.ts handle (passed in: they live there)
+let KNOWN: Set<string> | undefined
+
+function knownSet(extra: Iterable<string>): Set<string> {
+  if (KNOWN) return KNOWN
+  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra])
+  return KNOWN
+}
+
+// more places than this in one command line are not looked at one by one: the rest is one script
+const MAX_TAILS = 8
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/
+
+/** Analyse what an unknown program's arguments could run; the unknown part itself is pushed by the caller. */
+export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNames: Iterable<string>): void {
+  const known = knownSet(runnerNames)
+  if (known.has(baseProgram(part.program))) return
+  const words = part.words
+  let tails = 0
+  for (let i = 1; i < words.length && tails < MAX_TAILS; i++) {
+    const v = words[i]!.value
+    if (v === undefined) continue
+    if (spellsProgram(v, known)) {
+      tails++
+      unwrap(inner(part, words.slice(i), "runner"), ex)
+    } else if (/[\s;&|]/.test(v) && scriptNamesProgram(v, known)) {
+      // `sg root -c "mkfs.ext4 disk.img"`, `expect -c "spawn reboot"`: a command line in one word
+      tails++
+      ex.out.push(...ex.nested(literalWord(v), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    }
+  }
+}
+
+function spellsProgram(v: string, known: Set<string>): boolean {
+  if (v.includes("/")) return v.startsWith("/") && known.has(baseProgram(basename(v)))
+  return NAME.test(v) && known.has(baseProgram(v))
+}
+
+function scriptNamesProgram(v: string, known: Set<string>): boolean {
+  for (const token of v.split(/[\s;&|()`]+/)) if (token && spellsProgram(token.replace(/^\\/, ""), known)) return true
+  return false
+}
+
+

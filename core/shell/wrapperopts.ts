@@ -1,0 +1,54 @@
+// The options of transparent wrappers that do more than wrap: fakeroot (a shell script) evaluates its
+// option values with `eval` (-l's library path, -s/-i/-b through `eval $FAKED $FAKEDOPTS`, --faked is the
+// daemon it runs), and strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD).
+// What they do is added to the part the wrapper is removed from. Pure.
+import type { Word } from "./word.ts"
+import { literalWord } from "./word.ts"
+import { compileOptions, readOptions } from "./getopt.ts"
+import { isLoaderVar } from "./scope.ts"
+import type { Expander, Part } from "./part.ts"
+
+const FAKEROOT = compileOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
+const STRACE = compileOptions({
+  short: "a:b:e:E:I:o:O:p:P:s:S:u:U:X:cCdDfFhiknqrtTvVwxyYzZ",
+  long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit help version",
+})
+
+/** Add what a wrapper's own options do to the part it wraps; `options` are the words between the two. */
+export function wrapperOptions(name: string, part: Part, options: Word[], ex: Expander): void {
+  if (name === "fakeroot") fakeroot(part, options, ex)
+  else if (name === "strace") straceEnv(part, options)
+}
+
+function fakeroot(part: Part, options: Word[], ex: Expander): void {
+  for (const o of readOptions(options, FAKEROOT).valued) {
+    const v = o.value
+    if (!v) continue
+    if (v.value === undefined) {
+      part.unresolved = `fakeroot ${o.written} ${v.text}: a value fakeroot passes to eval is not static`
+      continue
+    }
+    // the value is shell text to fakeroot's eval: its substitutions and separators run
+    const script = o.name === "faked" ? v.value : `: ${v.value}`
+    ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    if (o.name === "l" || o.name === "lib") part.findings.push({ name: "loader-env", level: "high", reason: `fakeroot ${o.written} ${v.text} preloads that library into the command (LD_PRELOAD)` })
+    else if (o.name === "s") part.writes = [...(part.writes ?? []), v]
+    else if (o.name === "faked") part.findings.push({ name: "unknown", level: "medium", reason: `fakeroot ${o.written} ${v.text} runs that program as its daemon` })
+  }
+}
+
+function straceEnv(part: Part, options: Word[]): void {
+  for (const o of readOptions(options, STRACE).valued) {
+    if (o.name !== "E" && o.name !== "env") continue
+    const v = o.value?.value
+    if (v === undefined) {
+      part.unresolved = `strace ${o.written} ${o.value?.text ?? ""}: the variable it sets is not static`
+      continue
+    }
+    const eq = v.indexOf("=")
+    const varName = eq < 0 ? v : v.slice(0, eq)
+    if (eq < 0) continue // `-E NAME` removes NAME
+    part.assignments = [...part.assignments, { name: varName, value: literalWord(v.slice(eq + 1)) }]
+    if (isLoaderVar(varName)) part.loader = [...part.loader, varName]
+  }
+}
