@@ -51,6 +51,9 @@ const TRANSPARENT = byName<OptionSpec>({
 
 const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
 
+// every program this file and runners.ts unwrap, for unknownrunner.ts (read once, when first needed)
+const wrapperNames = (): string[] => [...TRANSPARENT.keys(), "env", "git", ...runnerNames()]
+
 /** Remove transparent wrappers one by one, then hand the command to whatever runs it. */
 function unwrap(part: Part, ex: Expander): void {
   for (let guard = 0; guard < 32; guard++) {
@@ -99,7 +102,7 @@ function unwrap(part: Part, ex: Expander): void {
   }
   if (runner(part, ex, unwrap)) return
   ex.out.push(part)
-  if (part.words.length > 1 && !TRANSPARENT.has(part.program) && part.program !== "env") unknownRunner(part, ex, unwrap, [...TRANSPARENT.keys(), "env", "git", ...runnerNames()])
+  if (part.words.length > 1 && !TRANSPARENT.has(part.program) && part.program !== "env") unknownRunner(part, ex, unwrap, wrapperNames)
 }
 
 // `command -v x` and `exec` with no command do not run anything

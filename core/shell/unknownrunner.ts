@@ -16,9 +16,9 @@ type Unwrap = (part: Part, ex: Expander) => void
 // the analysis' own names, plus the runners expand.ts and runners.ts handle (passed in: they live there)
 let KNOWN: Set<string> | undefined
 
-function knownSet(extra: Iterable<string>): Set<string> {
+function knownSet(extra: () => Iterable<string>): Set<string> {
   if (KNOWN) return KNOWN
-  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra])
+  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra()])
   return KNOWN
 }
 
@@ -27,7 +27,7 @@ const MAX_TAILS = 8
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/
 
 /** Analyse what an unknown program's arguments could run; the unknown part itself is pushed by the caller. */
-export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNames: Iterable<string>): void {
+export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNames: () => Iterable<string>): void {
   const known = knownSet(runnerNames)
   if (known.has(baseProgram(part.program))) return
   const words = part.words
