@@ -17,6 +17,7 @@ import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 import { printedSecrets, secretVariableFinding } from "./secretvars.ts"
+import { blockDevice } from "./table-system.ts"
 
 export interface Classified {
   risk: Risk
@@ -94,7 +95,12 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     // an unknown medium command (ci would auto-approve `Rm -rf /`)
     const lower = base.toLowerCase()
     if (lower !== base && (BY_PROGRAM.has(lower) || ASSESSORS.has(lower))) findings.push({ name: "unknown", level: "high", reason: `${program} is ${lower} on a case-insensitive file system: spell it ${lower} to have it judged` })
-    else findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+    else {
+      const device = blockDevice(values)
+      findings.push(device
+        ? { name: "block-device", level: "critical", reason: `${program} is not a command ccode knows and is given the block device ${device}: it may format or erase it` }
+        : { name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+    }
   }
 
   if (part.writes) for (const w of part.writes) {

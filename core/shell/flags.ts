@@ -40,6 +40,16 @@ const SHORT_ALIASES = byName<ReadonlyMap<string, string[]>>({
   grep: byName({ R: ["r"] }),
 })
 
+// package managers' global options that take the next word as their value: `npm --prefix test install x`
+// installs (its subcommand is install, not test)
+const VALUED = byName<ReadonlySet<string>>({
+  npm: new Set(["--prefix", "-C", "--workspace", "-w", "--userconfig", "--globalconfig", "--registry", "--cache", "--loglevel", "--tag", "--otp", "--scope", "--include", "--omit", "--location", "--install-strategy"]),
+  pnpm: new Set(["--dir", "-C", "--filter", "-F", "--reporter", "--loglevel", "--workspace-dir", "--registry", "--store-dir"]),
+  yarn: new Set(["--cwd", "--use-yarnrc", "--modules-folder", "--cache-folder", "--registry", "--network-timeout", "--mutex", "--global-folder", "--link-folder", "--preferred-cache-folder", "--otp"]),
+  bun: new Set(["--cwd", "--config", "-c", "--env-file", "--preload", "-r", "--tsconfig-override", "--registry"]),
+  cargo: new Set(["--color", "--config", "-Z", "-C", "--manifest-path", "--target-dir"]),
+})
+
 // single-dash long options: splitting their names would be nonsense
 const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang++", "cc", "go", "xargs", "ffmpeg", "convert", "magick", "openssl", "tcpdump", "iptables", "ip", "npx", "bunx"])
 
@@ -56,11 +66,17 @@ export function canonical(program: string, args: readonly string[]): Canonical {
   const long = LONG.get(program)
   const aliases = SHORT_ALIASES.get(program)
   const clusters = !NO_CLUSTERS.has(program)
+  const valued = VALUED.get(program)
   let done = false
   for (; i < args.length; i++) {
     const a = args[i]!
     if (done || isOperand(a)) {
       operands.push(a)
+      continue
+    }
+    if (valued?.has(a)) {
+      flags.add(a)
+      i++
       continue
     }
     if (a.charCodeAt(1) === 45) {

@@ -12,6 +12,8 @@ import { readOptions } from "./getopt.ts"
 import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
 import { compilesStdin } from "./builds.ts"
 import { KEYWORD_REASON, LASTPIPE_REASON, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
+import { SYSTEM_ENTRIES } from "./table-system.ts"
+import { pythonCommand } from "./pyopts.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -147,6 +149,7 @@ export const TABLE: readonly Entry[] = [
   { name: "write-files", level: "medium", reason: "rewrites files", programs: ["prettier"], when: (v) => flag(v, "--write", "-w") },
   { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["npx", "bunx", "pnpx", "uvx", "pipx"] },
   { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["pnpm", "yarn", "bun", "npm"], sub: ["dlx", "x", "exec"] },
+  { name: "unknown-option", level: "medium", reason: "an option before the subcommand may take it as its value: the command after it (install, exec, publish, ...) would run", programs: [...PKG_MANAGERS, "cargo"], when: hiddenSubcommand },
   { name: "install", level: "medium", reason: "installs or changes dependencies", programs: PKG_MANAGERS, sub: PKG_INSTALL },
   { name: "install", level: "medium", reason: "installs or changes dependencies", programs: ["pip", "pip3", "uv", "poetry", "pipenv", "gem", "bundle", "composer", "brew", "cargo", "go", "conda", "mamba"], sub: ["install", "uninstall", "add", "remove", "sync", "update", "upgrade", "get", "lock", "pip", "require"] },
   { name: "install", level: "medium", reason: "installs or removes system packages", programs: ["apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "port", "snap", "flatpak"] },
@@ -192,6 +195,7 @@ export const TABLE: readonly Entry[] = [
   { name: "services", level: "high", reason: "starts, stops or changes system services", programs: ["systemctl", "service", "launchctl", "sc", "rc-service"], when: (v) => !["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print"].includes(v.sub ?? "status") },
   { name: "services", level: "safe", reason: "reads service state", programs: ["systemctl", "service", "launchctl"], when: (v) => ["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print", undefined].includes(v.sub) },
   { name: "disk-format", level: "critical", reason: "formats or repartitions a disk", programs: ["mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "diskutil", "mkdosfs", "newfs"] },
+  ...SYSTEM_ENTRIES,
   { name: "privileged", level: "critical", reason: "runs as another user (root)", programs: ["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"] },
   { name: "privileged", level: "high", reason: "changes the root or namespaces of what it runs", programs: ["chroot", "unshare", "nsenter", "systemd-run"] },
   { name: "runs-commands", level: "low", reason: "runs the command checked beside it", programs: ["xargs", "watch", "parallel", "eval", "trap", "alias", "flock", "script"] },
@@ -210,7 +214,7 @@ export const TABLE: readonly Entry[] = [
   { name: "github-delete", level: "high", reason: "deletes or publishes on GitHub", programs: ["gh", "glab"], when: (v) => ["delete", "archive", "transfer", "merge"].includes(second(v) ?? "") || (v.sub === "release" && second(v) === "create") },
   { name: "inline-code", level: "high", reason: "runs inline code that is not inspected", programs: ["python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua", "luajit", "Rscript", "osascript", "julia", "tclsh", "vim", "nvim", "emacs"], when: inlineCode },
   { name: "code-from-input", level: "high", reason: "runs code it reads from its input", programs: ["python", "python2", "python3", "pypy3", "node", "nodejs", "perl", "ruby", "php", "lua", "Rscript", "osascript", "julia", "irb"], when: (v) => !!v.part.stdin && v.part.stdin.kind !== "file" && (v.canon.operands.length === 0 || v.canon.operands[0] === "-") },
-  { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => flag(v, "-m") && ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(v.canon.operands[0] ?? "") },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(pythonCommand(v.values).module ?? "") },
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
 
@@ -282,6 +286,14 @@ function makePrintsDatabase(v: View): boolean {
 }
 
 // `git remote show NAME` and `git submodule update` reach the remote too (`remote show -n` does not)
+// `npm --foo test install x`: when --foo takes a value, test is that value and install the subcommand
+function hiddenSubcommand(v: View): boolean {
+  const next = v.canon.operands[1]
+  if (next === undefined || !(PKG_INSTALL.includes(next) || PUBLISH.includes(next))) return false
+  const at = v.values.indexOf(v.sub ?? "")
+  return at > 0 && v.values[at - 1]!.startsWith("-") && !v.values[at - 1]!.includes("=")
+}
+
 function gitNetwork(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   if (v.sub === "remote") return ["show", "update", "prune", "set-head"].includes(ops[0] ?? "") && !flag(v, "-n")

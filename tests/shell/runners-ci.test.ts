@@ -48,6 +48,14 @@ describe("unknown wrappers under the ci policy", () => {
     }
   })
 
+  test("ccode's own trust/approval commands, disk erasers and D-Bus power calls are never auto-approved", async () => {
+    for (const cmd of ["ccode trust", "ccode approve 1", "ccode policy sign x", "blkdiscard /dev/sdb", "mkntfs /dev/sdb1", "cryptsetup luksFormat /dev/sdb", "nvme format /dev/nvme0n1",
+      "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Reboot b false"]) {
+      const d = await decideUnder(ci, cmd)
+      expect([cmd, d.decision]).toEqual([cmd, "ask"])
+    }
+  })
+
   test("the same wrappers around everyday commands stay what they were (unknown: medium, allowed in ci)", async () => {
     for (const cmd of ["chrt -o 0 ls", "numactl --all make", "faketime now date", "valgrind ./a.out", "./run.sh test", "mytool --name cat src"]) {
       const d = await decideUnder(ci, cmd)
