@@ -35,20 +35,23 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
   for (let i = 1; i < words.length && tails < MAX_TAILS; i++) {
     const v = words[i]!.value
     if (v === undefined) continue
-    if (spellsProgram(v, known)) {
+    // `--exec=reboot`: an option's value is looked at like a word of its own
+    const text = /^-[^=\s]*=/.test(v) ? v.slice(v.indexOf("=") + 1) : v
+    if (text === v && spellsProgram(v, known)) {
       tails++
       unwrap(inner(part, words.slice(i), "runner"), ex)
-    } else if (/[\s;&|]/.test(v) && scriptNamesProgram(v, known)) {
+    } else if ((text !== v && spellsProgram(text, known)) || (/[\s;&|]/.test(text) && scriptNamesProgram(text, known))) {
       // `sg root -c "mkfs.ext4 disk.img"`, `expect -c "spawn reboot"`: a command line in one word
       tails++
-      ex.out.push(...ex.nested(literalWord(v), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+      ex.out.push(...ex.nested(literalWord(text), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
     }
   }
 }
 
+// `mkfs.ext4`, `/sbin/mkfs.ext4`, `../../sbin/reboot`; any case (a case-insensitive file system runs `REBOOT`)
 function spellsProgram(v: string, known: Set<string>): boolean {
-  if (v.includes("/")) return v.startsWith("/") && known.has(baseProgram(basename(v)))
-  return NAME.test(v) && known.has(baseProgram(v))
+  const name = (v.includes("/") ? basename(v) : v).toLowerCase()
+  return NAME.test(name) && known.has(baseProgram(name))
 }
 
 function scriptNamesProgram(v: string, known: Set<string>): boolean {
