@@ -80,7 +80,7 @@ function unwrap(part: Part, ex: Expander): void {
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out) part.writes = [...(part.writes ?? []), out]
-    if (name === "fakeroot" || name === "strace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
+    if (name === "fakeroot" || name === "strace" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }
@@ -121,7 +121,7 @@ function homeOf(part: Part, home: string): string | undefined {
 
 /** env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND]: transparent unless it loads code. */
 function unwrapEnv(part: Part, ex: Expander): boolean {
-  const scan = scanOptions(part.words, 1, { valued: "uCS", long: ["unset", "chdir", "split-string"] })
+  const scan = scanOptions(part.words, 1, { valued: "uCSa", long: ["unset", "chdir", "split-string", "argv0"] })
   let words = part.words.slice(scan.command)
   const split = scan.values.get("S") ?? scan.values.get("split-string")
   if (scan.flags.has("S") || scan.flags.has("split-string")) {

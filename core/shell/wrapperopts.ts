@@ -1,6 +1,7 @@
 // The options of transparent wrappers that do more than wrap: fakeroot (a shell script) evaluates its
 // option values with `eval` (-l's library path, -s/-i/-b through `eval $FAKED $FAKEDOPTS`, --faked is the
-// daemon it runs), and strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD).
+// daemon it runs), strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD), and
+// dbus-run-session runs the daemon --dbus-daemon names.
 // What they do is added to the part the wrapper is removed from. Pure.
 import type { Word } from "./word.ts"
 import { literalWord } from "./word.ts"
@@ -18,6 +19,21 @@ const STRACE = compileOptions({
 export function wrapperOptions(name: string, part: Part, options: Word[], ex: Expander): void {
   if (name === "fakeroot") fakeroot(part, options, ex)
   else if (name === "strace") straceEnv(part, options)
+  else if (name === "dbus-run-session") dbusSession(part, options, ex)
+}
+
+const DBUS_SESSION = compileOptions({ long: "config-file= dbus-daemon= help version" })
+
+// dbus-run-session --dbus-daemon=BIN runs BIN; --config-file's bus configuration names the services
+// (programs) the bus starts on request
+function dbusSession(part: Part, options: Word[], ex: Expander): void {
+  for (const o of readOptions(options, DBUS_SESSION).valued) {
+    const v = o.value
+    if (o.name === "dbus-daemon") {
+      if (v?.value === undefined) part.unresolved = `dbus-run-session ${o.written}: the daemon it runs is not static`
+      else ex.out.push(...ex.nested(literalWord(v.value), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    } else if (o.name === "config-file") part.findings.push({ name: "program-option", level: "high", reason: `dbus-run-session ${o.written} ${v?.text ?? ""}: the bus configuration names programs the bus starts` })
+  }
 }
 
 function fakeroot(part: Part, options: Word[], ex: Expander): void {
