@@ -1,7 +1,7 @@
-// jq programs that read what the command line does not name: `import "x" as $c` and `include "x"`
+// jq (and yq) programs that read what the command line does not name: `import "x" as $c` and `include "x"`
 // load modules and JSON data from a search path (-L DIR, or a `{search: "/"}` in the directive), so
 // `jq -n -L / 'import "home/me/.docker/config" as $c; $c'` prints a credential file; `env` and `$ENV`
-// are the whole environment, API keys included. Pure.
+// are the whole environment, API keys included, and `env.GITHUB_TOKEN` (yq: `strenv(NAME)`) one secret. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import { readOptions } from "./getopt.ts"
@@ -35,6 +35,7 @@ export function jqModules(v: View, out: Finding[]): void {
 
 function programChecks(p: string, text: string, out: Finding[]): void {
   if (DIRECTIVE.test(text.replace(WORD_STRING, ""))) out.push({ name: "read-unknown", level: "medium", reason: `${p} import/include in the program reads modules and JSON files chosen at run time` })
+  if (p === "yq" && /(?<![\w.$])envsubst(?!\w)/.test(text)) out.push({ name: "print-environment", level: "medium", reason: "the yq program uses envsubst: it expands any ${NAME} in its strings from the environment, secrets included" })
   if (jqReadsEnvironment(text)) out.push({ name: "print-environment", level: "medium", reason: `the ${p} program reads env or $ENV as a whole: prints the environment, which may hold secrets` })
   for (const name of jqSecretNames(text)) out.push({ name: "secret-variable", level: "medium", reason: `the ${p} program reads the secret variable ${name}: its value reaches the output` })
 }
