@@ -114,6 +114,10 @@ const LOADER_EXACT = new Set([
   // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
   // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
   "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
+  "KUBE_EDITOR", "SYSTEMD_EDITOR", "GH_EDITOR", "GH_PAGER", "GH_BROWSER", "GLAB_PAGER", "AWS_PAGER", "PSQL_PAGER", "DIFFPROG", "KUBECTL_EXTERNAL_DIFF",
+  // configuration files whose entries run programs: kubeconfig exec plugins, AWS credential_process, docker
+  // credential helpers, gpg-agent's pinentry-program, terraform provider overrides, helm plugins
+  "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
   // bash translates $"..." through the message catalog these name, then expands the translation
   "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])
