@@ -33,6 +33,7 @@ export const ASSESSORS = byName<Assessor>({
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   mktemp: mktemp,
   jq: jqModules,
+  history: historyFile,
   yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   patch: patch,
@@ -238,4 +239,15 @@ function tarTargets(v: View, out: Finding[]): void {
     TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
   }
+}
+
+/** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */
+function historyFile(v: View, out: Finding[]): void {
+  if (!v.values.some((a) => /^-[a-zA-Z]*[wa]/.test(a))) return
+  const files = operandWords(v)
+  if (!files.length) {
+    out.push({ name: "write-files", level: "medium", reason: "history -w/-a writes the history file ($HISTFILE)" })
+    return
+  }
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
 }

@@ -120,7 +120,7 @@ const LISTS: Record<string, ReadOnlyList> = {
   },
   info: { short: "kd:f:n:awo:", long: "apropos= directory= file= node= all where show-options usage strict-node-location vi-keys raw-escapes no-raw-escapes help version output= dribble=", writes: "o output dribble" },
   tldr: { short: "lp:L:v", long: "list platform= language= raw help version" },
-  history: { short: "c" },
+  history: { short: "c" }, // -w/-a FILE write: assess.ts
   fd: {
     short: "HIsiFgaLdpl0ud:t:e:E:c:j:S:x:X:", long: "hidden no-hidden no-ignore ignore no-ignore-vcs ignore-vcs no-require-git no-ignore-parent unrestricted case-sensitive ignore-case glob regex fixed-strings and= absolute-path relative-path list-details follow no-follow full-path print0 max-depth= min-depth= exact-depth= prune type= extension= exclude= ignore-file= color= hyperlink? threads= size= changed-within= changed-before= newer= older= owner= format= max-results= one-file-system base-directory= path-separator= search-path= strip-cwd-prefix? quiet show-errors help version exec= exec-batch=",
     runs: "x X exec exec-batch",

@@ -118,6 +118,8 @@ const LOADER_EXACT = new Set([
   // configuration files whose entries run programs: kubeconfig exec plugins, AWS credential_process, docker
   // credential helpers, gpg-agent's pinentry-program, terraform provider overrides, helm plugins
   "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
+  // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files
+  "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT",
   // bash translates $"..." through the message catalog these name, then expands the translation
   "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])
