@@ -164,7 +164,7 @@ function optionTarget(names: string[]): Assessor {
       if (a.charCodeAt(1) === 45) {
         const eq = a.indexOf("=")
         const given = a.slice(2, eq < 0 ? undefined : eq)
-        if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+        if (!long.some((n) => n === given || (given.length > 0 && n.startsWith(given)))) continue
         target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
       } else {
         // letters before the output letter are flags of the bundle (`-sSo FILE`)

@@ -182,7 +182,7 @@ export const TABLE: readonly Entry[] = [
   { name: "network", level: "medium", reason: "sends packets over the network", programs: ["ping", "ping6", "traceroute", "tracepath", "mtr", "arping"] },
   { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },
   { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["curl", "http", "https", "xh"], when: (v) => flag(v, "-T", "-d", "-F", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--upload-file", "--form-string") || anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^-X(POST|PUT|PATCH|DELETE)$|^--request=(POST|PUT|PATCH|DELETE)$/) || (v.program !== "curl" && anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^[^=:]+(=|:=)/)) },
-  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
+  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => flag(v, "--post-data", "--post-file", "--body-data", "--body-file", "--method") || anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
   { name: "network-upload", level: "high", reason: "copies files to or from another machine", programs: ["scp", "rsync", "sftp", "ftp", "lftp", "rclone"] },
   { name: "network-listen", level: "high", reason: "opens raw network connections", programs: ["nc", "ncat", "netcat", "socat", "telnet", "nmap"] },
   { name: "ssh", level: "medium", reason: "runs commands on another machine", programs: ["ssh", "mosh"] },
