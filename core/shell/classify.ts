@@ -106,7 +106,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.writes) for (const w of part.writes) {
     view.writes.push(w)
     const verdict = writeVerdict(w, part.cwd, place)
-    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
+    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program}: ${verdict.reason}` })
   }
   for (const r of part.redirects) {
     const net = /^\/dev\/(tcp|udp)\//.exec(r.target.value ?? "")

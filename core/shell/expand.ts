@@ -9,7 +9,7 @@ import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
 import { runner, runnerNames } from "./runners.ts"
 import { unknownRunner } from "./unknownrunner.ts"
-import { wrapperOptions } from "./wrapperopts.ts"
+import { busyboxInstall, wrapperOptions } from "./wrapperopts.ts"
 import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
@@ -75,6 +75,7 @@ function unwrap(part: Part, ex: Expander): void {
     }
     const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
+    if (name === "busybox" && busyboxInstall(part)) break
     const scan = scanOptions(part.words, 1, spec)
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run

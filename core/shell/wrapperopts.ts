@@ -22,6 +22,16 @@ export function wrapperOptions(name: string, part: Part, options: Word[], ex: Ex
   else if (name === "dbus-run-session") dbusSession(part, options, ex)
 }
 
+/** `busybox --install [-s] [DIR]` makes a link for every applet in DIR (default /bin, /sbin, /usr/bin, /usr/sbin). */
+export function busyboxInstall(part: Part): boolean {
+  const at = part.words.findIndex((w, i) => i > 0 && w.value === "--install")
+  if (at < 0) return false
+  const dir = part.words.slice(at + 1).find((w) => w.value !== "-s")
+  part.findings.push({ name: "write-files", level: "high", reason: `busybox --install writes a link for each of its applets into ${dir?.text ?? "/bin, /sbin, /usr/bin and /usr/sbin"}` })
+  if (dir) part.writes = [...(part.writes ?? []), dir]
+  return true
+}
+
 const DBUS_SESSION = compileOptions({ long: "config-file= dbus-daemon= help version" })
 
 // dbus-run-session --dbus-daemon=BIN runs BIN; --config-file's bus configuration names the services
