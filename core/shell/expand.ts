@@ -90,6 +90,12 @@ function unwrap(part: Part, ex: Expander): void {
     part.program = basename(head.value)
     if (head.value.includes("/")) part.programPath = head.value
   }
+  // `git-push`, `/usr/lib/git-core/git-send-pack`: git's dashed forms are `git push`, `git send-pack`
+  if (part.program.startsWith("git-") && part.program.length > 4 && part.program !== "git-lfs") {
+    const sub = part.program.slice(4)
+    part.words = [{ ...part.words[0]!, value: "git", text: "git" }, literalWord(sub), ...part.words.slice(1)]
+    part.program = "git"
+  }
   if (part.program === "git") {
     const view = readGit(part.words)
     part.git = view

@@ -18,9 +18,12 @@ let KNOWN: Set<string> | undefined
 
 function knownSet(extra: () => Iterable<string>): Set<string> {
   if (KNOWN) return KNOWN
-  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra()])
+  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra(), ...MKFS])
   return KNOWN
 }
+
+// the table knows them all as mkfs; a glob (`mkfs.ext[4]`) is matched against real names
+const MKFS = ["ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "fat", "msdos", "ntfs", "exfat", "f2fs", "minix", "cramfs", "bfs"].map((f) => `mkfs.${f}`)
 
 // more places than this in one command line are not looked at one by one: the rest is one script
 const MAX_TAILS = 8
@@ -32,9 +35,23 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
   if (known.has(baseProgram(part.program))) return
   const words = part.words
   let tails = 0
-  for (let i = 1; i < words.length && tails < MAX_TAILS; i++) {
+  for (let i = 1; i < words.length; i++) {
     const v = words[i]!.value
     if (v === undefined) continue
+    if (tails >= MAX_TAILS) {
+      // more is padding to hide the one that runs: not followed one by one, so not let through
+      if (spellsProgram(v, known) || (words[i]!.glob && globSpells(v, known)) || scriptNamesProgram(v, known)) {
+        part.findings.push({ name: "unknown", level: "high", reason: `${part.program} is not a command ccode knows and its arguments name more than ${MAX_TAILS} programs it may run` })
+        return
+      }
+      continue
+    }
+    if (words[i]!.glob && globSpells(v, known)) {
+      // `/sbin/mkfs.ext[4]`: bash fills the name in from the disk
+      tails++
+      unwrap(inner(part, [{ ...words[i]!, value: undefined, expanded: true }, ...words.slice(i + 1)], "runner"), ex)
+      continue
+    }
     // `--exec=reboot`: an option's value is looked at like a word of its own
     const text = /^-[^=\s]*=/.test(v) ? v.slice(v.indexOf("=") + 1) : v
     if (text === v && spellsProgram(v, known)) {
@@ -52,6 +69,32 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
 function spellsProgram(v: string, known: Set<string>): boolean {
   const name = (v.includes("/") ? basename(v) : v).toLowerCase()
   return NAME.test(name) && known.has(baseProgram(name))
+}
+
+function globSpells(v: string, known: Set<string>): boolean {
+  const name = (v.includes("/") ? basename(v) : v).toLowerCase()
+  const re = globRegex(name)
+  for (const k of known) if (re.test(k)) return true
+  return false
+}
+
+// a bash glob as a regular expression over one name: `*`, `?`, `[...]` (any class is any character)
+function globRegex(glob: string): RegExp {
+  let out = ""
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!
+    if (c === "*") out += ".*"
+    else if (c === "?") out += "."
+    else if (c === "[") {
+      const end = glob.indexOf("]", i + 2)
+      if (end < 0) out += "\\["
+      else {
+        out += "."
+        i = end
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, "\\$&")
+  }
+  return new RegExp(`^${out}$`)
 }
 
 function scriptNamesProgram(v: string, known: Set<string>): boolean {
