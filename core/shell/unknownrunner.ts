@@ -68,7 +68,7 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
 // `mkfs.ext4`, `/sbin/mkfs.ext4`, `../../sbin/reboot`; any case (a case-insensitive file system runs `REBOOT`)
 function spellsProgram(v: string, known: Set<string>): boolean {
   const name = (v.includes("/") ? basename(v) : v).toLowerCase()
-  return NAME.test(name) && known.has(baseProgram(name))
+  return NAME.test(name) && (known.has(baseProgram(name)) || /^git-./.test(name))
 }
 
 function globSpells(v: string, known: Set<string>): boolean {
