@@ -30,7 +30,7 @@ const FILE_OPTIONS = byName<FileOptions>({
   jq: { short: "f", long: "from-file" },
   yq: { long: "from-file" },
   hexdump: { short: "f", long: "format-file" },
-  tree: { long: "gitfile" },
+  tree: { long: "gitfile infofile" },
   info: { short: "f", long: "file" },
   man: { short: "C", long: "config-file" },
   // without one: read conservatively

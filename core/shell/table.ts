@@ -194,6 +194,7 @@ export const TABLE: readonly Entry[] = [
   { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["systemctl", "loginctl"], sub: ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "soft-reboot", "kill-session", "terminate-session"] },
   { name: "services", level: "high", reason: "starts, stops or changes system services", programs: ["systemctl", "service", "launchctl", "sc", "rc-service"], when: (v) => !["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print"].includes(v.sub ?? "status") },
   { name: "services", level: "safe", reason: "reads service state", programs: ["systemctl", "service", "launchctl"], when: (v) => ["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print", undefined].includes(v.sub) },
+  { name: "program-option", level: "high", reason: "cloc --vcs runs the command it is given to list the files (other than git, svn or auto)", programs: ["cloc"], when: (v) => readOptions(v.args, known("cloc")!.options).valued.some((o) => o.name === "vcs" && !/^(git|svn|auto)$/.test(o.value?.value ?? "")) },
   { name: "disk-format", level: "critical", reason: "formats or repartitions a disk", programs: ["mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "diskutil", "mkdosfs", "newfs"] },
   ...SYSTEM_ENTRIES,
   { name: "privileged", level: "critical", reason: "runs as another user (root)", programs: ["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"] },
