@@ -44,7 +44,7 @@ const TRANSPARENT = byName<OptionSpec>({
   "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
   caffeinate: { valued: "tw" },
   strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds"] },
-  ltrace: { valued: "aeEnopsuxX", long: ["output", "library"] },
+  ltrace: { valued: "aADeFlnopsuwx", long: ["output", "library", "config", "indent", "align"] },
   taskset: { valued: "", positional: 1 },
   busybox: {},
 })
