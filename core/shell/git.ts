@@ -131,9 +131,16 @@ function subcommand(view: GitView, words: Word[]): void {
   if (sub === "rebase") {
     for (let j = 0; j < args.length; j++) {
       const v = args[j]!.value ?? ""
-      if (v === "-x" || v === "--exec") take(view, args[++j], "git rebase --exec")
-      else if (v.startsWith("--exec=")) take(view, { ...args[j]!, value: v.slice(7) }, "git rebase --exec")
-      else if (/^-x./.test(v)) take(view, { ...args[j]!, value: v.slice(2) }, "git rebase --exec")
+      // parse-options: `--exe` is --exec; in a bundle the first letter that takes a value (-s -X -C -x)
+      // takes the rest or the next word (`-fx CMD`, `-ixCMD`)
+      const long = /^--([a-z-]+)(=?)/.exec(v)
+      if (long) {
+        if (long[1]!.length >= 2 && "exec".startsWith(long[1]!)) take(view, long[2] ? { ...args[j]!, value: v.slice(long[0].length) } : args[++j], "git rebase --exec")
+        continue
+      }
+      const bundle = /^-([a-zA-WYZ]*?)([sXCx])(.*)$/.exec(v)
+      if (bundle?.[2] === "x") take(view, bundle[3] ? { ...args[j]!, value: bundle[3] } : args[++j], "git rebase --exec")
+      else if (bundle && !bundle[3]) j++
     }
   }
   if (sub === "submodule" && args.some((a) => a.value === "foreach")) {
