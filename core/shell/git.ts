@@ -150,9 +150,19 @@ function subcommand(view: GitView, words: Word[]): void {
     else if (rest.length) view.programs.push(rest.map((a) => a.value).join(" "))
   }
   if (sub === "bisect" && args[0]?.value === "run" && args.length > 1) view.argv = args.slice(1)
-  if ((sub === "grep" || sub === "difftool" || sub === "mergetool") && args.some((a) => /^(-O|--open-files-in-pager|--extcmd|-x|--tool|-t)/.test(a.value ?? ""))) {
+  if ((sub === "grep" || sub === "difftool" || sub === "mergetool") && args.some((a) => toolOption(a.value ?? ""))) {
     view.findings.push({ name: "git-tool-program", level: "high", reason: `git ${sub} runs a program named on its command line` })
   }
+}
+
+// `-O`/`--open-files-in-pager`, `-x`/`--extcmd`, `-t`/`--tool`: any unique prefix (`--ext=`), in a bundle (`-yx`)
+function toolOption(v: string): boolean {
+  if (v.startsWith("--")) {
+    const given = v.slice(2).replace(/=.*$/, "")
+    return given.length > 0 && ["open-files-in-pager", "extcmd", "tool"].some((n) => n.startsWith(given))
+  }
+  // the first letter that takes a value ends the bundle: `-ext` is `-e xt`
+  return /^-[a-zA-Z]*?[efABCmOxt]/.exec(v)?.[0].match(/[Oxt]$/) != null
 }
 
 function take(view: GitView, word: Word | undefined, what: string): void {
