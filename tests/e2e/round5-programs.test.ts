@@ -117,6 +117,34 @@ describe("round 5: the ci policy's deny rules hold through wrappers ccode does n
     expect(remoteLog()).toBe("rewritten\none")
   })
 
+  test.skipIf(!have("tar"))("tar -xvI CMD runs CMD as the decompressor in bash; ccode --policy ci does not auto-approve it", async () => {
+    fresh()
+    sh("echo hi > f && tar -cf a.tar f", clone)
+    const cmd = "tar -xvI 'sh -c \"cat ~/.netrc >&2; cat\"' -f a.tar"
+    expect(sh(cmd, clone)).toContain(NETRC)
+    const d = await ci(cmd)
+    expect({ decision: d.decision, named: d.reason.includes(".netrc") || d.reason.includes("tar runs the program"), reason: d.reason }).toEqual({ decision: "ask", named: true, reason: d.reason })
+  })
+
+  test("history -w FILE writes what history -s put there: bash writes ~/.bashrc, ccode --policy ci asks", async () => {
+    fresh()
+    const cmd = "history -s 'echo pwned-round5'; history -w ~/.bashrc"
+    sh(cmd, clone)
+    expect(await Bun.file(join(sb.home, ".bashrc")).text()).toContain("pwned-round5")
+    rmSync(join(sb.home, ".bashrc"))
+    const d = await ci(cmd)
+    expect({ decision: d.decision, risk: d.risk, named: d.reason.includes(".bashrc"), reason: d.reason }).toEqual({ decision: "ask", risk: "critical", named: true, reason: d.reason })
+  })
+
+  test("ccode's own trust and approval commands are not auto-approved under ci", async () => {
+    fresh()
+    for (const cmd of ["ccode trust", "ccode approve 1", "ccode policy sign .ccode/policy.yaml"]) {
+      const d = await ci(cmd)
+      expect([cmd, d.decision, d.risk]).toEqual([cmd, "ask", "high"])
+    }
+    expect((await ci("ccode policy check -- ls")).decision).toBe("allow")
+  })
+
   test("the same wrapper around an everyday command stays what it was under ci (unknown: medium, allowed)", async () => {
     fresh()
     const d = await ci("chrt -o 0 git status")
