@@ -9,6 +9,7 @@ import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../base/risk.ts"
 import { byName } from "./options.ts"
 import { mktemp } from "./mktemp.ts"
+import { intoDirectory } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
@@ -27,7 +28,7 @@ export const ASSESSORS = byName<Assessor>({
   cp: (v, out) => lastOperand(v, out),
   install: (v, out) => lastOperand(v, out),
   ln: (v, out) => lastOperand(v, out),
-  mv: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  mv: moves,
   touch: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
@@ -139,12 +140,32 @@ function permissions(v: View, out: Finding[]): void {
 }
 
 function lastOperand(v: View, out: Finding[]): void {
+  // -t DIR (`--targ DIR`, `-vt DIR`): each source lands in DIR under its own name
+  const into = intoDirectory(v.program as "cp" | "ln" | "install", v.args)
+  if (into) {
+    judgeWrites(v, out, into)
+    return
+  }
   const ops = operandWords(v)
-  const t = v.values.findIndex((a) => a === "-t" || a === "--target-directory")
-  const target = t >= 0 ? v.args[t + 1] : ops.length > 1 ? ops[ops.length - 1] : undefined
+  const target = ops.length > 1 ? ops[ops.length - 1] : undefined
   if (!target) return
   const verdict = writeVerdict(target, v.part.cwd, v.place)
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+}
+
+/** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
+function moves(v: View, out: Finding[]): void {
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
+  const into = intoDirectory("mv", v.args)
+  if (into) judgeWrites(v, out, into)
+}
+
+function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {
+  for (const w of into.writes.length ? into.writes : into.dir ? [into.dir] : []) {
+    v.writes.push(w)
+    const verdict = writeVerdict(w, v.part.cwd, v.place)
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  }
 }
 
 /**
