@@ -30,6 +30,16 @@ export interface Through {
   unknown?: MadeLink
 }
 
+// Where `-C DIR`, `-vxC DIR`, `-CDIR`, `-d DIR`, `--directory=DIR`, `--dir DIR` put the files: "" when the
+// next word is DIR, the attached value, or undefined when the word does not name one (in a bundle the
+// first letter that takes a value takes the rest: `-xfC` is -f C)
+function extractDir(v: string): string | undefined {
+  const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
+  if (long) return long[1]!.length >= 3 && "directory".startsWith(long[1]!) ? (long[2] ? long[3]! : "") : undefined
+  const short = /^-[a-zA-Z]*?([bCdfFgHIKLNTVX])(.*)$/s.exec(v)
+  return short && (short[1] === "C" || short[1] === "d") ? short[2]! : undefined
+}
+
 // cp keeps links as links (or makes them) with these: -s/-l make them, -P/-d/-a/-R/-r copy links as links
 const CP_KEEPS = /^-[A-Za-z]*[sldPRra]|^--(s|sy|sym|symb|symbo|symbol|symboli|symbolic|symbolic-|symbolic-l|symbolic-li|symbolic-lin|symbolic-link|li|lin|link|no-d|no-de|no-der|no-dere|no-deref|no-derefe|no-derefer|no-derefere|no-dereferen|no-dereferenc|no-dereference|ar|arc|arch|archi|archiv|archive|rec|recu|recur|recurs|recursi|recursiv|recursive|pr|pre|pres|prese|preser|preserv|preserve)(=|$)/
 // git subcommands that write the work tree: what they check out may be a symlink anywhere in it
@@ -67,7 +77,8 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     const roots = new Set<string>(part.cwd ?? ["/"])
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value ?? ""
-      const dir = v === "-C" || v === "-d" || v === "--directory" ? args[i + 1] : /^(-C|-d|--directory=)(.+)$/.exec(v) ? { ...args[i]!, value: v.replace(/^(-C|-d|--directory=)/, ""), tilde: false } : undefined
+      const at = extractDir(v)
+      const dir = at === undefined ? undefined : at === "" ? args[++i] : { ...args[i]!, value: at, tilde: false }
       if (dir) for (const r of dir.value === undefined ? ["/"] : resolveWord(dir, part.cwd, home) ?? ["/"]) roots.add(r)
     }
     // rsync and ar name their destination last
