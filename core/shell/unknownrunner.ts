@@ -40,10 +40,7 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
     if (v === undefined) continue
     if (tails >= MAX_TAILS) {
       // more is padding to hide the one that runs: not followed one by one, so not let through
-      if (spellsProgram(v, known) || (words[i]!.glob && globSpells(v, known)) || scriptNamesProgram(v, known)) {
-        part.findings.push({ name: "unknown", level: "high", reason: `${part.program} is not a command ccode knows and its arguments name more than ${MAX_TAILS} programs it may run` })
-        return
-      }
+      if (spellsProgram(v, known) || (words[i]!.glob && globSpells(v, known)) || programsIn(v, known).length) return tooMany(part)
       continue
     }
     if (words[i]!.glob && globSpells(v, known)) {
@@ -57,12 +54,29 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
     if (text === v && spellsProgram(v, known)) {
       tails++
       unwrap(inner(part, words.slice(i), "runner"), ex)
-    } else if ((text !== v && spellsProgram(text, known)) || (/[\s;&|]/.test(text) && scriptNamesProgram(text, known))) {
-      // `sg root -c "mkfs.ext4 disk.img"`, `expect -c "spawn reboot"`: a command line in one word
-      tails++
-      ex.out.push(...ex.nested(literalWord(text), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+      continue
+    }
+    // `sg root -c "mkfs.ext4 disk.img"`, `expect -c "spawn reboot"`, `--exec=reboot`: a command line in one
+    // word, read as a script; a program glued to punctuation the shell does not split at (`dc -e '!cat x'`)
+    // is read from where it starts too
+    const starts = text === v && NAME.test(v) ? [] : programsIn(text, known)
+    if (!starts.length) continue
+    for (const at of [0, ...starts.filter((at) => at > 0 && !/[\s;&|()`$<>{}"']/.test(text[at - 1]!))]) {
+      if (tails++ >= MAX_TAILS) return tooMany(part)
+      ex.out.push(...ex.nested(literalWord(text.slice(at)), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
     }
   }
+}
+
+function tooMany(part: Part): void {
+  part.findings.push({ name: "unknown", level: "high", reason: `${part.program} is not a command ccode knows and its arguments name more than ${MAX_TAILS} programs it may run` })
+}
+
+/** Where in a word holding a command line each program ccode knows starts (`!cat x` -> [1]). */
+function programsIn(text: string, known: Set<string>): number[] {
+  const out: number[] = []
+  for (const m of text.matchAll(/(?<![A-Za-z0-9_.+\/-])[A-Za-z0-9_.+\/-]+/g)) if (spellsProgram(m[0], known)) out.push(m.index!)
+  return out
 }
 
 // `mkfs.ext4`, `/sbin/mkfs.ext4`, `../../sbin/reboot`; any case (a case-insensitive file system runs `REBOOT`)
@@ -96,10 +110,3 @@ function globRegex(glob: string): RegExp {
   }
   return new RegExp(`^${out}$`)
 }
-
-function scriptNamesProgram(v: string, known: Set<string>): boolean {
-  for (const token of v.split(/[\s;&|()`]+/)) if (token && spellsProgram(token.replace(/^\\/, ""), known)) return true
-  return false
-}
-
-
