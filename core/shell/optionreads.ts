@@ -33,6 +33,7 @@ const FILE_OPTIONS = byName<FileOptions>({
   tree: { long: "gitfile infofile" },
   info: { short: "f", long: "file" },
   man: { short: "C", long: "config-file" },
+  ss: { short: "F", long: "filter" },
   // without one: read conservatively
   sed: { short: "f", long: "file" },
   awk: { short: "fi", long: "file include" },
