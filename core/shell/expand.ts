@@ -46,10 +46,16 @@ const TRANSPARENT = byName<OptionSpec>({
   strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds"] },
   ltrace: { valued: "aADeFlnopsuwx", long: ["output", "library", "config", "indent", "align"] },
   taskset: { valued: "", positional: 1 },
+  // util-linux: a scheduling policy or a personality for the command, nothing else
+  chrt: { valued: "TPD", long: ["sched-runtime", "sched-period", "sched-deadline"], positional: 1 },
+  setarch: { positional: 1 },
+  linux32: {},
+  linux64: {},
   busybox: {},
 })
 
 const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
+const SETARCH: OptionSpec = {}
 
 // every program this file and runners.ts unwrap, for unknownrunner.ts (read once, when first needed)
 const wrapperNames = (): string[] => [...TRANSPARENT.keys(), "env", "git", ...runnerNames()]
@@ -76,7 +82,9 @@ function unwrap(part: Part, ex: Expander): void {
     const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
     if (name === "busybox" && busyboxInstall(part)) break
-    const scan = scanOptions(part.words, 1, spec)
+    // setarch ARCH [options] PROGRAM: its options follow the architecture
+    const scan = name === "setarch" ? scanOptions(part.words, 2, SETARCH) : scanOptions(part.words, 1, spec)
+    if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
@@ -112,10 +120,12 @@ function unwrap(part: Part, ex: Expander): void {
   if (part.words.length > 1 && !TRANSPARENT.has(part.program) && part.program !== "env") unknownRunner(part, ex, unwrap, wrapperNames)
 }
 
-// `command -v x` and `exec` with no command do not run anything
+// `command -v x` and `exec` with no command do not run anything; `chrt -p PRIO PID` and `chrt -m` change
+// or show another process, they run no command
 function transparentRuns(part: Part, name: string, spec: OptionSpec): boolean {
-  if (name !== "command") return true
+  if (name !== "command" && name !== "chrt") return true
   const scan = scanOptions(part.words, 1, spec)
+  if (name === "chrt") return !["p", "pid", "m", "max", "h", "help", "V", "version"].some((f) => scan.flags.has(f))
   return !(scan.flags.has("v") || scan.flags.has("V"))
 }
 

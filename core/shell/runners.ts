@@ -49,6 +49,7 @@ const PRIVILEGED = byName<OptionSpec>({
 const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
+  sg: sg,
   xargs: xargs,
   find: find,
   watch: watch,
@@ -103,6 +104,16 @@ function su(part: Part, ex: Expander): void {
   const script = scan.values.get("c") ?? scan.values.get("command")
   if (script !== undefined) ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "sudo"], cwd: part.cwd, loader: part.loader }))
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "su -c command is not static"
+}
+
+/** `sg GROUP [-c] COMMAND...`: COMMAND runs through /bin/sh -c with GROUP as the group. */
+function sg(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  let words = part.words.slice(part.words[1]?.value === "-" ? 2 : 1)
+  if (words.length < 2) return
+  words = words.slice(1)
+  if (words[0]?.value === "-c") words = words.slice(1)
+  nestedFrom(part, ex, words, "sudo")
 }
 
 /** xargs runs its command with input items as arguments (or in place of -I's placeholder). */

@@ -199,6 +199,7 @@ export const TABLE: readonly Entry[] = [
   ...SYSTEM_ENTRIES,
   { name: "privileged", level: "critical", reason: "runs as another user (root)", programs: ["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"] },
   { name: "privileged", level: "high", reason: "changes the root or namespaces of what it runs", programs: ["chroot", "unshare", "nsenter", "systemd-run"] },
+  { name: "privileged", level: "high", reason: "runs with another group's rights", programs: ["sg", "newgrp"] },
   { name: "runs-commands", level: "low", reason: "runs the command checked beside it", programs: ["xargs", "watch", "parallel", "eval", "trap", "alias", "flock", "script"] },
   { name: "archive", level: "medium", reason: "packs or unpacks files", programs: ["tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "unxz", "7z", "zstd"] },
   { name: "shell-builtin", level: "safe", reason: "shell bookkeeping", programs: ["export", "unset", "local", "declare", "typeset", "readonly", "read", "getopts", "mapfile", "readarray", "let", "bind", "complete", "compgen", "disown", "fg", "bg", "suspend", "logout", "enable", "caller", "source", "."] },

@@ -147,7 +147,9 @@ describe("round 5: the ci policy's deny rules hold through wrappers ccode does n
 
   test("the same wrapper around an everyday command stays what it was under ci (unknown: medium, allowed)", async () => {
     fresh()
-    const d = await ci("chrt -o 0 git status")
+    const d = await ci("prlimit git status")
     expect({ decision: d.decision, risk: d.risk }).toEqual({ decision: "allow", risk: "medium" })
+    const transparent = await ci("chrt -o 0 git status")
+    expect({ decision: transparent.decision, risk: transparent.risk }).toEqual({ decision: "allow", risk: "safe" })
   })
 })

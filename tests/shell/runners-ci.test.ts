@@ -56,8 +56,15 @@ describe("unknown wrappers under the ci policy", () => {
     }
   })
 
+  test("chrt, setarch, linux64 are transparent: what they run is judged alone", async () => {
+    for (const cmd of ["chrt -o 0 ls", "setarch x86_64 -R git status", "linux64 cat README.md"]) {
+      const d = await decideUnder(ci, cmd)
+      expect([cmd, d.decision, d.risk]).toEqual([cmd, "allow", "safe"])
+    }
+  })
+
   test("the same wrappers around everyday commands stay what they were (unknown: medium, allowed in ci)", async () => {
-    for (const cmd of ["chrt -o 0 ls", "numactl --all make", "faketime now date", "valgrind ./a.out", "./run.sh test", "mytool --name cat src"]) {
+    for (const cmd of ["prlimit ls", "numactl --all make", "faketime now date", "valgrind ./a.out", "./run.sh test", "mytool --name cat src"]) {
       const d = await decideUnder(ci, cmd)
       expect([cmd, d.decision, d.risk]).toEqual([cmd, "allow", "medium"])
     }
