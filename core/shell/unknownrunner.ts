@@ -13,13 +13,20 @@ import { baseProgram } from "./classify.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
-// the analysis' own names, plus the runners expand.ts and runners.ts handle (passed in: they live there)
-let KNOWN: Set<string> | undefined
+// the analysis' own names, plus the runners expand.ts and runners.ts handle (passed in: they live there):
+// `known` is every name an argument may spell; `judged` the programs always judged on their own (a
+// table entry that is not conditional on its words, an assessor, an option list, a runner; a program
+// with subcommands like systemctl), whose arguments are theirs.
+// A program with only conditional entries (vim's inline-code entry) may still be "not a command ccode
+// knows" for its own words, so its arguments are looked at too (`vim +'!mkfs.ext4 d'`).
+let SETS: { known: Set<string>; judged: Set<string> } | undefined
 
-function knownSet(extra: () => Iterable<string>): Set<string> {
-  if (KNOWN) return KNOWN
-  KNOWN = new Set([...TABLE.flatMap((e) => e.programs), ...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra(), ...MKFS])
-  return KNOWN
+function knownSets(extra: () => Iterable<string>): { known: Set<string>; judged: Set<string> } {
+  if (SETS) return SETS
+  const always = [...ASSESSORS.keys(), ...knownPrograms(), ...SHELLS, ...extra()]
+  const judged = new Set([...TABLE.filter((e) => !e.when).flatMap((e) => e.programs), ...always])
+  SETS = { known: new Set([...TABLE.flatMap((e) => e.programs), ...always, ...MKFS]), judged }
+  return SETS
 }
 
 // the table knows them all as mkfs; a glob (`mkfs.ext[4]`) is matched against real names
@@ -31,8 +38,8 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/
 
 /** Analyse what an unknown program's arguments could run; the unknown part itself is pushed by the caller. */
 export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNames: () => Iterable<string>): void {
-  const known = knownSet(runnerNames)
-  if (known.has(baseProgram(part.program))) return
+  const { known, judged } = knownSets(runnerNames)
+  if (judged.has(baseProgram(part.program))) return
   const words = part.words
   let tails = 0
   for (let i = 1; i < words.length; i++) {
