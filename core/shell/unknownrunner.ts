@@ -1,5 +1,5 @@
-// A program ccode does not know may run its arguments as a command (chrt, prlimit, setpriv, numactl,
-// faketime, valgrind, setarch, sg -c, capsh -- -c, expect -c "spawn ..."). Its own part stays unknown
+// A program ccode does not know may run its arguments as a command (prlimit, setpriv, numactl, faketime,
+// valgrind, capsh -- -c, expect -c "spawn ...", dc -e '!cmd'). Its own part stays unknown
 // (medium), and every place where its arguments spell a program ccode knows is analysed as the command
 // it may run: a policy that auto-approves medium (ci) still sees `mkfs`, `git push --force` or `reboot`
 // there and its deny rules and critical risks apply. Pure.
