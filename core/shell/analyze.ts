@@ -109,6 +109,7 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     // `exec 3<file` (no program): the descriptors stay open for the commands after it
     if (table && raw.words.length === 1 && raw.words[0]!.value === "exec") ex.fds = table
   }
+  if (walked.findings) run.bare.findings.push(...walked.findings)
   if (walked.unresolved?.length) {
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true

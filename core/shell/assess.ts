@@ -9,6 +9,7 @@ import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../base/risk.ts"
 import { byName } from "./options.ts"
 import { mktemp } from "./mktemp.ts"
+import { intoDirectory } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
@@ -27,12 +28,14 @@ export const ASSESSORS = byName<Assessor>({
   cp: (v, out) => lastOperand(v, out),
   install: (v, out) => lastOperand(v, out),
   ln: (v, out) => lastOperand(v, out),
-  mv: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  mv: moves,
   touch: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   mktemp: mktemp,
   jq: jqModules,
+  history: historyFile,
+  yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   patch: patch,
   ed: editorScript,
@@ -137,12 +140,32 @@ function permissions(v: View, out: Finding[]): void {
 }
 
 function lastOperand(v: View, out: Finding[]): void {
+  // -t DIR (`--targ DIR`, `-vt DIR`): each source lands in DIR under its own name
+  const into = intoDirectory(v.program as "cp" | "ln" | "install", v.args)
+  if (into) {
+    judgeWrites(v, out, into)
+    return
+  }
   const ops = operandWords(v)
-  const t = v.values.findIndex((a) => a === "-t" || a === "--target-directory")
-  const target = t >= 0 ? v.args[t + 1] : ops.length > 1 ? ops[ops.length - 1] : undefined
+  const target = ops.length > 1 ? ops[ops.length - 1] : undefined
   if (!target) return
   const verdict = writeVerdict(target, v.part.cwd, v.place)
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+}
+
+/** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
+function moves(v: View, out: Finding[]): void {
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
+  const into = intoDirectory("mv", v.args)
+  if (into) judgeWrites(v, out, into)
+}
+
+function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {
+  for (const w of into.writes.length ? into.writes : into.dir ? [into.dir] : []) {
+    v.writes.push(w)
+    const verdict = writeVerdict(w, v.part.cwd, v.place)
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  }
 }
 
 /**
@@ -162,7 +185,7 @@ function optionTarget(names: string[]): Assessor {
       if (a.charCodeAt(1) === 45) {
         const eq = a.indexOf("=")
         const given = a.slice(2, eq < 0 ? undefined : eq)
-        if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+        if (!long.some((n) => n === given || (given.length > 0 && n.startsWith(given)))) continue
         target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
       } else {
         // letters before the output letter are flags of the bundle (`-sSo FILE`)
@@ -237,4 +260,15 @@ function tarTargets(v: View, out: Finding[]): void {
     TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
   }
+}
+
+/** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */
+function historyFile(v: View, out: Finding[]): void {
+  if (!v.values.some((a) => /^-[a-zA-Z]*[wa]/.test(a))) return
+  const files = operandWords(v)
+  if (!files.length) {
+    out.push({ name: "write-files", level: "medium", reason: "history -w/-a writes the history file ($HISTFILE)" })
+    return
+  }
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
 }

@@ -1,30 +1,56 @@
-// jq programs that read what the command line does not name: `import "x" as $c` and `include "x"`
+// jq (and yq) programs that read what the command line does not name: `import "x" as $c` and `include "x"`
 // load modules and JSON data from a search path (-L DIR, or a `{search: "/"}` in the directive), so
 // `jq -n -L / 'import "home/me/.docker/config" as $c; $c'` prints a credential file; `env` and `$ENV`
-// are the whole environment, API keys included. Pure.
+// are the whole environment, API keys included, and `env.GITHUB_TOKEN` (yq: `strenv(NAME)`) one secret. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import { readOptions } from "./getopt.ts"
 import { known } from "./known.ts"
+import { looksSecretName } from "../base/secretname.ts"
 
 // a directive, not the field `.include`, the variable `$import` or the string "import"
 const DIRECTIVE = /(^|[^.$\w])(import|include)(?!\w)/
 const WORD_STRING = /"(import|include)"/g
 
 export function jqModules(v: View, out: Finding[]): void {
-  const r = readOptions(v.args, known("jq")!.options)
+  const yq = v.program === "yq"
+  const r = readOptions(v.args, known(v.program)!.options)
   const lib = r.valued.find((o) => o.name === "L" || o.name === "library-path")
   const file = r.valued.find((o) => o.name === "f" || o.name === "from-file")
-  const program = file ? undefined : r.operands[0]
+  const expression = r.valued.find((o) => o.name === "expression")?.value
+  // yq (mikefarah) takes an optional `eval`/`e`/`eval-all`/`ea` command before its expression
+  const operands = yq && /^(eval|e|eval-all|ea)$/.test(r.operands[0]?.value ?? "") ? r.operands.slice(1) : r.operands
+  const program = file ? undefined : (expression ?? operands[0])
+  const p = v.program
   let why: string | undefined
-  if (lib) why = `jq ${lib.written} ${lib.value?.text ?? ""} lets the program import modules and JSON files from there`
-  else if (file) why = `jq ${file.written} ${file.value?.text ?? ""}: a program not shown here can import modules and JSON files`
-  else if (program && (program.value === undefined || program.placeholder)) why = `jq runs ${program.text}, a program known only at run time: it can import modules and JSON files`
-  else if (program?.value !== undefined && DIRECTIVE.test(program.value.replace(WORD_STRING, ""))) why = "jq import/include in the program reads modules and JSON files chosen at run time"
+  if (lib) why = `${p} ${lib.written} ${lib.value?.text ?? ""} lets the program import modules and JSON files from there`
+  else if (file) why = `${p} ${file.written} ${file.value?.text ?? ""}: a program not shown here can import modules and JSON files`
+  else if (program && (program.value === undefined || program.placeholder)) why = `${p} runs ${program.text}, a program known only at run time: it can import modules and JSON files`
   if (why) out.push({ name: "read-unknown", level: "medium", reason: why })
-  if (program?.value !== undefined && !program.placeholder && jqReadsEnvironment(program.value)) {
-    out.push({ name: "print-environment", level: "medium", reason: "the jq program reads env or $ENV as a whole: prints the environment, which may hold secrets" })
+  // which operand yq takes for its program depends on which yq is installed: the others are checked
+  // too when they read as a program rather than a file name (a quote, `$`, `(`, `;`, a blank)
+  const others = yq ? operands.filter((w) => w !== program && /["$(;\s|]/.test(w.value ?? "")) : []
+  for (const w of program ? [program, ...others] : others) if (w.value !== undefined && !w.placeholder) programChecks(p, w.value, out)
+}
+
+function programChecks(p: string, text: string, out: Finding[]): void {
+  if (DIRECTIVE.test(text.replace(WORD_STRING, ""))) out.push({ name: "read-unknown", level: "medium", reason: `${p} import/include in the program reads modules and JSON files chosen at run time` })
+  if (p === "yq" && /(?<![\w.$])envsubst(?!\w)/.test(text)) out.push({ name: "print-environment", level: "medium", reason: "the yq program uses envsubst: it expands any ${NAME} in its strings from the environment, secrets included" })
+  if (jqReadsEnvironment(text)) out.push({ name: "print-environment", level: "medium", reason: `the ${p} program reads env or $ENV as a whole: prints the environment, which may hold secrets` })
+  for (const name of jqSecretNames(text)) out.push({ name: "secret-variable", level: "medium", reason: `the ${p} program reads the secret variable ${name}: its value reaches the output` })
+}
+
+// `env.NAME`, `$ENV.NAME`, `env["NAME"]`, yq's `env(NAME)` and `strenv(NAME)`
+const NAMED_READS = /(?<![\w.$])(?:env|\$ENV)\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])|(?<![\w.$])(?:str)?env\s*\(\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*\)/g
+
+/** The secret-named variables (looksSecretName) a jq or yq program reads by name. */
+export function jqSecretNames(program: string): string[] {
+  const out: string[] = []
+  for (const m of program.matchAll(NAMED_READS)) {
+    const name = m[1] ?? m[2] ?? m[3]
+    if (name && looksSecretName(name) && !out.includes(name)) out.push(name)
   }
+  return out
 }
 
 // `env` (the builtin, not `.env`, `$env` or `"env"` as a key) and `$ENV`, anywhere (inside a string's

@@ -30,9 +30,10 @@ const FILE_OPTIONS = byName<FileOptions>({
   jq: { short: "f", long: "from-file" },
   yq: { long: "from-file" },
   hexdump: { short: "f", long: "format-file" },
-  tree: { long: "gitfile" },
+  tree: { long: "gitfile infofile" },
   info: { short: "f", long: "file" },
   man: { short: "C", long: "config-file" },
+  ss: { short: "F", long: "filter" },
   // without one: read conservatively
   sed: { short: "f", long: "file" },
   awk: { short: "fi", long: "file include" },

@@ -5,7 +5,7 @@ import type { Finding, RawRedirect, Stdin } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { GitView } from "./git.ts"
 import type { FdTable } from "./fds.ts"
-import { literalWord, type Word } from "./word.ts"
+import { dynamicWord, literalWord, type Word } from "./word.ts"
 
 export interface Part {
   text: string
@@ -76,29 +76,63 @@ export function quoteText(s: string): string {
   return s === "" ? "''" : /^[A-Za-z0-9_@%+=:,./~*?{}-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
 }
 
-/** Split a string the way env -S / ssh / watch would hand it on: words with quotes, no expansions. */
-export function splitArgs(s: string): Word[] {
+/** Split env -S's string the way GNU env does: blanks separate words, '..' and ".." quote, `\_` is a
+ *  separator (a blank inside ".."), `\c` and a `#` starting a word end the string, `${NAME}` is replaced
+ *  by the variable (outside '..'). `home` is $HOME when known; any other variable makes its word not static. */
+export function splitArgs(s: string, home: string | undefined): Word[] {
   const out: Word[] = []
   let cur: string | undefined
+  let dynamic = false
   let quote = ""
+  const push = () => {
+    if (cur !== undefined) out.push(dynamic ? { ...dynamicWord(cur), hollow: false } : literalWord(cur))
+    cur = undefined
+    dynamic = false
+  }
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!
-    if (quote) {
-      if (c === quote) quote = ""
-      else if (c === "\\" && quote === '"' && i + 1 < s.length) cur = (cur ?? "") + s[++i]
-      else cur = (cur ?? "") + c
+    if (quote === "'") {
+      if (c === "'") quote = ""
+      else if (c === "\\" && (s[i + 1] === "'" || s[i + 1] === "\\")) cur += s[++i]!
+      else cur += c
+      continue
+    }
+    if (c === "$" && s[i + 1] === "{") {
+      const close = s.indexOf("}", i + 2)
+      const name = close < 0 ? "" : s.slice(i + 2, close)
+      if (name === "HOME" && home !== undefined) cur = (cur ?? "") + home
+      else {
+        cur = (cur ?? "") + (close < 0 ? s.slice(i) : s.slice(i, close + 1))
+        dynamic = true
+      }
+      if (close < 0) break
+      i = close
+      continue
+    }
+    if (c === "\\" && i + 1 < s.length) {
+      const e = s[++i]!
+      if (e === "c") break
+      if (e === "_") {
+        if (quote) cur += " "
+        else push()
+      } else cur = (cur ?? "") + (ESCAPES[e] ?? e)
+      continue
+    }
+    if (quote === '"') {
+      if (c === '"') quote = ""
+      else cur += c
     } else if (c === "'" || c === '"') {
       quote = c
       cur ??= ""
-    } else if (c === "\\" && i + 1 < s.length) cur = (cur ?? "") + s[++i]
-    else if (c === " " || c === "\t" || c === "\n") {
-      if (cur !== undefined) out.push(literalWord(cur))
-      cur = undefined
-    } else cur = (cur ?? "") + c
+    } else if (c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r") push()
+    else if (c === "#" && cur === undefined) break
+    else cur = (cur ?? "") + c
   }
-  if (cur !== undefined) out.push(literalWord(cur))
+  push()
   return out
 }
+
+const ESCAPES: Record<string, string> = { f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" }
 
 /** The words from `from` on that are not options (everything after `--`). */
 export function operands(words: readonly Word[], from: number): Word[] {

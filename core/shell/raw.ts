@@ -46,6 +46,8 @@ export interface Walked {
   bareCwd: Cwd[]
   /** constructs whose effect cannot be known statically (arithmetic on a variable the script set) */
   unresolved?: string[]
+  /** what the script's own syntax does beside its commands (a `$"..."` string is translated at run time) */
+  findings?: Finding[]
 }
 
 /** One built-in classification that applied: its table name (policy risk.overrides can change its level). */

@@ -2,6 +2,7 @@
 // find -exec, watch, parallel, ssh), or a script analysed on its own (sh -c, eval, heredocs). Pure.
 import type { Construct } from "./types.ts"
 import { byName, scanOptions, type OptionSpec } from "./options.ts"
+import { compileOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
@@ -26,8 +27,16 @@ export function runner(part: Part, ex: Expander, unwrap: Unwrap): boolean {
   return false
 }
 
+/** The programs handled here as runners of other programs. */
+export function runnerNames(): string[] {
+  return [...RUNNERS.keys(), ...SHELLS, ...PROGRAM_OPTIONS.keys()]
+}
+
 const PRIVILEGED = byName<OptionSpec>({
-  sudo: { valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"] },
+  sudo: {
+    valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"],
+    flags: ["askpass", "background", "bell", "preserve-env", "edit", "set-home", "help", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "version", "validate"],
+  },
   doas: { valued: "Cu" },
   pkexec: { long: ["user"] },
   runuser: { valued: "ugGs", long: ["user", "group", "supp-group", "shell", "command"] },
@@ -40,6 +49,7 @@ const PRIVILEGED = byName<OptionSpec>({
 const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
+  sg: sg,
   xargs: xargs,
   find: find,
   watch: watch,
@@ -97,46 +107,39 @@ function su(part: Part, ex: Expander): void {
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "su -c command is not static"
 }
 
+/** `sg GROUP [-c] COMMAND...`: COMMAND runs through /bin/sh -c with GROUP as the group. */
+function sg(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  let words = part.words.slice(part.words[1]?.value === "-" ? 2 : 1)
+  if (words.length < 2) return
+  words = words.slice(1)
+  if (words[0]?.value === "-c") words = words.slice(1)
+  nestedFrom(part, ex, words, "sudo")
+}
+
 /** xargs runs its command with input items as arguments (or in place of -I's placeholder). */
 function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
+  const args = part.words.slice(1)
+  // GNU xargs reads its options with getopt_long: `--repl=Q` and `--re=Q` are `--replace=Q`
+  const r = readOptions(args, XARGS)
   let placeholder: string | undefined
-  let i = 1
-  for (; i < part.words.length; i++) {
-    const v = part.words[i]!.value ?? ""
-    if (v === "--") {
-      i++
-      break
-    }
-    if (!v.startsWith("-") || v === "-") break
-    if (v.startsWith("--")) {
-      const [name, value] = v.slice(2).split("=", 2) as [string, string | undefined]
-      if (name === "replace") placeholder = value ?? "{}"
-      else if (value === undefined && XARGS_LONG.has(name)) i++
-      continue
-    }
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j]!
-      const rest = v.slice(j + 1)
-      if ("aIdELnPs".includes(c)) {
-        const value = rest || part.words[++i]?.value
-        if (c === "I") placeholder = value
-        break
-      }
-      if (c === "i") {
-        placeholder = rest || "{}"
-        break
-      }
-      if (c === "e" || c === "l") break
-    }
+  for (const o of r.valued) {
+    if (o.name !== "I" && o.name !== "i" && o.name !== "replace") continue
+    if (o.value !== undefined && o.value.value === undefined) part.unresolved = `xargs ${o.written} ${o.value.text}: the placeholder is not static`
+    placeholder = o.value === undefined ? (o.name === "I" ? undefined : "{}") : (o.value.value ?? o.value.text)
   }
-  const words = i < part.words.length ? part.words.slice(i) : [literalWord("echo")]
+  const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
   if (!placeholder) child.appended = true
   unwrap(child, ex)
 }
 
-const XARGS_LONG = new Set(["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"])
+const XARGS = compileOptions({
+  short: "0a:d:E:e::I:i::L:l::n:P:ps:trxo",
+  long: "null arg-file= delimiter= eof? replace? max-lines? max-args= max-procs= max-chars= interactive no-run-if-empty open-tty process-slot-var= show-limits exit verbose help version",
+  stopAtOperand: true,
+})
 
 function withPlaceholder(words: Word[], placeholder: string | undefined): Word[] {
   if (!placeholder) return words
@@ -167,7 +170,7 @@ function find(part: Part, ex: Expander, unwrap: Unwrap): void {
 /** watch runs its arguments through `sh -c` (or as argv with -x) every few seconds. */
 function watch(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
-  const scan = scanOptions(part.words, 1, { valued: "nq", long: ["interval", "equexit"] })
+  const scan = scanOptions(part.words, 1, { valued: "nq", long: ["interval", "equexit"], flags: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "precise", "no-linewrap", "no-title", "no-wrap", "help", "version"] })
   const words = part.words.slice(scan.command)
   if (!words.length) return
   if (scan.flags.has("x") || scan.flags.has("exec")) unwrap(inner(part, words, "watch"), ex)

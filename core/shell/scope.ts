@@ -146,6 +146,17 @@ const LOADER_EXACT = new Set([
   // terminfo and less key files are parsed by every program that starts, key files bind shell commands
   "GCONV_PATH", "LOCPATH", "NLSPATH", "TERMINFO", "TERMINFO_DIRS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
   "MALLOC_CONF", "GLIBC_TUNABLES", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN", "INPUTRC", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
+  // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
+  // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
+  "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
+  "KUBE_EDITOR", "SYSTEMD_EDITOR", "GH_EDITOR", "GH_PAGER", "GH_BROWSER", "GLAB_PAGER", "AWS_PAGER", "PSQL_PAGER", "DIFFPROG", "KUBECTL_EXTERNAL_DIFF",
+  // configuration files whose entries run programs: kubeconfig exec plugins, AWS credential_process, docker
+  // credential helpers, gpg-agent's pinentry-program, terraform provider overrides, helm plugins
+  "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
+  // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files
+  "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT",
+  // bash translates $"..." through the message catalog these name, then expands the translation
+  "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])
 
 export function isLoaderVar(name: string): boolean {

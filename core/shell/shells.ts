@@ -112,18 +112,20 @@ function fromStdin(part: Part, run: (body: Word, context: Construct) => void): v
 }
 
 // Options whose value is a program the command runs: the program is a part of its own.
-export const PROGRAM_OPTIONS = byName<{ short?: string; long: string[] }>({
+// `valued`: every short letter that takes a value, so a bundle is read as getopt reads it (`tar -xvI CMD`,
+// `rsync -avze CMD`: the first such letter takes the rest of the word or the next one)
+export const PROGRAM_OPTIONS = byName<{ short?: string; valued?: string; long: string[] }>({
   rg: { long: ["pre"] },
   sort: { long: ["compress-program"] },
-  tar: { short: "IF", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
-  man: { short: "PH", long: ["pager", "html"] },
+  tar: { short: "IF", valued: "bCfFgHIKLNTVX", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
+  man: { short: "PH", valued: "CEHLMmPRSs", long: ["pager", "html"] },
   zip: { long: ["unzip-command"] },
-  rsync: { short: "e", long: ["rsh", "rsync-path"] },
-  scp: { short: "S", long: [] },
+  rsync: { short: "e", valued: "BefMT", long: ["rsh", "rsync-path"] },
+  scp: { short: "S", valued: "cDFiJlooPSX", long: [] },
 })
 
 // Options may follow operands (`rg TODO --pre x`), so every word is looked at.
-export function programOptions(part: Part, ex: Expander, spec: { short?: string; long: string[] }): boolean {
+export function programOptions(part: Part, ex: Expander, spec: { short?: string; valued?: string; long: string[] }): boolean {
   ex.out.push(part)
   const programs: (string | undefined)[] = []
   const words = part.words
@@ -132,8 +134,12 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
     if (v === "--") break
     const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
     // getopt_long takes unique prefixes (`--compress` = `--compress-program`); a prefix counts here
-    if (long && spec.long.some((n) => n.startsWith(long[1]!) && long[1]!.length >= Math.min(3, n.length))) programs.push(long[2] ? long[3] : words[++i]?.value)
-    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--") && (spec.short ?? "").includes(v[1]!)) programs.push(v.length > 2 ? v.slice(2) : words[++i]?.value)
+    if (long && spec.long.some((n) => n.startsWith(long[1]!))) programs.push(long[2] ? long[3] : words[++i]?.value)
+    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
+      const valued = spec.valued ?? spec.short ?? ""
+      const at = [...v.slice(1)].findIndex((c) => valued.includes(c)) + 1
+      if (at > 0 && (spec.short ?? "").includes(v[at]!)) programs.push(at + 1 < v.length ? v.slice(at + 1) : words[++i]?.value)
+    }
     else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))
     else if (part.program === "zip" && v === "-TT") programs.push(words[++i]?.value)
   }

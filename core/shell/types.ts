@@ -13,7 +13,7 @@ export interface Redirect {
 export type Construct =
   | "list" | "pipeline" | "background" | "substitution" | "process_substitution" | "subshell" | "group"
   | "condition" | "loop" | "case" | "function" | "heredoc" | "shell_c" | "eval" | "xargs" | "find_exec"
-  | "sudo" | "ssh" | "watch" | "parallel"
+  | "sudo" | "ssh" | "watch" | "parallel" | "runner"
 
 export interface SimpleCommand {
   /** the command's own source text */
