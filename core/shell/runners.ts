@@ -8,6 +8,7 @@ import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, sourced } from "./hooks.ts"
+import { textRunner } from "./textops.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -50,6 +51,7 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
   sg: sg,
+  ...Object.fromEntries(["sed", "awk", "gawk", "mawk", "nawk"].map((n) => [n, textRunner])),
   xargs: xargs,
   find: find,
   watch: watch,
