@@ -47,11 +47,12 @@ function scriptsOf(part: Part): string[] {
 export function sedOps(script: string): TextOps {
   const ops: TextOps = { runs: [], pipes: [], writes: [], reads: [] }
   // a command letter (after an address and `!`) at the start of a line, after `;` or `{`
-  const re = /(?:^|[\n;{}])\s*(?:(?:\d+|\$|\/(?:\\.|[^/\n])*\/[IM]*)(?:\s*,\s*(?:\d+|\$|\/(?:\\.|[^/\n])*\/[IM]*|[+~]\d+))?)?\s*!*\s*([ewWrR])(?:$|[ \t]([^\n]*))/g
+  // addresses: numbers, `$`, `first~step`, `+N`, `/regex/I`, `\%regex%`, with `,` and `!` between
+  const re = /(?:^|[\n;{}])(?:\s|[\d$~+,!]|\/(?:\\.|[^/\n])*\/[IM]*|\\([^\n])(?:\\.|(?!\1)[^\n])*\1[IM]*)*([ewWrR])(?:(?=[;\n}]|$)|[ \t]([^\n]*))/g
   for (const m of script.matchAll(re)) {
-    const arg = (m[2] ?? "").trim()
-    if (m[1] === "e") arg ? ops.runs.push(arg) : (ops.unknown = "sed e runs the pattern space as a command")
-    else if (m[1] === "w" || m[1] === "W") ops.writes.push(arg)
+    const arg = (m[3] ?? "").trim()
+    if (m[2] === "e") arg ? ops.runs.push(arg) : (ops.unknown = "sed e runs the pattern space as a command")
+    else if (m[2] === "w" || m[2] === "W") ops.writes.push(arg)
     else ops.reads.push(arg)
   }
   // s///FLAGS: a flag e runs the result, w FILE writes it
