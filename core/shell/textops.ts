@@ -8,7 +8,7 @@ import { literalWord } from "./word.ts"
 import { readOptions } from "./getopt.ts"
 import { AWK, SED } from "./textassess.ts"
 import { awkIsPlain, sedIsPlain } from "./textprog.ts"
-import { quoteText, type Expander, type Part } from "./part.ts"
+import type { Expander, Part } from "./part.ts"
 
 export interface TextOps {
   runs: string[]
@@ -29,9 +29,14 @@ export function textRunner(part: Part, ex: Expander): void {
     if (sed ? sedIsPlain(text) : awkIsPlain(text)) continue
     const ops = sed ? sedOps(text) : awkOps(text)
     if (ops.unknown) part.findings.push({ name: "sed-program", level: "high", reason: ops.unknown })
-    const script = [...ops.runs, ...ops.pipes.map((c) => `${part.program} | ${c}`), ...ops.writes.map((f) => `: > ${quoteText(f)}`), ...ops.reads.map((f) => `cat -- ${quoteText(f)}`)]
+    // file names are taken literally (sed and awk expand no `~`, glob or brace in them)
+    const script = [...ops.runs, ...ops.pipes.map((c) => `${part.program} | ${c}`), ...ops.writes.map((f) => `: > ${literally(f)}`), ...ops.reads.map((f) => `cat -- ${literally(f)}`)]
     for (const s of script) ex.out.push(...ex.nested(literalWord(s), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
   }
+}
+
+function literally(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`
 }
 
 function scriptsOf(part: Part): string[] {
