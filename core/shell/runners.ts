@@ -2,12 +2,13 @@
 // find -exec, watch, parallel, ssh), or a script analysed on its own (sh -c, eval, heredocs). Pure.
 import type { Construct } from "./types.ts"
 import { byName, scanOptions, type OptionSpec } from "./options.ts"
-import { compileOptions, readOptions } from "./getopt.ts"
+import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
+import { textRunner } from "./textops.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -50,6 +51,7 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
   sg: sg,
+  ...Object.fromEntries(["sed", "awk", "gawk", "mawk", "nawk"].map((n) => [n, textRunner])),
   xargs: xargs,
   find: find,
   watch: watch,
@@ -122,7 +124,7 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
   const args = part.words.slice(1)
   // GNU xargs reads its options with getopt_long: `--repl=Q` and `--re=Q` are `--replace=Q`
-  const r = readOptions(args, XARGS)
+  const r = readOptions(args, XARGS())
   let placeholder: string | undefined
   for (const o of r.valued) {
     if (o.name !== "I" && o.name !== "i" && o.name !== "replace") continue
@@ -135,7 +137,7 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   unwrap(child, ex)
 }
 
-const XARGS = compileOptions({
+const XARGS = lazyOptions({
   short: "0a:d:E:e::I:i::L:l::n:P:ps:trxo",
   long: "null arg-file= delimiter= eof? replace? max-lines? max-args= max-procs= max-chars= interactive no-run-if-empty open-tty process-slot-var= show-limits exit verbose help version",
   stopAtOperand: true,

@@ -155,6 +155,8 @@ const LOADER_EXACT = new Set([
   "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
   // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files
   "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT",
+  // where `history -w`/`-a` write the history `history -s` fills
+  "HISTFILE",
   // bash translates $"..." through the message catalog these name, then expands the translation
   "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])

@@ -7,7 +7,7 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { awkIsPlain, awkReadsEnvironment, awkSecretNames, awkUsesArgv, sedIsPlain } from "./textprog.ts"
 import { writeVerdict } from "./paths.ts"
 
-const SED = lazyOptions({
+export const SED = lazyOptions({
   short: "ne:f:Ersuzi::l:b",
   long: "quiet silent expression= file= in-place? line-length= null-data zero-terminated separate unbuffered regexp-extended posix debug sandbox follow-symlinks binary help version",
 })
@@ -37,7 +37,7 @@ export function sed(v: View, out: Finding[]): void {
   }
 }
 
-const AWK = lazyOptions({
+export const AWK = lazyOptions({
   short: "F:v:f:e:bcCMNOPrsStV",
   long: "field-separator= assign= file= source= sandbox traditional posix re-interval characters-as-bytes copyright use-lc-numeric bignum non-decimal-data optimize no-optimize lint? version help",
 })

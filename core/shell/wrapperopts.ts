@@ -5,12 +5,12 @@
 // What they do is added to the part the wrapper is removed from. Pure.
 import type { Word } from "./word.ts"
 import { literalWord } from "./word.ts"
-import { compileOptions, readOptions } from "./getopt.ts"
+import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import type { Expander, Part } from "./part.ts"
 
-const FAKEROOT = compileOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
-const STRACE = compileOptions({
+const FAKEROOT = lazyOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
+const STRACE = lazyOptions({
   short: "a:b:e:E:I:o:O:p:P:s:S:u:U:X:cCdDfFhiknqrtTvVwxyYzZ",
   long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit help version",
 })
@@ -32,12 +32,12 @@ export function busyboxInstall(part: Part): boolean {
   return true
 }
 
-const DBUS_SESSION = compileOptions({ long: "config-file= dbus-daemon= help version" })
+const DBUS_SESSION = lazyOptions({ long: "config-file= dbus-daemon= help version" })
 
 // dbus-run-session --dbus-daemon=BIN runs BIN; --config-file's bus configuration names the services
 // (programs) the bus starts on request
 function dbusSession(part: Part, options: Word[], ex: Expander): void {
-  for (const o of readOptions(options, DBUS_SESSION).valued) {
+  for (const o of readOptions(options, DBUS_SESSION()).valued) {
     const v = o.value
     if (o.name === "dbus-daemon") {
       if (v?.value === undefined) part.unresolved = `dbus-run-session ${o.written}: the daemon it runs is not static`
@@ -47,7 +47,7 @@ function dbusSession(part: Part, options: Word[], ex: Expander): void {
 }
 
 function fakeroot(part: Part, options: Word[], ex: Expander): void {
-  for (const o of readOptions(options, FAKEROOT).valued) {
+  for (const o of readOptions(options, FAKEROOT()).valued) {
     const v = o.value
     if (!v) continue
     if (v.value === undefined) {
@@ -64,7 +64,7 @@ function fakeroot(part: Part, options: Word[], ex: Expander): void {
 }
 
 function straceEnv(part: Part, options: Word[]): void {
-  for (const o of readOptions(options, STRACE).valued) {
+  for (const o of readOptions(options, STRACE()).valued) {
     if (o.name !== "E" && o.name !== "env") continue
     const v = o.value?.value
     if (v === undefined) {

@@ -136,6 +136,18 @@ describe("round 5: the ci policy's deny rules hold through wrappers ccode does n
     expect({ decision: d.decision, risk: d.risk, named: d.reason.includes(".bashrc"), reason: d.reason }).toEqual({ decision: "ask", risk: "critical", named: true, reason: d.reason })
   })
 
+  test.each([
+    ["sed '1e cat ~/.netrc >&2' f"],
+    ["awk 'BEGIN{system(\"cat ~/.netrc >&2\")}'"],
+    ["awk 'BEGIN{print \"cat ~/.netrc >&2\" | \"sh\"}'"],
+  ])("%s runs the command in bash; ccode --policy ci does not auto-approve it", async (cmd) => {
+    fresh()
+    sh("echo x > f", clone)
+    expect(sh(cmd, clone)).toContain(NETRC)
+    const d = await ci(cmd)
+    expect({ decision: d.decision, high: d.risk === "high" || d.risk === "critical", reason: d.reason }).toEqual({ decision: "ask", high: true, reason: d.reason })
+  })
+
   test("ccode's own trust and approval commands are not auto-approved under ci", async () => {
     fresh()
     for (const cmd of ["ccode trust", "ccode approve 1", "ccode policy sign .ccode/policy.yaml"]) {
