@@ -54,7 +54,7 @@ describe("round 5: programs whose options, variables or program texts run or rea
     mkdirSync(join(sb.work, "l", "C.UTF-8", "LC_MESSAGES"), { recursive: true })
     writeFileSync(join(sb.work, "x.po"), 'msgid "hello"\nmsgstr "$(cat ~/.netrc)"\n')
     sh("msgfmt -o l/C.UTF-8/LC_MESSAGES/x.mo x.po")
-    const cmd = 'TEXTDOMAINDIR=l TEXTDOMAIN=x LC_ALL=C.UTF-8\necho $"hello"'
+    const cmd = 'TEXTDOMAINDIR=l\nTEXTDOMAIN=x\nLC_ALL=C.UTF-8\necho $"hello"'
     expect(sh(cmd)).toContain(NETRC)
     const d = await policyCheck(sb, cmd)
     expect({ decision: d.decision, named: d.reason.includes("TEXTDOMAIN"), reason: d.reason }).toEqual({ decision: "ask", named: true, reason: d.reason })
