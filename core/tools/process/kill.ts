@@ -10,9 +10,12 @@ const ROUND_PAUSE_MS = 10
 
 const running = new Map<string, { pgid: number; since: number }>()
 
-/** Remember a running step (tag -> its group, and when it started) until `forget`. */
-export function track(tag: string, pgid: number): void {
-  running.set(tag, { pgid, since: statOf(pgid)?.start ?? Number.POSITIVE_INFINITY })
+/**
+ * Remember a running step (tag -> its group, and `since`: bootTicks() read just before it was
+ * spawned, which no process of the step started before) until `forget`.
+ */
+export function track(tag: string, pgid: number, since: number): void {
+  running.set(tag, { pgid, since })
 }
 
 export function forget(tag: string): void {
@@ -37,7 +40,7 @@ export async function killStep(tag: string, pgid: number | undefined): Promise<v
     const pids = signalStep(tag, pgid, "SIGKILL")
     for (const pid of pids) killed.add(pid)
     if (!pids.length) break
-    await Bun.sleep(ROUND_PAUSE_MS)
+    await untilDead(pids, ROUND_PAUSE_MS)
   }
   await reapKilled([...killed])
   // members of the group that died of an earlier signal are not in `killed`: reap them as they come
@@ -45,6 +48,22 @@ export async function killStep(tag: string, pgid: number | undefined): Promise<v
   // a sandboxed step's pid 1 that was already dead when the step ended (so not among the killed):
   // ccode inherited it as a zombie; left there, every step would add one to ccode's children
   reapNamespaceInits(childrenOf(process.pid) ?? [])
+}
+
+/**
+ * Wait until every signalled process is dead (gone, or a zombie), polling every millisecond, for at
+ * most `ms`. A process's children are reparented before it turns into a zombie (and a pid namespace's
+ * init turns into one only after everything in its namespace is gone), so the next round, started as
+ * soon as this returns, finds whatever they left behind: what a fixed pause of `ms` found, without
+ * waiting it out when they died at once (a sandboxed step's bwrap init, still ending by itself as the
+ * step ends, was killed and waited for at every step's end).
+ */
+async function untilDead(pids: readonly number[], ms: number): Promise<void> {
+  const deadline = performance.now() + ms
+  while (pids.some((pid) => statOf(pid)?.zombie === false)) {
+    if (performance.now() >= deadline) return
+    await Bun.sleep(1)
+  }
 }
 
 /**
