@@ -84,7 +84,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const scanner of scanners) scanner.scan(s, lists)
     return mergeLists(lists)
   }
-  const text = (s: string): string => (s.length === 0 ? s : render(s, find(s)))
+  const text = memoized((s: string): string => (s.length === 0 ? s : render(s, find(s))))
   // a call's arguments are redacted for its row, its event and its audit: read each command once
   let last: { command: string; parsed: boolean; redacted: string } | undefined
   const shell = (command: string): string => {
@@ -102,6 +102,27 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
         shell,
       }),
     stream: () => createStream(find, known?.values ?? []),
+  }
+}
+
+// A run redacts the same short strings again and again (every event's and audit row's keys, "allow",
+// a step's command, its risk reason: 52 strings a step, 45 of them seen before): each is scanned once
+// per redactor. The same string always redacts the same way with one redactor (its rules and known
+// values are fixed when it is made), so the result is the one a scan would give.
+const MEMO_MAX_LENGTH = 512
+const MEMO_ENTRIES = 2048
+
+function memoized(redact: (s: string) => string): (s: string) => string {
+  const memo = new Map<string, string>()
+  return (s) => {
+    if (s.length > MEMO_MAX_LENGTH) return redact(s)
+    let out = memo.get(s)
+    if (out === undefined) {
+      out = redact(s)
+      if (memo.size >= MEMO_ENTRIES) memo.clear()
+      memo.set(s, out)
+    }
+    return out
   }
 }
 

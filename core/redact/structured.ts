@@ -134,7 +134,22 @@ function maskIdValue(v: unknown, w: Walk): unknown {
   return walk(v, w)
 }
 
-function words(key: string): string[] {
+// keys repeat (every event has the same few): each is split once
+const WORD_MEMO_ENTRIES = 1024
+const wordMemo = new Map<string, readonly string[]>()
+
+function words(key: string): readonly string[] {
+  if (key.length > 256) return splitWords(key)
+  let w = wordMemo.get(key)
+  if (w === undefined) {
+    w = splitWords(key)
+    if (wordMemo.size >= WORD_MEMO_ENTRIES) wordMemo.clear()
+    wordMemo.set(key, w)
+  }
+  return w
+}
+
+function splitWords(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
