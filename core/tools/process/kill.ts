@@ -55,7 +55,7 @@ export async function killStep(tag: string, pgid: number | undefined): Promise<v
   reapWhenDone(stillEnding)
 }
 
-const REAP_EVERY_MS = 5
+const REAP_EVERY_MS = 20
 const REAP_FOR_MS = 60_000
 const ending = new Map<number, number>()
 let reaper: ReturnType<typeof setInterval> | undefined
