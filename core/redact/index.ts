@@ -15,6 +15,7 @@ import { builtinPasses } from "./builtin.ts" with { type: "macro" }
 import { mergeLists, render, type Rule, type Span } from "./spans.ts"
 import { createStream } from "./stream.ts"
 import { redactValue } from "./structured.ts"
+import { memoize } from "../base/memo.ts"
 
 export { checkRegexSafety } from "./safety.ts"
 export { isSensitiveKey, isIdKey } from "./structured.ts"
@@ -84,7 +85,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const scanner of scanners) scanner.scan(s, lists)
     return mergeLists(lists)
   }
-  const text = memoized((s: string): string => (s.length === 0 ? s : render(s, find(s))))
+  const text = memoize((s: string): string => (s.length === 0 ? s : render(s, find(s))), TEXT_MEMO)
   // a call's arguments are redacted for its row, its event and its audit: read each command once
   let last: { command: string; parsed: boolean; redacted: string } | undefined
   const shell = (command: string): string => {
@@ -109,22 +110,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
 // a step's command, its risk reason: 52 strings a step, 45 of them seen before): each is scanned once
 // per redactor. The same string always redacts the same way with one redactor (its rules and known
 // values are fixed when it is made), so the result is the one a scan would give.
-const MEMO_MAX_LENGTH = 512
-const MEMO_ENTRIES = 2048
-
-function memoized(redact: (s: string) => string): (s: string) => string {
-  const memo = new Map<string, string>()
-  return (s) => {
-    if (s.length > MEMO_MAX_LENGTH) return redact(s)
-    let out = memo.get(s)
-    if (out === undefined) {
-      out = redact(s)
-      if (memo.size >= MEMO_ENTRIES) memo.clear()
-      memo.set(s, out)
-    }
-    return out
-  }
-}
+const TEXT_MEMO = { entries: 2048, maxLength: 512 }
 
 const PASS_THROUGH: Redactor = {
   enabled: false,

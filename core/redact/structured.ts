@@ -1,6 +1,7 @@
 // Deep redaction of JSON-like data: values under sensitive keys become `***`, id-like keys keep
 // their first and last 4 characters, every other string (and key) goes through the text redactor.
 // Pure: returns a copy, never mutates its input.
+import { memoize } from "../base/memo.ts"
 
 export const MASK = "***"
 
@@ -135,19 +136,7 @@ function maskIdValue(v: unknown, w: Walk): unknown {
 }
 
 // keys repeat (every event has the same few): each is split once
-const WORD_MEMO_ENTRIES = 1024
-const wordMemo = new Map<string, readonly string[]>()
-
-function words(key: string): readonly string[] {
-  if (key.length > 256) return splitWords(key)
-  let w = wordMemo.get(key)
-  if (w === undefined) {
-    w = splitWords(key)
-    if (wordMemo.size >= WORD_MEMO_ENTRIES) wordMemo.clear()
-    wordMemo.set(key, w)
-  }
-  return w
-}
+const words: (key: string) => readonly string[] = memoize(splitWords, { entries: 1024, maxLength: 256 })
 
 function splitWords(key: string): string[] {
   return key
