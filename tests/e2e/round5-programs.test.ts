@@ -47,7 +47,7 @@ describe("round 5: programs whose options, variables or program texts run or rea
       expect(sh(c.cmd, sb.work, c.env)).toContain(c.proof ?? NETRC)
       const d = await policyCheck(sb, c.cmd, { env: c.env })
       expect({ decision: d.decision, named: d.reason.includes(c.reason), reason: d.reason }).toEqual({ decision: c.decision, named: true, reason: d.reason })
-    })
+    }, 30_000)
   }
 
   test.skipIf(!have("msgfmt"))("$\"...\" with TEXTDOMAINDIR/TEXTDOMAIN: bash runs the translation's $(..), ccode asks", async () => {
