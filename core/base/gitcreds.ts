@@ -2,8 +2,10 @@
 // AUTHORIZATION: basic ...` in .git/config, a remote or insteadOf URL with `user:token@`, a password key.
 // A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
 // of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
-import { readFileSync, statSync } from "node:fs"
+import { lstatSync, readFileSync, statSync } from "node:fs"
+import { resolve } from "node:path"
 import { parseConfig } from "./gitconfig.ts"
+import { gitfileTarget } from "./gitrepo.ts"
 
 const MAX_BYTES = 256 * 1024
 // a URL with a password (or a token as the user name's password): scheme://user:secret@host
@@ -16,9 +18,40 @@ export function isGitConfigFile(path: string): boolean {
   return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
 }
 
+/**
+ * The file git really reads for `DIR/.git/config` (or `config.worktree`): when `DIR/.git` is a file or a
+ * link (a linked worktree, a submodule's work tree, `--separate-git-dir`), the one in the git directory
+ * it names, and for `config` the shared one of its common directory (a linked worktree's remotes are
+ * there); otherwise the path itself.
+ */
+export function gitConfigSources(path: string): string[] {
+  const m = /^(.*\/\.git)\/(config(?:\.worktree)?)$/.exec(path)
+  if (!m) return [path]
+  const dotGit = m[1]!
+  const st = lstatSync(dotGit, { throwIfNoEntry: false })
+  if (!st || st.isDirectory()) return [path]
+  const dir = gitfileTarget(dotGit)
+  if (!dir || dir === dotGit) return []
+  const out = [`${dir}/${m[2]}`]
+  if (m[2] === "config.worktree") return out
+  try {
+    const common = readFileSync(`${dir}/commondir`, "utf8").trim()
+    if (common) out.push(`${resolve(dir, common)}/config`)
+  } catch {
+    // no commondir: a submodule's or a separate git directory, not a linked worktree
+  }
+  return out
+}
+
 /** The key that holds a credential (never its value), or undefined when none does or the file is not there. */
 export function gitConfigCredential(file: string): string | undefined {
-  const st = statSync(file, { throwIfNoEntry: false })
+  let st
+  try {
+    st = statSync(file, { throwIfNoEntry: false })
+  } catch {
+    // ENOTDIR, ELOOP, EACCES: no file git could read there either
+    return undefined
+  }
   if (!st?.isFile()) return undefined
   let text: string
   try {

@@ -3,7 +3,7 @@
 // (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
 import { isInside, ownProcessPath } from "../base/paths.ts"
-import { gitConfigCredential, isGitConfigFile } from "../base/gitcreds.ts"
+import { gitConfigCredential, gitConfigSources, isGitConfigFile } from "../base/gitcreds.ts"
 import { posix } from "node:path"
 import { credentialsBelow, homeSecrets } from "../shell/index.ts"
 import { userHomes } from "../base/homes.ts"
@@ -51,12 +51,14 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       accountsBelow(real, paths)
       tree(real, true, paths, raised, ctx)
     }
-    if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
+    if (p.access === "read" && isGitConfigFile(real)) for (const f of gitConfigSources(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
+      // `cat .git/*` prints the config as `cat .git/config` does
+      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised)
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -86,8 +88,13 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
-  const found = treeFiles(root, ctx.judged, { hidden })
-  for (const path of found.files) paths.push({ path, access: "read" })
+  const judged = ctx.judged
+  // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), { hidden })
+  for (const path of found.files) {
+    if (judged(path)) paths.push({ path, access: "read" })
+    else gitCredential(path, raised)
+  }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
 
