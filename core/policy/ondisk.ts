@@ -11,6 +11,7 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { homeLikeCredential } from "./homelike.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -51,6 +52,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       accountsBelow(real, paths)
       tree(real, true, paths, raised, ctx)
     }
+    if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
     if (p.access === "read" && isGitConfigFile(real)) for (const f of gitConfigSources(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
@@ -134,6 +136,12 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
   if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
   const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
   raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)
+function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
+  const found = homeLikeCredential(path, [ctx.home, ...userHomes()])
+  if (found) raised.push({ risk: "high", reason: `reads ${path}: ${found.base} holds ${found.mark}, so it is a home folder and ~/${found.rest} in it is where credentials are kept` })
 }
 
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file

@@ -94,9 +94,9 @@ describe("round 5 paths", () => {
     const deep = "a/".repeat(2041)
     try {
       expect(bash(`mkdir -p ${deep} && ln -s ${sb.home}/sub ${deep}l`, ws).exitCode).toBe(0)
-      // .pgpass: a credential only in a home (a workspace's .netrc would ask by its name alone)
-      writeFileSync(join(sb.home, ".pgpass"), "*:*:*:*:FAKESECRET-pgpass\n")
-      const rel = `${deep}l/../.pgpass`
+      // .psql_history: a credential only in a home (a workspace's .netrc would ask by its name alone)
+      writeFileSync(join(sb.home, ".psql_history"), "*:*:*:*:FAKESECRET-pgpass\n")
+      const rel = `${deep}l/../.psql_history`
       expect(bash(`cat ${rel}`, ws).stdout.toString()).toContain("FAKESECRET-pgpass")
       const d = await policyCheck(sb, `cat ${rel}`, { cwd: ws })
       expect(d.decision).toBe("ask")
