@@ -1,4 +1,4 @@
-import { loadParser } from "./core/shell/index.ts"
-import { decideDefault } from "./tests/shell/attacks.ts"
+import { loadParser, analyzeShell } from "./core/shell/index.ts"
 await loadParser()
-for (const c of process.argv.slice(2)) { const d = await decideDefault(c); console.log(c, "=>", d.decision, d.risk, d.reason) }
+const a = await analyzeShell(process.argv[2]!, { cwd: "/w", workspace: "/w", home: "/h", env: {} })
+console.log(JSON.stringify(a.paths), a.risk)

@@ -12,6 +12,7 @@ import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
 import { homeLikeCredential } from "./homelike.ts"
+import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -38,6 +39,10 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   for (const p of touched) {
     if (ownProcessPath(p.path)) ownProcess(p, paths, raised, realpath)
     const real = realpath(p.path)
+    if (p.git) {
+      repoContent(real, p.git, paths, raised, ctx)
+      continue
+    }
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
@@ -136,6 +141,15 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
   if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
   const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
   raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// the files a git command prints from the history, the index or the work tree without naming them
+function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  if (!ctx.judged) return
+  const found = gitContentFiles(start, content, ctx.judged)
+  for (const path of found.files) paths.push({ path, access: "read" })
+  if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
+  if (content.untracked) tree(start, true, paths, raised, ctx)
 }
 
 // `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)

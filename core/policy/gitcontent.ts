@@ -1,0 +1,134 @@
+// The files a git command prints without naming them (git show, log -p, diff, grep; core/shell/
+// gitcontent.ts marks them), looked up in what the repository holds: the index's paths, and the names
+// in its history (`git log --all --name-only`, run with the hardened argv and environment ccode's own
+// git calls use: no configured program runs). The history's names are kept per repository while its
+// refs stay the same. Side effects: reads the index and the refs' stat data, runs git once per change.
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { isInside } from "../base/paths.ts"
+import { gitfileTarget } from "../base/gitrepo.ts"
+import { indexEntries } from "../base/gitlinks.ts"
+import { safeGitArgv, safeGitEnv } from "../git/safe-git.ts"
+import type { GitContent } from "../shell/types.ts"
+
+/** How many names and how long the history's listing may take; past either it is not known. */
+const MAX_NAMES = 200_000
+const HISTORY_TIMEOUT_MS = 3_000
+const MAX_REF_DIRS = 500
+
+export interface RepoFiles {
+  /** the files (absolute) the command could print */
+  files: string[]
+  /** why not every name could be looked at */
+  unknown?: string
+}
+
+/** The files below the repository found from `start` that the command could print: `judged` picks them. */
+export function gitContentFiles(start: string, content: GitContent, judged: (path: string) => boolean): RepoFiles {
+  const repo = findRepo(start)
+  if (!repo) return { files: [] }
+  const files = new Set<string>()
+  const keep = (name: string) => {
+    const abs = `${repo.top === "/" ? "" : repo.top}/${name}`
+    if (content.within && !content.within.some((w) => isInside(w, abs))) return
+    if (judged(abs)) files.add(abs)
+  }
+  let unknown: string | undefined
+  if (content.index) {
+    const index = join(repo.gitDir, "index")
+    const entries = indexEntries(index)
+    // racy git: a file changed in the second the index was written has the same stat data
+    const written = Math.floor((statSync(index, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) / 1000)
+    if (!Array.isArray(entries)) unknown = entries.why
+    else for (const e of entries) if (content.index === "all" || e.mtime >= written || changed(repo.top, e)) keep(e.path)
+  }
+  if (content.history) {
+    const names = historyNames(repo)
+    if (typeof names === "string") unknown = names
+    else for (const n of names) keep(n)
+  }
+  return unknown ? { files: [...files], unknown } : { files: [...files] }
+}
+
+// `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)
+function changed(top: string, e: { path: string; size: number; mtime: number }): boolean {
+  const st = lstatSync(join(top, e.path), { throwIfNoEntry: false })
+  return !st || st.size % 2 ** 32 !== e.size || Math.floor(st.mtimeMs / 1000) !== e.mtime
+}
+
+interface Repo {
+  top: string
+  gitDir: string
+  /** where the refs are (a linked worktree shares its main repository's) */
+  common: string
+}
+
+function findRepo(start: string): Repo | undefined {
+  for (let d = start; ; d = dirname(d)) {
+    const dotGit = join(d, ".git")
+    const st = lstatSync(dotGit, { throwIfNoEntry: false })
+    if (st) {
+      const gitDir = st.isDirectory() ? dotGit : (gitfileTarget(dotGit) ?? dotGit)
+      let common = gitDir
+      try {
+        const c = readFileSync(join(gitDir, "commondir"), "utf8").trim()
+        if (c) common = resolve(gitDir, c)
+      } catch {
+        // not a linked worktree
+      }
+      return { top: d, gitDir, common }
+    }
+    if (d === dirname(d)) return undefined
+  }
+}
+
+const histories = new Map<string, { key: string; names: string[] | string }>()
+
+// every name any commit reachable from a ref (branches, tags, the stash, HEAD) touched
+function historyNames(repo: Repo): string[] | string {
+  const key = refsState(repo)
+  const kept = histories.get(repo.gitDir)
+  if (kept && key !== undefined && kept.key === key) return kept.names
+  const names = listHistory(repo.top)
+  if (key !== undefined) histories.set(repo.gitDir, { key, names })
+  return names
+}
+
+function listHistory(top: string): string[] | string {
+  const argv = safeGitArgv(["log", "--all", "--name-only", "--format=", "-z", "--no-renames"], [])
+  let r
+  try {
+    r = Bun.spawnSync(["git", ...argv], { cwd: top, env: safeGitEnv(process.env, {}), stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: HISTORY_TIMEOUT_MS })
+  } catch {
+    return "git could not be run to list the history's files"
+  }
+  // no commit yet (or not a repository git accepts): nothing in the history
+  if (r.exitedDueToTimeout) return `listing the files of the history of ${top} took longer than ${HISTORY_TIMEOUT_MS / 1000}s`
+  if (r.exitCode !== 0) return []
+  const names = new Set<string>()
+  for (const n of r.stdout.toString("utf8").split(/[\0\n]/)) {
+    if (n) names.add(n)
+    if (names.size > MAX_NAMES) return `the history of ${top} holds more than ${MAX_NAMES} file names`
+  }
+  return [...names]
+}
+
+// the refs' stat data: a commit, a fetch, a stash or a checkout rewrites a ref file (by rename, which
+// changes its folder's mtime), packed-refs or HEAD
+function refsState(repo: Repo): string | undefined {
+  const parts: string[] = []
+  for (const dir of new Set([repo.gitDir, repo.common])) {
+    for (const f of ["HEAD", "packed-refs", "reftable"]) parts.push(`${f}:${statSync(join(dir, f), { throwIfNoEntry: false })?.mtimeMs}`)
+    const todo = [join(dir, "refs")]
+    for (let i = 0; i < todo.length; i++) {
+      if (i > MAX_REF_DIRS) return undefined
+      parts.push(`${todo[i]}:${statSync(todo[i]!, { throwIfNoEntry: false })?.mtimeMs}`)
+      try {
+        for (const e of readdirSync(todo[i]!, { withFileTypes: true })) if (e.isDirectory()) todo.push(join(todo[i]!, e.name))
+      } catch {
+        // no refs folder
+      }
+    }
+  }
+  return parts.join("|")
+}

@@ -1,0 +1,97 @@
+// The git commands that print files' content without naming them: `git show`, `git log -p`, `git diff`,
+// `git grep`, `git cat-file -p HASH`, `git stash show -p`, `git status -v` print what the history, the
+// index or the work tree holds, a committed or tracked .env with the rest. Each is marked for the caller
+// to look on disk at the names the repository holds (core/policy/gitcontent.ts): those a path rule
+// names are judged as reads. Pure.
+import type { Part } from "./part.ts"
+import type { GitContent, TouchedPath } from "./types.ts"
+import type { Word } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
+import { readOptions } from "./getopt.ts"
+import { gitOptions } from "./known-git.ts"
+import { operands } from "./part.ts"
+
+// the subcommands that print a diff or file content from the history by default or with -p
+const PATCH_BY_DEFAULT = new Set(["show", "diff", "diff-tree", "diff-index", "diff-files", "stash", "range-diff", "format-patch", "archive", "fast-export"])
+const PATCH_WHEN_ASKED = new Set(["log", "whatchanged", "reflog"])
+// options that print only names or counts (a patch option given beside them prints the content again)
+const NO_CONTENT = /^--(?:no-patch|stat|numstat|shortstat|name-only|name-status|raw|summary|dirstat|compact-summary|quiet|oneline-only|exit-code-only)(?:=|$)|^-s$/
+const PATCH_LONG = /^--(?:patch|patch-with-stat|patch-with-raw|unified|cc|full-diff|remerge-diff|dd)(?:=|$)/
+// short options whose value is the rest of the word: a cluster is read up to one of them
+const VALUED_SHORT = "SGOnLXMCBDlIefA"
+
+/** The marks of a git part that prints content the repository holds; [] for every other part. */
+export function gitContentReads(part: Part, home: string): TouchedPath[] {
+  if (part.program !== "git" || part.cwd === null) return []
+  const sub = part.words[1]?.value
+  if (sub === undefined) return []
+  const content = contentOf(part, sub, home)
+  if (!content) return []
+  let starts: string[] = part.cwd
+  for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
+  return starts.map((path) => ({ path, access: "read" as const, git: content }))
+}
+
+function contentOf(part: Part, sub: string, home: string): GitContent | undefined {
+  const words = part.words
+  const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
+  const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "")
+  const patch = flags.some(asksPatch)
+  const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
+  const spec = gitOptions(sub)
+  const ops = spec ? readOptions(words.slice(2), spec).operands : operands(words, 2)
+  const after = (w: Word) => dash >= 0 && words.indexOf(w) > dash
+  // `git grep PATTERN`: the first operand is the pattern unless -e/-f gave it
+  const given = flags.some((f) => /^-[^-]*[ef]/.test(f) || f.startsWith("--regexp") || f === "--file")
+  const args = sub === "grep" && !given ? ops.slice(1) : ops
+  const within: string[] = []
+  let broad = false
+  let revs = 0
+  for (const w of args) {
+    const v = w.value ?? ""
+    if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
+      // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
+      if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
+      else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
+    } else if (!v.includes(":")) revs++
+  }
+  const narrowed = within.length && !broad ? { within } : {}
+  switch (sub) {
+    case "grep":
+      if (flags.some((f) => f === "--no-index")) return undefined
+      return { ...(revs ? { history: true } : { index: "all" }), ...(flags.some((f) => f.startsWith("--untr")) ? { untracked: true } : {}), ...narrowed }
+    case "status":
+      return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed } : undefined
+    case "cat-file":
+      // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
+      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
+    case "diff":
+    case "diff-index":
+      if (quiet || flags.includes("--no-index")) return undefined
+      if (revs) return { history: true, index: "all", ...narrowed }
+      return flags.some((f) => f === "--cached" || f === "--staged") ? { index: "all", ...narrowed } : { index: "changed", ...narrowed }
+    case "diff-files":
+      return quiet ? undefined : { index: "changed", ...narrowed }
+    case "stash":
+      if (words[2]?.value !== "show" || quiet) return undefined
+      return { history: true, ...narrowed }
+    case "show":
+      if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
+      return { history: true, ...narrowed }
+    default:
+      if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
+      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }
+      return undefined
+  }
+}
+
+function asksPatch(flag: string): boolean {
+  if (PATCH_LONG.test(flag)) return true
+  if (!/^-[^-]/.test(flag)) return false
+  for (let i = 1; i < flag.length; i++) {
+    const c = flag[i]!
+    if (c === "p" || c === "u" || c === "U" || c === "L") return true
+    if (VALUED_SHORT.includes(c)) return false
+  }
+  return false
+}
