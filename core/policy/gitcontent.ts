@@ -39,7 +39,7 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     const entries = indexEntries(index)
     // racy git: a file changed in the second the index was written has the same stat data
     const written = Math.floor((statSync(index, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) / 1000)
-    if (!Array.isArray(entries)) unknown = entries.why
+    if ("why" in entries) unknown = entries.why
     else for (const e of entries) if (content.index === "all" || e.mtime >= written || changed(repo.top, e)) keep(e.path)
   }
   if (content.history) {

@@ -72,10 +72,11 @@ function existing(paths: string[]): string[] {
   const out: string[] = []
   for (const path of paths) {
     try {
-      lstatSync(path)
-      out.push(realpathSync(path))
+      // most of these paths are missing on any given machine: asked without an exception thrown for each
+      // (a thrown ENOENT cost more than the lstat, 0.3 ms a sandboxed step)
+      if (lstatSync(path, { throwIfNoEntry: false })) out.push(realpathSync(path))
     } catch {
-      // nothing there: nothing to protect or to open
+      // nothing there (a path through a file, a dangling link): nothing to protect or to open
     }
   }
   return out
