@@ -10,6 +10,11 @@ import { gitfileTarget } from "./gitrepo.ts"
 const MAX_BYTES = 256 * 1024
 // a URL with a password (or a token as the user name's password): scheme://user:secret@host
 const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
+// a token given as the user part of an http(s) URL (`https://ghp_…@github.com/o/r`, GitHub's and GitLab's
+// documented form; CI systems write `https://<token>@host/…`); a plain user name (`https://org@dev.azure.com`)
+// is no secret, so the user part must look like a token: a token prefix, or long with a digit in it
+const URL_USER = /\bhttps?:\/\/([^/@\s:]+)@/gi
+const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glcbt-|glrt-|x-access-token|x-token-auth|oauth2|gitlab-ci-token|ATBB|xox[a-z]-)/i
 const SECRET_KEY = /(^|\.)(extraheader|password|pass|smtppass|token|accesstoken|oauthtoken)$/i
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
@@ -61,12 +66,26 @@ export function gitConfigCredential(file: string): string | undefined {
   }
   const entries = parseConfig(text)
   // a file git would refuse is read as text: a URL with a password in it is one all the same
-  if (typeof entries === "string") return URL_SECRET.test(text) || /extraheader/i.test(text) ? "a line with a credential" : undefined
+  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) ? "a line with a credential" : undefined
   for (const e of entries) {
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
+    if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }
   return undefined
+}
+
+function tokenUser(text: string): boolean {
+  for (const m of text.matchAll(URL_USER)) {
+    let user = m[1]!
+    try {
+      user = decodeURIComponent(user)
+    } catch {
+      // kept as written
+    }
+    if (TOKEN_PREFIX.test(user) || (user.length >= 12 && /\d/.test(user)) || user.length >= 20) return true
+  }
+  return false
 }
 
 // a key's subsection can hold the URL with its password (`url.https://bob:tok@host/.insteadof`)

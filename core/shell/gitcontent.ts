@@ -10,6 +10,7 @@ import { resolveWord } from "./cwd.ts"
 import { readOptions } from "./getopt.ts"
 import { gitOptions } from "./known-git.ts"
 import { operands } from "./part.ts"
+import { objectPath } from "./touched.ts"
 
 // the subcommands that print a diff or file content from the history by default or with -p
 const PATCH_BY_DEFAULT = new Set(["show", "diff", "diff-tree", "diff-index", "diff-files", "stash", "range-diff", "format-patch", "archive", "fast-export"])
@@ -17,6 +18,8 @@ const PATCH_WHEN_ASKED = new Set(["log", "whatchanged", "reflog"])
 // options that print only names or counts (a patch option given beside them prints the content again)
 const NO_CONTENT = /^--(?:no-patch|stat|numstat|shortstat|name-only|name-status|raw|summary|dirstat|compact-summary|quiet|oneline-only|exit-code-only)(?:=|$)|^-s$/
 const PATCH_LONG = /^--(?:patch|patch-with-stat|patch-with-raw|unified|cc|full-diff|remerge-diff|dd)(?:=|$)/
+// the subcommands that read every file of a tree object named `REV:` or `REV:dir`
+const TREE_READERS = new Set(["grep", "diff", "diff-tree", "archive"])
 // short options whose value is the rest of the word: a cluster is read up to one of them
 const VALUED_SHORT = "SGOnLXMCBDlIefA"
 
@@ -49,11 +52,18 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   let revs = 0
   for (const w of args) {
     const v = w.value ?? ""
-    if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
+    const object = !after(w) && v.includes(":") && !v.includes("://")
+    if (object) {
+      // `HEAD~1:` and `HEAD~1:src` are trees: git grep and git diff read every file below them
+      const inside = objectPath(v)
+      revs++
+      if (inside === undefined || !TREE_READERS.has(sub)) broad = true
+      else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
+    } else if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
       // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
       if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
       else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
-    } else if (!v.includes(":")) revs++
+    } else revs++
   }
   const narrowed = within.length && !broad ? { within } : {}
   switch (sub) {

@@ -94,11 +94,14 @@ describe("git commands that print the repository's files without naming them", (
       "git show HEAD~1", "git log -p", "git log -G TOKEN -p", "git whatchanged -p", "git diff-tree -p HEAD~1", "git log -p -- .",
       "git diff HEAD~1", "git grep TOKEN HEAD~1", "git grep -h TOKEN HEAD~1 -- .", `git cat-file -p ${blob.slice(0, 7)}`, `git show ${blob.slice(0, 7)}`,
       "git show HEAD~1 -- '*'", "git log --patch --all", "git log -U3", "git format-patch --stdout HEAD~2..", "git archive HEAD~1",
+      // tree objects: every file below them
+      "git grep TOKEN HEAD~1:", "git grep TOKEN HEAD~1^{tree}", "git diff HEAD~1: HEAD:", "git diff HEAD~1^{tree} HEAD^{tree}",
+      "git diff-tree -p HEAD~1^{tree} HEAD^{tree}", "git stash show -p", "git log -pS TOKEN", "git log --cc", "git fast-export --all",
     ], ".env")
   })
 
   test("history: narrowed to other paths, or printing no content, stays allowed", async () => {
-    await expectAllow(history, ["git log", "git log --oneline", "git show --stat", "git show --name-only HEAD~1", "git log -p -- src", "git diff HEAD~1 -- src/b.ts", "git show HEAD~1:a.txt", "git log -S TOKEN --oneline", "git status", "git diff"])
+    await expectAllow(history, ["git grep TOKEN HEAD~1:src", "git show HEAD~1:", "git log -S TOKEN", "git log --stat", "git log", "git log --oneline", "git show --stat", "git show --name-only HEAD~1", "git log -p -- src", "git diff HEAD~1 -- src/b.ts", "git show HEAD~1:a.txt", "git log -S TOKEN --oneline", "git status", "git diff"])
   })
 
   test("index and work tree: tracked credential files make git grep, git diff --cached and status -v ask", async () => {

@@ -107,6 +107,17 @@ describe("git config credentials reached by walks, globs and other git commands"
     await expectAllow(wt, ["git remote -v", "git config -l", "git status"])
   })
 
+  test("a token as a URL's user part (GitHub's and GitLab's documented form) is a credential; a user name is not", async () => {
+    for (const url of ["https://ghp_FAKESECRET16charsxxxxxxxx@github.com/o/r.git", "https://FAKESECRET-11@h/r", "http://glpat-FAKESECRET@gitlab.com/o/r", "https://x-access-token@github.com/o/r", "https://github_pat_11AAFAKE@github.com/o/r"]) {
+      writeFileSync(join(ws, ".git", "config"), `[remote "o"]\n\turl = ${url}\n`)
+      await expectAsk(ws, ["git remote -v", "git remote get-url o", "git config -l", "cat .git/config"], "remote.o.url (a URL with a token as its user)")
+    }
+    for (const url of ["https://contoso@dev.azure.com/contoso/p/_git/r", "https://alice@example.com/r.git", "git@github.com:o/r.git", "ssh://git@host/r"]) {
+      writeFileSync(join(ws, ".git", "config"), `[remote "o"]\n\turl = ${url}\n`)
+      await expectAllow(ws, ["git remote -v", "git config -l", "cat .git/config"])
+    }
+  })
+
   test("an ordinary repository: the same walks and git commands stay allowed", async () => {
     writeFileSync(join(ws, ".git", "config"), PLAIN)
     await expectAllow(ws, ["grep -r FAKE .", "grep -rn foo src", "cat src/*.ts", "cat .git/*", "rg -uu FAKE", "git var -l", "git remote -v", "git config -l", "git status"])
