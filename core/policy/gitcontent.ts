@@ -33,6 +33,12 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     if (content.within && !content.within.some((w) => isInside(w, abs))) return
     if (judged(abs)) files.add(abs)
   }
+  // what git itself lists for `git show REVS` / `git diff REVS`: exactly the files printed
+  const listed = content.ask ? askGit(repo.top, content.ask, content.within) : undefined
+  if (listed) {
+    for (const n of listed) keep(n)
+    return { files: [...files] }
+  }
   let unknown: string | undefined
   if (content.index) {
     const index = join(repo.gitDir, "index")
@@ -95,22 +101,51 @@ function historyNames(repo: Repo): string[] | string {
 }
 
 function listHistory(top: string): string[] | string {
-  const argv = safeGitArgv(["log", "--all", "--name-only", "--format=", "-z", "--no-renames"], [])
-  let r
-  try {
-    r = Bun.spawnSync(["git", ...argv], { cwd: top, env: safeGitEnv(process.env, {}), stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: HISTORY_TIMEOUT_MS })
-  } catch {
-    return "git could not be run to list the history's files"
-  }
+  const r = runGit(top, ["log", "--all", "--name-only", "--format=", "-z", "--no-renames"])
+  if (typeof r === "string") return `${r} listing the files of the history of ${top}`
   // no commit yet (or not a repository git accepts): nothing in the history
-  if (r.exitedDueToTimeout) return `listing the files of the history of ${top} took longer than ${HISTORY_TIMEOUT_MS / 1000}s`
   if (r.exitCode !== 0) return []
-  const names = new Set<string>()
-  for (const n of r.stdout.toString("utf8").split(/[\0\n]/)) {
-    if (n) names.add(n)
-    if (names.size > MAX_NAMES) return `the history of ${top} holds more than ${MAX_NAMES} file names`
+  return names(r.stdout) ?? `the history of ${top} holds more than ${MAX_NAMES} file names`
+}
+
+/**
+ * The names `git show REVS` or `git diff [--cached] REVS` prints, as git lists them; undefined when git
+ * cannot say (then the whole history is judged). Every revision is proven a commit first: a blob named
+ * by a tag or a hash would print its content, not names.
+ */
+function askGit(top: string, ask: NonNullable<GitContent["ask"]>, within: string[] | undefined): string[] | undefined {
+  const ends = ask.revs.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => r !== "")
+  if (ends.length) {
+    const verify = runGit(top, ["rev-parse", "-q", "--end-of-options", ...ends.map((r) => `${r}^{commit}`)])
+    if (typeof verify === "string" || verify.exitCode !== 0) return undefined
   }
-  return [...names]
+  const inside = within?.length && within.every((w) => w !== top && isInside(top, w))
+  const paths = inside ? ["--", ...within!.map((w) => `:(top,literal)${w.slice(top.length + 1)}`)] : []
+  const args = ask.kind === "show"
+    ? ["log", "--no-walk=unsorted", "-m", "--name-only", "--format=", "-z", "--no-renames", "--end-of-options", ...ask.revs, ...paths]
+    : ["diff", "--name-only", "-z", "--no-renames", ...(ask.cached ? ["--cached"] : []), "--end-of-options", ...ask.revs, ...paths]
+  const r = runGit(top, args)
+  if (typeof r === "string" || r.exitCode !== 0) return undefined
+  return names(r.stdout)
+}
+
+function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
+  try {
+    const r = Bun.spawnSync(["git", ...safeGitArgv(args, [])], { cwd: top, env: safeGitEnv(process.env, {}), stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: HISTORY_TIMEOUT_MS })
+    if (r.exitedDueToTimeout) return `git took longer than ${HISTORY_TIMEOUT_MS / 1000}s`
+    return { exitCode: r.exitCode ?? 1, stdout: r.stdout }
+  } catch {
+    return "git could not be run"
+  }
+}
+
+function names(out: Buffer): string[] | undefined {
+  const found = new Set<string>()
+  for (const n of out.toString("utf8").split(/[\0\n]/)) {
+    if (n) found.add(n)
+    if (found.size > MAX_NAMES) return undefined
+  }
+  return [...found]
 }
 
 // the refs' stat data: a commit, a fetch, a stash or a checkout rewrites a ref file (by rename, which

@@ -18,6 +18,13 @@ const PATCH_WHEN_ASKED = new Set(["log", "whatchanged", "reflog"])
 // options that print only names or counts (a patch option given beside them prints the content again)
 const NO_CONTENT = /^--(?:no-patch|stat|numstat|shortstat|name-only|name-status|raw|summary|dirstat|compact-summary|quiet|oneline-only|exit-code-only)(?:=|$)|^-s$/
 const PATCH_LONG = /^--(?:patch|patch-with-stat|patch-with-raw|unified|cc|full-diff|remerge-diff|dd)(?:=|$)/
+// a revision git is given as it is (never an option: no leading `-`)
+const SAFE_REV = /^[A-Za-z0-9_][A-Za-z0-9_.\/~^@{}-]*$/
+// options that leave which files git show and git diff print as git's own name listing has them
+const SHOW_KEEPS = /^(?:-p|--patch|-u|-U\d*|--unified(?:=\d+)?|--stat|--format=.*|--pretty(?:=.*)?|--oneline|--color(?:=.*)?|--no-color|-w|-b|--ignore-all-space|--ignore-space-change|--word-diff(?:=.*)?|--abbrev-commit|--no-abbrev-commit|--minimal|--patience|--histogram|--textconv|--no-textconv|--ext-diff|--no-ext-diff)$/
+const DIFF_KEEPS = new RegExp(`${SHOW_KEEPS.source.slice(0, -2)}|--cached|--staged|--merge-base)$`)
+const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === "--staged")
+
 // the subcommands that read every file of a tree object named `REV:` or `REV:dir`
 const TREE_READERS = new Set(["grep", "diff", "diff-tree", "archive"])
 // short options whose value is the rest of the word: a cluster is read up to one of them
@@ -38,7 +45,7 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
 function contentOf(part: Part, sub: string, home: string): GitContent | undefined {
   const words = part.words
   const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
-  const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "")
+  const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
   const patch = flags.some(asksPatch)
   const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
   const spec = gitOptions(sub)
@@ -50,6 +57,8 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const within: string[] = []
   let broad = false
   let revs = 0
+  const named: string[] = []
+  let plain = true
   for (const w of args) {
     const v = w.value ?? ""
     const object = !after(w) && v.includes(":") && !v.includes("://")
@@ -57,29 +66,37 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       // `HEAD~1:` and `HEAD~1:src` are trees: git grep and git diff read every file below them
       const inside = objectPath(v)
       revs++
+      plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
     } else if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
       // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
       if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
       else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
-    } else revs++
+    } else {
+      revs++
+      if (SAFE_REV.test(v)) named.push(v)
+      else plain = false
+    }
   }
+  // git itself can list the names `git show REV` or `git diff REV [REV]` prints (ccode/policy/gitcontent.ts)
+  const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
+    plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
   const narrowed = within.length && !broad ? { within } : {}
   switch (sub) {
     case "grep":
       if (flags.some((f) => f === "--no-index")) return undefined
       return { ...(revs ? { history: true } : { index: "all" }), ...(flags.some((f) => f.startsWith("--untr")) ? { untracked: true } : {}), ...narrowed }
     case "status":
-      return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed } : undefined
+      return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
     case "cat-file":
       // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
       return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
     case "diff":
     case "diff-index":
       if (quiet || flags.includes("--no-index")) return undefined
-      if (revs) return { history: true, index: "all", ...narrowed }
-      return flags.some((f) => f === "--cached" || f === "--staged") ? { index: "all", ...narrowed } : { index: "changed", ...narrowed }
+      if (revs) return { history: true, index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", cached(flags)) : {}) }
+      return cached(flags) ? { index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", true) : {}) } : { index: "changed", ...narrowed }
     case "diff-files":
       return quiet ? undefined : { index: "changed", ...narrowed }
     case "stash":
@@ -87,7 +104,7 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       return { history: true, ...narrowed }
     case "show":
       if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
-      return { history: true, ...narrowed }
+      return { history: true, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
       if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }

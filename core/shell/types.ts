@@ -79,6 +79,8 @@ export interface GitContent {
   index?: "all" | "changed"
   untracked?: true
   within?: string[]
+  /** git can list the very names it prints: `git show REVS --name-only` or `git diff [--cached] REVS --name-only` */
+  ask?: { kind: "show" | "diff"; revs: string[]; cached?: true }
 }
 
 export interface ShellAnalysis {

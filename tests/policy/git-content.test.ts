@@ -13,8 +13,10 @@ import { bundledPolicy } from "../../core/policy/bundled.ts"
 const ENV = { ...process.env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" }
 // files older than the index (git's "racy" check: a file changed in the second the index was written
 // counts as changed, so the test's files are dated a minute back before they are staged)
+let ages = 0
 function age(dir: string): void {
-  const then = new Date(Date.now() - 60_000)
+  // each staging a few seconds later than the last, all of them in the past
+  const then = new Date(Date.now() - 120_000 + 3_000 * ages++)
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const path = join(e.parentPath, e.name)
     if (!path.includes("/.git/") && !path.endsWith("/.git")) utimesSync(path, then, then)
@@ -46,7 +48,7 @@ describe("git commands that print the repository's files without naming them", (
     git(history, "commit", "-qm", "one")
     git(history, "rm", "-q", "--cached", ".env")
     writeFileSync(join(history, "src", "b.ts"), "export const b = 1\n")
-    git(history, "add", "-A")
+    git(history, "add", "src")
     git(history, "commit", "-qm", "two")
     // tracked credential files, one modified
     tracked = join(root, "tracked")
@@ -72,8 +74,9 @@ describe("git commands that print the repository's files without naming them", (
   afterAll(() => rmSync(root, { recursive: true, force: true }))
 
   const decideIn = async (ws: string, command: string) => {
-    const call = await prepareCall("shell", { command }, { cwd: ws, workspace: ws, home: join(root, "home"), tmpDirs: [] })
-    return decide(bundledPolicy("default"), call, { grants: [] })
+    const policy = bundledPolicy("default")
+    const call = await prepareCall("shell", { command }, { cwd: ws, workspace: ws, home: join(root, "home"), tmpDirs: [], policy })
+    return decide(policy, call, { grants: [] })
   }
   const expectAsk = async (ws: string, commands: string[], names: string) => {
     for (const command of commands) {
@@ -105,10 +108,34 @@ describe("git commands that print the repository's files without naming them", (
   })
 
   test("index and work tree: tracked credential files make git grep, git diff --cached and status -v ask", async () => {
-    await expectAsk(tracked, ["git grep FAKE", "git grep -e FAKE", "git grep --cached FAKE", "git status -v", "git diff --cached", "git show", "git log -p"], tracked)
-    await expectAllow(tracked, ["git diff", "git status", "git log --oneline", "git grep FAKE -- a.txt"])
+    await expectAsk(tracked, ["git grep FAKE", "git grep -e FAKE", "git grep --cached FAKE", "git show", "git log -p"], tracked)
+    // nothing changed or staged: git diff, git diff --cached and git status -v print nothing
+    await expectAllow(tracked, ["git diff", "git diff --cached", "git status -v", "git status", "git log --oneline", "git grep FAKE -- a.txt"])
     writeFileSync(join(tracked, ".env"), "K=FAKESECRET-tracked\nK2=FAKESECRET-mod\n")
     await expectAsk(tracked, ["git diff", "git diff HEAD", "git diff-files -p"], ".env")
+    git(tracked, "add", "-f", ".env")
+    await expectAsk(tracked, ["git diff --cached", "git diff --staged HEAD", "git status -v", "git status -vv"], ".env")
+  })
+
+  test("a credential file committed long ago (.env.example): the commands that print other commits stay allowed", async () => {
+    const old = join(root, "old")
+    mkdirSync(join(old, "src"), { recursive: true })
+    git(old, "init", "-q")
+    writeFileSync(join(old, ".env.example"), "TOKEN=\n")
+    writeFileSync(join(old, "src", "a.ts"), "export const a = 1\n")
+    git(old, "add", "-A")
+    git(old, "commit", "-qm", "one")
+    writeFileSync(join(old, "src", "a.ts"), "export const a = 2\n")
+    git(old, "add", "-A")
+    git(old, "commit", "-qm", "two")
+    writeFileSync(join(old, "src", "a.ts"), "export const a = 3\n")
+    // git diff HEAD~1: .env.example is the same in the work tree, so git prints nothing of it
+    await expectAllow(old, ["git show", "git show HEAD", "git show -p HEAD --stat", "git diff HEAD", "git diff", "git diff --cached", "git status -v", "git show HEAD -- src", "git diff HEAD~1", "git diff HEAD~1 HEAD", "git show HEAD~1..HEAD"])
+    await expectAsk(old, ["git show HEAD~1", "git log -p", "git grep TOKEN HEAD~1", "git show HEAD~1 HEAD"], ".env.example")
+    // a tag naming a blob: git show prints the blob, so git's name listing is not trusted
+    const blob = git(old, "rev-parse", "HEAD~1:.env.example")
+    git(old, "tag", "t", blob)
+    await expectAsk(old, ["git show t", "git diff t HEAD"], ".env.example")
   })
 
   test("untracked: git grep --untracked reads the work tree's files, ignored ones too", async () => {
