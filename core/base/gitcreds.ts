@@ -33,7 +33,13 @@ export function gitConfigSources(path: string): string[] {
   const m = /^(.*\/\.git)\/(config(?:\.worktree)?)$/.exec(path)
   if (!m) return [path]
   const dotGit = m[1]!
-  const st = lstatSync(dotGit, { throwIfNoEntry: false })
+  let st
+  try {
+    st = lstatSync(dotGit, { throwIfNoEntry: false })
+  } catch {
+    // ENAMETOOLONG, ENOTDIR: judged as the path itself (a read of it fails the same way)
+    return [path]
+  }
   if (!st || st.isDirectory()) return [path]
   const dir = gitfileTarget(dotGit)
   if (!dir || dir === dotGit) return []

@@ -3,7 +3,7 @@
 // in its history (`git log --all --name-only`, run with the hardened argv and environment ccode's own
 // git calls use: no configured program runs). The history's names are kept per repository while its
 // refs stay the same. Side effects: reads the index and the refs' stat data, runs git once per change.
-import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside } from "../base/paths.ts"
 import { gitfileTarget } from "../base/gitrepo.ts"
@@ -44,7 +44,7 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     const index = join(repo.gitDir, "index")
     const entries = indexEntries(index)
     // racy git: a file changed in the second the index was written has the same stat data
-    const written = Math.floor((statSync(index, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) / 1000)
+    const written = Math.floor((statQuiet(index)?.mtimeMs ?? Infinity) / 1000)
     if ("why" in entries) unknown = entries.why
     else for (const e of entries) if (content.index === "all" || e.mtime >= written || changed(repo.top, e)) keep(e.path)
   }
@@ -58,7 +58,7 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
 
 // `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)
 function changed(top: string, e: { path: string; size: number; mtime: number }): boolean {
-  const st = lstatSync(join(top, e.path), { throwIfNoEntry: false })
+  const st = lstatQuiet(join(top, e.path))
   return !st || st.size % 2 ** 32 !== e.size || Math.floor(st.mtimeMs / 1000) !== e.mtime
 }
 
@@ -72,7 +72,7 @@ interface Repo {
 function findRepo(start: string): Repo | undefined {
   for (let d = start; ; d = dirname(d)) {
     const dotGit = join(d, ".git")
-    const st = lstatSync(dotGit, { throwIfNoEntry: false })
+    const st = lstatQuiet(dotGit)
     if (st) {
       const gitDir = st.isDirectory() ? dotGit : (gitfileTarget(dotGit) ?? dotGit)
       let common = gitDir
@@ -85,6 +85,23 @@ function findRepo(start: string): Repo | undefined {
       return { top: d, gitDir, common }
     }
     if (d === dirname(d)) return undefined
+  }
+}
+
+// a path git cannot use either (ENAMETOOLONG, ENOTDIR, EACCES) is taken as not there
+function lstatQuiet(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
+
+function statQuiet(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false })
+  } catch {
+    return undefined
   }
 }
 
@@ -153,11 +170,11 @@ function names(out: Buffer): string[] | undefined {
 function refsState(repo: Repo): string | undefined {
   const parts: string[] = []
   for (const dir of new Set([repo.gitDir, repo.common])) {
-    for (const f of ["HEAD", "packed-refs", "reftable"]) parts.push(`${f}:${statSync(join(dir, f), { throwIfNoEntry: false })?.mtimeMs}`)
+    for (const f of ["HEAD", "packed-refs", "reftable"]) parts.push(`${f}:${statQuiet(join(dir, f))?.mtimeMs}`)
     const todo = [join(dir, "refs")]
     for (let i = 0; i < todo.length; i++) {
       if (i > MAX_REF_DIRS) return undefined
-      parts.push(`${todo[i]}:${statSync(todo[i]!, { throwIfNoEntry: false })?.mtimeMs}`)
+      parts.push(`${todo[i]}:${statQuiet(todo[i]!)?.mtimeMs}`)
       try {
         for (const e of readdirSync(todo[i]!, { withFileTypes: true })) if (e.isDirectory()) todo.push(join(todo[i]!, e.name))
       } catch {

@@ -21,8 +21,17 @@ export function homeLikeCredential(path: string, homes: readonly string[]): { ba
     const base = path.slice(0, at) || "/"
     if (homes.includes(base)) continue
     // `.ssh/config` proves nothing by its own `.ssh`
-    const mark = MARKS.find((m) => rest !== m && !rest.startsWith(`${m}/`) && lstatSync(`${base === "/" ? "" : base}/${m}`, { throwIfNoEntry: false }) !== undefined)
+    const mark = MARKS.find((m) => rest !== m && !rest.startsWith(`${m}/`) && exists(`${base === "/" ? "" : base}/${m}`))
     if (mark) return { base, rest, mark }
   }
   return undefined
+}
+
+// ENAMETOOLONG, ENOTDIR, EACCES: not a mark that can be seen
+function exists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined
+  } catch {
+    return false
+  }
 }
