@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
+import { ccode, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 6 git", () => {
   let sb: Sandbox
@@ -54,6 +54,15 @@ describe("round 6 git", () => {
       const d = await policyCheck(sb, command, { cwd: cfg })
       expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes("remote.origin.url"), leaked: d.reason.includes("FAKESECRET") }).toEqual({ command, decision: "ask", risk: "high", named: true, leaked: false })
     }
+  })
+
+  test("Claude's Grep over .git (ripgrep: an explicitly named hidden folder is searched) asks", async () => {
+    const stdin = JSON.stringify({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Grep", tool_input: { pattern: "FAKESECRET", path: join(cfg, ".git") }, cwd: cfg })
+    const r = await ccode(sb, ["hook", "claude"], { stdin, cwd: cfg })
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string }
+    expect(out.permissionDecision).toBe("ask")
+    expect(out.permissionDecisionReason).toContain("remote.origin.url")
   })
 
   test("a linked worktree: git remote -v is judged (no crash) and a config.worktree token asks", async () => {
