@@ -120,8 +120,9 @@ function historyNames(repo: Repo): string[] | string {
 function listHistory(top: string): string[] | string {
   const r = runGit(top, ["log", "--all", "--name-only", "--format=", "-z", "--no-renames"])
   if (typeof r === "string") return `${r} listing the files of the history of ${top}`
-  // no commit yet (or not a repository git accepts): nothing in the history
-  if (r.exitCode !== 0) return []
+  // an empty repository lists nothing with success; a failure (a repository git refuses or cannot read)
+  // says nothing about what the command would print
+  if (r.exitCode !== 0) return `git could not list the files of the history of ${top}`
   return names(r.stdout) ?? `the history of ${top} holds more than ${MAX_NAMES} file names`
 }
 
@@ -148,7 +149,9 @@ function askGit(top: string, ask: NonNullable<GitContent["ask"]>, within: string
 
 function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
   try {
-    const r = Bun.spawnSync(["git", ...safeGitArgv(args, [])], { cwd: top, env: safeGitEnv(process.env, {}), stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: HISTORY_TIMEOUT_MS })
+    // a repository another account owns (a container's mounted checkout) is listed too: the hardened
+    // argv runs none of its configured programs, and the user's own git may trust it in /etc/gitconfig
+    const r = Bun.spawnSync(["git", "-c", "safe.directory=*", ...safeGitArgv(args, [])], { cwd: top, env: safeGitEnv(process.env, {}), stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: HISTORY_TIMEOUT_MS })
     if (r.exitedDueToTimeout) return `git took longer than ${HISTORY_TIMEOUT_MS / 1000}s`
     return { exitCode: r.exitCode ?? 1, stdout: r.stdout }
   } catch {
