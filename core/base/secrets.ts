@@ -42,7 +42,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // what people typed (passwords given as arguments end up here)
   "~/.bash_history", "~/.zsh_history", "~/.history", "~/.psql_history", "~/.mysql_history", "~/.python_history",
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
-  "~/.irb_history", "~/.pry_history", "~/.mongosh", "~/.dbshell", "~/.lesshst",
+  "~/.irb_history", "~/.pry_history", "~/.mongosh", "~/.dbshell",
   "~/.local/share/atuin",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
