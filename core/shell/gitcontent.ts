@@ -25,6 +25,8 @@ const SHOW_KEEPS = /^(?:-p|--patch|-u|-U\d*|--unified(?:=\d+)?|--stat|--format=.
 const DIFF_KEEPS = new RegExp(`${SHOW_KEEPS.source.slice(0, -2)}|--cached|--staged|--merge-base)$`)
 const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === "--staged")
 
+// every subcommand judged here
+const SUBS = new Set([...PATCH_BY_DEFAULT, ...PATCH_WHEN_ASKED, "grep", "status", "cat-file"])
 // the subcommands that read every file of a tree object named `REV:` or `REV:dir`
 const TREE_READERS = new Set(["grep", "diff", "diff-tree", "archive"])
 // short options whose value is the rest of the word: a cluster is read up to one of them
@@ -34,7 +36,7 @@ const VALUED_SHORT = "SGOnLXMCBDlIefA"
 export function gitContentReads(part: Part, home: string): TouchedPath[] {
   if (part.program !== "git" || part.cwd === null) return []
   const sub = part.words[1]?.value
-  if (sub === undefined) return []
+  if (sub === undefined || !SUBS.has(sub)) return []
   const content = contentOf(part, sub, home)
   if (!content) return []
   let starts: string[] = part.cwd
@@ -47,6 +49,8 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
   const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
   const patch = flags.some(asksPatch)
+  // the usual `git log`, `git status`: nothing more to read
+  if ((PATCH_WHEN_ASKED.has(sub) && !patch) || (sub === "status" && !flags.some((f) => f === "--verbose" || /^-[a-z]*v/.test(f)))) return undefined
   const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
   const spec = gitOptions(sub)
   const ops = spec ? readOptions(words.slice(2), spec).operands : operands(words, 2)
