@@ -177,7 +177,7 @@ function submoduleRuns(modules: string, workspace: string): string | undefined {
 }
 
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */
-function gitfileTarget(dotGit: string): string | undefined {
+export function gitfileTarget(dotGit: string): string | undefined {
   const st = lstatSync(dotGit, { throwIfNoEntry: false })
   if (st?.isSymbolicLink()) return realpathExisting(dotGit)
   if (!st?.isFile()) return undefined

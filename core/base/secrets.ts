@@ -33,11 +33,16 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.wrangler/config/default.toml", "~/.local/share/com.vercel.cli/auth.json", "~/.config/netlify/config.json",
   "~/.config/stripe/config.toml", "~/.databrickscfg", "~/.snowsql/config", "~/.dbt/profiles.yml", "~/.bluemix/config.json",
   "~/.minikube", "~/.config/Bitwarden CLI/data.json",
+  // tunnel, CI, error-tracking and data-warehouse CLIs' tokens; Cloud Foundry's; atuin's sync key; a
+  // user's own GitLab runner (its runner tokens)
+  "~/.config/ngrok", "~/.ngrok2", "~/.circleci/cli.yml", "~/.sentryclirc", "~/.snowflake", "~/.cf/config.json",
+  "~/.config/atuin/key", "~/.config/gitlab-runner", "~/.gitlab-runner/config.toml",
   // saved passwords of svn, curl, wget and mail clients
   "~/.subversion/auth", "~/.curlrc", "~/.wgetrc", "~/.msmtprc", "~/.fetchmailrc",
   // what people typed (passwords given as arguments end up here)
   "~/.bash_history", "~/.zsh_history", "~/.history", "~/.psql_history", "~/.mysql_history", "~/.python_history",
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
+  "~/.irb_history", "~/.pry_history", "~/.mongosh", "~/.dbshell",
   "~/.local/share/atuin",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
@@ -48,6 +53,11 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // secrets, cluster-admin kubeconfigs
   "/var/run/secrets", "/run/secrets", "/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf",
   "/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml",
+  // services' own passwords and keys: CI runners' tokens, MySQL's maintenance account, Wi-Fi and VPN
+  // keys, PPP and IPsec secrets, the Kerberos host key
+  "/etc/gitlab-runner/config.toml", "/etc/mysql/debian.cnf", "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant",
+  "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/krb5.keytab",
+  "/etc/openvpn", "/etc/wireguard",
 ]
 
 /**
@@ -79,6 +89,11 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // environment files beside `.env*` (docker-compose env_file, wrangler's local secrets), terraform state
   // (every resource's secrets in clear); a Rails master.key and ccode's own signing key are `*.key`
   "*.env", ".dev.vars", "*.tfstate", "*.tfstate.backup",
+  // database and storage logins, kubeconfigs and registry logins copied out of a home (a CI container's
+  // HOME is often no account's home), Java/Android signing keystores, password databases, htpasswd
+  // files, cloud service-account keys, Azure Functions' local secrets
+  ".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".passwd-s3fs", "/**/.docker/config.json", "/**/.kube/config",
+  "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
 ]
 
 /**

@@ -16,6 +16,9 @@ export interface GlobLinks {
   /** the other matches of the last segment (real paths already): a leading dot only where the
    *  segment spells it, unless `dotglob` was asked for */
   names: string[]
+  /** when the last segment is literal (`.git/modules/x*` then `config`): the paths it names below the
+   *  matches, as bash's expansion has them (not looked up, nor resolved) */
+  tails?: string[]
   /** false: more entries than the bound, so not every match was looked at */
   complete: boolean
 }
@@ -93,7 +96,8 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
     }
     paths = next
   }
-  return { links: resolved(paths, realpath), names, complete: true }
+  const tails = globbed && !GLOB.test(segments[segments.length - 1] ?? "") ? paths.map((p) => p.path) : undefined
+  return { links: resolved(paths, realpath), names, tails, complete: true }
 }
 
 /**

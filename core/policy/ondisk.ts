@@ -3,7 +3,7 @@
 // (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
 import { isInside, ownProcessPath } from "../base/paths.ts"
-import { gitConfigCredential, isGitConfigFile } from "../base/gitcreds.ts"
+import { gitConfigCredential, gitConfigSources, isGitConfigFile } from "../base/gitcreds.ts"
 import { posix } from "node:path"
 import { credentialsBelow, homeSecrets } from "../shell/index.ts"
 import { userHomes } from "../base/homes.ts"
@@ -11,6 +11,8 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { homeLikeCredential } from "./homelike.ts"
+import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -37,6 +39,10 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   for (const p of touched) {
     if (ownProcessPath(p.path)) ownProcess(p, paths, raised, realpath)
     const real = realpath(p.path)
+    if (p.git) {
+      repoContent(real, p.git, paths, raised, ctx)
+      continue
+    }
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
@@ -51,12 +57,15 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       accountsBelow(real, paths)
       tree(real, true, paths, raised, ctx)
     }
-    if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
+    if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    if (p.access === "read" && isGitConfigFile(real)) for (const f of gitConfigSources(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
+      // `cat .git/*` prints the config as `cat .git/config` does
+      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised)
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -86,8 +95,13 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
-  const found = treeFiles(root, ctx.judged, { hidden })
-  for (const path of found.files) paths.push({ path, access: "read" })
+  const judged = ctx.judged
+  // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), { hidden })
+  for (const path of found.files) {
+    if (judged(path)) paths.push({ path, access: "read" })
+    else gitCredential(path, raised)
+  }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
 
@@ -127,6 +141,21 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
   if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
   const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
   raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// the files a git command prints from the history, the index or the work tree without naming them
+function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  if (!ctx.judged) return
+  const found = gitContentFiles(start, content, ctx.judged)
+  for (const path of found.files) paths.push({ path, access: "read" })
+  if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
+  if (content.untracked) tree(start, true, paths, raised, ctx)
+}
+
+// `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)
+function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
+  const found = homeLikeCredential(path, [ctx.home, ...userHomes()])
+  if (found) raised.push({ risk: "high", reason: `reads ${path}: ${found.base} holds ${found.mark}, so it is a home folder and ~/${found.rest} in it is where credentials are kept` })
 }
 
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file

@@ -40,6 +40,7 @@ export function unknownReads(part: Part): string | undefined {
   if (part.program === "git" && part.words[1]?.value === "cat-file" && part.words.some((w) => w.value === undefined || w.value.startsWith("--ba"))) {
     return "git cat-file --batch shows the objects its input names (or every object): one could be a credential file"
   }
+  if (part.program === "git") return gitUnknownReads(part)
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
@@ -52,6 +53,21 @@ export function unknownReads(part: Part): string | undefined {
     if (w.procsub) continue
     if (w.value === undefined || w.placeholder || w.hollow) return `${part.program} shows ${w.text}, a file named only at run time: it could be a secret`
     if (part.cwd === null && !w.value.startsWith("/") && !w.tilde && w.value !== "-") return `${part.program} shows ${w.value} in a directory not known before it runs`
+  }
+  return undefined
+}
+
+// git's subcommands that print files' content as committed, staged or in the work tree
+const GIT_SHOWS = new Set(["show", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "grep", "blame", "annotate", "cat-file", "stash", "range-diff", "reflog", "format-patch", "archive"])
+
+// `git show HEAD~1:$(echo .env)`, `git log -p -- $f`: a revision's path or a pathspec named at run time
+// could be a committed .env; a word whose start is not static is judged elsewhere (it could be an option)
+function gitUnknownReads(part: Part): string | undefined {
+  const sub = part.words[1]?.value
+  if (sub === undefined || !GIT_SHOWS.has(sub)) return undefined
+  for (const w of options(part)?.reading.operands ?? operands(part.words, 2)) {
+    if (w.procsub) continue
+    if (w.value === undefined || w.placeholder || w.hollow) return `git ${sub} reads ${w.text}, a revision or path named only at run time: it could name a credential file`
   }
   return undefined
 }

@@ -72,7 +72,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
-  if (program === "git" && (words[1]?.value === "config" || printsRemoteUrls(words))) gitConfigFiles(part, home, out)
+  if (program === "git" && (words[1]?.value === "config" || printsRemoteUrls(words) || listsVars(words))) gitConfigFiles(part, home, out)
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -166,6 +166,11 @@ function printsRemoteUrls(words: readonly Word[]): boolean {
   return words[1]?.value === "remote" && words.slice(2).some((w) => w.value === "-v" || w.value === "--verbose" || w.value === "get-url" || w.value === "show")
 }
 
+// `git var -l` lists every config entry beside git's variables
+function listsVars(words: readonly Word[]): boolean {
+  return words[1]?.value === "var" && words.slice(2).some((w) => w.value === "-l")
+}
+
 /**
  * The config files `git config` (and `git remote -v`) reads (and prints with -l, --get-regexp, get --all): the repository's,
  * found from where git starts upward, the user's and the system's. The caller looks at them on disk: one
@@ -180,7 +185,8 @@ function gitConfigFiles(part: Part, home: string, out: TouchedPath[]): void {
       const file = `${dir === "/" ? "" : dir}/.git/config`
       if (!seen.has(file)) {
         seen.add(file)
-        out.push({ path: file, access: "read" })
+        // extensions.worktreeConfig: git reads config.worktree after config
+        out.push({ path: file, access: "read" }, { path: `${file}.worktree`, access: "read" })
       }
       if (dir === "/") break
     }

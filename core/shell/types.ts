@@ -67,6 +67,20 @@ export interface TouchedPath {
   /** a glob that is an argument of this program (`sort *`): a match named like an option (`-S1`,
    *  `--compress-program=sh`) is read as one, looked up on disk before deciding */
   operand?: string
+  /** a git command started in this folder prints content its repository holds without naming the
+   *  files (git show, log -p, diff, grep): the names the repository holds are looked up on disk */
+  git?: GitContent
+}
+
+/** What a git command prints of its repository: the history's files, the index's (all of them, or only
+ *  those the work tree changed), the untracked ones; `within`: only below these paths (its pathspecs). */
+export interface GitContent {
+  history?: true
+  index?: "all" | "changed"
+  untracked?: true
+  within?: string[]
+  /** git can list the very names it prints: `git show REVS --name-only` or `git diff [--cached] REVS --name-only` */
+  ask?: { kind: "show" | "diff"; revs: string[]; cached?: true }
 }
 
 export interface ShellAnalysis {

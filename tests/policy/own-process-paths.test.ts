@@ -54,16 +54,16 @@ describe("a host tool's `..` after a link", () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), "ccode-lexical-")))
     try {
       mkdirSync(join(home, "a", "b"), { recursive: true })
-      // .pgpass: a credential only in the home (a name rule would hit a/.netrc too)
-      writeFileSync(join(home, ".pgpass"), "*:*:*:*:FAKE\n")
+      // .psql_history: a credential only in the home (a name rule would hit a/.netrc too)
+      writeFileSync(join(home, ".psql_history"), "*:*:*:*:FAKE\n")
       symlinkSync(join(home, "a", "b"), join(home, "x"))
       // Gemini started in the home folder: the workspace is the home
-      const call = await prepareCall("read_file", { path: "x/../.pgpass" }, { cwd: home, workspace: home, home, tmpDirs: ["/tmp"], toolRisk: "safe" })
-      expect(call.paths.map((p) => p.path)).toContain(join(home, ".pgpass"))
-      expect(call.paths.map((p) => p.path)).toContain(join(home, "a", ".pgpass"))
+      const call = await prepareCall("read_file", { path: "x/../.psql_history" }, { cwd: home, workspace: home, home, tmpDirs: ["/tmp"], toolRisk: "safe" })
+      expect(call.paths.map((p) => p.path)).toContain(join(home, ".psql_history"))
+      expect(call.paths.map((p) => p.path)).toContain(join(home, "a", ".psql_history"))
       const d = decide(bundledPolicy("default"), call, { grants: [] })
       expect([d.decision, d.risk]).toEqual(["ask", "high"])
-      expect(d.reason).toContain(`${home}/.pgpass`)
+      expect(d.reason).toContain(`${home}/.psql_history`)
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
