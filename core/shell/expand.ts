@@ -55,7 +55,7 @@ const TRANSPARENT = byName<OptionSpec>({
   torsocks: { valued: "uapP", long: ["user", "pass", "address", "port"] },
   "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
   caffeinate: { valued: "tw" },
-  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds", "inject", "fault", "read", "write", "abbrev", "verbose", "raw", "quiet", "summary-sort-by", "syscall-limit"] },
+  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds", "inject", "fault", "read", "write", "abbrev", "verbose", "raw", "quiet", "summary-sort-by", "syscall-limit", "const-print-style", "decode-pids", "detach-on", "interruptible", "kvm", "summary-columns", "summary-syscall-overhead", "trace-fds"] },
   ltrace: { valued: "aADeFlnopsuwx", long: ["output", "library", "config", "indent", "align"] },
   taskset: { valued: "", positional: 1 },
   // util-linux: a scheduling policy or a personality for the command, nothing else

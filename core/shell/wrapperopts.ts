@@ -13,7 +13,7 @@ import { environment } from "./part.ts"
 const FAKEROOT = lazyOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
 const STRACE = lazyOptions({
   short: "a:b:e:E:I:o:O:p:P:s:S:u:U:X:cCdDfFhiknqrtTvVwxyYzZ",
-  long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit inject= fault= help version",
+  long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit inject= fault= absolute-timestamps? timestamps? relative-timestamps? syscall-times? const-print-style= daemonize? debug decode-pids= detach-on= interruptible= kvm= no-abbrev output-append-mode secontext? summary-columns= summary-syscall-overhead= syscall-number strings-in-hex? stack-traces tips? pidns-translation trace-fds= help version",
 })
 const LTRACE = lazyOptions({ short: "a:A:D:e:F:l:n:o:p:s:u:w:x:bcCfhiLrStTV", long: "align= config= demangle indent= library= output= help version" })
 
