@@ -4,6 +4,7 @@
 // are the whole environment, API keys included, and `env.GITHUB_TOKEN` (yq: `strenv(NAME)`) one secret. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
+import type { Word } from "./word.ts"
 import { readOptions } from "./getopt.ts"
 import { known } from "./known.ts"
 import { looksSecretName } from "../base/secretname.ts"
@@ -27,6 +28,18 @@ export function jqWords<W extends { value?: string }>(words: readonly W[]): W[] 
     if (w.value !== undefined && TWO_WORDS.has(w.value)) i++
   }
   return out
+}
+
+/** The files jq reads as input (its arguments after the program name): the operands after the program,
+ *  all of them with -f (the program is a file too), none after `--args`/`--jsonargs` (those are data). */
+export function jqInputs(args: readonly Word[]): Word[] {
+  const r = readOptions(jqWords(args), known("jq")!.options)
+  const fromFile = r.valued.some((o) => o.name === "f" || o.name === "from-file")
+  const inputs = fromFile ? r.operands : r.operands.slice(1)
+  const data = args.findIndex((w) => w.value === "--args" || w.value === "--jsonargs")
+  const end = args.findIndex((w) => w.value === "--")
+  if (data < 0 || (end >= 0 && end < data)) return inputs
+  return inputs.filter((w) => args.indexOf(w) < data)
 }
 
 export function jqModules(v: View, out: Finding[]): void {
