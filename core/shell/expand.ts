@@ -11,7 +11,7 @@ import { runner, runnerNames } from "./runners.ts"
 import { openFds, type FdTable } from "./fds.ts"
 import { unknownRunner } from "./unknownrunner.ts"
 import { busyboxInstall, wrapperOptions } from "./wrapperopts.ts"
-import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
+import { basename, environment, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
 
@@ -55,7 +55,7 @@ const TRANSPARENT = byName<OptionSpec>({
   torsocks: { valued: "uapP", long: ["user", "pass", "address", "port"] },
   "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
   caffeinate: { valued: "tw" },
-  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds"] },
+  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds", "inject", "fault", "read", "write", "abbrev", "verbose", "raw", "quiet", "summary-sort-by", "syscall-limit", "const-print-style", "decode-pids", "detach-on", "interruptible", "kvm", "summary-columns", "summary-syscall-overhead", "trace-fds"] },
   ltrace: { valued: "aADeFlnopsuwx", long: ["output", "library", "config", "indent", "align"] },
   taskset: { valued: "", positional: 1 },
   // util-linux: a scheduling policy or a personality for the command, nothing else
@@ -97,11 +97,13 @@ function unwrap(part: Part, ex: Expander): void {
     // setarch ARCH [options] PROGRAM: its options follow the architecture
     const scan = name === "setarch" ? scanOptions(part.words, 2, SETARCH) : scanOptions(part.words, 1, spec)
     if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
+    // strace/ltrace -p PID attach to a running process with or without a command of their own
+    if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out) part.writes = [...(part.writes ?? []), out]
-    if (name === "fakeroot" || name === "strace" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
+    if (name === "fakeroot" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }
@@ -123,7 +125,7 @@ function unwrap(part: Part, ex: Expander): void {
     if (view.unresolved) part.unresolved = view.unresolved
     part.words = [part.words[0]!, ...part.words.slice(view.sub)]
     ex.out.push(part)
-    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
     if (view.argv) unwrap(inner(part, view.argv, "eval"), ex)
     return
   }

@@ -4,6 +4,7 @@
 // are the whole environment, API keys included, and `env.GITHUB_TOKEN` (yq: `strenv(NAME)`) one secret. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
+import type { Word } from "./word.ts"
 import { readOptions } from "./getopt.ts"
 import { known } from "./known.ts"
 import { looksSecretName } from "../base/secretname.ts"
@@ -12,9 +13,38 @@ import { looksSecretName } from "../base/secretname.ts"
 const DIRECTIVE = /(^|[^.$\w])(import|include)(?!\w)/
 const WORD_STRING = /"(import|include)"/g
 
+// jq's options that take two words: `--arg NAME VALUE`, `--argjson NAME JSON`, `--slurpfile NAME FILE`,
+// `--rawfile NAME FILE` (jq matches long options exactly; `--` ends its options)
+const TWO_WORDS = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"])
+
+/** jq's arguments with the NAME word of each two-word option left out, so that an option reader that
+ *  gives these options one value reads VALUE/FILE as theirs and finds the program where jq does. */
+export function jqWords<W extends { value?: string }>(words: readonly W[]): W[] {
+  const out: W[] = []
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!
+    out.push(w)
+    if (w.value === "--") return [...out, ...words.slice(i + 1)]
+    if (w.value !== undefined && TWO_WORDS.has(w.value)) i++
+  }
+  return out
+}
+
+/** The files jq reads as input (its arguments after the program name): the operands after the program,
+ *  all of them with -f (the program is a file too), none after `--args`/`--jsonargs` (those are data). */
+export function jqInputs(args: readonly Word[]): Word[] {
+  const r = readOptions(jqWords(args), known("jq")!.options)
+  const fromFile = r.valued.some((o) => o.name === "f" || o.name === "from-file")
+  const inputs = fromFile ? r.operands : r.operands.slice(1)
+  const data = args.findIndex((w) => w.value === "--args" || w.value === "--jsonargs")
+  const end = args.findIndex((w) => w.value === "--")
+  if (data < 0 || (end >= 0 && end < data)) return inputs
+  return inputs.filter((w) => args.indexOf(w) < data)
+}
+
 export function jqModules(v: View, out: Finding[]): void {
   const yq = v.program === "yq"
-  const r = readOptions(v.args, known(v.program)!.options)
+  const r = readOptions(yq ? v.args : jqWords(v.args), known(v.program)!.options)
   const lib = r.valued.find((o) => o.name === "L" || o.name === "library-path")
   const file = r.valued.find((o) => o.name === "f" || o.name === "from-file")
   const expression = r.valued.find((o) => o.name === "expression")?.value

@@ -53,9 +53,19 @@ export interface Expander {
   fds?: FdTable
 }
 
-/** A command another one runs: its own part, in the construct that runs it. */
+/** A command another one runs: its own part, in the construct that runs it, with the outer one's environment. */
 export function inner(outer: Part, words: Word[], context: Construct): Part {
-  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, outer.exported)
+  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, environment(outer))
+}
+
+/** The variables exported to what a part runs: its script's exports and its own prefix assignments
+ *  (`VAR=x eval ..`, `VAR=x bash -c ..`, `env VAR=x ..`), so a nested script's program checks (man's
+ *  MANPATH, mktemp's TMPDIR) see them; a value not known here is undefined. */
+export function environment(part: Part): Part["exported"] {
+  if (!part.assignments.length) return part.exported
+  const env = new Map(part.exported ?? [])
+  for (const a of part.assignments) env.set(a.name, a.value.value)
+  return env
 }
 
 /** A part not yet unwrapped. Every field is present from the start, optional ones undefined: all parts

@@ -5,7 +5,7 @@ import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
-import { inner, quoteText, type Expander, type Part } from "./part.ts"
+import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
@@ -236,7 +236,7 @@ function ssh(part: Part, ex: Expander): void {
     const m = opt === undefined ? null : SSH_PROGRAM_OPTIONS.exec(opt)
     if (m) {
       part.findings.push({ name: "ssh-local-command", level: "critical", reason: `ssh -o ${m[1]} runs a local program` })
-      ex.out.push(...ex.nested(literalWord(m[2]!.trim()), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+      ex.out.push(...ex.nested(literalWord(m[2]!.trim()), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
     }
   }
   const words = part.words.slice(second.command)
@@ -298,7 +298,7 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
     return
   }
   const script = words.map((w) => w.value).join(" ")
-  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
 /** at/batch run the shell script they read from stdin (or -f FILE) later. */

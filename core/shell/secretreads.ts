@@ -15,6 +15,7 @@ import { byName } from "./options.ts"
 import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
 import { operands } from "./part.ts"
+import { jqInputs } from "./jqmodules.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -46,8 +47,10 @@ export function unknownReads(part: Part): string | undefined {
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
-  const ops = operands(part.words, 1)
-  const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
+  // jq's option values (`--arg NAME VALUE`) are not files; its --slurpfile/--rawfile files are touched paths
+  const jq = part.program === "jq"
+  const ops = jq ? jqInputs(part.words.slice(1)) : operands(part.words, 1)
+  const first = !jq && SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
   for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
     if (w.procsub) continue

@@ -3,6 +3,7 @@
 import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part, ShellStart } from "./part.ts"
+import { environment } from "./part.ts"
 import { byName } from "./options.ts"
 import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
@@ -58,6 +59,9 @@ export function shell(part: Part, ex: Expander): void {
   const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
   if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
   else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
+  // `bash -ic SCRIPT`: an interactive shell first runs its start-up file (~/.bashrc, --rcfile FILE) and
+  // expands the aliases it defines in the script: code that is not shown here runs, and may rename commands
+  if (interactive && cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i runs its start-up file (~/.bashrc, ~/.zshrc, $ENV, --rcfile) before the script and expands its aliases: code not shown here runs` })
   const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) })
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
@@ -79,7 +83,7 @@ export function shell(part: Part, ex: Expander): void {
 function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, ...start }))
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
   }
 }
 
@@ -149,7 +153,7 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
       continue
     }
     part.findings.push({ name: "program-option", level: "high", reason: `${part.program} runs the program ${p}` })
-    ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+    ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
   }
   return true
 }

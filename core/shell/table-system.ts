@@ -19,6 +19,7 @@ export const SYSTEM_ENTRIES: readonly Entry[] = [
   { name: "disk-format", level: "critical", reason: "formats, erases or encrypts a disk", programs: ["nvme"], sub: ["format", "sanitize", "write", "write-zeroes", "dsm", "ns-delete", "delete-ns"] },
   { name: "disk-format", level: "critical", reason: "formats, erases or encrypts a disk", programs: ["hdparm"], when: (v) => v.values.some((a) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(a)) },
   { name: "power", level: "critical", reason: "shuts down or restarts the machine through D-Bus (login1/systemd)", programs: ["dbus-send", "busctl", "gdbus", "qdbus", "dbus-call"], when: (v) => v.values.some((a) => POWER_CALL.test(a)) },
+  { name: "read-process", level: "high", reason: "attaches a debugger or tracer to a running process (gdb/lldb -p, gcore, perf -p/-a, bpftrace): reads its memory or the data of its system calls", programs: ["gdb", "lldb", "gdbserver", "gcore", "pstack", "perf", "bpftrace"], when: attachesProcess },
   { name: "ccode-self", level: "high", reason: "runs ccode itself to change its trust, approvals, runs or policy: an agent must not decide that on its own", programs: ["ccode"], when: (v) => !ccodeReads(v) },
   { name: "ccode-self", level: "safe", reason: "reads ccode's own policy, runs or audit log", programs: ["ccode"], when: ccodeReads },
 ]
@@ -40,4 +41,12 @@ export function blockDevice(values: readonly string[]): string | undefined {
     if (BLOCK_DEVICE.test(path)) return path
   }
   return undefined
+}
+
+// gdb -p PID / --pid / `gdb PROG PID` / `-ex 'attach PID'`, lldb -p / --attach-*, perf's -p/-t/-a (every
+// process); gcore, pstack and bpftrace always read other processes
+function attachesProcess(v: View): boolean {
+  if (v.program === "gcore" || v.program === "pstack" || v.program === "bpftrace") return true
+  if (v.program === "perf") return v.values.some((a) => /^(-[a-zA-Z]*[pta]|--(pid|tid|all-cpus)(=|$))/.test(a))
+  return v.values.some((a) => /^(-p|--?pid|--attach|-n$|--?attach-?)/.test(a) || /^\d+$/.test(a) || /\battach\b/.test(a))
 }

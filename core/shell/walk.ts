@@ -392,6 +392,24 @@ function translated(w: Walker, node: SNode): boolean {
   return node.type === "$" && w.src.charCodeAt(node.end) === 34
 }
 
+// a pattern tree-sitter keeps as one leaf (`${x#$"h"}`, `${x/$"h"/}`, `[[ x =~ $"h" ]]`): bash translates a
+// `$"..."` in it all the same
+const PATTERN_LEAVES = new Set(["regex", "extglob_pattern", "word"])
+
+/** Whether a pattern's text holds a `$"` outside single quotes and backslash escapes. */
+export function holdsTranslated(text: string): boolean {
+  if (!text.includes('$"')) return false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "'") {
+      const ansi = text[i - 1] === "$"
+      for (i++; i < text.length && text[i] !== "'"; i++) if (ansi && text[i] === "\\") i++
+    } else if (c === "$" && text[i + 1] === '"') return true
+  }
+  return false
+}
+
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
@@ -403,6 +421,7 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
   if (node.type === "translated_string" || translated(w, node)) (w.out.findings ??= []).push(TRANSLATED)
   for (const c of node.children) {
     if (node.type !== "string" && translated(w, c)) (w.out.findings ??= []).push(TRANSLATED)
+    else if (!c.children.length && PATTERN_LEAVES.has(c.type) && holdsTranslated(w.src.slice(c.start, c.end))) (w.out.findings ??= []).push(TRANSLATED)
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
