@@ -13,6 +13,7 @@ import { intoDirectory } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
+import { gitWrites } from "./gitwrites.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -54,11 +55,16 @@ export const ASSESSORS = byName<Assessor>({
   mawk: awk,
   nawk: awk,
   curl: optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
-  git: optionTarget(["--output"]),
+  git: (v, out) => {
+    gitOutput(v, out)
+    gitWrites(v, out)
+  },
   tar: tarTargets,
   unzip: optionTarget(["-d"]),
   wget: optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
 })
+
+const gitOutput = optionTarget(["--output"])
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
 function removal(v: View, out: Finding[]): void {
