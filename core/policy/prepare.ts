@@ -5,7 +5,7 @@ import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { posix } from "node:path"
-import { gitRepoAt } from "../base/gitrepo.ts"
+import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -60,6 +60,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
+    ...gitDirsOf(ctx.workspace),
   }
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
@@ -111,6 +112,12 @@ function builtinDeclaration(tool: string): Declaration | undefined {
 // what can turn dotglob on before a glob is expanded (shopt -s dotglob, bash -O dotglob, a GLOBIGNORE
 // assignment, a BASHOPTS environment, a shopt whose option is named at run time): then `*` matches .env
 const MAY_DOTGLOB = /dotglob|GLOBIGNORE|BASHOPTS|\bshopt\b[^;&|\n]*\$/
+
+// a workspace whose .git is a file pointing to `gitdata` (or a link): writes there are writes to .git
+function gitDirsOf(workspace: string): { gitDirs?: string[] } {
+  const dirs = workspaceGitDirs(workspace)
+  return dirs.length ? { gitDirs: dirs } : {}
+}
 
 let tmpCache: string[] | undefined
 
