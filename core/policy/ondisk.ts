@@ -40,7 +40,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
-        tree(root, p.tree === "all", paths, raised, ctx)
+        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs)
       }
       continue
     }
@@ -83,10 +83,10 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 }
 
 // the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
-function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[]): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
-  const found = treeFiles(root, ctx.judged, { hidden })
+  const found = treeFiles(root, ctx.judged, dotGlobs ? { hidden, dotGlobs } : { hidden })
   for (const path of found.files) paths.push({ path, access: "read" })
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }

@@ -27,13 +27,13 @@ describe("a git directory by another name inside the workspace", () => {
   })
   afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-  const decideIn = async (policy: string, tool: string, args: Record<string, unknown>) => {
+  const decideIn = async (policy: "default" | "ci", tool: string, args: Record<string, unknown>) => {
     const call = await prepareCall(tool, args, { cwd: ws, workspace: ws, home, tmpDirs: ["/tmp"], toolRisk: tool === "shell" ? undefined : "safe" })
     return decide(bundledPolicy(policy), call, { grants: [] })
   }
 
   test("writes to its hooks and config are critical, naming the git directory", async () => {
-    for (const policy of ["default", "ci"]) {
+    for (const policy of ["default", "ci"] as const) {
       for (const command of ["printf '#!/bin/sh\\ntouch /tmp/x\\n' > gitdata/hooks/post-index-change", "echo x > gitdata/hooks/pre-commit", "echo x >> gitdata/config", "cp a.sh ./gitdata/hooks/pre-commit", "sed -i s/a/b/ gitdata/config"]) {
         const d = await decideIn(policy, "shell", { command })
         expect({ policy, command, decision: d.decision, risk: d.risk }).toEqual({ policy, command, decision: "ask", risk: "critical" })
