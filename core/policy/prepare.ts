@@ -89,7 +89,10 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
     const expanded = braceWords(full)
     if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
-    for (const one of bothDots([...new Set([full, ...(expanded ?? [])])])) {
+    let words = [...new Set([full, ...(expanded ?? [])])]
+    // read_many_files' glob has nocase: `KEYS/*` reads keys/server.pem, so the literal names of its pattern match any case
+    if (reads.length && /[*?[]/.test(p.path) && reads.includes(p)) words = words.map((w) => anyCase(w, p.path.startsWith("/") ? 0 : ctx.cwd.length))
+    for (const one of bothDots(words)) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true
@@ -117,6 +120,14 @@ const MAY_DOTGLOB = /dotglob|GLOBIGNORE|BASHOPTS|\bshopt\b[^;&|\n]*\$/
 function gitDirsOf(workspace: string): { gitDirs?: string[] } {
   const dirs = workspaceGitDirs(workspace)
   return dirs.length ? { gitDirs: dirs } : {}
+}
+
+// the segments without a glob character after `from` (the host's pattern, not its working directory),
+// their letters as classes of both cases: the disk lookup then finds `keys/` for `KEYS/*`
+function anyCase(path: string, from: number): string {
+  const start = Math.max(0, path.lastIndexOf("/", Math.max(0, from)))
+  const tail = path.slice(start).split("/").map((seg) => (/[*?[\\]/.test(seg) ? seg : seg.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)))
+  return path.slice(0, start) + tail.join("/")
 }
 
 let tmpCache: string[] | undefined
