@@ -33,6 +33,8 @@ export interface Verdict {
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
   if (isInsideFold(abs, c.home)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  const real = c.realpath ? c.realpath(c.home) : c.home
+  if (real !== c.home && isInsideFold(abs, real)) return abs.length === real.length ? "the home directory" : "an ancestor of the home directory"
   if (isInsideFold(abs, c.workspace)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
@@ -153,6 +155,9 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
     if (isInsideFold("/etc", p) || isInsideFold("/boot", p) || isInsideFold("/private/etc", p)) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    // HOME through a link: the real paths a call's writes resolve to are below the home's real path
+    const real = c.realpath ? c.realpath(c.home) : c.home
+    if (real !== c.home && isInsideFold(real, p) && RC_FILES.test(p.slice(real.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p} (the home directory ${c.home} leads to ${real})` }
     if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
     if (inSystem(p) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }
