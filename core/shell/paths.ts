@@ -124,7 +124,10 @@ const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9
 
 // the caller's output (/dev/fd/1, /dev/fd/2: what fds.ts leaves of a descriptor the command did not redirect)
 const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/1", "/dev/fd/2"])
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
+// and the folders whose every file a shell or the session sources at start (Fedora's ~/.bashrc
+// sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there, the folder itself
+// included (`git clone . ~/.bashrc.d`), is one to a startup file
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
