@@ -1,6 +1,7 @@
 // The files and directories git subcommands write that their options and operands name: the clone's
 // and init's directory, --separate-git-dir, `worktree add PATH`, `submodule add REPO PATH`,
-// `checkout-index --prefix=`, `archive -o`, `bundle create FILE`, `format-patch -o DIR` (`--output`, any
+// `checkout-index --prefix=`, `archive -o`, `bundle create FILE`, `format-patch -o DIR`, `bugreport -o`,
+// `diagnose -o`, `index-pack -o`, `pack-objects BASE` (`--output`, any
 // subcommand's, is judged in assess.ts).
 // Each is judged as a write (outside the workspace high, rc files and protected paths critical). Pure.
 import type { Finding } from "./raw.ts"
@@ -33,6 +34,11 @@ const SPECS: Record<string, Spec> = {
   "checkout-index": { short: "", long: ["prefix", "stage"], writes: ["prefix"], operands: [] },
   archive: { short: "o", long: ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"], writes: ["o"], operands: [] },
   bundle: { short: "", long: ["version"], writes: [], operands: { create: [0] } },
+  bugreport: { short: "os", long: ["output-directory", "suffix", "diagnose"], writes: ["o", "output-directory"], operands: [] },
+  diagnose: { short: "os", long: ["output-directory", "suffix", "mode"], writes: ["o", "output-directory"], operands: [] },
+  "index-pack": { short: "o", long: ["keep", "index-version", "threads", "max-input-size", "object-format", "promisor"], writes: ["o"], operands: [] },
+  // `git pack-objects BASE` writes BASE-<hash>.pack and .idx (not with --stdout)
+  "pack-objects": { short: "", long: [], writes: [], operands: [0] },
   "format-patch": {
     short: "ovN", writes: ["o", "output-directory"], operands: [],
     long: ["output-directory", "reroll-count", "subject-prefix", "in-reply-to", "to", "cc", "from", "signature", "signature-file", "cover-from-description", "base", "range-diff", "interdiff", "creation-factor", "add-header", "suffix", "filename-max-length", "start-number", "description-file", "output"],
