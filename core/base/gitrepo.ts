@@ -194,6 +194,18 @@ export function workspaceGitDirs(workspace: string): string[] {
   return out
 }
 
+/**
+ * The files git really reads for a `.git/config` or `.git/config.worktree` path whose `.git` is a file
+ * or link (`gitdir: gitdata`, a linked worktree): that name in the git directory and in its commondir.
+ * Any other path is returned as it is.
+ */
+export function gitConfigFiles(path: string): string[] {
+  const m = /^(.*)\/\.git\/(config(?:\.worktree)?)$/.exec(path)
+  if (!m) return [path]
+  const dirs = workspaceGitDirs(m[1] || "/")
+  return dirs.length ? dirs.flatMap((d) => [join(d, "config"), join(d, "config.worktree")]) : [path]
+}
+
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */
 function gitfileTarget(dotGit: string): string | undefined {
   const st = lstatSync(dotGit, { throwIfNoEntry: false })

@@ -4,6 +4,7 @@
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
 import { isInside, ownProcessPath } from "../base/paths.ts"
 import { gitConfigCredential, isGitConfigFile } from "../base/gitcreds.ts"
+import { gitConfigFiles } from "../base/gitrepo.ts"
 import { posix } from "node:path"
 import { credentialsBelow, homeSecrets } from "../shell/index.ts"
 import { userHomes } from "../base/homes.ts"
@@ -28,6 +29,8 @@ export interface DiskContext {
   judged?: (path: string) => boolean
   /** the command may turn dotglob on: a glob's `*` matches names starting with a dot */
   dotglob?: boolean
+  /** the git directories the workspace's `.git` file points to: their config files are git configs */
+  gitDirs?: readonly string[]
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -51,7 +54,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       accountsBelow(real, paths)
       tree(real, true, paths, raised, ctx)
     }
-    if (p.access === "read" && isGitConfigFile(real)) gitCredential(real, raised)
+    if (p.access === "read" && (isGitConfigFile(real) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigFiles(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
@@ -130,6 +133,11 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
 }
 
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
+// the config of the git directory the workspace's .git file points to (`cat gitdata/config`)
+function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean {
+  return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
+}
+
 function gitCredential(file: string, raised: Raised): void {
   const key = gitConfigCredential(file)
   if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })

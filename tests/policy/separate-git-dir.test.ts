@@ -1,6 +1,8 @@
 // A workspace whose .git is a file (`git init --separate-git-dir=./gitdata`, a linked worktree): the git
 // directory it points to holds the hooks and config git obeys, so writes there are protected as .git's
-// are (critical under every bundled policy), also through its commondir. Ordinary writes stay as before.
+// are (critical under every bundled policy), also through its commondir; its config is read for
+// credentials as .git/config is (and `.git/config` is read through the .git file, not as a folder).
+// Ordinary writes stay as before.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -52,6 +54,18 @@ describe("a git directory by another name inside the workspace", () => {
       expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "critical" })
     }
     writeFileSync(join(ws, ".git"), `gitdir: ${join(ws, "gitdata")}\n`)
+  })
+
+  test("its config is the repository's: a credential there is seen (and .git/config read through the .git file)", async () => {
+    writeFileSync(join(ws, "gitdata", "config"), '[remote "o"]\n\turl = https://u:FAKESECRET@h/r\n')
+    for (const command of ["git remote -v", "git config -l", "cat gitdata/config", "cat .git/config"]) {
+      const d = await decideIn("default", "shell", { command })
+      expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
+      expect(d.reason).toContain("gitdata/config, which holds a credential")
+      expect(d.reason).not.toContain("FAKESECRET")
+    }
+    writeFileSync(join(ws, "gitdata", "config"), "[core]\n\tbare = false\n")
+    expect((await decideIn("default", "shell", { command: "cat gitdata/config" })).decision).toBe("allow")
   })
 
   test("controls: ordinary workspace writes and reads stay as they were", async () => {
