@@ -65,6 +65,10 @@ export const ASSESSORS = byName<Assessor>({
   },
   tar: tarTargets,
   unzip: optionTarget(["-d"]),
+  http: netSends,
+  https: netSends,
+  xh: netSends,
+  xhs: netSends,
   wget: (v, out) => {
     wgetOutput(v, out)
     netSends(v, out)

@@ -3,7 +3,8 @@
 // name=@F or name=<F, --variable), file-valued options (-T, -b without `=`, --netrc-file, -K, --cert,
 // --key, wget --post-file/--body-file/-i/--load-cookies, a wgetrc command given with -e), -n/--netrc
 // (~/.netrc), and a config file the command names or moves (-K, --config, CURL_HOME=, WGETRC=, HOME=).
-// Long options are matched by any prefix (curl and getopt_long take unique ones). Pure.
+// Long options are matched by any prefix (curl and getopt_long take unique ones). httpie and xh:
+// request items that embed or upload a file (`f@PATH`, `f=@PATH`, `f:=@PATH`). Pure.
 import type { Word } from "./word.ts"
 import type { Part } from "./part.ts"
 
@@ -43,8 +44,12 @@ const WGET_VALUED = "aABDeiIloOPQRtTUwXn"
 // wgetrc commands (`-e post_file=F`; names compared without `_`/`-`, ignoring case)
 const WGETRC_FILES: Record<string, boolean> = { postfile: true, bodyfile: true, input: false, loadcookies: false, certificate: false, privatekey: false, cacertificate: false, crlfile: false, cadirectory: false }
 
+/** The programs whose local file reads this models. */
+export const NET_PROGRAMS = new Set(["curl", "wget", "http", "https", "xh", "xhs"])
+
 /** The files curl or wget reads through its options and URLs (words: the program and its arguments). */
 export function netFiles(part: Part, home: string): NetReading {
+  if (part.program !== "curl" && part.program !== "wget") return httpieFiles(part)
   const curl = part.program === "curl"
   const out: NetReading = { files: [] }
   const words = part.words
@@ -90,6 +95,19 @@ export function netFiles(part: Part, home: string): NetReading {
     }
   }
   configFromEnv(part, curl, words, out)
+  return out
+}
+
+// httpie and xh request items that embed or upload a file: `field@PATH` (a form upload), `field=@PATH`,
+// `field:=@PATH` (JSON), `Header:@PATH`; the file is sent
+function httpieFiles(part: Part): NetReading {
+  const out: NetReading = { files: [] }
+  for (const w of part.words.slice(1)) {
+    const v = w.value
+    if (v === undefined || v.startsWith("-") || v.includes("://")) continue
+    const m = /^(?:[^@=:\s]|\\.)+(?:=|:=|:|==)?@(.+)$/s.exec(v)
+    if (m && !m[0].includes("==@")) take(out, v.slice(0, v.length - m[1]!.length), attached(w, m[1]!.replace(/;type=[^;]*$/, "")), true)
+  }
   return out
 }
 

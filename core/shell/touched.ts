@@ -10,7 +10,7 @@ import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
-import { netFiles } from "./netfiles.ts"
+import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -101,7 +101,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   }
   for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
   // curl/wget: file: URLs, @FILE values, --netrc-file, -T, wget --post-file: local files they read
-  if (program === "curl" || program === "wget") for (const f of netFiles(part, home).files) addPath(out, f.value, "read", cwd, home, unplaced)
+  if (NET_PROGRAMS.has(program)) for (const f of netFiles(part, home).files) addPath(out, f.value, "read", cwd, home, unplaced)
   if (role === "none") return out
   const ops = operands(words, 1)
   if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home, unplaced)
