@@ -1,10 +1,27 @@
 // The machine's home directories: every account's in /etc/passwd, and /root. Credentials kept in any of
 // them are as near as the caller's own when the agent runs as root, or with a HOME that is not the
 // account's (containers, CI). Read once, on first use; never written.
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs"
 import { posix } from "node:path"
 
 let homes: readonly string[] | undefined
+const reals = new Map<string, string>()
+
+/** The home directory as the disk has it (HOME may lead through a link: Fedora Atomic's /home ->
+ *  var/home, automounted homes): `~/` rules must match below both. Looked up once per home. */
+export function realHome(home: string): string {
+  let r = reals.get(home)
+  if (r === undefined) {
+    try {
+      r = realpathSync(home)
+    } catch {
+      // no such folder: nothing is below it either way
+      r = home
+    }
+    reals.set(home, r)
+  }
+  return r
+}
 
 /** Absolute, normalised, without "/" (a home of "/" would make every path a home's). */
 export function userHomes(): readonly string[] {

@@ -7,7 +7,7 @@ import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
-import { credentialSet, inEveryHome } from "./credentials.ts"
+import { credentialSet, inEveryHome, viaRealHome } from "./credentials.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -78,7 +78,7 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: p.path.startsWith("~/") ? inEveryHome(pathSet([p.path])) : pathSet([p.path]) })),
       builtInCredentials(),
     ],
-    protectedPaths: pathSet(policy.workspace.protected),
+    protectedPaths: viaRealHome(pathSet(policy.workspace.protected)),
     allowlisted: toolMatcher(policy.approval.tools),
   }
   memo.set(policy, compiled)
@@ -95,7 +95,7 @@ export function compileRule(rule: PolicyRule): CompiledRule {
     restrict: rule.decision !== "allow",
     tool: tools ? toolMatcher(tools) : commands ? (t) => t === "shell" : undefined,
     commands: commands?.map((pattern) => ({ pattern, program: patternProgram(pattern) })),
-    paths: paths ? pathSet(paths) : undefined,
+    paths: paths ? viaRealHome(pathSet(paths)) : undefined,
     access: rule.access ?? "any",
     args: rule.args ? Object.entries(rule.args).map(([field, re]) => [field, compileRegex(re)]) : undefined,
   }

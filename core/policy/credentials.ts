@@ -5,7 +5,7 @@
 // from /etc/passwd.
 import { isInsideFold, unicodeFold } from "../shell/index.ts"
 import { CREDENTIAL_NAMES, credentialPatterns, homeCredentialRests } from "../base/secrets.ts"
-import { userHomes } from "../base/homes.ts"
+import { realHome, userHomes } from "../base/homes.ts"
 import { globSource } from "./glob.ts"
 import { globsMeet } from "./globmeet.ts"
 import type { PathSet } from "./compile.ts"
@@ -48,6 +48,20 @@ export function inEveryHome(set: PathSet): PathSet {
   }
 }
 
+/** A path set whose `~/` patterns also hold below the home's real path (HOME through a link): the
+ *  paths of a call are real paths. */
+export function viaRealHome(set: PathSet): PathSet {
+  if (!set.patterns.some((p) => p.startsWith("~"))) return set
+  return {
+    ...set,
+    hits(path, workspace, home, glob) {
+      if (set.hits(path, workspace, home, glob)) return true
+      const real = realHome(home)
+      return real !== home && real.length < path.length && isInsideFold(real, path) && set.hits(home + path.slice(real.length), workspace, home, glob)
+    },
+  }
+}
+
 // below another home: the same path below the caller's home is judged (`/root/.netrc` as `~/.netrc`)
 function belowOtherHome(path: string, home: string, hits: (moved: string) => boolean): boolean {
   for (const moved of movedHome(path, home)) if (hits(moved)) return true
@@ -68,6 +82,9 @@ function movedHome(path: string, home: string): string[] {
     if (m && m[0].length < path.length && m[0] !== home) out.push(home + path.slice(m[0].length))
   }
   for (const h of userHomes()) if (h.length < path.length && h !== home && isInsideFold(h, path)) out.push(home + path.slice(h.length))
+  // the caller's home as the disk has it (HOME through a link): the paths of a call are real paths
+  const real = realHome(home)
+  if (real !== home && real.length < path.length && isInsideFold(real, path)) out.push(home + path.slice(real.length))
   lastPath = path
   lastHome = home
   lastMoved = out

@@ -87,7 +87,7 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
     // bash matches a leading dot only when the pattern spells it (dotglob off, as a fresh bash starts)
     const dots = dotglob || seg.startsWith(".")
     for (const dir of paths) {
-      const found = seg === "**" ? below(dir, budget) : matches(dir, segmentRegex(seg), budget)
+      const found = seg === "**" ? zeroOrMore(dir, budget) : matches(dir, segmentRegex(seg), budget)
       if (!found) return { links: resolved(next, realpath), names, complete: false }
       for (const f of found) {
         if (last ? f.linked : f.dirLike) next.push(f)
@@ -128,6 +128,12 @@ function matches(dir: Reached, re: RegExp, budget: Budget): Found[] | undefined 
 
 // every name in the directory and, recursively, in the directories below it; links to directories are
 // not descended (bash's globstar does not), but a link is itself a match
+// `**` matches no folder too (`keys/**/*` reads keys/server.pem): the folder itself, then all below it
+function zeroOrMore(dir: Reached, budget: Budget): Found[] | undefined {
+  const all = below(dir, budget)
+  return all && [{ path: dir.path, linked: dir.linked, dirLike: true }, ...all]
+}
+
 function below(dir: Reached, budget: Budget): Found[] | undefined {
   const out: Found[] = []
   const queue = [dir]

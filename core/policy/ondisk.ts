@@ -30,6 +30,8 @@ export interface DiskContext {
   judged?: (path: string) => boolean
   /** the command may turn dotglob on: a glob's `*` matches names starting with a dot */
   dotglob?: boolean
+  /** the git directories the workspace's `.git` file points to: their config files are git configs */
+  gitDirs?: readonly string[]
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -46,7 +48,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
-        tree(root, p.tree === "all", paths, raised, ctx)
+        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs)
       }
       continue
     }
@@ -58,7 +60,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
-    if (p.access === "read" && isGitConfigFile(real)) for (const f of gitConfigSources(real)) gitCredential(f, raised)
+    if (p.access === "read" && (isGitConfigFile(real) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
@@ -92,12 +94,12 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 }
 
 // the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
-function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[]): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
   const judged = ctx.judged
   // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
-  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), { hidden })
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), dotGlobs ? { hidden, dotGlobs } : { hidden })
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised)
@@ -159,6 +161,11 @@ function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
 }
 
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
+// the config of the git directory the workspace's .git file points to (`cat gitdata/config`)
+function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean {
+  return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
+}
+
 function gitCredential(file: string, raised: Raised): void {
   const key = gitConfigCredential(file)
   if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })

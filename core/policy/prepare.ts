@@ -5,7 +5,8 @@ import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { posix } from "node:path"
-import { gitRepoAt } from "../base/gitrepo.ts"
+import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
+import { netConfigs } from "./netconfig.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -60,6 +61,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
+    ...gitDirsOf(ctx.workspace),
   }
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
@@ -68,7 +70,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     const paths: CallPath[] = []
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
-    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command) })
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs })
+    netConfigs(shell, ctx.env, ctx.home, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -88,7 +91,10 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
     const expanded = braceWords(full)
     if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
-    for (const one of bothDots([...new Set([full, ...(expanded ?? [])])])) {
+    let words = [...new Set([full, ...(expanded ?? [])])]
+    // read_many_files' glob has nocase: `KEYS/*` reads keys/server.pem, so the literal names of its pattern match any case
+    if (reads.length && /[*?[]/.test(p.path) && reads.includes(p)) words = words.map((w) => anyCase(w, p.path.startsWith("/") ? 0 : ctx.cwd.length))
+    for (const one of bothDots(words)) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true
@@ -98,7 +104,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     if (/[@!+*?]\(/.test(p.path)) raised.push({ risk: "medium", reason: `${p.path} is an extended glob pattern ccode does not read` })
   }
   const paths: CallPath[] = []
-  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home) }))
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
@@ -111,6 +117,20 @@ function builtinDeclaration(tool: string): Declaration | undefined {
 // what can turn dotglob on before a glob is expanded (shopt -s dotglob, bash -O dotglob, a GLOBIGNORE
 // assignment, a BASHOPTS environment, a shopt whose option is named at run time): then `*` matches .env
 const MAY_DOTGLOB = /dotglob|GLOBIGNORE|BASHOPTS|\bshopt\b[^;&|\n]*\$/
+
+// a workspace whose .git is a file pointing to `gitdata` (or a link): writes there are writes to .git
+function gitDirsOf(workspace: string): { gitDirs?: string[] } {
+  const dirs = workspaceGitDirs(workspace)
+  return dirs.length ? { gitDirs: dirs } : {}
+}
+
+// the segments without a glob character after `from` (the host's pattern, not its working directory),
+// their letters as classes of both cases: the disk lookup then finds `keys/` for `KEYS/*`
+function anyCase(path: string, from: number): string {
+  const start = Math.max(0, path.lastIndexOf("/", Math.max(0, from)))
+  const tail = path.slice(start).split("/").map((seg) => (/[*?[\\]/.test(seg) ? seg : seg.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)))
+  return path.slice(0, start) + tail.join("/")
+}
 
 let tmpCache: string[] | undefined
 

@@ -13,6 +13,8 @@ import { intoDirectory } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
+import { gitWrites } from "./gitwrites.ts"
+import { netFiles } from "./netfiles.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -53,12 +55,38 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  curl: optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
-  git: optionTarget(["--output"]),
+  curl: (v, out) => {
+    curlOutput(v, out)
+    netSends(v, out)
+  },
+  git: (v, out) => {
+    gitOutput(v, out)
+    gitWrites(v, out)
+  },
   tar: tarTargets,
   unzip: optionTarget(["-d"]),
-  wget: optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
+  http: netSends,
+  https: netSends,
+  xh: netSends,
+  xhs: netSends,
+  wget: (v, out) => {
+    wgetOutput(v, out)
+    netSends(v, out)
+  },
 })
+
+const gitOutput = optionTarget(["--output"])
+const curlOutput = optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"])
+const wgetOutput = optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"])
+
+/** curl/wget sending a local file (`--url-query @F`, `-H @F`, `--netrc-file F`, `-b F`, `--post-file F`)
+ *  or reading a config file that can name any (-K F, CURL_HOME=, WGETRC=): high, the file named. */
+function netSends(v: View, out: Finding[]): void {
+  const r = netFiles(v.part, v.place.home)
+  const sent = r.files.find((f) => f.sends)
+  if (sent) out.push({ name: "network-upload", level: "high", reason: `${v.program} ${sent.option} sends the local file ${sent.value.text} over the network` })
+  if (r.config) out.push({ name: "network-upload", level: "high", reason: `${v.program} ${r.config}` })
+}
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
 function removal(v: View, out: Finding[]): void {

@@ -15,6 +15,8 @@ export interface GitView {
   unresolved?: string
   /** -C, --git-dir, --work-tree: the repository git reads (and whose configuration it obeys) */
   dirs?: Word[]
+  /** the -C options alone: where git starts, what relative paths it is given are taken from */
+  chdirs?: Word[]
   /** --git-dir naming a directory that is not a `.git`: its config is not a protected path, so a
    *  workspace write could have planted core.pager/core.fsmonitor there for this git to run */
   bareDir?: string
@@ -51,7 +53,11 @@ export function readGit(words: Word[]): GitView {
     } else if (/^-c./.test(v)) value = v.slice(2)
     else if (/^-C./.test(v)) value = v.slice(2)
     if (name === "--git-dir" && !/(^|\/)\.git\/?$/i.test(value ?? "")) view.bareDir = value ?? words[i]!.text
-    if (name === "-C" || name === "--git-dir" || name === "--work-tree") view.dirs = [...(view.dirs ?? []), value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }]
+    if (name === "-C" || name === "--git-dir" || name === "--work-tree") {
+      const dir = value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }
+      view.dirs = [...(view.dirs ?? []), dir]
+      if (name === "-C") view.chdirs = [...(view.chdirs ?? []), dir]
+    }
     if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
     else if (name === "--config-env") config(view, value, "--config-env")
     else if (name === "--exec-path" && eq > 0) {

@@ -33,6 +33,8 @@ export interface Verdict {
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
   if (isInsideFold(abs, c.home)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  const real = c.realpath ? c.realpath(c.home) : c.home
+  if (real !== c.home && isInsideFold(abs, real)) return abs.length === real.length ? "the home directory" : "an ancestor of the home directory"
   if (isInsideFold(abs, c.workspace)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
@@ -122,7 +124,10 @@ const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9
 
 // the caller's output (/dev/fd/1, /dev/fd/2: what fds.ts leaves of a descriptor the command did not redirect)
 const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/1", "/dev/fd/2"])
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
+// and the folders whose every file a shell or the session sources at start (Fedora's ~/.bashrc
+// sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there, the folder itself
+// included (`git clone . ~/.bashrc.d`), is one to a startup file
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
@@ -153,6 +158,9 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
     if (isInsideFold("/etc", p) || isInsideFold("/boot", p) || isInsideFold("/private/etc", p)) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    // HOME through a link: the real paths a call's writes resolve to are below the home's real path
+    const real = c.realpath ? c.realpath(c.home) : c.home
+    if (real !== c.home && isInsideFold(real, p) && RC_FILES.test(p.slice(real.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p} (the home directory ${c.home} leads to ${real})` }
     if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
     if (inSystem(p) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }

@@ -83,17 +83,19 @@ function gitUnknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
-  const tree = hiddenSkipped(part) ? "visible" : "all"
+  // rg: the dot-names its globs and ignore files let through (null: ag, none; undefined: every one)
+  const dots = hiddenSkipped(part) ? rgDotGlobs(part) : undefined
+  const tree = dots !== undefined ? "visible" : "all"
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
-      out.push({ path: r, access: "read", glob: true, recursive: true }, { path: r, access: "read", tree })
+      out.push({ path: r, access: "read", glob: true, recursive: true }, dots ? { path: r, access: "read", tree, dotGlobs: dots } : { path: r, access: "read", tree })
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
     for (const at of leads(r)) {
       for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
       // after the known locations, so a reason names those first
-      out.push({ path: at, access: "read", tree })
+      out.push(dots ? { path: at, access: "read", tree, dotGlobs: dots } : { path: at, access: "read", tree })
     }
   }
   return out
@@ -104,6 +106,25 @@ function hiddenSkipped(part: Part): boolean {
   if (part.program !== "rg" && part.program !== "ag") return false
   const r = options(part)
   return r !== undefined && !r.marks.has("hidden") && !r.marks.has("u") && !r.marks.has("unrestricted")
+}
+
+// rg searches a dot-name its override globs match (-g/--glob/--iglob are decided before the hidden
+// test): those globs, for the walk to let their matches through; undefined when the walk must take every
+// dot-name (a glob or --ignore-file not known statically, an ignore file given on the command line). ag
+// skips dot-files whatever its -G/ignore files say: no globs.
+function rgDotGlobs(part: Part): string[] | null | undefined {
+  if (part.program !== "rg") return null
+  const r = options(part)
+  if (!r) return undefined
+  const globs: string[] = []
+  for (const v of r.reading.valued) {
+    if (v.name === "ignore-file") return undefined
+    if (v.name !== "g" && v.name !== "glob" && v.name !== "iglob") continue
+    const g = v.value?.value
+    if (g === undefined) return undefined
+    if (!g.startsWith("!")) globs.push(g)
+  }
+  return globs
 }
 
 /**

@@ -10,6 +10,7 @@ import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
+import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -89,6 +90,9 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
       if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
+    } else if (program === "git" && (lineRange(v) !== undefined || words[i - 1]?.value === "-L")) {
+      // `git log -L1,1:.env`, `-L:func:.env`, `-L 1,1:.env`: the file after a `:` of -L's value is read
+      for (const file of lineRangeFiles(lineRange(v) ?? v)) addPath(out, { ...w, value: file, text: file, tilde: false, glob: false }, "read", cwd, home, unplaced)
     } else if (program === "git" && !v.startsWith("-")) {
       const inObject = objectPath(v)
       if (inObject !== undefined) addPath(out, { ...w, value: inObject, text: inObject, tilde: false, glob: false }, "read", cwd, home, unplaced)
@@ -96,6 +100,8 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     }
   }
   for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
+  // curl/wget: file: URLs, @FILE values, --netrc-file, -T, wget --post-file: local files they read
+  if (NET_PROGRAMS.has(program)) for (const f of netFiles(part, home).files) addPath(out, f.value, "read", cwd, home, unplaced)
   if (role === "none") return out
   const ops = operands(words, 1)
   if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home, unplaced)
@@ -153,6 +159,19 @@ export function objectPath(v: string): string | undefined {
     else if (c === ":" && depth === 0) return v.slice(i + 1) || undefined
   }
   return undefined
+}
+
+// a short-option bundle ending in L with its value attached (`-L1,1:f`, `-nL:fn:f`)
+function lineRange(v: string): string | undefined {
+  return v.charCodeAt(0) === 45 && v.charCodeAt(1) !== 45 ? /^-[A-Za-z]*?L(.+)$/s.exec(v)?.[1] : undefined
+}
+
+// -L's value is `start,end:file` or `:funcname:file`, and a range or funcname can be a regex holding `:`:
+// every text after a `:` counts as the file (the other candidates are names no rule holds)
+function lineRangeFiles(v: string): string[] {
+  const out: string[] = []
+  for (let at = v.indexOf(":"); at >= 0; at = v.indexOf(":", at + 1)) if (at + 1 < v.length) out.push(v.slice(at + 1))
+  return out
 }
 
 function looksLikePath(w: Word): boolean {

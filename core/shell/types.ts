@@ -64,6 +64,10 @@ export interface TouchedPath {
   /** a folder a recursive read opens every file below (grep -r, rg): the files there whose names a
    *  path rule names are looked up on disk before deciding; "visible" skips dot-files (rg, ag by default) */
   tree?: "all" | "visible"
+  /** rg's "visible" walk (set for rg alone): dot-names it still searches, those its -g/--glob/--iglob
+   *  globs match (any case) and those a `!` line of an ignore file on disk (.ignore, .rgignore,
+   *  .gitignore, in the folder walked or above it) names */
+  dotGlobs?: string[]
   /** a glob that is an argument of this program (`sort *`): a match named like an option (`-S1`,
    *  `--compress-program=sh`) is read as one, looked up on disk before deciding */
   operand?: string
