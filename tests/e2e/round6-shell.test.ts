@@ -1,0 +1,70 @@
+// Review 6, bash language and program options: each attack is first run with bash in the sandbox (a fake
+// secret in its HOME, a marker file), then the compiled binary must ask and name the cause; the nearby
+// everyday forms stay allowed.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
+
+const SECRET = "FAKESECRET-netrc"
+
+describe("round 6 shell language", () => {
+  let sb: Sandbox
+  beforeAll(() => {
+    sb = sandbox()
+    writeFileSync(join(sb.home, ".netrc"), `machine x login y password ${SECRET}\n`)
+    sb.file("bin/git", "#!/bin/sh\necho pwned > marker\n")
+    chmodSync(join(sb.work, "bin/git"), 0o755)
+  })
+  afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
+
+  const bash = (script: string) => Bun.spawnSync(["bash", "-c", script], { cwd: sb.work, env: sb.env }).stdout.toString()
+
+  describe("a line of assignments alone ends at the line end", () => {
+    test("bash sets both and runs the next line; ccode allows it", async () => {
+      const command = "A=1 B=2\necho $A$B"
+      expect(bash(command)).toBe("12\n")
+      expect((await policyCheck(sb, command)).decision).toBe("allow")
+    })
+
+    test("A=1 PATH=./bin, then git status: bash runs ./bin/git; ccode asks and names PATH", async () => {
+      const command = "A=1 PATH=./bin\ngit status"
+      bash(command)
+      expect(existsSync(join(sb.work, "marker"))).toBe(true)
+      rmSync(join(sb.work, "marker"))
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "high"])
+      expect(d.reason).toContain("PATH")
+    })
+  })
+
+  describe("compgen -W expands its word list again", () => {
+    const cases: [string, string, string][] = [
+      ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
+      ["compgen -W '$(<~/.netrc)' FAKE", "high", ".netrc"],
+      ["compgen -aW '`cat ~/.netrc`' FAKE", "high", ".netrc"],
+      ["compgen -W \"\\$(cat ~/.netrc)\" FAKE", "high", ".netrc"],
+      ["w='$(cat ~/.netrc)'; compgen -W \"$w\" FAKE", "high", ".netrc"],
+    ]
+    test.each(cases)("bash prints the secret with %j", (command) => {
+      expect(bash(command)).toContain(SECRET)
+    })
+    test.each(cases)("ccode asks for %j and names the cause", async (command, risk, words) => {
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", risk])
+      expect(d.reason).toContain(words)
+    })
+    test("a process substitution in the list runs: bash writes the marker; ccode asks", async () => {
+      const command = "compgen -W '<(touch marker)' x"
+      bash(command)
+      expect(existsSync(join(sb.work, "marker"))).toBe(true)
+      rmSync(join(sb.work, "marker"))
+      const d = await policyCheck(sb, command)
+      expect(d.decision).toBe("ask")
+    })
+    test("a plain word list stays allowed", async () => {
+      expect(bash("compgen -W 'start stop restart' -- st")).toBe("start\nstop\n")
+      expect((await policyCheck(sb, "compgen -W 'start stop restart' -- st")).decision).toBe("allow")
+    })
+  })
+})
