@@ -38,6 +38,28 @@ describe("round 6 shell language", () => {
     })
   })
 
+  describe("an indexed array literal's [KEY]= is arithmetic", () => {
+    const both = (script: string) => {
+      const r = Bun.spawnSync(["bash", "-c", script], { cwd: sb.work, env: sb.env })
+      return r.stdout.toString() + r.stderr.toString()
+    }
+    const cases = ["a=(['b[$(cat ~/.netrc >&2)]']=1)", "x='b[$(cat ~/.netrc >&2)]'; a=([x]=1)", "x='b[$(cat ~/.netrc >&2)]'; a+=([$x]=1)", "declare -a a=(['b[$(cat ~/.netrc >&2)]']=1)"]
+    test.each(cases)("bash prints the secret with %j", (command) => {
+      expect(both(command)).toContain(SECRET)
+    })
+    test.each(cases)("ccode asks for %j and names the subscript", async (command) => {
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "critical"])
+      expect(d.reason).toContain("an array element's subscript")
+    })
+    test("an associative array's keys are keys: bash runs nothing, ccode allows", async () => {
+      const command = "declare -A m=(['b[$(cat ~/.netrc >&2)]']=1 [k]=v); echo ${#m[@]}"
+      expect(both(command)).toBe("2\n")
+      expect((await policyCheck(sb, command)).decision).toBe("allow")
+      expect((await policyCheck(sb, "arr=([0]=a [1]=b); echo ${arr[1]}")).decision).toBe("allow")
+    })
+  })
+
   describe("compgen -W expands its word list again", () => {
     const cases: [string, string, string][] = [
       ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
