@@ -104,3 +104,24 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
   if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
 }
+
+/**
+ * `{NAME}>file`, `{a[SUB]}<file` on any command (a `{…}` word right before `<` or `>`): bash opens the
+ * file and assigns the descriptor's number to the variable, evaluating SUB as arithmetic for an indexed
+ * array. True when the words are such a name: they are no argument then.
+ */
+export function namedDescriptor(w: Reader, group: SNode[], scope: Scope): boolean {
+  const last = group[group.length - 1]!
+  const next = w.src[last.end]
+  if (next !== "<" && next !== ">") return false
+  const m = /^\{([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\}$/s.exec(w.src.slice(group[0]!.start, last.end))
+  if (!m) return false
+  const [, name, sub] = m
+  if (sub !== undefined && !isAssociative(scope, name!)) {
+    const risk = arithmeticRisk(sub, scriptValue(scope), true)
+    if (risk) note(w, `the descriptor variable {${name}[${sub}]} of a redirection: ${risk}`)
+    arithmeticSets(sub, scope)
+  }
+  note(w, setVar(scope, sub === undefined ? name! : `${name}[${sub}]`, undefined, false))
+  return true
+}

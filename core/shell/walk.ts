@@ -10,7 +10,7 @@ import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
-import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, type Substitutions } from "./walk-declare.ts"
@@ -323,7 +323,10 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const group of groupWords(w.src, wordNodes)) {
+    if (namedDescriptor(w, group, scope)) continue
+    for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  }
   const raw: RawCommand = {
     words,
     assignments,

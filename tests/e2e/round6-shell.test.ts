@@ -60,6 +60,26 @@ describe("round 6 shell language", () => {
     })
   })
 
+  describe("a {NAME[SUB]}> descriptor variable on any command", () => {
+    const both = (script: string) => {
+      const r = Bun.spawnSync(["bash", "-c", script], { cwd: sb.work, env: sb.env })
+      return r.stdout.toString() + r.stderr.toString()
+    }
+    const cases = ["x='b[$(cat ~/.netrc >&2)]'; echo hi {a[x]}>/dev/null", "true {a['b[$(cat ~/.netrc >&2)]']}>/dev/null", "x='b[$(cat ~/.netrc >&2)]'; : {a[$x]}</dev/null"]
+    test.each(cases)("bash prints the secret with %j", (command) => {
+      expect(both(command)).toContain(SECRET)
+    })
+    test.each(cases)("ccode asks for %j and names the descriptor variable", async (command) => {
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "critical"])
+      expect(d.reason).toContain("the descriptor variable")
+    })
+    test("a plain descriptor variable stays allowed", async () => {
+      expect(both("echo hi {fd}>&2; echo $fd")).toMatch(/^hi\n\d+\n$/)
+      expect((await policyCheck(sb, "echo hi {fd}>&2")).decision).toBe("allow")
+    })
+  })
+
   describe("compgen -W expands its word list again", () => {
     const cases: [string, string, string][] = [
       ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
