@@ -97,11 +97,13 @@ function unwrap(part: Part, ex: Expander): void {
     // setarch ARCH [options] PROGRAM: its options follow the architecture
     const scan = name === "setarch" ? scanOptions(part.words, 2, SETARCH) : scanOptions(part.words, 1, spec)
     if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
+    // a tracer's options count with a command or without one (`strace -p PID` alone)
+    if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out) part.writes = [...(part.writes ?? []), out]
-    if (name === "fakeroot" || name === "strace" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
+    if (name === "fakeroot" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }

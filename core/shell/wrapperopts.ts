@@ -1,7 +1,7 @@
 // The options of transparent wrappers that do more than wrap: fakeroot (a shell script) evaluates its
 // option values with `eval` (-l's library path, -s/-i/-b through `eval $FAKED $FAKEDOPTS`, --faked is the
-// daemon it runs), strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD), and
-// dbus-run-session runs the daemon --dbus-daemon names.
+// daemon it runs), strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD),
+// strace/ltrace -p attach to another process, and dbus-run-session runs the daemon --dbus-daemon names.
 // What they do is added to the part the wrapper is removed from. Pure.
 import type { Word } from "./word.ts"
 import { literalWord } from "./word.ts"
@@ -12,14 +12,35 @@ import type { Expander, Part } from "./part.ts"
 const FAKEROOT = lazyOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
 const STRACE = lazyOptions({
   short: "a:b:e:E:I:o:O:p:P:s:S:u:U:X:cCdDfFhiknqrtTvVwxyYzZ",
-  long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit help version",
+  long: "env= output= attach= trace= signal= status= abbrev= verbose= raw= read= write= quiet= decode-fds= user= summary-sort-by= columns= string-limit= successful-only failed-only follow-forks output-separately summary-only summary summary-wall-clock instruction-pointer stack-trace syscall-limit= trace-path= seccomp-bpf kill-on-exit inject= fault= help version",
+})
+const LTRACE = lazyOptions({
+  short: "a:A:b:cCD:e:fF:hil:Ln:o:p:rs:StTu:Vw:x:",
+  long: "align= config= demangle help indent= library= output= version no-signals where=",
 })
 
 /** Add what a wrapper's own options do to the part it wraps; `options` are the words between the two. */
 export function wrapperOptions(name: string, part: Part, options: Word[], ex: Expander): void {
   if (name === "fakeroot") fakeroot(part, options, ex)
-  else if (name === "strace") straceEnv(part, options)
+  else if (name === "strace" || name === "ltrace") tracer(name, part, options)
   else if (name === "dbus-run-session") dbusSession(part, options, ex)
+}
+
+/**
+ * strace/ltrace -p PID (--attach): trace a process already running, not the command given, and print
+ * the data of its calls (the buffers it reads and writes: a credential another process reads shows up).
+ * strace's -e inject=/fault= (--inject, --fault) change the results the traced process gets.
+ */
+function tracer(name: string, part: Part, options: Word[]): void {
+  for (const o of readOptions(options, name === "strace" ? STRACE() : LTRACE()).valued) {
+    const v = o.value?.value
+    if (o.name === "p" || o.name === "attach") {
+      part.findings.push({ name: "read-process", level: "high", reason: `${name} ${o.written} ${o.value?.text ?? ""} attaches to a running process and prints the data of its calls (what it reads and writes)` })
+    } else if (o.name === "inject" || o.name === "fault" || (o.name === "e" && (v === undefined || /^(?:inject|fault)=/.test(v)))) {
+      part.findings.push({ name: "program-option", level: "medium", reason: `strace ${o.written} ${o.value?.text ?? ""} changes the results of the traced process's system calls` })
+    }
+  }
+  if (name === "strace") straceEnv(part, options)
 }
 
 /** `busybox --install [-s] [DIR]` makes a link for every applet in DIR (default /bin, /sbin, /usr/bin, /usr/sbin). */
