@@ -11,7 +11,7 @@ import { runner, runnerNames } from "./runners.ts"
 import { openFds, type FdTable } from "./fds.ts"
 import { unknownRunner } from "./unknownrunner.ts"
 import { busyboxInstall, wrapperOptions } from "./wrapperopts.ts"
-import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
+import { basename, childEnv, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
 
@@ -125,7 +125,7 @@ function unwrap(part: Part, ex: Expander): void {
     if (view.unresolved) part.unresolved = view.unresolved
     part.words = [part.words[0]!, ...part.words.slice(view.sub)]
     ex.out.push(part)
-    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
     if (view.argv) unwrap(inner(part, view.argv, "eval"), ex)
     return
   }

@@ -6,7 +6,7 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { literalWord, type Word } from "./word.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
-import type { Expander, Part } from "./part.ts"
+import { childEnv, type Expander, type Part } from "./part.ts"
 import { runsOperands } from "./appended.ts"
 import { SHELLS } from "./shells.ts"
 
@@ -54,7 +54,7 @@ export function callbacks(part: Part, ex: Expander): void {
       continue
     }
     const before = ex.out.length
-    ex.out.push(...ex.nested(literalWord(callback), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    ex.out.push(...ex.nested(literalWord(callback), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
     const runner = ex.out.slice(before).find((p) => runsOperands(p.program) || SHELLS.has(p.program))
     if (runner) part.unresolved = `${part.program} -${o.name} ${callback} runs ${runner.program} with the data it reads appended: the data runs as a command`
     else part.findings.push({ name: "runs-commands", level: "high", reason: `${part.program} -${o.name} runs ${callback} with data appended to its arguments (the lines read, the word completed), which are not checked` })
@@ -74,7 +74,7 @@ function wordList(part: Part, list: Word | undefined, ex: Expander): void {
     return
   }
   if (!/[$`]|[<>]\(/.test(text)) return
-  ex.out.push(...ex.nested(literalWord(`: ${text}`), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  ex.out.push(...ex.nested(literalWord(`: ${text}`), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
 }
 
 /** source FILE runs FILE in this shell: a script from outside the workspace is code nobody here reviewed. */

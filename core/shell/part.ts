@@ -55,7 +55,16 @@ export interface Expander {
 
 /** A command another one runs: its own part, in the construct that runs it. */
 export function inner(outer: Part, words: Word[], context: Construct): Part {
-  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, outer.exported)
+  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, childEnv(outer))
+}
+
+/** The variables of the script a command's children get: those exported, then the command's own prefix
+ *  assignments (`MANPATH=./mp bash -c 'man x'`: man reads ./mp). */
+export function childEnv(part: Part): Part["exported"] {
+  if (!part.assignments.length) return part.exported
+  const env = new Map(part.exported ?? [])
+  for (const a of part.assignments) env.set(a.name, a.value.value)
+  return env
 }
 
 /** A part not yet unwrapped. Every field is present from the start, optional ones undefined: all parts

@@ -5,7 +5,7 @@ import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
-import { inner, quoteText, type Expander, type Part } from "./part.ts"
+import { childEnv, inner, quoteText, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
@@ -298,7 +298,7 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
     return
   }
   const script = words.map((w) => w.value).join(" ")
-  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
 }
 
 /** at/batch run the shell script they read from stdin (or -f FILE) later. */

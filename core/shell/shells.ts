@@ -2,7 +2,7 @@
 // reading a heredoc or a pipe, `rg --pre PROG`, `tar --to-command=..`. The script is analysed too. Pure.
 import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
-import type { Expander, Part, ShellStart } from "./part.ts"
+import { childEnv, type Expander, type Part, type ShellStart } from "./part.ts"
 import { byName } from "./options.ts"
 import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
@@ -79,7 +79,7 @@ export function shell(part: Part, ex: Expander): void {
 function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, ...start }))
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: childEnv(part), ...start }))
   }
 }
 

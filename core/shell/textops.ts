@@ -8,7 +8,7 @@ import { literalWord } from "./word.ts"
 import { readOptions } from "./getopt.ts"
 import { AWK, SED } from "./textassess.ts"
 import { awkIsPlain, sedIsPlain } from "./textprog.ts"
-import type { Expander, Part } from "./part.ts"
+import { childEnv, type Expander, type Part } from "./part.ts"
 
 export interface TextOps {
   runs: string[]
@@ -31,7 +31,7 @@ export function textRunner(part: Part, ex: Expander): void {
     if (ops.unknown) part.findings.push({ name: "sed-program", level: "high", reason: ops.unknown })
     // file names are taken literally (sed and awk expand no `~`, glob or brace in them)
     const script = [...ops.runs, ...ops.pipes.map((c) => `${part.program} | ${c}`), ...ops.writes.map((f) => `: > ${literally(f)}`), ...ops.reads.map((f) => `cat -- ${literally(f)}`)]
-    for (const s of script) ex.out.push(...ex.nested(literalWord(s), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    for (const s of script) ex.out.push(...ex.nested(literalWord(s), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
   }
 }
 

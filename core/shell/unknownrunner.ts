@@ -4,7 +4,7 @@
 // it may run: a policy that auto-approves medium (ci) still sees `mkfs`, `git push --force` or `reboot`
 // there and its deny rules and critical risks apply. Pure.
 import { literalWord } from "./word.ts"
-import { basename, inner, type Expander, type Part } from "./part.ts"
+import { basename, childEnv, inner, type Expander, type Part } from "./part.ts"
 import { TABLE } from "./table.ts"
 import { ASSESSORS } from "./assess.ts"
 import { knownPrograms } from "./known.ts"
@@ -70,7 +70,7 @@ export function unknownRunner(part: Part, ex: Expander, unwrap: Unwrap, runnerNa
     if (!starts.length) continue
     for (const at of [0, ...starts.filter((at) => at > 0 && !/[\s;&|()`$<>{}"']/.test(text[at - 1]!))]) {
       if (tails++ >= MAX_TAILS) return tooMany(part)
-      ex.out.push(...ex.nested(literalWord(text.slice(at)), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+      ex.out.push(...ex.nested(literalWord(text.slice(at)), { context: [...part.context, "runner"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
     }
   }
 }

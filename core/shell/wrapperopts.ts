@@ -7,7 +7,7 @@ import type { Word } from "./word.ts"
 import { literalWord } from "./word.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
-import type { Expander, Part } from "./part.ts"
+import { childEnv, type Expander, type Part } from "./part.ts"
 
 const FAKEROOT = lazyOptions({ short: "l:s:i:b:uhv", long: "lib= faked= unknown-is-real help version" })
 const STRACE = lazyOptions({
@@ -62,7 +62,7 @@ function dbusSession(part: Part, options: Word[], ex: Expander): void {
     const v = o.value
     if (o.name === "dbus-daemon") {
       if (v?.value === undefined) part.unresolved = `dbus-run-session ${o.written}: the daemon it runs is not static`
-      else ex.out.push(...ex.nested(literalWord(v.value), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+      else ex.out.push(...ex.nested(literalWord(v.value), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
     } else if (o.name === "config-file") part.findings.push({ name: "program-option", level: "high", reason: `dbus-run-session ${o.written} ${v?.text ?? ""}: the bus configuration names programs the bus starts` })
   }
 }
@@ -77,7 +77,7 @@ function fakeroot(part: Part, options: Word[], ex: Expander): void {
     }
     // the value is shell text to fakeroot's eval: its substitutions and separators run
     const script = o.name === "faked" ? v.value : `: ${v.value}`
-    ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: childEnv(part) }))
     if (o.name === "l" || o.name === "lib") part.findings.push({ name: "loader-env", level: "high", reason: `fakeroot ${o.written} ${v.text} preloads that library into the command (LD_PRELOAD)` })
     else if (o.name === "s") part.writes = [...(part.writes ?? []), v]
     else if (o.name === "faked") part.findings.push({ name: "unknown", level: "medium", reason: `fakeroot ${o.written} ${v.text} runs that program as its daemon` })

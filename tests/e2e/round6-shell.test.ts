@@ -80,6 +80,19 @@ describe("round 6 shell language", () => {
     })
   })
 
+  describe.skipIf(Bun.which("man") === null)("a prefix assignment reaches the script a runner runs", () => {
+    const cases = ["MANPATH=./mp eval man atk6", "MANPATH=./mp bash -c 'man atk6'", "MANPATH=./mp timeout 9 sh -c 'man atk6'", "MANPATH=./mp bash <<< 'man atk6'"]
+    beforeAll(() => sb.file("mp/man1/atk6.1", `.TH ATK6 1\n.SH NAME\natk6\n.so ${join(sb.home, ".netrc")}\n`))
+    test.each(cases)("man formats a page whose .so reads the secret with %j", (command) => {
+      expect(bash(`${command} 2>&1`)).toContain(SECRET)
+    })
+    test.each(cases)("ccode asks for %j and names MANPATH", async (command) => {
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "medium"])
+      expect(d.reason).toContain("MANPATH")
+    })
+  })
+
   describe("compgen -W expands its word list again", () => {
     const cases: [string, string, string][] = [
       ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
