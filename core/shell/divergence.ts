@@ -129,6 +129,7 @@ function nodeDivergence(node: SNode, src: string, inBraces: boolean): string | D
       if (!inBraces && unescapedSplit(src, node.start, node.end)) return "a word the parser reads across a line end, blank or operator (a line that starts with a backslash joins the line above), where bash starts a new word or command"
       break
     case "heredoc_redirect":
+      if (heredocLineRunsOn(node, src)) return "a here-document whose first body line is a line continuation: the parser joins it to the command line, bash reads it as the body (and may end the body there)"
       if (heredocBackquote(node, src)) return BACKQUOTE_AS_TEXT
       if (heredocEndMoves(node, src)) return "a here-document whose body has a line continuation: bash joins the lines before it looks for the delimiter (EO\\ and F end it), so it ends the body at another line than the parser"
       break
@@ -178,6 +179,25 @@ function commandPastLineEnd(children: SNode[], gapAfter: number, src: string): D
 const LITERAL_LEAVES = new Set(["`", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_body", "heredoc_content", "heredoc_end"])
 
 const BACKQUOTE_AS_TEXT = "a backquoted substitution the parser reads as text (inside ${…} or an unquoted here-document), which bash runs"
+
+// words the parser gives the `<<WORD` line past a line end: a first body line that is only `\` makes it
+// join the next body line to the command line, where bash starts the body at that line end
+function heredocLineRunsOn(node: SNode, src: string): boolean {
+  const start = node.children.findIndex((c) => c.type === "heredoc_start")
+  if (start < 0) return false
+  const end = node.children.findIndex((c) => c.type === "heredoc_body" || c.type === "heredoc_end")
+  return runsOn(node.children.slice(start, end < 0 ? undefined : end), src)
+}
+
+// an unescaped line end between these nodes, or between the parts of a redirection or word among them
+function runsOn(nodes: SNode[], src: string): boolean {
+  for (let i = 0; i < nodes.length; i++) {
+    const c = nodes[i]!
+    if (i > 0 && unescaped(src, nodes[i - 1]!.end, c.start, "\n")) return true
+    if ((c.type.endsWith("_redirect") || c.type === "concatenation") && runsOn(c.children, src)) return true
+  }
+  return false
+}
 
 // an unquoted here-document's body holding a backquote outside the substitutions the parser found
 function heredocBackquote(node: SNode, src: string): boolean {

@@ -93,6 +93,18 @@ describe("round 6 shell language", () => {
     })
   })
 
+  describe("a here-document whose first body line is a lone backslash", () => {
+    const cases = ["cat <<EOF\n\\\nEOF\ncat ~/.netrc\nEOF", "x=$(cat <<EOF\n\\\nEOF\ncat ~/.netrc >&2\nEOF\n)", "cat <<EOF\n\\\n\\\nEOF\ncat ~/.netrc\nEOF", "cat <<-EOF >/dev/null\n\\\nEOF\ncat ~/.netrc\nEOF"]
+    test.each(cases)("bash ends the body early and reads the secret with %j", (command) => {
+      expect(bash(`${command} 2>&1`)).toContain(SECRET)
+    })
+    test.each(cases)("ccode refuses %j as a misreading", async (command) => {
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "critical"])
+      expect(d.reason).toContain("first body line is a line continuation")
+    })
+  })
+
   describe("compgen -W expands its word list again", () => {
     const cases: [string, string, string][] = [
       ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
