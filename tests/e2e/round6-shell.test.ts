@@ -94,7 +94,7 @@ describe("round 6 shell language", () => {
   })
 
   describe("a here-document whose first body line is a lone backslash", () => {
-    const cases = ["cat <<EOF\n\\\nEOF\ncat ~/.netrc\nEOF", "x=$(cat <<EOF\n\\\nEOF\ncat ~/.netrc >&2\nEOF\n)", "cat <<EOF\n\\\n\\\nEOF\ncat ~/.netrc\nEOF", "cat <<-EOF >/dev/null\n\\\nEOF\ncat ~/.netrc\nEOF"]
+    const cases = ["cat <<EOF\n\\\nEOF\ncat ~/.netrc\nEOF", "x=$(cat <<EOF\n\\\nEOF\ncat ~/.netrc\nEOF\n); echo \"$x\"", "cat <<EOF\n\\\n\\\nEOF\ncat ~/.netrc\nEOF", "cat <<-EOF >/dev/null\n\\\nEOF\ncat ~/.netrc\nEOF"]
     test.each(cases)("bash ends the body early and reads the secret with %j", (command) => {
       expect(bash(`${command} 2>&1`)).toContain(SECRET)
     })
