@@ -10,6 +10,7 @@ import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
+import { TRANSLATED, translated, translatedIn } from "./translated.ts"
 import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
@@ -383,18 +384,6 @@ function inner(w: Walker): Substitutions {
   return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
-// bash looks `$"..."` up in the message catalog of $TEXTDOMAIN under $TEXTDOMAINDIR (both may be inherited)
-// and expands the translation as a double-quoted string: its `$(..)` would run
-const TRANSLATED = Object.freeze({
-  name: "translated-string", level: "medium" as const,
-  reason: "a $\"...\" string is replaced by its translation from a message catalog (TEXTDOMAIN, TEXTDOMAINDIR), whose $(..) bash runs",
-})
-
-// tree-sitter reads an argument `$"..."` as a lone `$` before a string (an assignment's value as translated_string)
-function translated(w: Walker, node: SNode): boolean {
-  return node.type === "$" && w.src.charCodeAt(node.end) === 34
-}
-
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
@@ -403,9 +392,11 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
   // $(( expr )) and the old $[ expr ]
   if (node.type === "arithmetic_expansion") w.src.startsWith("$[", node.start) ? arithmetic(w, node, scope, 2, 1) : arithmetic(w, node, scope, 3, 2)
   if (node.type === "expansion") expansionRisk(w, node, scope)
-  if (node.type === "translated_string" || translated(w, node)) (w.out.findings ??= []).push(TRANSLATED)
+  if (node.type === "translated_string" || translated(w.src, node)) (w.out.findings ??= []).push(TRANSLATED)
   for (const c of node.children) {
-    if (node.type !== "string" && translated(w, c)) (w.out.findings ??= []).push(TRANSLATED)
+    if (node.type !== "string" && translated(w.src, c)) (w.out.findings ??= []).push(TRANSLATED)
+    // a ${x#…}, ${x/…/}, ${x^^…} pattern is one leaf to the parser: bash translates a $"…" in it too
+    else if (c.type === "regex" && translatedIn(w.src, c.start, c.end)) (w.out.findings ??= []).push(TRANSLATED)
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
