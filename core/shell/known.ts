@@ -99,7 +99,7 @@ const LISTS: Record<string, ReadOnlyList> = {
   seq: { short: "f:s:w", long: "format= separator= equal-width help version" },
   jq: {
     short: "nrjascCMStheL:f:",
-    long: "null-input raw-input slurp compact-output raw-output raw-output0 join-output ascii-output sort-keys color-output monochrome-output tab indent= unbuffered stream stream-errors seq exit-status arg= argjson= slurpfile= rawfile= args jsonargs from-file= library-path= help version build-configuration",
+    long: "null-input raw-input slurp compact-output raw-output raw-output0 join-output ascii-output sort-keys color-output monochrome-output tab indent= unbuffered stream stream-errors seq exit-status arg== argjson== slurpfile== rawfile== args jsonargs from-file= library-path= help version build-configuration",
   },
   yq: {
     short: "CMePNnr0I:o:p:f:is:", long: "colors no-colors exit-status prettyPrint no-doc null-input unwrapScalar? nul-output indent= output-format= input-format= front-matter= from-file= expression= header-preprocess? inplace split-exp= help version",
