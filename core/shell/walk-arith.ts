@@ -43,6 +43,7 @@ export function testCommand(w: Reader, node: SNode, scope: Scope): void {
       for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
         const text = w.src.slice(side.start, side.end)
         note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
+        arithmeticSets(text, scope)
       }
     } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
       names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
@@ -85,6 +86,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     if (c.type !== "subscript" || isAssociative(scope, w.src.slice(c.start, c.end).replace(/\[.*$/s, ""))) continue
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+    if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   }
   // ${v:=default} and ${v=default} assign the default when v is empty (unset): a known value stays
   const assigning = node.children.find((c) => c.field === "operator" && (c.type === ":=" || c.type === "="))
@@ -103,6 +105,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   // ${v:OFFSET:LENGTH}: both are arithmetic
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
   if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
+  if (colon) arithmeticSets(w.src.slice(colon.end, node.end - 1), scope)
 }
 
 /**

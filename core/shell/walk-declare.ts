@@ -35,7 +35,10 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
       arithmeticSets(key, scope)
     }
   }
-  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) {
+    note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    arithmeticSets(w.src.slice(value.start, value.end), scope)
+  }
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell, cwd), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
@@ -70,7 +73,10 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
         if (target) lookup(target)
       }
     }
-    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+      note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+      arithmeticSets(w.src.slice(value.start, value.end), scope)
+    }
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
     if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))

@@ -105,6 +105,24 @@ describe("round 6 shell language", () => {
     })
   })
 
+  describe("PATH set by a descriptor variable or by arithmetic", () => {
+    beforeAll(() => {
+      for (const d of ["10", "11", "12"]) {
+        sb.file(`${d}/ls`, "#!/bin/sh\necho pwned > marker\n")
+        chmodSync(join(sb.work, d, "ls"), 0o755)
+      }
+    })
+    const cases = [": {PATH}>/dev/null; ls", "[[ 1 -eq PATH=11 ]]; ls", "echo ${a[PATH=11]}; ls", "a=([PATH=11]=1); ls", "declare -i y=PATH=11; ls"]
+    test.each(cases)("bash runs the workspace's ls with %j; ccode asks and names PATH", async (command) => {
+      bash(command)
+      expect(existsSync(join(sb.work, "marker"))).toBe(true)
+      rmSync(join(sb.work, "marker"))
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "high"])
+      expect(d.reason).toContain("sets PATH")
+    })
+  })
+
   describe("compgen -W expands its word list again", () => {
     const cases: [string, string, string][] = [
       ["compgen -W '$(cat ~/.netrc)' FAKE", "high", ".netrc"],
