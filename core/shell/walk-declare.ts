@@ -7,7 +7,7 @@ import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
-import { names, note, scriptValue, type Reader } from "./walk-arith.ts"
+import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
 import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
@@ -48,6 +48,8 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
 
 /** `declare`/`typeset`/`local`/`export`/`readonly` with their flags, names and assignments. */
 export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  // `export {PATH}>/dev/null`: the descriptor variable is set, and is no name the builtin is given
+  node = { ...node, children: node.children.filter((c, i) => i === 0 || !c.named || !namedDescriptor(w, [c], scope)) }
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)

@@ -145,6 +145,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       declaration(w, inner(w), node, scope, cwd, ctx)
       return same
     case "unset_command":
+      node = { ...node, children: node.children.filter((c) => !c.named || !namedDescriptor(w, [c], scope)) }
       names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
       for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
@@ -324,8 +325,9 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) {
-    if (namedDescriptor(w, group, scope)) continue
+  for (const [i, group] of groupWords(w.src, wordNodes).entries()) {
+    // bash reads `{NAME}>` as a descriptor variable after the command name only (`{x}>f` alone runs `{x}`)
+    if (i > 0 && namedDescriptor(w, group, scope)) continue
     for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
   }
   const raw: RawCommand = {
