@@ -93,7 +93,10 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   if (assigning && name) {
     const v = w.src.slice(name.start, name.end)
     const known = makeLookup(scope, w.shell)(v)
-    if (!known && isInteger(scope, v)) note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
+    if (!known && isInteger(scope, v)) {
+      note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
+      arithmeticSets(w.src.slice(assigning.end, node.end - 1), scope)
+    }
     if (!known) note(w, setVar(scope, v, undefined, false))
   }
   // ${v@P} expands the value as a prompt string: command substitutions and arithmetic in it run
