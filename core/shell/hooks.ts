@@ -3,7 +3,7 @@
 // command), `trap` (a handler run later), `jobs -x` (runs a command), `source` of a script outside the
 // workspace. Each is modelled as what it runs. Pure.
 import { lazyOptions, readOptions } from "./getopt.ts"
-import { literalWord } from "./word.ts"
+import { literalWord, type Word } from "./word.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import type { Expander, Part } from "./part.ts"
@@ -47,6 +47,7 @@ export function callbacks(part: Part, ex: Expander): void {
   ex.out.push(part)
   const spec = part.program === "readarray" ? CALLBACKS.mapfile : CALLBACKS[part.program as keyof typeof CALLBACKS]
   for (const o of readOptions(part.words.slice(1), spec()).valued) {
+    if (o.name === "W") wordList(part, o.value, ex)
     if (o.name !== "C" && o.name !== "F") continue
     const callback = o.value?.value
     if (callback === undefined || o.value?.hollow || !callback.trim()) {
@@ -59,6 +60,22 @@ export function callbacks(part: Part, ex: Expander): void {
     if (runner) part.unresolved = `${part.program} -${o.name} ${callback} runs ${runner.program} with the data it reads appended: the data runs as a command`
     else part.findings.push({ name: "runs-commands", level: "high", reason: `${part.program} -${o.name} runs ${callback} with data appended to its arguments (the lines read, the word completed), which are not checked` })
   }
+}
+
+/**
+ * complete/compgen -W LIST: bash splits LIST at IFS and expands every word again when it completes
+ * (compgen at once), quotes or not: `$(…)`, backquotes, `${…}` and `<(…)` in it run. A list holding any
+ * is checked as the arguments of a command of its own (`;` or `|` in it are plain text to bash, so
+ * this reads more than bash runs, never less); a list not known here could hold them.
+ */
+function wordList(part: Part, list: Word | undefined, ex: Expander): void {
+  const text = list?.value
+  if (text === undefined) {
+    part.unresolved = `${part.program} -W expands the words of its list again, and the list is not static: any $(…) in it would run`
+    return
+  }
+  if (!/[$`]|[<>]\(/.test(text)) return
+  ex.out.push(...ex.nested(literalWord(`: ${text}`), { context: [...part.context, "eval"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
 /** source FILE runs FILE in this shell: a script from outside the workspace is code nobody here reviewed. */

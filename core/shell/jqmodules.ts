@@ -56,6 +56,9 @@ export function jqModules(v: View, out: Finding[]): void {
   if (lib) why = `${p} ${lib.written} ${lib.value?.text ?? ""} lets the program import modules and JSON files from there`
   else if (file) why = `${p} ${file.written} ${file.value?.text ?? ""}: a program not shown here can import modules and JSON files`
   else if (program && (program.value === undefined || program.placeholder)) why = `${p} runs ${program.text}, a program known only at run time: it can import modules and JSON files`
+  // `--arg=a b`: jq's own parser takes no `=` (it refuses the word); a jq that did would shift the program
+  const glued = yq ? undefined : v.args.find((w) => w.value !== undefined && TWO_WORDS.has(w.value.split("=")[0]!) && w.value.includes("="))
+  if (glued && !why) why = `jq ${glued.text}: jq reads this option with two words after it, never with =, so which word is the program is not known`
   if (why) out.push({ name: "read-unknown", level: "medium", reason: why })
   // which operand yq takes for its program depends on which yq is installed: the others are checked
   // too when they read as a program rather than a file name (a quote, `$`, `(`, `;`, a blank)

@@ -27,7 +27,7 @@ const FILE_OPTIONS = byName<FileOptions>({
   du: { short: "X", long: "exclude-from files0-from" },
   wc: { long: "files0-from" },
   sort: { long: "files0-from random-source" },
-  jq: { short: "f", long: "from-file" },
+  jq: { short: "f", long: "from-file slurpfile rawfile" },
   yq: { long: "from-file" },
   hexdump: { short: "f", long: "format-file" },
   tree: { long: "gitfile infofile" },

@@ -43,9 +43,24 @@ export function loadParser(): Promise<void> {
   return loading
 }
 
+/** Parse a script. Where the parser reads a line of assignments alone on into the next line, that line
+ *  end (same meaning to bash) is read as a `;` and the text parsed again, a bounded number of times: the
+ *  tree's offsets are the source's, a `;` node may stand where the source has a line end or blank. */
 export function parseBash(source: string): ParsedScript {
   if (!parser) throw new Error("the bash parser is not loaded: await loadParser() first")
-  const tree = parser.parse(source)
+  let text = source
+  for (let repairs = 0; ; repairs++) {
+    const parsed = parseOnce(parser, text)
+    if (parsed.lineEnd === undefined || repairs === MAX_REPAIRS) return { root: parsed.root, error: parsed.error }
+    text = `${text.slice(0, parsed.lineEnd)};${text.slice(parsed.lineEnd + 1)}`
+  }
+}
+
+// lines of assignments alone re-read per script (each one parse more); past this the misreading stands
+const MAX_REPAIRS = 16
+
+function parseOnce(p: Parser, source: string): ParsedScript & { lineEnd?: number } {
+  const tree = p.parse(source)
   if (!tree) return { root: { type: "program", named: true, start: 0, end: source.length, field: null, children: [] }, error: "the parser gave up" }
   try {
     const cursor = tree.walk()
@@ -53,7 +68,7 @@ export function parseBash(source: string): ParsedScript {
     cursor.delete()
     if (tree.rootNode.hasError) return { root, error: firstError(tree.rootNode, source) }
     const misread = treeDivergence(root, source)
-    return misread ? { root, error: misread } : { root }
+    return misread ? { root, error: misread.why, lineEnd: misread.lineEnd } : { root }
   } finally {
     tree.delete()
   }

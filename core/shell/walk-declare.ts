@@ -7,7 +7,7 @@ import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
-import { names, note, scriptValue, type Reader } from "./walk-arith.ts"
+import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
 import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
@@ -27,7 +27,18 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
   if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
   if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
-  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+  // an indexed array's `( [KEY]=v )` elements: each KEY is expanded, then evaluated as arithmetic
+  if (value?.type === "array" && !associative) {
+    for (const key of elementKeys(w.src, value)) {
+      const risk = arithmeticRisk(key, scriptValue(scope), true)
+      if (risk) note(w, `an array element's subscript [${key}]: ${risk}`)
+      arithmeticSets(key, scope)
+    }
+  }
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) {
+    note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    arithmeticSets(w.src.slice(value.start, value.end), scope)
+  }
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell, cwd), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
@@ -37,6 +48,8 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
 
 /** `declare`/`typeset`/`local`/`export`/`readonly` with their flags, names and assignments. */
 export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  // `export {PATH}>/dev/null`: the descriptor variable is set, and is no name the builtin is given
+  node = { ...node, children: node.children.filter((c, i) => i === 0 || !c.named || !namedDescriptor(w, [c], scope)) }
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
@@ -62,7 +75,10 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
         if (target) lookup(target)
       }
     }
-    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+      note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+      arithmeticSets(w.src.slice(value.start, value.end), scope)
+    }
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
     if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
@@ -98,4 +114,40 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   // quote removal, as the builtin does when reached through `builtin` or `command`
   const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
   note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
+}
+
+/** The KEY of every `[KEY]=value` (or `[KEY]+=value`) element of an array literal `( … )`, as written.
+ *  An element is the text of adjacent nodes (the parser may cut `[`…`]=x` into two). */
+function elementKeys(src: string, array: SNode): string[] {
+  const elements: string[] = []
+  let end = -1
+  for (const e of array.children) {
+    if (!e.named || e.type === "comment") continue
+    if (e.start === end) elements[elements.length - 1] += src.slice(e.start, e.end)
+    else elements.push(src.slice(e.start, e.end))
+    end = e.end
+  }
+  const keys: string[] = []
+  for (const text of elements) {
+    if (!text.startsWith("[")) continue
+    const close = closingBracket(text)
+    if (close > 0 && (text[close + 1] === "=" || text.startsWith("+=", close + 1))) keys.push(text.slice(1, close))
+  }
+  return keys
+}
+
+// the `]` that closes the `[` at 0, past quoted text and nested brackets; -1 when there is none
+function closingBracket(text: string): number {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === "\\") i++
+    else if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1)
+      if (end < 0) return -1
+      i = end
+    } else if (c === "[") depth++
+    else if (c === "]" && --depth === 0) return i
+  }
+  return -1
 }

@@ -10,7 +10,8 @@ import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
-import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { TRANSLATED, translated, translatedIn } from "./translated.ts"
+import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, type Substitutions } from "./walk-declare.ts"
@@ -144,6 +145,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       declaration(w, inner(w), node, scope, cwd, ctx)
       return same
     case "unset_command":
+      node = { ...node, children: node.children.filter((c) => !c.named || !namedDescriptor(w, [c], scope)) }
       names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
       for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
@@ -323,7 +325,11 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const [i, group] of groupWords(w.src, wordNodes).entries()) {
+    // bash reads `{NAME}>` as a descriptor variable after the command name only (`{x}>f` alone runs `{x}`)
+    if (i > 0 && namedDescriptor(w, group, scope)) continue
+    for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  }
   const raw: RawCommand = {
     words,
     assignments,
@@ -380,35 +386,9 @@ function inner(w: Walker): Substitutions {
   return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
-// bash looks `$"..."` up in the message catalog of $TEXTDOMAIN under $TEXTDOMAINDIR (both may be inherited)
-// and expands the translation as a double-quoted string: its `$(..)` would run
-const TRANSLATED = Object.freeze({
-  name: "translated-string", level: "medium" as const,
-  reason: "a $\"...\" string is replaced by its translation from a message catalog (TEXTDOMAIN, TEXTDOMAINDIR), whose $(..) bash runs",
-})
-
-// tree-sitter reads an argument `$"..."` as a lone `$` before a string (an assignment's value as translated_string)
-function translated(w: Walker, node: SNode): boolean {
-  return node.type === "$" && w.src.charCodeAt(node.end) === 34
-}
-
 // a pattern tree-sitter keeps as one leaf (`${x#$"h"}`, `${x/$"h"/}`, `[[ x =~ $"h" ]]`): bash translates a
 // `$"..."` in it all the same
 const PATTERN_LEAVES = new Set(["regex", "extglob_pattern", "word"])
-
-/** Whether a pattern's text holds a `$"` outside single quotes and backslash escapes. */
-export function holdsTranslated(text: string): boolean {
-  if (!text.includes('$"')) return false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (c === "\\") i++
-    else if (c === "'") {
-      const ansi = text[i - 1] === "$"
-      for (i++; i < text.length && text[i] !== "'"; i++) if (ansi && text[i] === "\\") i++
-    } else if (c === "$" && text[i + 1] === '"') return true
-  }
-  return false
-}
 
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
@@ -418,10 +398,10 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
   // $(( expr )) and the old $[ expr ]
   if (node.type === "arithmetic_expansion") w.src.startsWith("$[", node.start) ? arithmetic(w, node, scope, 2, 1) : arithmetic(w, node, scope, 3, 2)
   if (node.type === "expansion") expansionRisk(w, node, scope)
-  if (node.type === "translated_string" || translated(w, node)) (w.out.findings ??= []).push(TRANSLATED)
+  if (node.type === "translated_string" || translated(w.src, node)) (w.out.findings ??= []).push(TRANSLATED)
   for (const c of node.children) {
-    if (node.type !== "string" && translated(w, c)) (w.out.findings ??= []).push(TRANSLATED)
-    else if (!c.children.length && PATTERN_LEAVES.has(c.type) && holdsTranslated(w.src.slice(c.start, c.end))) (w.out.findings ??= []).push(TRANSLATED)
+    if (node.type !== "string" && translated(w.src, c)) (w.out.findings ??= []).push(TRANSLATED)
+    else if (!c.children.length && PATTERN_LEAVES.has(c.type) && translatedIn(w.src, c.start, c.end)) (w.out.findings ??= []).push(TRANSLATED)
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)

@@ -1,7 +1,7 @@
 // The options of transparent wrappers that do more than wrap: fakeroot (a shell script) evaluates its
 // option values with `eval` (-l's library path, -s/-i/-b through `eval $FAKED $FAKEDOPTS`, --faked is the
-// daemon it runs), strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD), and
-// dbus-run-session runs the daemon --dbus-daemon names.
+// daemon it runs), strace -E/--env sets variables for the command it runs (BASH_ENV, LD_PRELOAD),
+// strace/ltrace -p attach to another process, and dbus-run-session runs the daemon --dbus-daemon names.
 // What they do is added to the part the wrapper is removed from. Pure.
 import type { Word } from "./word.ts"
 import { literalWord } from "./word.ts"

@@ -19,6 +19,9 @@ const FRAGMENTS = [
 const FOUND = [
   "echo x\n\\p a", "p x\n\\q a", "p x # c\n\\q a", "p x\n\\\nq a", "p \"x\"\n\\q", "p `` q", "p a ``\nq b", "p `p \\`q a\\``",
   "p `p \\$x`", "p {c..c} {a..e..2} {01..3}", "set +B; p {a,b}", "set +B; set -B; p {a,b}", "p {{1..2}",
+  // a line of assignments alone ends at the line end (the parser reads on; the analysis reads a `;` there)
+  "x=1 y=2\np a", "x=1 y=2 # c\nq a", "x=1 y=2\n\\\nq a", "x=1 y=2 \\\n\np a", "x=1 y=2\nx=3 y=4\n\n# c\np a b",
+  "p a; x=1 y=$(q b)\np c", "if p; then x=1 y=2\nq a; fi", "x=1 y=a\\\\\np b", "x=1 y=2\nx=`q` y=$(p)\nq",
 ]
 
 let dir: string
@@ -87,6 +90,23 @@ describe.skipIf(!hasBash)("bash and the analysis run the same programs", () => {
       if (names(bash) !== names(ours)) differ.push(`${JSON.stringify(text)}: bash ${JSON.stringify(bash)} analysis ${JSON.stringify(ours)}`)
     }
     expect(compared).toBeGreaterThan(250)
+    expect(differ).toEqual([])
+  }, 60_000)
+
+  test("on 200 generated texts after a line of assignments the analysis refuses or agrees", () => {
+    const differ: string[] = []
+    let compared = 0
+    for (const generated of texts(200, 11)) {
+      const text = `x=1 y=2${generated.slice(1)}`
+      const bash = bashRuns(text)
+      if (bash === undefined) continue
+      const ours = analysisRuns(text)
+      if (ours === undefined || (text.includes("&") && !text.includes("&&"))) continue
+      compared++
+      const names = (l: string[]) => l.map((x) => x.split("|")[0]).sort().join(",")
+      if (names(bash) !== names(ours)) differ.push(`${JSON.stringify(text)}: bash ${JSON.stringify(bash)} analysis ${JSON.stringify(ours)}`)
+    }
+    expect(compared).toBeGreaterThan(100)
     expect(differ).toEqual([])
   }, 60_000)
 })
