@@ -13,7 +13,7 @@ const TOKEN = "ghp_round5tokenFAKE"
 let sb: Sandbox
 const have = (tool: string) => Bun.spawnSync(["sh", "-c", `command -v ${tool}`]).exitCode === 0
 const sh = (command: string, cwd = sb.work, env: Record<string, string> = {}) => {
-  const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: { ...sb.env, ...env } })
+  const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: { ...sb.env, ...env }, timeout: 20_000 })
   return r.stdout.toString() + r.stderr.toString()
 }
 
@@ -29,7 +29,9 @@ describe("round 5: programs whose options, variables or program texts run or rea
   const cases: { cmd: string; tool: string; decision: string; reason: string; env?: Record<string, string>; proof?: string }[] = [
     { cmd: "strace -o /dev/null -E BASH_ENV=evil.sh bash -c true", tool: "strace", decision: "ask", reason: "sets BASH_ENV" },
     { cmd: "strace --env=BASH_ENV=evil.sh -o /dev/null bash -c true", tool: "strace", decision: "ask", reason: "sets BASH_ENV" },
-    { cmd: "fakeroot -s 'x;cat ~/.netrc>&2' true", tool: "fakeroot", decision: "ask", reason: ".netrc" },
+    // (the -s form, `fakeroot -s 'x;cat ~/.netrc>&2' true`, is in the corpus: in bash it leaves fakeroot waiting
+    // on its daemon's output for seconds to minutes, too slow a proof for a busy machine)
+    { cmd: "fakeroot -l '$(cat ~/.netrc >&2)' true", tool: "fakeroot", decision: "ask", reason: ".netrc" },
     { cmd: "echo BASH_ENV | xargs --repl=Q env Q=./evil.sh bash -c true", tool: "xargs", decision: "ask", reason: "filled in at run time" },
     { cmd: "echo BASH_ENV | xargs --re=Q env Q=./evil.sh bash -c true", tool: "xargs", decision: "ask", reason: "filled in at run time" },
     { cmd: "awk 'BEGIN{ARGV[1]=ENVIRON[\"HOME\"] \"/.netrc\";ARGC=2}1'", tool: "awk", decision: "ask", reason: "ARGV/ARGC" },
