@@ -43,7 +43,12 @@ try {
       const { wall, cpu } = overheadPerStep(dir, command)
       const ok = c.budget === undefined ? undefined : wall <= c.budget
       report({ name: `step overhead, ${c.name}, ${kind} (vs bash loop)`, value: round(wall), unit: "ms/step", budget: c.budget === undefined ? undefined : `<= ${c.budget}`, ok })
-      report({ name: `  cpu time of it (ccode + its git)`, value: round(cpu), unit: "ms/step" })
+      report({ name: `  cpu time of it (ccode + its git + bwrap)`, value: round(cpu), unit: "ms/step" })
+      if (c.budget === undefined) continue
+      // each sandboxed step starts a bwrap (new namespaces, the sandbox's mounts): its share, apart
+      const bare = overheadPerStep(dir, command, { CCODE_SANDBOX: "off" })
+      report({ name: `  the same without the OS sandbox (CCODE_SANDBOX=off)`, value: round(bare.wall), unit: "ms/step" })
+      report({ name: `    cpu time of it`, value: round(bare.cpu), unit: "ms/step" })
     }
     if (c.files === 20_000 && c.git) diskPerChange(dir)
     rmSync(dir, { recursive: true, force: true })
@@ -73,10 +78,10 @@ function makeWorkspace(dir: string, files: number, git: boolean): void {
  * difference taken, the median reported: at 100k files the fixed part (a whole look at the start and
  * end of a run, over a second) swings by more than forty steps cost, so the best long run minus the
  * best short run (the way this was measured before) said more about the load than about a step.
- * cpu is the processor time of ccode and everything it ran, less bash's, per step.
+ * cpu is the processor time of ccode and everything it ran (its git, each step's bwrap), less bash's, per step.
  */
-function overheadPerStep(dir: string, command: string): { wall: number; cpu: number } {
-  const env = sandboxEnv(dir)
+function overheadPerStep(dir: string, command: string, extraEnv: Record<string, string> = {}): { wall: number; cpu: number } {
+  const env = { ...sandboxEnv(dir), ...extraEnv }
   runTask(dir, env, command, 2) // warm: the shadow repository exists, as in every run after the first
   const rounds = Array.from({ length: ROUNDS }, () => {
     const short = runTask(dir, env, command, SHORT)

@@ -176,8 +176,26 @@ function submoduleRuns(modules: string, workspace: string): string | undefined {
   return undefined
 }
 
+/**
+ * The workspace's git directories when its `.git` is a file or link (`git init --separate-git-dir`, a
+ * linked worktree, a submodule's work tree): where it points, and that directory's `commondir` (the
+ * shared one, holding hooks/ and config). Writes there are writes to .git; empty when .git is a folder.
+ */
+export function workspaceGitDirs(workspace: string): string[] {
+  const dir = gitfileTarget(join(workspace, ".git"))
+  if (dir === undefined) return []
+  const out = [dir]
+  try {
+    const common = readFileSync(join(dir, "commondir"), "utf8").trim()
+    if (common) out.push(realpathExisting(resolve(dir, common)))
+  } catch {
+    // no commondir: the git directory is its own
+  }
+  return out
+}
+
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or link points, really; undefined for a folder. */
-function gitfileTarget(dotGit: string): string | undefined {
+export function gitfileTarget(dotGit: string): string | undefined {
   const st = lstatSync(dotGit, { throwIfNoEntry: false })
   if (st?.isSymbolicLink()) return realpathExisting(dotGit)
   if (!st?.isFile()) return undefined

@@ -22,14 +22,42 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // other agents' logins
   "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json", "~/.config/github-copilot",
   "~/.local/share/opencode/auth.json",
+  // agents' settings holding MCP servers' tokens (`claude mcp add -e TOKEN=..` stores it in ~/.claude.json)
+  "~/.claude.json", "~/.gemini/settings.json", "~/.cursor/mcp.json",
+  // container registries (podman, buildah, skopeo: the format of ~/.docker/config.json), model hubs
+  "~/.config/containers/auth.json", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.kaggle/kaggle.json",
+  // private keys that decrypt a repository's sops/age secrets
+  "~/.config/sops/age/keys.txt", "~/.age",
+  // cloud and platform CLIs' logins
+  "~/.pulumi/credentials.json", "~/.config/doctl/config.yaml", "~/.config/hcloud/cli.toml", "~/.fly/config.yml",
+  "~/.wrangler/config/default.toml", "~/.local/share/com.vercel.cli/auth.json", "~/.config/netlify/config.json",
+  "~/.config/stripe/config.toml", "~/.databrickscfg", "~/.snowsql/config", "~/.dbt/profiles.yml", "~/.bluemix/config.json",
+  "~/.minikube", "~/.config/Bitwarden CLI/data.json",
+  // tunnel, CI, error-tracking and data-warehouse CLIs' tokens; Cloud Foundry's; atuin's sync key; a
+  // user's own GitLab runner (its runner tokens)
+  "~/.config/ngrok", "~/.ngrok2", "~/.circleci/cli.yml", "~/.sentryclirc", "~/.snowflake", "~/.cf/config.json",
+  "~/.config/atuin/key", "~/.config/gitlab-runner", "~/.gitlab-runner/config.toml",
+  // saved passwords of svn, curl, wget and mail clients
+  "~/.subversion/auth", "~/.curlrc", "~/.wgetrc", "~/.msmtprc", "~/.fetchmailrc",
   // what people typed (passwords given as arguments end up here)
   "~/.bash_history", "~/.zsh_history", "~/.history", "~/.psql_history", "~/.mysql_history", "~/.python_history",
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
+  "~/.irb_history", "~/.pry_history", "~/.mongosh", "~/.dbshell",
+  "~/.local/share/atuin",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
   // the machine's own secrets (readable when ccode runs as root)
   "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/ssl/private", "/etc/ssh/ssh_host_rsa_key",
-  "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key", "/etc/pki/tls/private",
+  // orchestrators' secrets: a pod's service-account token (most hosted CI runners), Docker/Compose
+  // secrets, cluster-admin kubeconfigs
+  "/var/run/secrets", "/run/secrets", "/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf",
+  "/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml",
+  // services' own passwords and keys: CI runners' tokens, MySQL's maintenance account, Wi-Fi and VPN
+  // keys, PPP and IPsec secrets, the Kerberos host key
+  "/etc/gitlab-runner/config.toml", "/etc/mysql/debian.cnf", "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant",
+  "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/krb5.keytab",
+  "/etc/openvpn", "/etc/wireguard",
 ]
 
 /**
@@ -42,9 +70,54 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   "~/.yarnrc", "~/.config/pip/pip.conf", "~/.pip/pip.conf",
   // terraform's CLI settings: `credentials "host" { token = .. }` beside the provider mirrors init needs
   "~/.terraformrc",
+  // PHP's, Ivy's, sbt's and helm's registry logins, beside the repositories an install reads
+  "~/.composer/auth.json", "~/.config/composer/auth.json", "~/.ivy2/.credentials", "~/.sbt/credentials",
+  "~/.config/helm/repositories.yaml",
 ]
 
-/** Both lists as path patterns for the policy: each path itself and everything below it. */
+
+/**
+ * Credentials by name, wherever they are (a workspace's own .npmrc, a key in a backup folder, another
+ * user's ~/.ssh): patterns at any depth for the policy only. The sandbox cannot hide a name, and a build
+ * in the workspace needs the workspace's own registry settings.
+ */
+export const CREDENTIAL_NAMES: readonly string[] = [
+  // SSH private keys (and their .pub beside them), key files and PKCS#12 containers
+  "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.key", "*.p12", "*.pfx",
+  // registry and login files a repository or a copied home folder can hold
+  ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".yarnrc.yml", "/**/.aws/credentials",
+  // environment files beside `.env*` (docker-compose env_file, wrangler's local secrets), terraform state
+  // (every resource's secrets in clear); a Rails master.key and ccode's own signing key are `*.key`
+  "*.env", ".dev.vars", "*.tfstate", "*.tfstate.backup",
+  // database and storage logins, kubeconfigs and registry logins copied out of a home (a CI container's
+  // HOME is often no account's home), Java/Android signing keystores, password databases, htpasswd
+  // files, cloud service-account keys, Azure Functions' local secrets
+  ".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".passwd-s3fs", "/**/.docker/config.json", "/**/.kube/config",
+  "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
+]
+
+/**
+ * Secrets outside any home: other processes' under /proc (self and thread-self included: `*` matches them): the
+ * environment, the memory (its stack holds the environment too), the arguments (passwords given on the
+ * command line), the files it holds open and the files it maps.
+ */
+export const MACHINE_SECRETS: readonly string[] = [
+  "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
+  "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
+  // all of memory, every process's (readable as root)
+  "/proc/kcore", "/dev/mem", "/dev/kmem",
+  // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
+  "/run/user/*/containers/auth.json",
+]
+
+/** The credential locations as path patterns for the policy: each home path itself and everything below
+ *  it, and the /proc entries. Names: CREDENTIAL_NAMES; other users' homes: homeCredentialRests(). */
 export function credentialPatterns(): string[] {
-  return [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => [p, `${p}/**`])
+  // `dir/**` matches dir itself too (core/policy/paths.ts): one pattern per location
+  return [...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].map((p) => `${p}/**`), ...MACHINE_SECRETS]
+}
+
+/** The home-relative credential locations (`.ssh`, `.config/gh`), for judging them below any home. */
+export function homeCredentialRests(): string[] {
+  return [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].filter((p) => p.startsWith("~/")).map((p) => p.slice(2))
 }

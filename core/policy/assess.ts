@@ -52,13 +52,22 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
       if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, rp.reason ? `${p.path} ${rp.reason}` : `${p.path} matches risk.paths "${rp.pattern}"`)
     }
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
+    const asDotGit = call.gitDirs && cp.protectedPaths.patterns.length ? dotGitAlias(call.gitDirs, call.workspace, p.path) : undefined
     if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}`)
+    } else if (asDotGit && cp.protectedPaths.hits(asDotGit, call.workspace, call.home, p.glob)) {
+      found.add("critical", `writes to the protected path ${p.path}: the workspace's git directory (its .git file points there), protected as ${asDotGit}`)
     } else if (!isInside(call.workspace, p.path) && !call.tmpDirs.some((t) => isInside(t, p.path))) {
       found.add("high", `writes outside the workspace: ${p.path}`)
     }
   }
   return { risk: found.level, reasons: found.reasons(), commands }
+}
+
+// a path in the git directory the workspace's .git file points to, as the same path below .git
+function dotGitAlias(gitDirs: readonly string[], workspace: string, path: string): string | undefined {
+  const dir = gitDirs.find((d) => isInside(d, path))
+  return dir === undefined ? undefined : `${workspace}/.git${path.slice(dir.length)}`
 }
 
 function riskCommandReason(rc: CompiledPolicy["riskCommands"][number]): string {

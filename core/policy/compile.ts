@@ -7,7 +7,7 @@ import { compileRegex } from "./regex.ts"
 import { absolutePattern, pathPatternRegex, pathPatternsRegex } from "./paths.ts"
 import { globsMeet, hasGlob } from "./globmeet.ts"
 import { unicodeFold } from "../shell/index.ts"
-import { credentialPatterns } from "../base/secrets.ts"
+import { credentialSet, inEveryHome, viaRealHome } from "./credentials.ts"
 
 export interface CompiledRule {
   rule: PolicyRule
@@ -44,16 +44,20 @@ export interface PathSet {
 
 const memo = new WeakMap<Policy, CompiledPolicy>()
 
-/** Where credentials live (core/base/secrets.ts): high whatever the policy says, one set for all. */
-const CREDENTIALS = {
-  pattern: "built-in credential locations", level: "high" as Risk, set: pathSet(credentialPatterns()),
-  reason: "is where credentials are kept (a read sends them to the model)",
+/** Where credentials live (core/base/secrets.ts): high whatever the policy says, one set for all,
+ *  built on first use (other users' homes come from /etc/passwd). */
+let credentials: CompiledPolicy["riskPaths"][number] | undefined
+function builtInCredentials(): CompiledPolicy["riskPaths"][number] {
+  return (credentials ??= {
+    pattern: "built-in credential locations", level: "high", set: credentialSet(pathSet),
+    reason: "is where credentials are kept (a read sends them to the model)",
+  })
 }
 
 /** Whether a path rule of the policy (without one: the built-in credential locations) names a real
  *  path: what the on-disk lookups pick among the files they find. */
 export function pathJudge(policy: Policy | undefined, workspace: string, home: string): (path: string) => boolean {
-  const sets = policy ? compilePolicy(policy).riskPaths : [CREDENTIALS]
+  const sets = policy ? compilePolicy(policy).riskPaths : [builtInCredentials()]
   return (path) => sets.some((rp) => rp.set.hits(path, workspace, home))
 }
 
@@ -70,10 +74,11 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       id: c.id, source: c.source, re: compileRegex(c.regex), level: c.level, reason: c.reason,
     })),
     riskPaths: [
-      ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: pathSet([p.path]) })),
-      CREDENTIALS,
+      // a `~/` entry counts below every home: the caller's HOME is not the only one a command can read
+      ...policy.risk.paths.map((p) => ({ pattern: p.path, level: p.level, set: p.path.startsWith("~/") ? inEveryHome(pathSet([p.path])) : pathSet([p.path]) })),
+      builtInCredentials(),
     ],
-    protectedPaths: pathSet(policy.workspace.protected),
+    protectedPaths: viaRealHome(pathSet(policy.workspace.protected)),
     allowlisted: toolMatcher(policy.approval.tools),
   }
   memo.set(policy, compiled)
@@ -90,7 +95,7 @@ export function compileRule(rule: PolicyRule): CompiledRule {
     restrict: rule.decision !== "allow",
     tool: tools ? toolMatcher(tools) : commands ? (t) => t === "shell" : undefined,
     commands: commands?.map((pattern) => ({ pattern, program: patternProgram(pattern) })),
-    paths: paths ? pathSet(paths) : undefined,
+    paths: paths ? viaRealHome(pathSet(paths)) : undefined,
     access: rule.access ?? "any",
     args: rule.args ? Object.entries(rule.args).map(([field, re]) => [field, compileRegex(re)]) : undefined,
   }

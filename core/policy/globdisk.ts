@@ -7,7 +7,7 @@
 // answer is "incomplete" and the caller fails closed. Side effects: readdir, readlink, realpath, stat.
 import { opendirSync, readlinkSync, statSync, type Dirent } from "node:fs"
 import { dirname, normalize } from "node:path"
-import { isInside } from "../base/paths.ts"
+import { isInside, ownProcessPath } from "../base/paths.ts"
 import { segmentRegex } from "../shell/globs.ts"
 
 export interface GlobLinks {
@@ -16,6 +16,9 @@ export interface GlobLinks {
   /** the other matches of the last segment (real paths already): a leading dot only where the
    *  segment spells it, unless `dotglob` was asked for */
   names: string[]
+  /** when the last segment is literal (`.git/modules/x*` then `config`): the paths it names below the
+   *  matches, as bash's expansion has them (not looked up, nor resolved) */
+  tails?: string[]
   /** false: more entries than the bound, so not every match was looked at */
   complete: boolean
 }
@@ -65,6 +68,8 @@ export class Budget {
  * Only what can lead elsewhere is kept: directories and links before the last segment, links in it.
  */
 export function globLinks(abs: string, realpath: (p: string) => string, bound = ENTRY_BOUND, dotglob = true): GlobLinks {
+  // ccode's own descriptors say nothing about the command's (judged by the analysis and onDisk)
+  if (ownProcessPath(abs)) return { links: [], names: [], complete: true }
   const budget = new Budget(bound)
   let paths: Reached[] = [{ path: "", linked: false }]
   let globbed = false
@@ -82,7 +87,7 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
     // bash matches a leading dot only when the pattern spells it (dotglob off, as a fresh bash starts)
     const dots = dotglob || seg.startsWith(".")
     for (const dir of paths) {
-      const found = seg === "**" ? below(dir, budget) : matches(dir, segmentRegex(seg), budget)
+      const found = seg === "**" ? zeroOrMore(dir, budget) : matches(dir, segmentRegex(seg), budget)
       if (!found) return { links: resolved(next, realpath), names, complete: false }
       for (const f of found) {
         if (last ? f.linked : f.dirLike) next.push(f)
@@ -91,7 +96,8 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
     }
     paths = next
   }
-  return { links: resolved(paths, realpath), names, complete: true }
+  const tails = globbed && !GLOB.test(segments[segments.length - 1] ?? "") ? paths.map((p) => p.path) : undefined
+  return { links: resolved(paths, realpath), names, tails, complete: true }
 }
 
 /**
@@ -100,6 +106,7 @@ export function globLinks(abs: string, realpath: (p: string) => string, bound = 
  * `--compress-program=sh`). Bounded like every listing; past the bound the answer is incomplete.
  */
 export function optionNames(abs: string, bound = ENTRY_BOUND): { names: string[]; complete: boolean } {
+  if (ownProcessPath(abs)) return { names: [], complete: true }
   const dir = dirname(abs)
   const re = segmentRegex(abs.slice(dir.length + 1))
   const list = new Budget(bound).entries(dir)
@@ -121,6 +128,12 @@ function matches(dir: Reached, re: RegExp, budget: Budget): Found[] | undefined 
 
 // every name in the directory and, recursively, in the directories below it; links to directories are
 // not descended (bash's globstar does not), but a link is itself a match
+// `**` matches no folder too (`keys/**/*` reads keys/server.pem): the folder itself, then all below it
+function zeroOrMore(dir: Reached, budget: Budget): Found[] | undefined {
+  const all = below(dir, budget)
+  return all && [{ path: dir.path, linked: dir.linked, dirLike: true }, ...all]
+}
+
 function below(dir: Reached, budget: Budget): Found[] | undefined {
   const out: Found[] = []
   const queue = [dir]
@@ -166,6 +179,7 @@ export interface WalkLink {
  * that is a glob is walked from the directory before its first glob (every match is below it).
  */
 export function walkLinks(root: string, workspace: string, realpath: (p: string) => string, bound = ENTRY_BOUND): { links: WalkLink[]; complete: boolean } {
+  if (ownProcessPath(root)) return { links: [], complete: false }
   const start = realpath(globFree(root))
   const budget = new Budget(bound)
   const links: WalkLink[] = []

@@ -2,11 +2,17 @@
 // are resolved through symlinks, and what the analysis cannot know without the disk is looked up
 // (core/policy/globdisk.ts): where a glob's matches lead, the links a link-following walk meets, a
 // link into /proc. Adds the paths found; returns the risks of what could not be looked up.
-import { isInside } from "../base/paths.ts"
-import { credentialsBelow } from "../shell/index.ts"
+import { isInside, ownProcessPath } from "../base/paths.ts"
+import { gitConfigCredential, gitConfigSources, isGitConfigFile } from "../base/gitcreds.ts"
+import { posix } from "node:path"
+import { credentialsBelow, homeSecrets } from "../shell/index.ts"
+import { userHomes } from "../base/homes.ts"
+import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { homeLikeCredential } from "./homelike.ts"
+import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -24,6 +30,8 @@ export interface DiskContext {
   judged?: (path: string) => boolean
   /** the command may turn dotglob on: a glob's `*` matches names starting with a dot */
   dotglob?: boolean
+  /** the git directories the workspace's `.git` file points to: their config files are git configs */
+  gitDirs?: readonly string[]
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -31,22 +39,35 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   const raised: Raised = []
   const { workspace, realpath } = ctx
   for (const p of touched) {
+    if (ownProcessPath(p.path)) ownProcess(p, paths, raised, realpath)
     const real = realpath(p.path)
+    if (p.git) {
+      repoContent(real, p.git, paths, raised, ctx)
+      continue
+    }
     if (p.tree) {
-      for (const root of treeRoots(p.path, realpath, raised, ctx)) tree(root, p.tree === "all", paths, raised, ctx)
+      for (const root of treeRoots(p.path, realpath, raised, ctx)) {
+        accountsBelow(root, paths)
+        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs)
+      }
       continue
     }
     if (p.dir) paths.push({ path: real, access: p.access, dir: true })
     else if (!p.follow) paths.push(p.glob ? { path: real, access: p.access, glob: true } : { path: real, access: p.access })
     if (p.contents) {
       for (const c of credentialsBelow(real, ctx.home)) paths.push({ path: c, access: "read" })
+      accountsBelow(real, paths)
       tree(real, true, paths, raised, ctx)
     }
+    if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    if (p.access === "read" && (isGitConfigFile(real) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
+      // `cat .git/*` prints the config as `cat .git/config` does
+      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised)
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -73,10 +94,16 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 }
 
 // the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
-function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
-  if (!ctx.judged) return
-  const found = treeFiles(root, ctx.judged, { hidden })
-  for (const path of found.files) paths.push({ path, access: "read" })
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[]): void {
+  // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
+  if (!ctx.judged || ownProcessPath(root)) return
+  const judged = ctx.judged
+  // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), dotGlobs ? { hidden, dotGlobs } : { hidden })
+  for (const path of found.files) {
+    if (judged(path)) paths.push({ path, access: "read" })
+    else gitCredential(path, raised)
+  }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
 
@@ -98,4 +125,58 @@ function magicLink(path: string, access: TouchedPath["access"], raised: Raised):
   if (!link) return
   const what = `${path} goes through ${link}, a link into /proc or /dev/fd: where it leads depends on the process that opens it`
   raised.push(access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// /proc/self/root/X is /X for every process on the host; what is below a descriptor, the cwd or a mapped
+// file depends on the process that opens it (a host's tool runs in its own process, a shell command's
+// descriptors were judged by the analysis): never resolved in ccode's process, judged as not known
+const LEADS_AWAY = /^\/(?:proc\/(?:self|thread-self)(?:\/task\/[^/]+)?\/(?:fd|cwd|root|map_files|exe)|dev\/fd|dev\/std(?:in|out|err))\/./
+const ROOT = /^\/proc\/(?:self|thread-self)(?:\/task\/[^/]+)?\/root(?=\/|$)/
+
+function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (path: string) => string): void {
+  const path = posix.normalize(p.path)
+  const root = ROOT.exec(path)
+  if (root) {
+    paths.push({ path: realpath(path.slice(root[0].length) || "/"), access: p.access })
+    return
+  }
+  if (!LEADS_AWAY.test(path) || /^\/dev\/fd\/[012]$/.test(path)) return
+  const what = `${p.path} goes through a process's own descriptors or /proc entry: where it leads depends on the process that opens it`
+  raised.push(p.access === "read" ? { risk: "medium", reason: `reads ${what}` } : { risk: "high", reason: `writes ${what}` })
+}
+
+// the files a git command prints from the history, the index or the work tree without naming them
+function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  if (!ctx.judged) return
+  const found = gitContentFiles(start, content, ctx.judged)
+  for (const path of found.files) paths.push({ path, access: "read" })
+  if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
+  if (content.untracked) tree(start, true, paths, raised, ctx)
+}
+
+// `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)
+function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
+  const found = homeLikeCredential(path, [ctx.home, ...userHomes()])
+  if (found) raised.push({ risk: "high", reason: `reads ${path}: ${found.base} holds ${found.mark}, so it is a home folder and ~/${found.rest} in it is where credentials are kept` })
+}
+
+// a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
+// the config of the git directory the workspace's .git file points to (`cat gitdata/config`)
+function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean {
+  return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
+}
+
+function gitCredential(file: string, raised: Raised): void {
+  const key = gitConfigCredential(file)
+  if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })
+}
+
+// the accounts' homes below a walked folder (`grep -r x /var/lib` reaches /var/lib/postgresql/.ssh): their
+// credential locations that are there (system accounts' homes are mostly /usr/sbin, /var/spool/...); the
+// ones under /home, /Users and /root the analysis already names
+function accountsBelow(dir: string, paths: CallPath[]): void {
+  for (const h of userHomes()) {
+    if (h.length <= dir.length || !isInside(dir, h)) continue
+    for (const c of homeSecrets(h)) if (lstatSync(c, { throwIfNoEntry: false })) paths.push({ path: c, access: "read" })
+  }
 }

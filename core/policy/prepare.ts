@@ -1,10 +1,12 @@
 // Turning a proposed tool call into a Call for decide(): the I/O edge of the policy engine (shell
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
-import { analyzeShell, braceWords } from "../shell/index.ts"
+import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { absoluteFrom, realpathExisting } from "../base/paths.ts"
-import { gitRepoAt } from "../base/gitrepo.ts"
+import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { posix } from "node:path"
+import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
+import { netConfigs } from "./netconfig.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -49,10 +51,17 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
 }
 
 async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
-  const real = ctx.realpath ?? realpathExisting
+  // paths whose place the disk would not give (ENAMETOOLONG past PATH_MAX, ELOOP, EACCES): not known
+  const unplaced = new Map<string, string>()
+  const real = ctx.realpath ?? ((p: string) => {
+    const r = realpathKnown(p)
+    if (r.unknown) unplaced.set(p, r.unknown)
+    return r.path
+  })
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
+    ...gitDirsOf(ctx.workspace),
   }
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
@@ -61,7 +70,9 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
     const paths: CallPath[] = []
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
-    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command) })
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs })
+    netConfigs(shell, ctx.env, ctx.home, raised)
+    notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -75,8 +86,15 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const raised: Raised = []
   const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
-    // a host's tool may take a glob (Gemini's read_many_files reads them with braces and dot-files)
-    for (const one of braceWords(absoluteFrom(ctx.cwd, p.path, ctx.home))) {
+    // most host tools open the path as written (Claude's Read, Gemini's read_file: `d{x,y}` may be a real
+    // name), some take a glob with braces (Glob, read_many_files): both readings are checked
+    const full = absoluteFrom(ctx.cwd, p.path, ctx.home)
+    const expanded = braceWords(full)
+    if (!expanded) raised.push({ risk: "medium", reason: `${p.path} has a brace expansion ccode does not follow (more than ${MAX_BRACE_WORDS} paths, or a letter range across the cases)` })
+    let words = [...new Set([full, ...(expanded ?? [])])]
+    // read_many_files' glob has nocase: `KEYS/*` reads keys/server.pem, so the literal names of its pattern match any case
+    if (reads.length && /[*?[]/.test(p.path) && reads.includes(p)) words = words.map((w) => anyCase(w, p.path.startsWith("/") ? 0 : ctx.cwd.length))
+    for (const one of bothDots(words)) {
       const d: DiskPath = { path: one, access: p.access }
       if (/[*?[]/.test(one)) d.glob = true
       if (p.dir) d.dir = true
@@ -86,7 +104,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     if (/[@!+*?]\(/.test(p.path)) raised.push({ risk: "medium", reason: `${p.path} is an extended glob pattern ccode does not read` })
   }
   const paths: CallPath[] = []
-  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home) }))
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
+  notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
 
@@ -99,9 +118,45 @@ function builtinDeclaration(tool: string): Declaration | undefined {
 // assignment, a BASHOPTS environment, a shopt whose option is named at run time): then `*` matches .env
 const MAY_DOTGLOB = /dotglob|GLOBIGNORE|BASHOPTS|\bshopt\b[^;&|\n]*\$/
 
+// a workspace whose .git is a file pointing to `gitdata` (or a link): writes there are writes to .git
+function gitDirsOf(workspace: string): { gitDirs?: string[] } {
+  const dirs = workspaceGitDirs(workspace)
+  return dirs.length ? { gitDirs: dirs } : {}
+}
+
+// the segments without a glob character after `from` (the host's pattern, not its working directory),
+// their letters as classes of both cases: the disk lookup then finds `keys/` for `KEYS/*`
+function anyCase(path: string, from: number): string {
+  const start = Math.max(0, path.lastIndexOf("/", Math.max(0, from)))
+  const tail = path.slice(start).split("/").map((seg) => (/[*?[\\]/.test(seg) ? seg : seg.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)))
+  return path.slice(0, start) + tail.join("/")
+}
+
 let tmpCache: string[] | undefined
 
 function defaultTmpDirs(real: (p: string) => string): string[] {
   tmpCache ??= [...new Set([tmpdir(), "/tmp", "/var/tmp"].map((d) => real(d)))]
   return tmpCache
+}
+
+// a path the disk would not resolve is judged lexically: a `link/..` in it may be elsewhere (medium)
+function notResolved(unplaced: ReadonlyMap<string, string>, raised: Raised): void {
+  for (const [path, code] of unplaced) {
+    const shown = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
+    raised.push({ risk: "medium", reason: `${shown} cannot be resolved on disk (${code}): where its links lead is not known` })
+  }
+}
+
+// a host's tool may resolve `..` lexically (Gemini's path.resolve: `x/..` is where x is), where the kernel
+// goes to the parent of what x leads to: both places are judged
+function bothDots(paths: string[]): string[] {
+  const out: string[] = []
+  for (const p of paths) {
+    out.push(p)
+    if (/\/\.\.(\/|$)/.test(p)) {
+      const lexical = posix.normalize(p)
+      if (lexical !== p) out.push(lexical)
+    }
+  }
+  return out
 }

@@ -109,6 +109,9 @@ export interface Call {
   paths: CallPath[]
   /** the call will run inside the OS sandbox */
   sandboxed?: boolean
+  /** the workspace's git directories when its `.git` is a file or link pointing elsewhere (a writes
+   *  there is judged as the same write below .git) */
+  gitDirs?: string[]
 }
 
 /** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */

@@ -13,6 +13,7 @@ import { builtinRules, prebuiltPasses } from "./builtin.ts"
 import { mergeLists, render, type Rule, type Span } from "./spans.ts"
 import { createStream } from "./stream.ts"
 import { redactValue } from "./structured.ts"
+import { memoize } from "../base/memo.ts"
 
 export { checkRegexSafety } from "./safety.ts"
 export { isSensitiveKey, isIdKey } from "./structured.ts"
@@ -82,7 +83,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const scanner of scanners) scanner.scan(s, lists)
     return mergeLists(lists)
   }
-  const text = (s: string): string => (s.length === 0 ? s : render(s, find(s)))
+  const text = memoize((s: string): string => (s.length === 0 ? s : render(s, find(s))), TEXT_MEMO)
   // a call's arguments are redacted for its row, its event and its audit: read each command once
   let last: { command: string; parsed: boolean; redacted: string } | undefined
   const shell = (command: string): string => {
@@ -102,6 +103,12 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     stream: () => createStream(find, known?.values ?? []),
   }
 }
+
+// A run redacts the same short strings again and again (every event's and audit row's keys, "allow",
+// a step's command, its risk reason: 52 strings a step, 45 of them seen before): each is scanned once
+// per redactor. The same string always redacts the same way with one redactor (its rules and known
+// values are fixed when it is made), so the result is the one a scan would give.
+const TEXT_MEMO = { entries: 2048, maxLength: 512 }
 
 const PASS_THROUGH: Redactor = {
   enabled: false,

@@ -1,6 +1,7 @@
 // Deep redaction of JSON-like data: values under sensitive keys become `***`, id-like keys keep
 // their first and last 4 characters, every other string (and key) goes through the text redactor.
 // Pure: returns a copy, never mutates its input.
+import { memoize } from "../base/memo.ts"
 
 export const MASK = "***"
 
@@ -134,19 +135,10 @@ function maskIdValue(v: unknown, w: Walk): unknown {
   return walk(v, w)
 }
 
-// a key is split for isSensitiveKey and again for isIdKey, and the same keys come back row after row
-const split = new Map<string, readonly string[]>()
+// keys repeat (every event has the same few): each is split once
+const words: (key: string) => readonly string[] = memoize(splitWords, { entries: 1024, maxLength: 256 })
 
-function words(key: string): readonly string[] {
-  let w = split.get(key)
-  if (w !== undefined) return w
-  w = splitKey(key)
-  if (split.size >= 1024) split.clear()
-  split.set(key, w)
-  return w
-}
-
-function splitKey(key: string): string[] {
+function splitWords(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")

@@ -2,9 +2,17 @@
 // these lists, never take from them.
 
 import { CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { existingHomes } from "../base/homes.ts"
 
 /** Credentials and keys a command has no business reading: they look empty inside the sandbox. */
 export const HIDDEN_PATHS = CREDENTIAL_PATHS
+
+/** The same locations in every other home on the machine (root's, other accounts'): a sandbox that
+ *  runs as root, or with a HOME that is not the account's, would read them there. */
+export function otherHomesHidden(home: string): string[] {
+  const rests = CREDENTIAL_PATHS.filter((p) => p.startsWith("~/")).map((p) => p.slice(1))
+  return existingHomes().filter((h) => h !== home && h !== "/").flatMap((h) => rests.map((r) => h + r))
+}
 
 /**
  * Unix sockets that hand out the host's power: a read-only mount does not stop connect(), so they are

@@ -4,7 +4,7 @@ import { lstatSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { HIDDEN_PATHS, HIDDEN_SOCKETS, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 
 export interface LayoutInput {
@@ -34,7 +34,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     .filter((p) => !granted.some((w) => isInside(w, p)))
   const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => isInside(w, p)))
-  const hidden = unique(existing([...HIDDEN_PATHS, ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...otherHomesHidden(input.home), ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
@@ -72,10 +72,11 @@ function existing(paths: string[]): string[] {
   const out: string[] = []
   for (const path of paths) {
     try {
-      lstatSync(path)
-      out.push(realpathSync(path))
+      // most of these paths are missing on any given machine: asked without an exception thrown for each
+      // (a thrown ENOENT cost more than the lstat, 0.3 ms a sandboxed step)
+      if (lstatSync(path, { throwIfNoEntry: false })) out.push(realpathSync(path))
     } catch {
-      // nothing there: nothing to protect or to open
+      // nothing there (a path through a file, a dangling link): nothing to protect or to open
     }
   }
   return out

@@ -3,6 +3,7 @@
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
+import type { FdTable } from "./fds.ts"
 import { readPlain } from "./plain.ts"
 import { readSimpleList } from "./list.ts"
 import { parserDivergence } from "./divergence.ts"
@@ -10,10 +11,12 @@ import { parseBash, parserReady } from "./parser.ts"
 import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
+import type { ShellStart } from "./part.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
 import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
+import { gitContentReads } from "./gitcontent.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
@@ -84,12 +87,12 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   return finish(run, command, parts)
 }
 
-function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, cdableVars?: boolean): Part[] {
+function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, depth: number, start?: ShellStart, fds?: FdTable): Part[] {
   if (depth > MAX_DEPTH) {
     run.errors.push("scripts are nested too deeply to follow")
     return []
   }
-  const walked = read(run, source, context, cwd, loader, vars, cdableVars)
+  const walked = read(run, source, context, cwd, loader, vars, start)
   if (!walked) return bestEffort(run, source, context, cwd, loader, depth)
   const out: Part[] = []
   const ex: Expander = {
@@ -98,10 +101,16 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     out,
     nested: (body, how) => {
       const env = new Map(how.exported ?? [])
-      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how.cdableVars)
+      return script(run, body.value ?? "", how.context, how.cwd, how.loader, env, depth + 1, how, ex.fds)
     },
   }
-  for (const raw of walked.commands) expandCommand(raw, ex)
+  if (fds) ex.fds = fds
+  for (const raw of walked.commands) {
+    const table = expandCommand(raw, ex)
+    // `exec 3<file` (no program): the descriptors stay open for the commands after it
+    if (table && raw.words.length === 1 && raw.words[0]!.value === "exec") ex.fds = table
+  }
+  if (walked.findings) run.bare.findings.push(...walked.findings)
   if (walked.unresolved?.length) {
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true
@@ -110,17 +119,18 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
   return out
 }
 
-function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, cdableVars?: boolean): Walked | undefined {
+function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: string[], vars: Map<string, string | undefined>, start: ShellStart = {}): Walked | undefined {
   // before either reader: a text the parser misreads is never walked (the fast paths refuse these too)
   const diverges = parserDivergence(source)
   if (diverges) {
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !cdableVars ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && start.braces === undefined ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
-  if (cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.braces !== undefined) scope.braceexpand = start.braces // `bash +B -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
   if (parsed.error) {
@@ -177,6 +187,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     for (const p of touchedPaths(part, run.ctx.home, unplaced)) paths.push(p)
     for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
+    for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
@@ -268,7 +279,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
   for (const q of paths) {
-    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree) return true
+    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.git === p.git) return true
   }
   return false
 }
@@ -283,7 +294,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

@@ -12,7 +12,13 @@ const RUNS_OPERANDS = new Set([
   "env", "nice", "timeout", "nohup", "command", "builtin", "exec", "stdbuf", "time", "xargs", "setsid", "ionice", "chrt", "taskset",
   "flock", "sudo", "doas", "su", "runuser", "chroot", "unshare", "nsenter", "systemd-run", "strace", "ltrace", "unbuffer", "busybox",
   "eval", "source", ".", "watch", "parallel", "script", "firejail", "proot", "caffeinate", "sg", "newgrp",
+  "setarch", "linux32", "linux64", "prlimit", "setpriv", "numactl", "faketime", "valgrind", "fakeroot", "dbus-run-session",
 ])
+
+/** A program that runs its operands as a command (eval, env, sudo, ...): what is appended to it runs. */
+export function runsOperands(program: string): boolean {
+  return RUNS_OPERANDS.has(program)
+}
 
 export function appendedArguments(part: Part, base: string, out: Finding[]): void {
   if (!part.appended || !part.context.some((c) => c === "xargs" || c === "parallel")) return

@@ -9,9 +9,12 @@ import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../base/risk.ts"
 import { byName } from "./options.ts"
 import { mktemp } from "./mktemp.ts"
+import { intoDirectory } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
+import { gitWrites } from "./gitwrites.ts"
+import { netFiles } from "./netfiles.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -27,12 +30,14 @@ export const ASSESSORS = byName<Assessor>({
   cp: (v, out) => lastOperand(v, out),
   install: (v, out) => lastOperand(v, out),
   ln: (v, out) => lastOperand(v, out),
-  mv: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
+  mv: moves,
   touch: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   mktemp: mktemp,
   jq: jqModules,
+  history: historyFile,
+  yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   patch: patch,
   ed: editorScript,
@@ -50,12 +55,38 @@ export const ASSESSORS = byName<Assessor>({
   gawk: awk,
   mawk: awk,
   nawk: awk,
-  curl: optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"]),
-  git: optionTarget(["--output"]),
+  curl: (v, out) => {
+    curlOutput(v, out)
+    netSends(v, out)
+  },
+  git: (v, out) => {
+    gitOutput(v, out)
+    gitWrites(v, out)
+  },
   tar: tarTargets,
   unzip: optionTarget(["-d"]),
-  wget: optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"]),
+  http: netSends,
+  https: netSends,
+  xh: netSends,
+  xhs: netSends,
+  wget: (v, out) => {
+    wgetOutput(v, out)
+    netSends(v, out)
+  },
 })
+
+const gitOutput = optionTarget(["--output"])
+const curlOutput = optionTarget(["-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"])
+const wgetOutput = optionTarget(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"])
+
+/** curl/wget sending a local file (`--url-query @F`, `-H @F`, `--netrc-file F`, `-b F`, `--post-file F`)
+ *  or reading a config file that can name any (-K F, CURL_HOME=, WGETRC=): high, the file named. */
+function netSends(v: View, out: Finding[]): void {
+  const r = netFiles(v.part, v.place.home)
+  const sent = r.files.find((f) => f.sends)
+  if (sent) out.push({ name: "network-upload", level: "high", reason: `${v.program} ${sent.option} sends the local file ${sent.value.text} over the network` })
+  if (r.config) out.push({ name: "network-upload", level: "high", reason: `${v.program} ${r.config}` })
+}
 
 /** rm: recursive or forced deletes of critical paths are critical; inside the workspace medium/high. */
 function removal(v: View, out: Finding[]): void {
@@ -137,12 +168,32 @@ function permissions(v: View, out: Finding[]): void {
 }
 
 function lastOperand(v: View, out: Finding[]): void {
+  // -t DIR (`--targ DIR`, `-vt DIR`): each source lands in DIR under its own name
+  const into = intoDirectory(v.program as "cp" | "ln" | "install", v.args)
+  if (into) {
+    judgeWrites(v, out, into)
+    return
+  }
   const ops = operandWords(v)
-  const t = v.values.findIndex((a) => a === "-t" || a === "--target-directory")
-  const target = t >= 0 ? v.args[t + 1] : ops.length > 1 ? ops[ops.length - 1] : undefined
+  const target = ops.length > 1 ? ops[ops.length - 1] : undefined
   if (!target) return
   const verdict = writeVerdict(target, v.part.cwd, v.place)
   if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+}
+
+/** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
+function moves(v: View, out: Finding[]): void {
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
+  const into = intoDirectory("mv", v.args)
+  if (into) judgeWrites(v, out, into)
+}
+
+function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {
+  for (const w of into.writes.length ? into.writes : into.dir ? [into.dir] : []) {
+    v.writes.push(w)
+    const verdict = writeVerdict(w, v.part.cwd, v.place)
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  }
 }
 
 /**
@@ -162,7 +213,7 @@ function optionTarget(names: string[]): Assessor {
       if (a.charCodeAt(1) === 45) {
         const eq = a.indexOf("=")
         const given = a.slice(2, eq < 0 ? undefined : eq)
-        if (!long.some((n) => n === given || (given.length >= 3 && n.startsWith(given)))) continue
+        if (!long.some((n) => n === given || (given.length > 0 && n.startsWith(given)))) continue
         target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
       } else {
         // letters before the output letter are flags of the bundle (`-sSo FILE`)
@@ -237,4 +288,15 @@ function tarTargets(v: View, out: Finding[]): void {
     TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
   }
+}
+
+/** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */
+function historyFile(v: View, out: Finding[]): void {
+  if (!v.values.some((a) => /^-[a-zA-Z]*[wa]/.test(a))) return
+  const files = operandWords(v)
+  if (!files.length) {
+    out.push({ name: "write-files", level: "medium", reason: "history -w/-a writes the history file ($HISTFILE)" })
+    return
+  }
+  eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
 }

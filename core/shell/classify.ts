@@ -17,6 +17,7 @@ import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 import { printedSecrets, secretVariableFinding } from "./secretvars.ts"
+import { blockDevice } from "./table-system.ts"
 
 export interface Classified {
   risk: Risk
@@ -90,13 +91,18 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     // an unknown medium command (ci would auto-approve `Rm -rf /`)
     const lower = base.toLowerCase()
     if (lower !== base && (BY_PROGRAM.has(lower) || ASSESSORS.has(lower))) findings.push({ name: "unknown", level: "high", reason: `${program} is ${lower} on a case-insensitive file system: spell it ${lower} to have it judged` })
-    else findings.push({ name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+    else {
+      const device = blockDevice(values)
+      findings.push(device
+        ? { name: "block-device", level: "critical", reason: `${program} is not a command ccode knows and is given the block device ${device}: it may format or erase it` }
+        : { name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+    }
   }
 
   if (part.writes) for (const w of part.writes) {
     view.writes.push(w)
     const verdict = writeVerdict(w, part.cwd, place)
-    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program} writes ${verdict.reason}` })
+    if (verdict) findings.push({ name: "write-files", level: verdict.level, reason: `${part.wrappers.at(-1) ?? program}: ${verdict.reason}` })
   }
   for (const r of part.redirects) {
     const net = /^\/dev\/(tcp|udp)\//.exec(r.target.value ?? "")
@@ -115,7 +121,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.programPath && !SYSTEM_BINS.test(part.programPath)) {
     findings.push({ name: "local-program", level: "medium", reason: `runs ${part.programPath}, not the system's ${program}` })
   }
-  for (const name of printedSecrets(part)) findings.push(secretVariableFinding(name))
+  findings.push(...printedSecrets(part))
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {
@@ -136,7 +142,8 @@ function hasFinding(findings: readonly Finding[], name: string): boolean {
   return false
 }
 
-function baseProgram(program: string): string {
+/** The name the table knows a program by (`mkfs.ext4` is mkfs). */
+export function baseProgram(program: string): string {
   return program.startsWith("mkfs.") ? "mkfs" : program
 }
 

@@ -46,7 +46,10 @@ function tildeBase(v: string, cwd: Cwd, home: string): { bases: string[]; rest: 
   if (!/^[A-Za-z0-9._-]+$/.test(prefix)) return { bases: [], rest: v } // not a tilde prefix bash expands
   if (prefix === home.slice(home.lastIndexOf("/") + 1)) return { bases: [home], rest }
   if (prefix === "root") return { bases: ["/root"], rest }
-  return { bases: [posix.join(posix.dirname(home), prefix)], rest }
+  // getpwnam's answer is not known here: beside the caller's home, and where accounts' homes usually are
+  const sibling = posix.join(posix.dirname(home), prefix)
+  const usual = `/home/${prefix}`
+  return { bases: sibling === usual ? [sibling] : [sibling, usual], rest }
 }
 
 /**

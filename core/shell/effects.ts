@@ -2,7 +2,7 @@
 // `read X`, `printf -v X`) and whether their values can be known. Pure.
 import type { SNode } from "./parser.ts"
 import { dirStack, type Cwd, type Scope } from "./scope.ts"
-import { evalWord, literalWord, type Lookup, type Word } from "./word.ts"
+import { evalWord, literalWord, type BraceMode, type Lookup, type Word } from "./word.ts"
 import { changeDir, joinCwd, resolveWord } from "./cwd.ts"
 import { cdableTarget, pushdRotation, shoptCdable } from "./cdmoves.ts"
 import { scriptValue } from "./walk-arith.ts"
@@ -23,17 +23,26 @@ export function afterCommand(words: Word[], scope: Scope, cwd: Cwd, home: string
   if (name === "pushd" || name === "popd" || (name === "dirs" && args.some((a) => a.value === "-c"))) scope.dirs = stackAfter(name, args, scope, cwd, home)
   if (name === "cd" || name === "pushd") {
     if (name === "pushd" && args.some((a) => a.value === "-n")) return { ok: cwd, fail: cwd }
-    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`); `~-` and `~+` read OLDPWD and PWD, which a cd that
-    // succeeds sets and one that fails leaves: after it neither is known (the cwd candidates still are)
-    const value = scriptValue(scope)
-    const old = args.find((a) => a.value !== "--")?.value === "-" ? value("OLDPWD") : undefined
+    // `cd -` goes to $OLDPWD (`OLDPWD=/x; cd -`)
+    const old = args.find((a) => a.value !== "--")?.value === "-" ? scriptValue(scope)("OLDPWD") : undefined
     const ok = old?.startsWith("/") ? [old] : moved(name, args, scope, dirsBefore, cwd, home, lookup)
-    scope.vars.set("OLDPWD", undefined)
-    if (value("PWD") !== "unset") scope.vars.set("PWD", undefined)
+    movesPwd(scope)
     return { ok, fail: cwd }
   }
-  if (name === "popd") return { ok: null, fail: cwd }
+  if (name === "popd" && !args.some((a) => a.value === "-n")) {
+    movesPwd(scope)
+    return { ok: null, fail: cwd }
+  }
   return { ok: cwd, fail: cwd }
+}
+
+// `~-` and `~+`, $OLDPWD and $PWD: a move that succeeds sets both, one that fails leaves them. OLDPWD is
+// not known after it; PWD follows the directory the walk tracks (makeLookup), unless the script assigned
+// it, then it is not known either
+function movesPwd(scope: Scope): void {
+  scope.moved = true
+  scope.vars.set("OLDPWD", undefined)
+  if (scriptValue(scope)("PWD") !== "unset") scope.vars.set("PWD", undefined)
 }
 
 // the operand as a path, a stack entry (`pushd +1`) or, under cdable_vars, a variable's value
@@ -58,12 +67,20 @@ function stackAfter(name: string, args: Word[], scope: Scope, cwd: Cwd, home: st
   return paths?.length === 1 ? [paths[0]!, ...dirStack(scope)] : []
 }
 
-export function assignmentOf(src: string, node: SNode, lookup: Lookup): { name: string; value: Word; append: boolean } | undefined {
+/** A `NAME=value` node's name and value. `braces`: the value of a declaration's argument is
+ *  brace-expanded (the last word is what is assigned), a plain assignment's never. */
+export function assignmentOf(src: string, node: SNode, lookup: Lookup, braces: BraceMode = false): { name: string; value: Word; append: boolean } | undefined {
   const nameNode = node.children.find((c) => c.field === "name")
   if (!nameNode) return undefined
   const name = src.slice(nameNode.start, nameNode.end)
   const append = node.children.some((c) => c.type === "+=")
   const valueNodes = node.children.filter((c) => c.field === "value")
-  const value = valueNodes.length ? evalWord(valueNodes, src, lookup, true)[0] ?? literalWord("") : literalWord("")
+  const value = valueNodes.length ? (braces === false ? evalWord(valueNodes, src, lookup, true)[0] : declaredValue(valueNodes, src, lookup, braces)) ?? literalWord("") : literalWord("")
   return { name, value: valueNodes.length > 1 || valueNodes[0]?.type === "array" ? { ...value, value: undefined } : value, append }
+}
+
+// `export x=a{1,2}`: bash expands the whole word `x=a{1,2}` to `x=a1 x=a2`; the value is the last one's
+function declaredValue(nodes: SNode[], src: string, lookup: Lookup, braces: BraceMode): Word | undefined {
+  const words = evalWord(nodes, src, lookup, true, braces)
+  return words[words.length - 1]
 }

@@ -7,17 +7,31 @@ import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord } from "./word.ts"
 import { changeDir } from "./cwd.ts"
-import { runner } from "./runners.ts"
-import { basename, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
+import { runner, runnerNames } from "./runners.ts"
+import { openFds, type FdTable } from "./fds.ts"
+import { unknownRunner } from "./unknownrunner.ts"
+import { busyboxInstall, wrapperOptions } from "./wrapperopts.ts"
+import { basename, environment, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
 
-export function expandCommand(raw: RawCommand, ex: Expander): void {
+/** Expands one command into ex.out; returns the descriptors it leaves open (an `exec` keeps them). */
+export function expandCommand(raw: RawCommand, ex: Expander): FdTable | undefined {
   const loader = raw.assignments.length ? [...raw.loader, ...raw.assignments.filter((a) => isLoaderVar(a.name)).map((a) => a.name)] : raw.loader
-  const part = newPart(raw.text, raw.words, raw.assignments, raw.redirects, raw.context, raw.cwd, loader, raw.exported)
+  // /dev/fd/N and its spellings seen through the descriptors the command's redirects open
+  const opened = openFds(raw.redirects, raw.words, ex.home, ex.fds, raw.stdin?.kind === "pipe")
+  const part = newPart(raw.text, opened?.words ?? raw.words, raw.assignments, opened?.redirects ?? raw.redirects, raw.context, raw.cwd, loader, raw.exported)
+  if (opened?.findings.length) part.findings.push(...opened.findings)
   if (raw.stdin) part.stdin = raw.stdin
   if (raw.forkBomb) part.forkBomb = true
-  unwrap(part, ex)
+  const outer = ex.fds
+  if (opened) ex.fds = opened.table
+  try {
+    unwrap(part, ex)
+  } finally {
+    ex.fds = outer
+  }
+  return opened?.table
 }
 
 // Wrappers that only change how the command runs; the wrapped command is the part rules must match.
@@ -35,19 +49,28 @@ const TRANSPARENT = byName<OptionSpec>({
   setsid: {},
   unbuffer: {},
   chronic: {},
-  fakeroot: { valued: "lsi", long: ["lib", "faked"] },
+  fakeroot: { valued: "lsib", long: ["lib", "faked"] },
   proxychains: { valued: "f" },
   proxychains4: { valued: "f" },
   torsocks: { valued: "uapP", long: ["user", "pass", "address", "port"] },
   "dbus-run-session": { long: ["config-file", "dbus-daemon"] },
   caffeinate: { valued: "tw" },
-  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace"] },
-  ltrace: { valued: "aeEnopsuxX", long: ["output", "library"] },
+  strace: { valued: "abeEIoOpPsSuUX", long: ["output", "attach", "expr", "user", "trace", "env", "signal", "status", "trace-path", "string-limit", "columns", "decode-fds", "inject", "fault", "read", "write", "abbrev", "verbose", "raw", "quiet", "summary-sort-by", "syscall-limit", "const-print-style", "decode-pids", "detach-on", "interruptible", "kvm", "summary-columns", "summary-syscall-overhead", "trace-fds"] },
+  ltrace: { valued: "aADeFlnopsuwx", long: ["output", "library", "config", "indent", "align"] },
   taskset: { valued: "", positional: 1 },
+  // util-linux: a scheduling policy or a personality for the command, nothing else
+  chrt: { valued: "TPD", long: ["sched-runtime", "sched-period", "sched-deadline"], positional: 1 },
+  setarch: { positional: 1 },
+  linux32: {},
+  linux64: {},
   busybox: {},
 })
 
 const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
+const SETARCH: OptionSpec = {}
+
+// every program this file and runners.ts unwrap, for unknownrunner.ts (read once, when first needed)
+const wrapperNames = (): string[] => [...TRANSPARENT.keys(), "env", "git", ...runnerNames()]
 
 /** Remove transparent wrappers one by one, then hand the command to whatever runs it. */
 function unwrap(part: Part, ex: Expander): void {
@@ -70,11 +93,17 @@ function unwrap(part: Part, ex: Expander): void {
     }
     const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
-    const scan = scanOptions(part.words, 1, spec)
+    if (name === "busybox" && busyboxInstall(part)) break
+    // setarch ARCH [options] PROGRAM: its options follow the architecture
+    const scan = name === "setarch" ? scanOptions(part.words, 2, SETARCH) : scanOptions(part.words, 1, spec)
+    if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
+    // strace/ltrace -p PID attach to a running process with or without a command of their own
+    if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out) part.writes = [...(part.writes ?? []), out]
+    if (name === "fakeroot" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)
   }
@@ -83,6 +112,12 @@ function unwrap(part: Part, ex: Expander): void {
     part.program = basename(head.value)
     if (head.value.includes("/")) part.programPath = head.value
   }
+  // `git-push`, `/usr/lib/git-core/git-send-pack`: git's dashed forms are `git push`, `git send-pack`
+  if (part.program.startsWith("git-") && part.program.length > 4 && part.program !== "git-lfs") {
+    const sub = part.program.slice(4)
+    part.words = [{ ...part.words[0]!, value: "git", text: "git" }, literalWord(sub), ...part.words.slice(1)]
+    part.program = "git"
+  }
   if (part.program === "git") {
     const view = readGit(part.words)
     part.git = view
@@ -90,23 +125,34 @@ function unwrap(part: Part, ex: Expander): void {
     if (view.unresolved) part.unresolved = view.unresolved
     part.words = [part.words[0]!, ...part.words.slice(view.sub)]
     ex.out.push(part)
-    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+    for (const p of view.programs) ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
     if (view.argv) unwrap(inner(part, view.argv, "eval"), ex)
     return
   }
-  if (!runner(part, ex, unwrap)) ex.out.push(part)
+  if (runner(part, ex, unwrap)) return
+  ex.out.push(part)
+  if (part.words.length > 1 && !TRANSPARENT.has(part.program) && part.program !== "env") unknownRunner(part, ex, unwrap, wrapperNames)
 }
 
-// `command -v x` and `exec` with no command do not run anything
+// `command -v x` and `exec` with no command do not run anything; `chrt -p PRIO PID` and `chrt -m` change
+// or show another process, they run no command
 function transparentRuns(part: Part, name: string, spec: OptionSpec): boolean {
-  if (name !== "command") return true
+  if (name !== "command" && name !== "chrt") return true
   const scan = scanOptions(part.words, 1, spec)
+  if (name === "chrt") return !["p", "pid", "m", "max", "h", "help", "V", "version"].some((f) => scan.flags.has(f))
   return !(scan.flags.has("v") || scan.flags.has("V"))
+}
+
+// $HOME as the env process sees it: a `HOME=..` before env or an export in the script wins
+function homeOf(part: Part, home: string): string | undefined {
+  const given = part.assignments.findLast((a) => a.name === "HOME")
+  if (given) return given.value.value
+  return part.exported?.has("HOME") ? part.exported.get("HOME") : home
 }
 
 /** env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND]: transparent unless it loads code. */
 function unwrapEnv(part: Part, ex: Expander): boolean {
-  const scan = scanOptions(part.words, 1, { valued: "uCS", long: ["unset", "chdir", "split-string"] })
+  const scan = scanOptions(part.words, 1, { valued: "uCSa", long: ["unset", "chdir", "split-string", "argv0"] })
   let words = part.words.slice(scan.command)
   const split = scan.values.get("S") ?? scan.values.get("split-string")
   if (scan.flags.has("S") || scan.flags.has("split-string")) {
@@ -115,7 +161,7 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
       ex.out.push(part)
       return false
     }
-    words = [...splitArgs(split), ...words]
+    words = [...splitArgs(split, homeOf(part, ex.home)), ...words]
   }
   const assignments = [...part.assignments]
   while (words[0]?.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value)) {

@@ -40,6 +40,16 @@ const SHORT_ALIASES = byName<ReadonlyMap<string, string[]>>({
   grep: byName({ R: ["r"] }),
 })
 
+// package managers' global options that take the next word as their value: `npm --prefix test install x`
+// installs (its subcommand is install, not test)
+const VALUED = byName<ReadonlySet<string>>({
+  npm: new Set(["--prefix", "-C", "--workspace", "-w", "--userconfig", "--globalconfig", "--registry", "--cache", "--loglevel", "--tag", "--otp", "--scope", "--include", "--omit", "--location", "--install-strategy"]),
+  pnpm: new Set(["--dir", "-C", "--filter", "-F", "--reporter", "--loglevel", "--workspace-dir", "--registry", "--store-dir"]),
+  yarn: new Set(["--cwd", "--use-yarnrc", "--modules-folder", "--cache-folder", "--registry", "--network-timeout", "--mutex", "--global-folder", "--link-folder", "--preferred-cache-folder", "--otp"]),
+  bun: new Set(["--cwd", "--config", "-c", "--env-file", "--preload", "-r", "--tsconfig-override", "--registry"]),
+  cargo: new Set(["--color", "--config", "-Z", "-C", "--manifest-path", "--target-dir"]),
+})
+
 // single-dash long options: splitting their names would be nonsense
 const NO_CLUSTERS = new Set(["find", "java", "dd", "gcc", "g++", "clang", "clang++", "cc", "go", "xargs", "ffmpeg", "convert", "magick", "openssl", "tcpdump", "iptables", "ip", "npx", "bunx"])
 
@@ -56,11 +66,17 @@ export function canonical(program: string, args: readonly string[]): Canonical {
   const long = LONG.get(program)
   const aliases = SHORT_ALIASES.get(program)
   const clusters = !NO_CLUSTERS.has(program)
+  const valued = VALUED.get(program)
   let done = false
   for (; i < args.length; i++) {
     const a = args[i]!
     if (done || isOperand(a)) {
       operands.push(a)
+      continue
+    }
+    if (valued?.has(a)) {
+      flags.add(a)
+      i++
       continue
     }
     if (a.charCodeAt(1) === 45) {
@@ -70,7 +86,7 @@ export function canonical(program: string, args: readonly string[]): Canonical {
       }
       const eq = a.indexOf("=")
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq)
-      const short = long?.get(name)
+      const short = long ? (long.get(name) ?? (program === "git" ? undefined : byPrefix(long, name))) : undefined
       flags.add(short ? `-${short}` : eq < 0 ? a : `--${name}`)
       if (eq >= 0) flags.add(a)
       continue
@@ -87,6 +103,19 @@ export function canonical(program: string, args: readonly string[]): Canonical {
     }
   }
   return { flags, operands }
+}
+
+// getopt_long: `--recur` is `--recursive`; a prefix of names with different letters is left as written
+// (not for git: its table is shared by every subcommand, so whether a prefix is unique is not known here)
+function byPrefix(long: ReadonlyMap<string, string>, given: string): string | undefined {
+  if (!given) return undefined
+  let found: string | undefined
+  for (const [name, letter] of long) {
+    if (!name.startsWith(given)) continue
+    if (found !== undefined && found !== letter) return undefined
+    found = letter
+  }
+  return found
 }
 
 // `-x` for every ASCII character, made once: a cluster's letters are split for every command

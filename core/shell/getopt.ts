@@ -5,7 +5,7 @@
 import type { Word } from "./word.ts"
 
 /** How an option takes its value. */
-export type Arity = "flag" | "value" | "optional"
+export type Arity = "flag" | "value" | "optional" | "pair"
 
 /** What an option does beyond reading: its value is a file it writes, or a program it runs. */
 export type Effect = "write" | "run"
@@ -13,7 +13,8 @@ export type Effect = "write" | "run"
 /**
  * An allowlist of a program's options, in getopt's own notation:
  * short: `"lah"` flags, `"n:"` takes a value, `"d::"` an optional attached value;
- * long: space-separated names, `name=` takes a value, `name?` an optional `=value`.
+ * long: space-separated names, `name=` takes a value, `name?` an optional `=value`, `name==` the next two
+ * words (jq's `--arg NAME VALUE`: the value read is the second).
  * Options listed in `writes`/`runs` (short letter or long name) are known but not read-only.
  */
 export interface OptionList {
@@ -68,7 +69,8 @@ export function compileOptions(list: OptionList): Compiled {
   for (const raw of (list.long ?? "").split(/\s+/)) {
     if (!raw) continue
     const last = raw[raw.length - 1]
-    if (last === "=") long.set(raw.slice(0, -1), "value")
+    if (raw.endsWith("==")) long.set(raw.slice(0, -2), "pair")
+    else if (last === "=") long.set(raw.slice(0, -1), "value")
     else if (last === "?") long.set(raw.slice(0, -1), "optional")
     else long.set(raw, "flag")
   }
@@ -176,8 +178,11 @@ function readLong(words: readonly Word[], i: number, v: string, spec: Compiled, 
     return i
   }
   let value: Word | undefined
-  if (eq >= 0) value = sliced(words[i]!, eq + 1)
+  // a pair is never written with `=` (jq refuses `--arg=a b`): not read as one, it is reported
+  if (eq >= 0 && arity === "pair") out.unknown ??= v
+  else if (eq >= 0) value = sliced(words[i]!, eq + 1)
   else if (arity === "value") value = words[++i]
+  else if (arity === "pair") value = words[(i += 2)]
   const entry: Valued = { name, written: v.slice(0, eq < 0 ? undefined : eq), value }
   if (effect) entry.effect = effect
   addValued(out, entry)

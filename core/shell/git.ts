@@ -15,6 +15,8 @@ export interface GitView {
   unresolved?: string
   /** -C, --git-dir, --work-tree: the repository git reads (and whose configuration it obeys) */
   dirs?: Word[]
+  /** the -C options alone: where git starts, what relative paths it is given are taken from */
+  chdirs?: Word[]
   /** --git-dir naming a directory that is not a `.git`: its config is not a protected path, so a
    *  workspace write could have planted core.pager/core.fsmonitor there for this git to run */
   bareDir?: string
@@ -51,7 +53,11 @@ export function readGit(words: Word[]): GitView {
     } else if (/^-c./.test(v)) value = v.slice(2)
     else if (/^-C./.test(v)) value = v.slice(2)
     if (name === "--git-dir" && !/(^|\/)\.git\/?$/i.test(value ?? "")) view.bareDir = value ?? words[i]!.text
-    if (name === "-C" || name === "--git-dir" || name === "--work-tree") view.dirs = [...(view.dirs ?? []), value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }]
+    if (name === "-C" || name === "--git-dir" || name === "--work-tree") {
+      const dir = value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }
+      view.dirs = [...(view.dirs ?? []), dir]
+      if (name === "-C") view.chdirs = [...(view.chdirs ?? []), dir]
+    }
     if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
     else if (name === "--config-env") config(view, value, "--config-env")
     else if (name === "--exec-path" && eq > 0) {
@@ -131,9 +137,16 @@ function subcommand(view: GitView, words: Word[]): void {
   if (sub === "rebase") {
     for (let j = 0; j < args.length; j++) {
       const v = args[j]!.value ?? ""
-      if (v === "-x" || v === "--exec") take(view, args[++j], "git rebase --exec")
-      else if (v.startsWith("--exec=")) take(view, { ...args[j]!, value: v.slice(7) }, "git rebase --exec")
-      else if (/^-x./.test(v)) take(view, { ...args[j]!, value: v.slice(2) }, "git rebase --exec")
+      // parse-options: `--exe` is --exec; in a bundle the first letter that takes a value (-s -X -C -x)
+      // takes the rest or the next word (`-fx CMD`, `-ixCMD`)
+      const long = /^--([a-z-]+)(=?)/.exec(v)
+      if (long) {
+        if (long[1]!.length >= 2 && "exec".startsWith(long[1]!)) take(view, long[2] ? { ...args[j]!, value: v.slice(long[0].length) } : args[++j], "git rebase --exec")
+        continue
+      }
+      const bundle = /^-([a-zA-WYZ]*?)([sXCx])(.*)$/.exec(v)
+      if (bundle?.[2] === "x") take(view, bundle[3] ? { ...args[j]!, value: bundle[3] } : args[++j], "git rebase --exec")
+      else if (bundle && !bundle[3]) j++
     }
   }
   if (sub === "submodule" && args.some((a) => a.value === "foreach")) {
@@ -143,9 +156,19 @@ function subcommand(view: GitView, words: Word[]): void {
     else if (rest.length) view.programs.push(rest.map((a) => a.value).join(" "))
   }
   if (sub === "bisect" && args[0]?.value === "run" && args.length > 1) view.argv = args.slice(1)
-  if ((sub === "grep" || sub === "difftool" || sub === "mergetool") && args.some((a) => /^(-O|--open-files-in-pager|--extcmd|-x|--tool|-t)/.test(a.value ?? ""))) {
+  if ((sub === "grep" || sub === "difftool" || sub === "mergetool") && args.some((a) => toolOption(a.value ?? ""))) {
     view.findings.push({ name: "git-tool-program", level: "high", reason: `git ${sub} runs a program named on its command line` })
   }
+}
+
+// `-O`/`--open-files-in-pager`, `-x`/`--extcmd`, `-t`/`--tool`: any unique prefix (`--ext=`), in a bundle (`-yx`)
+function toolOption(v: string): boolean {
+  if (v.startsWith("--")) {
+    const given = v.slice(2).replace(/=.*$/, "")
+    return given.length > 0 && ["open-files-in-pager", "extcmd", "tool"].some((n) => n.startsWith(given))
+  }
+  // the first letter that takes a value ends the bundle: `-ext` is `-e xt`
+  return /^-[a-zA-Z]*?[efABCmOxt]/.exec(v)?.[0].match(/[Oxt]$/) != null
 }
 
 function take(view: GitView, word: Word | undefined, what: string): void {

@@ -6,18 +6,17 @@ import { BUILD_CREDENTIAL_PATHS, CREDENTIAL_PATHS } from "../base/secrets.ts"
 
 // names that matter to rc-file checks, risk.paths secrets, workspace.protected and system paths; every
 // name on the way to a credential location (core/base/secrets.ts) is one
-// (built on first use: most commands have no glob in a path)
+// built on first use (a glob in a path): start-up reads none of it
 let sensitive: string[] | undefined
-const SENSITIVE = (): string[] =>
-  (sensitive ??= [...new Set([
-    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
-    ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc", ".config", "fish", "config.fish",
-    ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa.pub", "authorized_keys", "known_hosts", "config", ".aws", "credentials",
-    ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube", ".docker", "config.json", ".env", ".env.local", "key.pem",
-    ".git", ".ccode", ".claude", ".gemini", "settings.json", "settings.local.json", "hooks", "policy.yaml", "hosts.yml",
-    "etc", "boot", "usr", "bin", "sbin", "lib", "var", "passwd", "shadow", "sudoers", "hosts", "motd", "crontab",
-    ...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => p.split("/").filter((n) => n && n !== "~")),
-  ])])
+const SENSITIVE = (): string[] => (sensitive ??= [...new Set([
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+  ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc", ".config", "fish", "config.fish",
+  ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa.pub", "authorized_keys", "known_hosts", "config", ".aws", "credentials",
+  ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube", ".docker", "config.json", ".env", ".env.local", "key.pem",
+  ".git", ".ccode", ".claude", ".gemini", "settings.json", "settings.local.json", "hooks", "policy.yaml", "hosts.yml",
+  "etc", "boot", "usr", "bin", "sbin", "lib", "var", "passwd", "shadow", "sudoers", "hosts", "motd", "crontab",
+  ...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => p.split("/").filter((n) => n && n !== "~")),
+])])
 const MAX = 32
 const cache = new Map<string, RegExp>()
 

@@ -109,17 +109,18 @@ const LISTS: Record<string, ReadOnlyList> = {
   printf: {},
   getent: { short: "s:iA?V", long: "service= no-idn no-addrconfig help usage version" }, lscpu: ANY_READ, lsblk: ANY_READ, lsof: ANY_READ, vmstat: ANY_READ, iostat: ANY_READ, w: ANY_READ, who: ANY_READ, last: ANY_READ,
   netstat: ANY_READ, sw_vers: ANY_READ, lsb_release: ANY_READ, "xdg-user-dir": {}, tokei: ANY_READ, exa: ANY_READ, eza: ANY_READ,
-  ss: { short: "hVHnralotuwxSmpiesbEZNKf:A:D:F:O46M0", long: "no-header numeric resolve all listening options extended memory processes info tos cgroup tipc-info summary events context contexts net= bpf family= query= socket= diag= filter= raw udp tcp dccp sctp mptcp xdp vsock packet unix inet inet6 oneline kill", writes: "K kill" },
+  ss: { short: "hVHnralotuwxSmpiesbEZNKf:A:D:F:O46M0", long: "no-header numeric resolve all listening options extended memory processes info tos cgroup tipc-info summary events context contexts net= bpf family= query= socket= diag= filter= raw udp tcp dccp sctp mptcp xdp vsock packet unix inet inet6 oneline kill", writes: "K kill D diag" },
   top: { short: "bcHiSsd:n:p:u:U:o:O:w::E:e:1", long: "help version" },
   htop: { short: "CtMd:u:p:s:F:H", long: "no-color tree no-mouse delay= user= pid= sort-key= filter= highlight-changes? readonly no-unicode help version" },
   btop: { short: "lt", long: "low-color tty_on tty_off utf-force debug help version" },
   man: {
     short: "afkwWluiIdcDK:L:M:S:s:C:m:E:R:P:H::", long: "all whatis apropos where path location local-file manpath= sections= systems= locale= config-file= regex wildcard names-only no-subpages no-hyphenation no-justification ignore-case match-case global-apropos recode= encoding= pager= html? help version",
-    runs: "P H pager html",
+    // -C FILE: a man-db config's DEFINE lines name the nroff/pager/col... programs man runs
+    runs: "P H pager html C config-file",
   },
   info: { short: "kd:f:n:awo:", long: "apropos= directory= file= node= all where show-options usage strict-node-location vi-keys raw-escapes no-raw-escapes help version output= dribble=", writes: "o output dribble" },
   tldr: { short: "lp:L:v", long: "list platform= language= raw help version" },
-  history: { short: "c" },
+  history: { short: "c" }, // -w/-a FILE write: assess.ts
   fd: {
     short: "HIsiFgaLdpl0ud:t:e:E:c:j:S:x:X:", long: "hidden no-hidden no-ignore ignore no-ignore-vcs ignore-vcs no-require-git no-ignore-parent unrestricted case-sensitive ignore-case glob regex fixed-strings and= absolute-path relative-path list-details follow no-follow full-path print0 max-depth= min-depth= exact-depth= prune type= extension= exclude= ignore-file= color= hyperlink? threads= size= changed-within= changed-before= newer= older= owner= format= max-results= one-file-system base-directory= path-separator= search-path= strip-cwd-prefix? quiet show-errors help version exec= exec-batch=",
     runs: "x X exec exec-batch",

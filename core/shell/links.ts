@@ -5,7 +5,8 @@
 // that cannot be known (an extracted archive, `ln -s "$X" f`) it is not "inside the workspace". Pure.
 import type { Part } from "./part.ts"
 import type { Word } from "./word.ts"
-import { compileOptions, readOptions, type Compiled } from "./getopt.ts"
+import { readOptions, type Compiled } from "./getopt.ts"
+import { copyOptions } from "./copyopts.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { basename } from "./part.ts"
 
@@ -29,23 +30,16 @@ export interface Through {
   unknown?: MadeLink
 }
 
-// compiled on first use: a process that never sees ln/cp/mv pays nothing at start-up
-let specs: { ln: Compiled; cp: Compiled; mv: Compiled } | undefined
-const SPECS = () =>
-  (specs ??= {
-    ln: compileOptions({
-      short: "bdfFinPrsTvLS:t:",
-      long: "backup? directory force interactive logical no-dereference physical relative symbolic suffix= target-directory= no-target-directory verbose help version",
-    }),
-    cp: compileOptions({
-      short: "abdfHiLlnPpRrsTuvxS:t:",
-      long: "archive attributes-only backup? copy-contents dereference force interactive link no-dereference no-clobber preserve? no-preserve= parents recursive reflink? remove-destination sparse= strip-trailing-slashes symbolic-link suffix= target-directory= no-target-directory update? verbose one-file-system context? debug keep-directory-symlink help version",
-    }),
-    mv: compileOptions({
-      short: "bfinTuvS:t:Z",
-      long: "backup? exchange force interactive no-clobber no-copy strip-trailing-slashes suffix= target-directory= no-target-directory update? verbose context help version",
-    }),
-  })
+// Where `-C DIR`, `-vxC DIR`, `-CDIR`, `-d DIR`, `--directory=DIR`, `--dir DIR` put the files: "" when the
+// next word is DIR, the attached value, or undefined when the word does not name one (in a bundle the
+// first letter that takes a value takes the rest: `-xfC` is -f C)
+function extractDir(v: string): string | undefined {
+  const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
+  if (long) return long[1]!.length >= 3 && "directory".startsWith(long[1]!) ? (long[2] ? long[3]! : "") : undefined
+  const short = /^-[a-zA-Z]*?([bCdfFgHIKLNTVX])(.*)$/s.exec(v)
+  return short && (short[1] === "C" || short[1] === "d") ? short[2]! : undefined
+}
+
 // cp keeps links as links (or makes them) with these: -s/-l make them, -P/-d/-a/-R/-r copy links as links
 const CP_KEEPS = /^-[A-Za-z]*[sldPRra]|^--(s|sy|sym|symb|symbo|symbol|symboli|symbolic|symbolic-|symbolic-l|symbolic-li|symbolic-lin|symbolic-link|li|lin|link|no-d|no-de|no-der|no-dere|no-deref|no-derefe|no-derefer|no-derefere|no-dereferen|no-dereferenc|no-dereference|ar|arc|arch|archi|archiv|archive|rec|recu|recur|recurs|recursi|recursiv|recursive|pr|pre|pres|prese|preser|preserv|preserve)(=|$)/
 // git subcommands that write the work tree: what they check out may be a symlink anywhere in it
@@ -83,7 +77,8 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     const roots = new Set<string>(part.cwd ?? ["/"])
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value ?? ""
-      const dir = v === "-C" || v === "-d" || v === "--directory" ? args[i + 1] : /^(-C|-d|--directory=)(.+)$/.exec(v) ? { ...args[i]!, value: v.replace(/^(-C|-d|--directory=)/, ""), tilde: false } : undefined
+      const at = extractDir(v)
+      const dir = at === undefined ? undefined : at === "" ? args[++i] : { ...args[i]!, value: at, tilde: false }
       if (dir) for (const r of dir.value === undefined ? ["/"] : resolveWord(dir, part.cwd, home) ?? ["/"]) roots.add(r)
     }
     // rsync and ar name their destination last
@@ -92,7 +87,7 @@ function linksOf(part: Part, index: number, home: string, workspace: string): Ma
     return [...roots].map((r) => make(r, null, p, true))
   }
   // `link FILE1 FILE2` is a hard link without options
-  const spec: Compiled = p === "ln" || p === "link" ? SPECS().ln : p === "cp" ? SPECS().cp : SPECS().mv
+  const spec: Compiled = copyOptions(p === "ln" || p === "link" ? "ln" : p === "cp" ? "cp" : "mv")
   if (p === "cp" && !args.some((w) => w.value === undefined || CP_KEEPS.test(w.value))) return []
   if (part.appended) return [make("/", null, `${p} with arguments added at run time`)]
   const reading = readOptions(args, spec)

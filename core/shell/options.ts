@@ -7,6 +7,8 @@ export interface OptionSpec {
   valued?: string
   /** long options that take a value (`--user=root` or `--user root`) */
   long?: string[]
+  /** long options without a value, for getopt_long's prefix matching (`--sh` = `--shell`) */
+  flags?: string[]
   /** words after the options that are not the command (timeout's DURATION, chroot's NEWROOT) */
   positional?: number
 }
@@ -67,10 +69,10 @@ export function scanOptions(words: Word[], from: number, spec: OptionSpec): Scan
   return { command: Math.min(words.length, i + positionals.length), flags, values, valueWords, positionals }
 }
 
-// getopt_long: a unique prefix of a valued long option is that option (`--split` = `--split-string`)
+// getopt_long: a unique prefix of a long option is that option (`--split` = `--split-string`)
 function longName(given: string, spec: OptionSpec): string {
-  if (!spec.long || spec.long.includes(given) || !given) return given
-  const hits = spec.long.filter((n) => n.startsWith(given))
+  if ((!spec.long && !spec.flags) || !given || spec.long?.includes(given) || spec.flags?.includes(given)) return given
+  const hits = [...(spec.long ?? []), ...(spec.flags ?? [])].filter((n) => n.startsWith(given))
   return hits.length === 1 ? hits[0]! : given
 }
 

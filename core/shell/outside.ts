@@ -8,6 +8,7 @@ import type { Word } from "./word.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { writeVerdict } from "./paths.ts"
+import { pythonCommand } from "./pyopts.ts"
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i
 
@@ -63,7 +64,10 @@ export const INTERPRETERS = ["node", "nodejs", "python", "python3", "python2", "
 
 /** node/python/... FILE: a script from outside the workspace is code nobody here reviewed. */
 export function interpreter(v: View, out: Finding[]): void {
-  const file = v.args.find((a) => !(a.value ?? "").startsWith("-"))
+  // python's -W/-X take a value: `python3 -X dev /tmp/x.py` runs /tmp/x.py
+  const py = /^python/.test(v.program) ? pythonCommand(v.values) : undefined
+  if (py && py.script === undefined) return
+  const file = py ? v.args[py.script!] : v.args.find((a) => !(a.value ?? "").startsWith("-"))
   if (!file || !/[/.:]/.test(file.value ?? file.text)) return
   const where = outside(v, file)
   if (where) out.push(high("runs-outside-code", `${v.program} runs ${where}, code from outside the workspace`))

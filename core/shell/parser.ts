@@ -4,6 +4,7 @@
 import type { Language, Node, Parser, TreeCursor } from "web-tree-sitter"
 import coreWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" }
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" }
+import { treeDivergence } from "./divergence.ts"
 
 /** A syntax node copied out of WASM memory into plain data, so walking it costs no boundary crossings. */
 export interface SNode {
@@ -42,16 +43,32 @@ export function loadParser(): Promise<void> {
   return loading
 }
 
+/** Parse a script. Where the parser reads a line of assignments alone on into the next line, that line
+ *  end (same meaning to bash) is read as a `;` and the text parsed again, a bounded number of times: the
+ *  tree's offsets are the source's, a `;` node may stand where the source has a line end or blank. */
 export function parseBash(source: string): ParsedScript {
   if (!parser) throw new Error("the bash parser is not loaded: await loadParser() first")
-  const tree = parser.parse(source)
+  let text = source
+  for (let repairs = 0; ; repairs++) {
+    const parsed = parseOnce(parser, text)
+    if (parsed.lineEnd === undefined || repairs === MAX_REPAIRS) return { root: parsed.root, error: parsed.error }
+    text = `${text.slice(0, parsed.lineEnd)};${text.slice(parsed.lineEnd + 1)}`
+  }
+}
+
+// lines of assignments alone re-read per script (each one parse more); past this the misreading stands
+const MAX_REPAIRS = 16
+
+function parseOnce(p: Parser, source: string): ParsedScript & { lineEnd?: number } {
+  const tree = p.parse(source)
   if (!tree) return { root: { type: "program", named: true, start: 0, end: source.length, field: null, children: [] }, error: "the parser gave up" }
   try {
     const cursor = tree.walk()
     const root = copy(cursor, names(tree.language))
     cursor.delete()
-    if (!tree.rootNode.hasError) return { root }
-    return { root, error: firstError(tree.rootNode, source) }
+    if (tree.rootNode.hasError) return { root, error: firstError(tree.rootNode, source) }
+    const misread = treeDivergence(root, source)
+    return misread ? { root, error: misread.why, lineEnd: misread.lineEnd } : { root }
   } finally {
     tree.delete()
   }

@@ -4,7 +4,8 @@ import type { Construct } from "./types.ts"
 import type { Finding, RawRedirect, Stdin } from "./raw.ts"
 import type { Cwd } from "./scope.ts"
 import type { GitView } from "./git.ts"
-import { literalWord, type Word } from "./word.ts"
+import type { FdTable } from "./fds.ts"
+import { dynamicWord, literalWord, type Word } from "./word.ts"
 
 export interface Part {
   text: string
@@ -33,7 +34,14 @@ export interface Part {
 }
 
 /** Analyse a script found inside a command (`sh -c`, `eval`, a heredoc, ...) into its parts. */
-export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean; cdableVars?: boolean }) => Part[]
+/** Options a shell is started with that change how its script reads: `-O cdable_vars`; `+B` (brace
+ *  expansion off), or `+o NAME` with a name not known statically (on or off: not known). */
+export interface ShellStart {
+  cdableVars?: boolean
+  braces?: false | "unknown"
+}
+
+export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean } & ShellStart) => Part[]
 
 export interface Expander {
   nested: NestedScript
@@ -41,11 +49,23 @@ export interface Expander {
   /** the workspace root: a script sourced from outside it is not the project's own */
   workspace?: string
   out: Part[]
+  /** the descriptors the command being expanded has open (fds.ts): a script it runs starts with them */
+  fds?: FdTable
 }
 
-/** A command another one runs: its own part, in the construct that runs it. */
+/** A command another one runs: its own part, in the construct that runs it, with the outer one's environment. */
 export function inner(outer: Part, words: Word[], context: Construct): Part {
-  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, outer.exported)
+  return newPart(words.map((w) => quoteText(w.text)).join(" "), words, [], [], [...outer.context, context], outer.cwd, outer.loader, environment(outer))
+}
+
+/** The variables exported to what a part runs: its script's exports and its own prefix assignments
+ *  (`VAR=x eval ..`, `VAR=x bash -c ..`, `env VAR=x ..`), so a nested script's program checks (man's
+ *  MANPATH, mktemp's TMPDIR) see them; a value not known here is undefined. */
+export function environment(part: Part): Part["exported"] {
+  if (!part.assignments.length) return part.exported
+  const env = new Map(part.exported ?? [])
+  for (const a of part.assignments) env.set(a.name, a.value.value)
+  return env
 }
 
 /** A part not yet unwrapped. Every field is present from the start, optional ones undefined: all parts
@@ -66,29 +86,63 @@ export function quoteText(s: string): string {
   return s === "" ? "''" : /^[A-Za-z0-9_@%+=:,./~*?{}-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
 }
 
-/** Split a string the way env -S / ssh / watch would hand it on: words with quotes, no expansions. */
-export function splitArgs(s: string): Word[] {
+/** Split env -S's string the way GNU env does: blanks separate words, '..' and ".." quote, `\_` is a
+ *  separator (a blank inside ".."), `\c` and a `#` starting a word end the string, `${NAME}` is replaced
+ *  by the variable (outside '..'). `home` is $HOME when known; any other variable makes its word not static. */
+export function splitArgs(s: string, home: string | undefined): Word[] {
   const out: Word[] = []
   let cur: string | undefined
+  let dynamic = false
   let quote = ""
+  const push = () => {
+    if (cur !== undefined) out.push(dynamic ? { ...dynamicWord(cur), hollow: false } : literalWord(cur))
+    cur = undefined
+    dynamic = false
+  }
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!
-    if (quote) {
-      if (c === quote) quote = ""
-      else if (c === "\\" && quote === '"' && i + 1 < s.length) cur = (cur ?? "") + s[++i]
-      else cur = (cur ?? "") + c
+    if (quote === "'") {
+      if (c === "'") quote = ""
+      else if (c === "\\" && (s[i + 1] === "'" || s[i + 1] === "\\")) cur += s[++i]!
+      else cur += c
+      continue
+    }
+    if (c === "$" && s[i + 1] === "{") {
+      const close = s.indexOf("}", i + 2)
+      const name = close < 0 ? "" : s.slice(i + 2, close)
+      if (name === "HOME" && home !== undefined) cur = (cur ?? "") + home
+      else {
+        cur = (cur ?? "") + (close < 0 ? s.slice(i) : s.slice(i, close + 1))
+        dynamic = true
+      }
+      if (close < 0) break
+      i = close
+      continue
+    }
+    if (c === "\\" && i + 1 < s.length) {
+      const e = s[++i]!
+      if (e === "c") break
+      if (e === "_") {
+        if (quote) cur += " "
+        else push()
+      } else cur = (cur ?? "") + (ESCAPES[e] ?? e)
+      continue
+    }
+    if (quote === '"') {
+      if (c === '"') quote = ""
+      else cur += c
     } else if (c === "'" || c === '"') {
       quote = c
       cur ??= ""
-    } else if (c === "\\" && i + 1 < s.length) cur = (cur ?? "") + s[++i]
-    else if (c === " " || c === "\t" || c === "\n") {
-      if (cur !== undefined) out.push(literalWord(cur))
-      cur = undefined
-    } else cur = (cur ?? "") + c
+    } else if (c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r") push()
+    else if (c === "#" && cur === undefined) break
+    else cur = (cur ?? "") + c
   }
-  if (cur !== undefined) out.push(literalWord(cur))
+  push()
   return out
 }
+
+const ESCAPES: Record<string, string> = { f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" }
 
 /** The words from `from` on that are not options (everything after `--`). */
 export function operands(words: readonly Word[], from: number): Word[] {

@@ -7,6 +7,7 @@ import { isInside } from "../base/paths.ts"
 import { isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
+import { throughUnknownFd } from "./fds.ts"
 
 export interface PlaceContext {
   workspace: string
@@ -32,6 +33,8 @@ export interface Verdict {
 export function criticalPath(abs: string, c: PlaceContext, strict = false): string | undefined {
   if (abs === "/") return "the root directory"
   if (isInsideFold(abs, c.home)) return abs.length === c.home.length ? "the home directory" : "an ancestor of the home directory"
+  const real = c.realpath ? c.realpath(c.home) : c.home
+  if (real !== c.home && isInsideFold(abs, real)) return abs.length === real.length ? "the home directory" : "an ancestor of the home directory"
   if (isInsideFold(abs, c.workspace)) return abs.length === c.workspace.length ? "the workspace root" : "an ancestor of the workspace"
   if (strict) return undefined
   if (abs.lastIndexOf("/") === 0) return "a top-level system directory"
@@ -119,8 +122,12 @@ function critical(p: string, c: PlaceContext, strict: boolean): string | undefin
 
 const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`/g
 
-const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"])
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$/i
+// the caller's output (/dev/fd/1, /dev/fd/2: what fds.ts leaves of a descriptor the command did not redirect)
+const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/1", "/dev/fd/2"])
+// and the folders whose every file a shell or the session sources at start (Fedora's ~/.bashrc
+// sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there, the folder itself
+// included (`git clone . ~/.bashrc.d`), is one to a startup file
+const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
@@ -142,13 +149,18 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
   return worst
 
   function writeOne(p: string): Verdict | undefined {
-    if (NOT_WRITES.has(p) || p.startsWith("/dev/fd/") || p.startsWith("/proc/self/fd/")) return undefined
+    if (NOT_WRITES.has(p)) return undefined
+    // opening /dev/fd/N for writing opens anew the file behind N: one the command did not open is any file
+    if (throughUnknownFd(p)) return { level: "high", reason: `writes through ${p}, a descriptor this command does not open: it can be any file the caller holds open` }
     if (p.startsWith("/dev/tcp/") || p.startsWith("/dev/udp/")) return { level: "high", reason: `sends data over the network through ${p}` }
     if (DISKS.test(p)) return { level: "critical", reason: `writes to the disk device ${p}` }
     // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
     if (isInsideFold("/etc", p) || isInsideFold("/boot", p) || isInsideFold("/private/etc", p)) return { level: "critical", reason: `writes to the system file ${p}` }
     if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    // HOME through a link: the real paths a call's writes resolve to are below the home's real path
+    const real = c.realpath ? c.realpath(c.home) : c.home
+    if (real !== c.home && isInsideFold(real, p) && RC_FILES.test(p.slice(real.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p} (the home directory ${c.home} leads to ${real})` }
     if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
     if (inSystem(p) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }

@@ -9,6 +9,10 @@ export interface RawRedirect {
   op: Redirect["op"]
   target: Word
   access: Redirect["access"]
+  /** the descriptor written before the operator (`9</root`); undefined: the operator's own */
+  fd?: number
+  /** `N>&M`, `N<&M`: descriptor N becomes a copy of M; "-": N is closed. Not a file (fds.ts) */
+  dup?: number | "-"
 }
 
 /** Where a command's standard input comes from, when that matters (a shell reading its script). */
@@ -42,6 +46,8 @@ export interface Walked {
   bareCwd: Cwd[]
   /** constructs whose effect cannot be known statically (arithmetic on a variable the script set) */
   unresolved?: string[]
+  /** what the script's own syntax does beside its commands (a `$"..."` string is translated at run time) */
+  findings?: Finding[]
 }
 
 /** One built-in classification that applied: its table name (policy risk.overrides can change its level). */

@@ -2,21 +2,23 @@
 // that feed a command's stdin (a shell reading its script from them). Pure.
 import type { SNode } from "./parser.ts"
 import type { Finding, RawRedirect, Stdin } from "./raw.ts"
-import { dirStack, makeLookup, type Scope, type ShellEnv } from "./scope.ts"
+import { dirStack, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, literalWord, type Word } from "./word.ts"
 import { dirTilde } from "./cwd.ts"
 import { scriptValue } from "./walk-arith.ts"
+import { braceMode } from "./setvars.ts"
 
 export interface Source {
   src: string
   shell: ShellEnv
 }
 
-export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRedirect; stdin?: Stdin } | undefined {
-  const lookup = makeLookup(scope, w.shell)
+export function redirect(w: Source, r: SNode, scope: Scope, cwd: Cwd): { redirect?: RawRedirect; stdin?: Stdin } | undefined {
+  const lookup = makeLookup(scope, w.shell, cwd)
   if (r.type === "herestring_redirect") {
     const parts = r.children.filter((c) => c.named && c.type !== "file_descriptor")
-    const body = parts.length ? evalWord(parts, w.src, lookup)[0] ?? literalWord("") : literalWord("")
+    // a here-string is not brace-expanded (`<<< {a,b}` is the text {a,b})
+    const body = parts.length ? evalWord(parts, w.src, lookup, false, false)[0] ?? literalWord("") : literalWord("")
     return { stdin: { kind: "herestring", body } }
   }
   if (r.type === "heredoc_redirect") {
@@ -26,22 +28,25 @@ export function redirect(w: Source, r: SNode, scope: Scope): { redirect?: RawRed
     let body: Word
     if (!bodyNode) body = literalWord("")
     else if (quoted || !bodyNode.children.some((c) => c.type !== "heredoc_content")) body = literalWord(w.src.slice(bodyNode.start, bodyNode.end))
-    else body = heredocWord(w, bodyNode, scope)
+    else body = heredocWord(w, bodyNode, scope, cwd)
     const dash = r.children.some((c) => c.type === "<<-")
     if (dash && body.value !== undefined) body = { ...body, value: body.value.replace(/^\t+/gm, ""), text: body.text.replace(/^\t+/gm, "") }
     return { stdin: { kind: "heredoc", body } }
   }
   if (r.type !== "file_redirect") return undefined
   const op = r.children.find((c) => !c.named)?.type ?? ">"
+  const fdNode = r.children.find((c) => c.type === "file_descriptor")
+  const fd = fdNode && /^\d+$/.test(w.src.slice(fdNode.start, fdNode.end)) ? Number(w.src.slice(fdNode.start, fdNode.end)) : undefined
   const dest = r.children.filter((c) => c.field === "destination")
+  if (op === ">&-" || op === "<&-") return { redirect: { op, target: literalWord("-"), access: "write", fd, dup: "-" } }
   if (!dest.length) return undefined
-  const first = evalWord(dest, w.src, lookup, "argument")[0] ?? literalWord("")
+  const first = evalWord(dest, w.src, lookup, "argument", braceMode(scope))[0] ?? literalWord("")
   // `~+`/`~-` are $PWD/$OLDPWD as the script set them
   const target = first.tilde ? dirTilde(first, scriptValue(scope), dirStack(scope)) : first
-  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return undefined
-  if (op === ">&-" || op === "<&-") return undefined
+  // a copy or a close of a descriptor: fds.ts follows it (`2>&1`, `3<&0`, `1>&-`)
+  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return { redirect: { op, target, access: "write", fd, dup: target.text === "-" ? "-" : Number(target.text) } }
   const access = op === "<" ? "read" : op === ">>" || op === "&>>" ? "append" : "write"
-  const redirect: RawRedirect = { op, target, access }
+  const redirect: RawRedirect = fd === undefined ? { op, target, access } : { op, target, access, fd }
   return op === "<" ? { redirect, stdin: { kind: "file", target } } : { redirect }
 }
 
@@ -54,8 +59,8 @@ export function unknownInput(r: RawRedirect): Finding | undefined {
   return { name: "read-unknown", level: "medium", reason: `reads a file named only at run time (< ${r.target.text}): it could be a secret` }
 }
 
-function heredocWord(w: Source, body: SNode, scope: Scope): Word {
-  const lookup = makeLookup(scope, w.shell)
+function heredocWord(w: Source, body: SNode, scope: Scope, cwd: Cwd): Word {
+  const lookup = makeLookup(scope, w.shell, cwd)
   let text = ""
   let value: string | undefined = ""
   let at = body.start

@@ -2,11 +2,13 @@
 // find -exec, watch, parallel, ssh), or a script analysed on its own (sh -c, eval, heredocs). Pure.
 import type { Construct } from "./types.ts"
 import { byName, scanOptions, type OptionSpec } from "./options.ts"
+import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
-import { inner, quoteText, type Expander, type Part } from "./part.ts"
+import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
-import { callbacks, enable, hash, sourced } from "./hooks.ts"
+import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
+import { textRunner } from "./textops.ts"
 
 type Unwrap = (part: Part, ex: Expander) => void
 
@@ -26,8 +28,16 @@ export function runner(part: Part, ex: Expander, unwrap: Unwrap): boolean {
   return false
 }
 
+/** The programs handled here as runners of other programs. */
+export function runnerNames(): string[] {
+  return [...RUNNERS.keys(), ...SHELLS, ...PROGRAM_OPTIONS.keys()]
+}
+
 const PRIVILEGED = byName<OptionSpec>({
-  sudo: { valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"] },
+  sudo: {
+    valued: "CDghpRrTtUu", long: ["close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user"],
+    flags: ["askpass", "background", "bell", "preserve-env", "edit", "set-home", "help", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "version", "validate"],
+  },
   doas: { valued: "Cu" },
   pkexec: { long: ["user"] },
   runuser: { valued: "ugGs", long: ["user", "group", "supp-group", "shell", "command"] },
@@ -40,6 +50,8 @@ const PRIVILEGED = byName<OptionSpec>({
 const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   ...Object.fromEntries([...PRIVILEGED.keys()].map((name) => [name, privileged])),
   su: su,
+  sg: sg,
+  ...Object.fromEntries(["sed", "awk", "gawk", "mawk", "nawk"].map((n) => [n, textRunner])),
   xargs: xargs,
   find: find,
   watch: watch,
@@ -60,6 +72,7 @@ const RUNNERS = byName<(part: Part, ex: Expander, unwrap: Unwrap) => void>({
   compgen: callbacks,
   mapfile: callbacks,
   readarray: callbacks,
+  jobs: jobsExec,
 })
 
 function privileged(part: Part, ex: Expander, unwrap: Unwrap): void {
@@ -96,46 +109,39 @@ function su(part: Part, ex: Expander): void {
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "su -c command is not static"
 }
 
+/** `sg GROUP [-c] COMMAND...`: COMMAND runs through /bin/sh -c with GROUP as the group. */
+function sg(part: Part, ex: Expander): void {
+  ex.out.push(part)
+  let words = part.words.slice(part.words[1]?.value === "-" ? 2 : 1)
+  if (words.length < 2) return
+  words = words.slice(1)
+  if (words[0]?.value === "-c") words = words.slice(1)
+  nestedFrom(part, ex, words, "sudo")
+}
+
 /** xargs runs its command with input items as arguments (or in place of -I's placeholder). */
 function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
+  const args = part.words.slice(1)
+  // GNU xargs reads its options with getopt_long: `--repl=Q` and `--re=Q` are `--replace=Q`
+  const r = readOptions(args, XARGS())
   let placeholder: string | undefined
-  let i = 1
-  for (; i < part.words.length; i++) {
-    const v = part.words[i]!.value ?? ""
-    if (v === "--") {
-      i++
-      break
-    }
-    if (!v.startsWith("-") || v === "-") break
-    if (v.startsWith("--")) {
-      const [name, value] = v.slice(2).split("=", 2) as [string, string | undefined]
-      if (name === "replace") placeholder = value ?? "{}"
-      else if (value === undefined && XARGS_LONG.has(name)) i++
-      continue
-    }
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j]!
-      const rest = v.slice(j + 1)
-      if ("aIdELnPs".includes(c)) {
-        const value = rest || part.words[++i]?.value
-        if (c === "I") placeholder = value
-        break
-      }
-      if (c === "i") {
-        placeholder = rest || "{}"
-        break
-      }
-      if (c === "e" || c === "l") break
-    }
+  for (const o of r.valued) {
+    if (o.name !== "I" && o.name !== "i" && o.name !== "replace") continue
+    if (o.value !== undefined && o.value.value === undefined) part.unresolved = `xargs ${o.written} ${o.value.text}: the placeholder is not static`
+    placeholder = o.value === undefined ? (o.name === "I" ? undefined : "{}") : (o.value.value ?? o.value.text)
   }
-  const words = i < part.words.length ? part.words.slice(i) : [literalWord("echo")]
+  const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
   if (!placeholder) child.appended = true
   unwrap(child, ex)
 }
 
-const XARGS_LONG = new Set(["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"])
+const XARGS = lazyOptions({
+  short: "0a:d:E:e::I:i::L:l::n:P:ps:trxo",
+  long: "null arg-file= delimiter= eof? replace? max-lines? max-args= max-procs= max-chars= interactive no-run-if-empty open-tty process-slot-var= show-limits exit verbose help version",
+  stopAtOperand: true,
+})
 
 function withPlaceholder(words: Word[], placeholder: string | undefined): Word[] {
   if (!placeholder) return words
@@ -166,7 +172,7 @@ function find(part: Part, ex: Expander, unwrap: Unwrap): void {
 /** watch runs its arguments through `sh -c` (or as argv with -x) every few seconds. */
 function watch(part: Part, ex: Expander, unwrap: Unwrap): void {
   ex.out.push(part)
-  const scan = scanOptions(part.words, 1, { valued: "nq", long: ["interval", "equexit"] })
+  const scan = scanOptions(part.words, 1, { valued: "nq", long: ["interval", "equexit"], flags: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "precise", "no-linewrap", "no-title", "no-wrap", "help", "version"] })
   const words = part.words.slice(scan.command)
   if (!words.length) return
   if (scan.flags.has("x") || scan.flags.has("exec")) unwrap(inner(part, words, "watch"), ex)
@@ -230,7 +236,7 @@ function ssh(part: Part, ex: Expander): void {
     const m = opt === undefined ? null : SSH_PROGRAM_OPTIONS.exec(opt)
     if (m) {
       part.findings.push({ name: "ssh-local-command", level: "critical", reason: `ssh -o ${m[1]} runs a local program` })
-      ex.out.push(...ex.nested(literalWord(m[2]!.trim()), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+      ex.out.push(...ex.nested(literalWord(m[2]!.trim()), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
     }
   }
   const words = part.words.slice(second.command)
@@ -254,15 +260,6 @@ function source(part: Part, ex: Expander): void {
   if (file.procsub) part.unresolved = "sources a script a command produces"
   else if (file.value === undefined) part.unresolved = "the sourced file is not static"
   else sourced(part, file.value, ex.workspace, ex.home)
-}
-
-function trap(part: Part, ex: Expander): void {
-  ex.out.push(part)
-  // `trap -- ACTION SIGNAL`: the action follows the end of options
-  const words = part.words[1]?.value === "--" ? part.words.slice(1) : part.words
-  const action = words[1]
-  if (!action || words.length < 3 || /^-[lpP]$/.test(action.value ?? "") || action.value === "-") return
-  nestedFrom(part, ex, [action], "eval")
 }
 
 function alias(part: Part, ex: Expander): void {
@@ -301,7 +298,7 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
     return
   }
   const script = words.map((w) => w.value).join(" ")
-  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported }))
+  ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
 /** at/batch run the shell script they read from stdin (or -f FILE) later. */

@@ -27,12 +27,17 @@ export interface Scope {
   cdableVars?: boolean
   /** `set -a` / `set -o allexport` is on (true) or off (false) from here; unset: the parent's */
   allexport?: boolean
+  /** brace expansion is on (`set -B`, the default), off (`set +B`, `set +o braceexpand`) or not known
+   *  (`set $X`) from here; unset: the parent's */
+  braceexpand?: boolean | "unknown"
   /** namerefs (`declare -n r=X`): the variable each one names; undefined until its first assignment names one */
   refs?: Map<string, string | undefined>
   /** variables a trap handler or a function body sets, at times not known: a value given them is not known */
   volatile?: Set<string>
   /** a trap handler or a function changes the directory at times not known: every later cwd is unknown */
   cwdLost?: boolean
+  /** a cd, pushd or popd ran here: $PWD is the directory the walk tracks, not the environment's */
+  moved?: boolean
 }
 
 export interface ShellEnv {
@@ -54,14 +59,44 @@ export function childScope(parent: Scope): Scope {
   return { parent, vars: new Map(), exported: new Set(), loader: [], functions: parent.functions }
 }
 
-export function makeLookup(scope: Scope, shell: ShellEnv): Lookup {
-  return (name) => {
+/**
+ * A variable's value as the script sees it here: the script's own, else the environment's. `cwd`: where
+ * the shell is at that point; $PWD the script did not assign follows it (bash sets PWD on every cd,
+ * pushd and popd), unknown when more than one directory may hold. Without `cwd` $PWD is unknown once the
+ * script may have moved. A nameref (`declare -n r=X`) reads the variable it names.
+ */
+export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
+  const lookup: Lookup = (name) => {
+    const target = refTarget(scope, name)
+    if (target !== undefined) return lookup(target)
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    if (name === "PWD") {
+      if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
+      if (moved(scope)) return undefined
+    }
     if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
+  return lookup
+}
+
+/** The variable a nameref names, following a chain of them (undefined: `name` is no nameref, or one that
+ *  names nothing yet). */
+export function refTarget(scope: Scope, name: string): string | undefined {
+  let refs: Map<string, string | undefined> | undefined
+  for (let s: Scope | undefined = scope; s && !refs; s = s.parent) refs = s.refs
+  if (!refs?.has(name)) return undefined
+  let at: string | undefined = name
+  for (let i = 0; i < 8 && at !== undefined && refs.has(at); i++) at = refs.get(at)
+  return at === undefined || refs.has(at) ? undefined : at.replace(/\[.*$/s, "")
+}
+
+/** The script changed the directory here (cd, pushd, popd, or a trap or function at times not known). */
+function moved(scope: Scope): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.moved || s.cwdLost) return true
+  return false
 }
 
 /** The known entries of the directory stack below the current directory (`~1` first). */
@@ -111,6 +146,19 @@ const LOADER_EXACT = new Set([
   // terminfo and less key files are parsed by every program that starts, key files bind shell commands
   "GCONV_PATH", "LOCPATH", "NLSPATH", "TERMINFO", "TERMINFO_DIRS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
   "MALLOC_CONF", "GLIBC_TUNABLES", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN", "INPUTRC", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
+  // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
+  // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
+  "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
+  "KUBE_EDITOR", "SYSTEMD_EDITOR", "GH_EDITOR", "GH_PAGER", "GH_BROWSER", "GLAB_PAGER", "AWS_PAGER", "PSQL_PAGER", "DIFFPROG", "KUBECTL_EXTERNAL_DIFF",
+  // configuration files whose entries run programs: kubeconfig exec plugins, AWS credential_process, docker
+  // credential helpers, gpg-agent's pinentry-program, terraform provider overrides, helm plugins
+  "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
+  // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files
+  "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT",
+  // where `history -w`/`-a` write the history `history -s` fills
+  "HISTFILE",
+  // bash translates $"..." through the message catalog these name, then expands the translation
+  "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])
 
 export function isLoaderVar(name: string): boolean {

@@ -15,6 +15,7 @@ import { byName } from "./options.ts"
 import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
 import { operands } from "./part.ts"
+import { jqInputs } from "./jqmodules.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -40,18 +41,36 @@ export function unknownReads(part: Part): string | undefined {
   if (part.program === "git" && part.words[1]?.value === "cat-file" && part.words.some((w) => w.value === undefined || w.value.startsWith("--ba"))) {
     return "git cat-file --batch shows the objects its input names (or every object): one could be a credential file"
   }
+  if (part.program === "git") return gitUnknownReads(part)
   if (!SHOWS_CONTENT.has(part.program)) return undefined
   const vals = part.words.slice(1).map((w) => w.value ?? "")
   if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
   if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
-  const ops = operands(part.words, 1)
-  const first = SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
+  // jq's option values (`--arg NAME VALUE`) are not files; its --slurpfile/--rawfile files are touched paths
+  const jq = part.program === "jq"
+  const ops = jq ? jqInputs(part.words.slice(1)) : operands(part.words, 1)
+  const first = !jq && SCRIPT_FIRST.has(part.program) && !patternGiven(part.program, part.words) ? 1 : 0
   for (const w of ops.slice(first)) {
     // a process substitution's content comes from a command analysed on its own
     if (w.procsub) continue
     if (w.value === undefined || w.placeholder || w.hollow) return `${part.program} shows ${w.text}, a file named only at run time: it could be a secret`
     if (part.cwd === null && !w.value.startsWith("/") && !w.tilde && w.value !== "-") return `${part.program} shows ${w.value} in a directory not known before it runs`
+  }
+  return undefined
+}
+
+// git's subcommands that print files' content as committed, staged or in the work tree
+const GIT_SHOWS = new Set(["show", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "grep", "blame", "annotate", "cat-file", "stash", "range-diff", "reflog", "format-patch", "archive"])
+
+// `git show HEAD~1:$(echo .env)`, `git log -p -- $f`: a revision's path or a pathspec named at run time
+// could be a committed .env; a word whose start is not static is judged elsewhere (it could be an option)
+function gitUnknownReads(part: Part): string | undefined {
+  const sub = part.words[1]?.value
+  if (sub === undefined || !GIT_SHOWS.has(sub)) return undefined
+  for (const w of options(part)?.reading.operands ?? operands(part.words, 2)) {
+    if (w.procsub) continue
+    if (w.value === undefined || w.placeholder || w.hollow) return `git ${sub} reads ${w.text}, a revision or path named only at run time: it could name a credential file`
   }
   return undefined
 }
@@ -64,17 +83,19 @@ export function unknownReads(part: Part): string | undefined {
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
   if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
-  const tree = hiddenSkipped(part) ? "visible" : "all"
+  // rg: the dot-names its globs and ignore files let through (null: ag, none; undefined: every one)
+  const dots = hiddenSkipped(part) ? rgDotGlobs(part) : undefined
+  const tree = dots !== undefined ? "visible" : "all"
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
-      out.push({ path: r, access: "read", glob: true, recursive: true }, { path: r, access: "read", tree })
+      out.push({ path: r, access: "read", glob: true, recursive: true }, dots ? { path: r, access: "read", tree, dotGlobs: dots } : { path: r, access: "read", tree })
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
     for (const at of leads(r)) {
       for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
       // after the known locations, so a reason names those first
-      out.push({ path: at, access: "read", tree })
+      out.push(dots ? { path: at, access: "read", tree, dotGlobs: dots } : { path: at, access: "read", tree })
     }
   }
   return out
@@ -85,6 +106,25 @@ function hiddenSkipped(part: Part): boolean {
   if (part.program !== "rg" && part.program !== "ag") return false
   const r = options(part)
   return r !== undefined && !r.marks.has("hidden") && !r.marks.has("u") && !r.marks.has("unrestricted")
+}
+
+// rg searches a dot-name its override globs match (-g/--glob/--iglob are decided before the hidden
+// test): those globs, for the walk to let their matches through; undefined when the walk must take every
+// dot-name (a glob or --ignore-file not known statically, an ignore file given on the command line). ag
+// skips dot-files whatever its -G/ignore files say: no globs.
+function rgDotGlobs(part: Part): string[] | null | undefined {
+  if (part.program !== "rg") return null
+  const r = options(part)
+  if (!r) return undefined
+  const globs: string[] = []
+  for (const v of r.reading.valued) {
+    if (v.name === "ignore-file") return undefined
+    if (v.name !== "g" && v.name !== "glob" && v.name !== "iglob") continue
+    const g = v.value?.value
+    if (g === undefined) return undefined
+    if (!g.startsWith("!")) globs.push(g)
+  }
+  return globs
 }
 
 /**
@@ -104,13 +144,36 @@ export function credentialsBelowGlob(glob: string, home: string): string[] {
   return out
 }
 
+/** A home's credential locations a walk of a folder above it reaches (`.ssh`, `.aws`, `.netrc`, ...). */
+export function homeSecrets(home: string): string[] {
+  return HOME_SECRETS.map((s) => `${home}/${s}`)
+}
+
 /** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
 export function credentialsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
   // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)
   for (const path of located(home)) if (path.length >= dir.length && isInsideFold(dir, path)) out.push(path)
+  if (dir.length <= 7 || OTHER_HOME.test(dir)) otherHomes(dir, out)
   return out
+}
+
+// other accounts' homes, by where they usually are (the account list is the policy's to read): a walk
+// of /, /home, /root or /home/bob reaches their secrets (as a path glob for /home/*: the path rules
+// judge it below every home)
+const OTHER_HOME = /^\/(root|home|Users)(\/|$)/i
+
+function otherHomes(dir: string, out: string[]): void {
+  for (const base of ["/root", "/home/*", "/Users/*"]) {
+    const parent = base.endsWith("/*") ? base.slice(0, -2) : base
+    // the walk holds every such home (/, /home, /root), or is in one of them (/home/bob, /root/.config)
+    if (isInsideFold(dir, parent)) for (const s of HOME_SECRETS) out.push(`${base}/${s}`)
+    else if (isInsideFold(parent, dir)) {
+      const at = base === parent ? parent : dir.split("/").slice(0, 3).join("/")
+      for (const c of CREDENTIALS) if (c.startsWith("~/") && isInsideFold(dir, at + c.slice(1))) out.push(at + c.slice(1))
+    }
+  }
 }
 
 let locatedHome: string | undefined

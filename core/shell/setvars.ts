@@ -39,7 +39,8 @@ export function builtinCall(words: Word[]): { name: string | undefined; args: Wo
 export function setByBuiltin(name: string | undefined, args: Word[], scope: Scope): string | undefined {
   if (name === undefined) return undefined
   if (DECLARERS.has(name)) return declare(name, args, scope)
-  if (name === "set") allexportFlag(args, scope)
+  if (name === "set") setFlags(args, scope)
+  if (name === "shopt") shoptBraces(args, scope)
   let why: string | undefined
   for (const w of assignedNames(name, args)) {
     const target = w?.value?.replace(/\[.*$/, "")
@@ -163,6 +164,18 @@ function clipValue(s: string): string {
 }
 
 function nameref(scope: Scope, name: string, target: string | undefined): string | undefined {
+  // `declare -n r` on a variable with a value makes it a nameref to that value (`r=GITHUB_TOKEN;
+  // declare -n r; echo $r` prints the token)
+  if (target === undefined) {
+    let current: string | undefined = ""
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      if (!s.vars.has(name)) continue
+      current = s.vars.get(name)
+      break
+    }
+    if (current === undefined || /[$`]/.test(current)) return `declare -n ${name} makes ${name} a nameref to its value, which is not known`
+    target = current
+  }
   ;(scope.refs ??= new Map()).set(name, target || undefined)
   if (target && isLoaderVar(target)) scope.loader.push(target)
   return undefined
@@ -179,6 +192,12 @@ function resolve(scope: Scope, name: string): string | undefined {
 function refsOf(scope: Scope): Map<string, string | undefined> | undefined {
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.refs) return s.refs
   return undefined
+}
+
+/** Whether words are brace-expanded at this point of the script. */
+export function braceMode(scope: Scope): boolean | "unknown" {
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.braceexpand !== undefined) return s.braceexpand
+  return true
 }
 
 function allexport(scope: Scope): boolean {
@@ -204,16 +223,39 @@ export function cwdLost(scope: Scope): boolean {
   return false
 }
 
-// `set -a`, `set -o allexport` and their `+` forms, up to the first operand
-function allexportFlag(args: Word[], scope: Scope): void {
+// `set -a`/`-B`, `set -o allexport`/`braceexpand` and their `+` forms, up to the first operand; a word
+// not known statically may turn brace expansion either way
+function setFlags(args: Word[], scope: Scope): void {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value
-    if (v === undefined || v === "--" || v === "-" || !/^[-+]/.test(v)) return
+    if (v === undefined) {
+      scope.braceexpand = "unknown"
+      return
+    }
+    if (v === "--" || v === "-" || !/^[-+]/.test(v)) return
     const on = v.startsWith("-")
-    if (/^[-+][a-zA-Z]*o$/.test(v) && args[i + 1]?.value === "allexport") scope.allexport = on
-    if (/^[-+][a-zA-Z]*a/.test(v)) scope.allexport = on
-    if (/^[-+][a-zA-Z]*o$/.test(v)) i++
+    // each o in a bundle takes the next word as an option name (`set -eo braceexpand`)
+    for (const c of v.slice(1)) {
+      if (c === "a") scope.allexport = on
+      else if (c === "B") scope.braceexpand = on
+      else if (c === "o") {
+        const named = args[++i]?.value
+        if (named === "allexport") scope.allexport = on
+        else if (named === "braceexpand") scope.braceexpand = on
+        else if (named === undefined && i < args.length) scope.braceexpand = "unknown"
+      }
+    }
   }
+}
+
+// `shopt -s -o braceexpand` / `shopt -ou braceexpand`: set's options through shopt
+function shoptBraces(args: Word[], scope: Scope): void {
+  const letters = args.map((a) => a.value).filter((v) => v !== undefined && /^-[a-z]+$/.test(v)).join("")
+  const names = args.map((a) => a.value).filter((v) => v === undefined || !v.startsWith("-"))
+  if (!letters.includes("o") && !names.includes(undefined) && !args.some((a) => a.value === undefined)) return
+  if (letters.includes("q") && !letters.includes("s") && !letters.includes("u")) return
+  if (args.some((a) => a.value === undefined)) scope.braceexpand = "unknown"
+  else if (names.includes("braceexpand")) scope.braceexpand = letters.includes("u") ? false : letters.includes("s") ? true : scope.braceexpand
 }
 
 /** Arithmetic assigns the variables it names (`(( PATH = 0 ))`, `let IFS=1`, `$((X++))`): a loader

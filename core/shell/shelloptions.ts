@@ -6,6 +6,7 @@ import type { Word } from "./word.ts"
 
 export const LASTPIPE_REASON = "shopt -s lastpipe runs a pipeline's last part in the shell itself: what it changes (directory, variables) is not followed"
 export const KEYWORD_REASON = "set -k makes NAME=value arguments the command's environment"
+export const HISTORY_REASON = "history expansion turned on (set -H, -o histexpand, -o history): a later `!$` or `!!:1` stands for words of earlier lines, which is not followed"
 
 /** shopt words: the option letters given (`-qs`, `-s -o`) and the names; undefined when a word is not
  *  known, which may be an option (-s, -o) as well as a name. */
@@ -49,6 +50,31 @@ export function setsKeyword(program: string, args: Word[]): boolean {
       const name = args[++i]
       if (name === undefined) break
       if (v.startsWith("-") && (name.value === undefined || name.value === "keyword")) return true
+    }
+  }
+  return false
+}
+
+/** `set -H`, `set -o histexpand`, `set -o history` (bundles too: `set -eH`, `set -Ho history`),
+ *  `shopt -s -o histexpand`: bash then replaces `!` forms with words of earlier lines. */
+export function setsHistory(program: string, args: Word[]): boolean {
+  if (program === "shopt") {
+    const { letters, names } = shoptWords(args)
+    return letters.includes("s") && letters.includes("o") && names.some((n) => n === "histexpand" || n === "history")
+  }
+  return historyOptions(args)
+}
+
+/** Options (set's or a shell's) that turn history expansion on: -H or -o histexpand / -o history. */
+export function historyOptions(args: Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined || v === "--" || v === "-" || !/^[-+]/.test(v) || v.startsWith("--")) return false
+    for (const c of v.slice(1)) {
+      if (c === "H" && v.startsWith("-")) return true
+      if (c !== "o") continue
+      const name = args[++i]?.value
+      if (v.startsWith("-") && (name === "histexpand" || name === "history")) return true
     }
   }
   return false

@@ -2,9 +2,10 @@
 // reading a heredoc or a pipe, `rg --pre PROG`, `tar --to-command=..`. The script is analysed too. Pure.
 import type { Construct } from "./types.ts"
 import { literalWord, type Word } from "./word.ts"
-import type { Expander, Part } from "./part.ts"
+import type { Expander, Part, ShellStart } from "./part.ts"
+import { environment } from "./part.ts"
 import { byName } from "./options.ts"
-import { KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
+import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -15,6 +16,7 @@ export function shell(part: Part, ex: Expander): void {
   let stdinMode = false
   let script: Word | undefined
   let cdableVars = false
+  let braces: false | "unknown" | undefined
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -45,10 +47,22 @@ export function shell(part: Part, ex: Expander): void {
     const named = part.words[i + 1]?.value
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
+    // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
+    if (v.includes("B")) braces = v.startsWith("+") ? false : undefined
+    if (v.includes("o") && named === "braceexpand") braces = v.startsWith("+") ? false : undefined
+    else if (v.includes("o") && named === undefined && i + 1 < part.words.length) braces = "unknown"
     if (/[oO]/.test(v)) i++
   }
   if (cmdMode && !script) script = part.words[i]
-  const run = runner(part, ex, cdableVars)
+  // -H / -o histexpand, or an interactive shell reading its script from stdin (history expansion is on there)
+  const options = part.words.slice(1, i)
+  const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
+  if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
+  else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
+  // `bash -ic SCRIPT`: an interactive shell first runs its start-up file (~/.bashrc, --rcfile FILE) and
+  // expands the aliases it defines in the script: code that is not shown here runs, and may rename commands
+  if (interactive && cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i runs its start-up file (~/.bashrc, ~/.zshrc, $ENV, --rcfile) before the script and expands its aliases: code not shown here runs` })
+  const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) })
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
@@ -66,10 +80,10 @@ export function shell(part: Part, ex: Expander): void {
   fromStdin(part, run)
 }
 
-function runner(part: Part, ex: Expander, cdableVars = false): (body: Word, context: Construct) => void {
+function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: part.exported, cdableVars }))
+    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
   }
 }
 
@@ -102,18 +116,20 @@ function fromStdin(part: Part, run: (body: Word, context: Construct) => void): v
 }
 
 // Options whose value is a program the command runs: the program is a part of its own.
-export const PROGRAM_OPTIONS = byName<{ short?: string; long: string[] }>({
+// `valued`: every short letter that takes a value, so a bundle is read as getopt reads it (`tar -xvI CMD`,
+// `rsync -avze CMD`: the first such letter takes the rest of the word or the next one)
+export const PROGRAM_OPTIONS = byName<{ short?: string; valued?: string; long: string[] }>({
   rg: { long: ["pre"] },
   sort: { long: ["compress-program"] },
-  tar: { short: "IF", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
-  man: { short: "PH", long: ["pager", "html"] },
+  tar: { short: "IF", valued: "bCfFgHIKLNTVX", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
+  man: { short: "PH", valued: "CEHLMmPRSs", long: ["pager", "html"] },
   zip: { long: ["unzip-command"] },
-  rsync: { short: "e", long: ["rsh", "rsync-path"] },
-  scp: { short: "S", long: [] },
+  rsync: { short: "e", valued: "BefMT", long: ["rsh", "rsync-path"] },
+  scp: { short: "S", valued: "cDFiJlooPSX", long: [] },
 })
 
 // Options may follow operands (`rg TODO --pre x`), so every word is looked at.
-export function programOptions(part: Part, ex: Expander, spec: { short?: string; long: string[] }): boolean {
+export function programOptions(part: Part, ex: Expander, spec: { short?: string; valued?: string; long: string[] }): boolean {
   ex.out.push(part)
   const programs: (string | undefined)[] = []
   const words = part.words
@@ -122,8 +138,12 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
     if (v === "--") break
     const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
     // getopt_long takes unique prefixes (`--compress` = `--compress-program`); a prefix counts here
-    if (long && spec.long.some((n) => n.startsWith(long[1]!) && long[1]!.length >= Math.min(3, n.length))) programs.push(long[2] ? long[3] : words[++i]?.value)
-    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--") && (spec.short ?? "").includes(v[1]!)) programs.push(v.length > 2 ? v.slice(2) : words[++i]?.value)
+    if (long && spec.long.some((n) => n.startsWith(long[1]!))) programs.push(long[2] ? long[3] : words[++i]?.value)
+    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
+      const valued = spec.valued ?? spec.short ?? ""
+      const at = [...v.slice(1)].findIndex((c) => valued.includes(c)) + 1
+      if (at > 0 && (spec.short ?? "").includes(v[at]!)) programs.push(at + 1 < v.length ? v.slice(at + 1) : words[++i]?.value)
+    }
     else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))
     else if (part.program === "zip" && v === "-TT") programs.push(words[++i]?.value)
   }
@@ -133,7 +153,7 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
       continue
     }
     part.findings.push({ name: "program-option", level: "high", reason: `${part.program} runs the program ${p}` })
-    ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader }))
+    ex.out.push(...ex.nested(literalWord(p), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
   }
   return true
 }

@@ -11,8 +11,10 @@ import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
 import { compilesStdin } from "./builds.ts"
-import { KEYWORD_REASON, LASTPIPE_REASON, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
+import { HISTORY_REASON, KEYWORD_REASON, LASTPIPE_REASON, setsHistory, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
 import { CREDENTIAL_PRINTERS, printsCredentials } from "./credprint.ts"
+import { SYSTEM_ENTRIES } from "./table-system.ts"
+import { pythonCommand } from "./pyopts.ts"
 
 /** What an entry looks at: the part with its arguments in plain and canonical form. */
 export interface View {
@@ -39,7 +41,19 @@ export interface Entry {
   when?: (v: View) => boolean
 }
 
+// getopt_long and git's parse-options take any unique prefix of a long option (`--mirr` = `--mirror`,
+// `--forc` = `--force`): a prefix given counts as each option it starts. An ambiguous one makes the
+// program refuse to run, so counting it as any of them is safe.
 function flag(v: View, ...names: string[]): boolean {
+  if (exactFlag(v, names)) return true
+  for (const given of v.canon.flags) {
+    if (given.length < 3 || given.charCodeAt(1) !== 45 || given.includes("=")) continue
+    for (const n of names) if (n.length > given.length && n.startsWith(given)) return true
+  }
+  return false
+}
+// a listing's exclusions: an abbreviated option there is judged by the option list, which names it
+function exactFlag(v: View, names: string[]): boolean {
   for (const n of names) if (v.canon.flags.has(n)) return true
   return false
 }
@@ -76,6 +90,9 @@ const GIT_READ = new Set([
   "diff-index", "diff-files",
 ])
 
+// git send-pack and http-push are the plumbing under git push: they push (and force) the same way
+const GIT_PUSH = ["push", "send-pack", "http-push"]
+
 const GIT_WRITE = new Set([
   "add", "commit", "stash", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "restore", "mv", "rm", "pull",
   "fetch", "clone", "init", "am", "apply", "worktree", "notes", "submodule", "remote", "config", "tag", "branch", "reset",
@@ -104,6 +121,7 @@ export const TABLE: readonly Entry[] = [
   { name: "process-environment", level: "high", reason: "ps e prints other processes' environments, which hold their API keys and tokens", programs: ["ps"], when: psEnvironment },
   { name: "shell-option", level: "high", reason: LASTPIPE_REASON, programs: ["shopt"], when: (v) => shoptLastpipe(v.args) },
   { name: "shell-option", level: "high", reason: KEYWORD_REASON, programs: ["set", "shopt"], when: (v) => setsKeyword(v.program, v.args) },
+  { name: "shell-option", level: "high", reason: HISTORY_REASON, programs: ["set", "shopt"], when: (v) => setsHistory(v.program, v.args) },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set"], when: printsEnvironment },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
@@ -134,6 +152,7 @@ export const TABLE: readonly Entry[] = [
   { name: "write-files", level: "medium", reason: "rewrites files", programs: ["prettier"], when: (v) => flag(v, "--write", "-w") },
   { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["npx", "bunx", "pnpx", "uvx", "pipx"] },
   { name: "run-package", level: "medium", reason: "downloads and runs a package", programs: ["pnpm", "yarn", "bun", "npm"], sub: ["dlx", "x", "exec"] },
+  { name: "unknown-option", level: "medium", reason: "an option before the subcommand may take it as its value: the command after it (install, exec, publish, ...) would run", programs: [...PKG_MANAGERS, "cargo"], when: hiddenSubcommand },
   { name: "install", level: "medium", reason: "installs or changes dependencies", programs: PKG_MANAGERS, sub: PKG_INSTALL },
   { name: "install", level: "medium", reason: "installs or changes dependencies", programs: ["pip", "pip3", "uv", "poetry", "pipenv", "gem", "bundle", "composer", "brew", "cargo", "go", "conda", "mamba"], sub: ["install", "uninstall", "add", "remove", "sync", "update", "upgrade", "get", "lock", "pip", "require"] },
   { name: "install", level: "medium", reason: "installs or removes system packages", programs: ["apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "port", "snap", "flatpak"] },
@@ -142,16 +161,16 @@ export const TABLE: readonly Entry[] = [
   { name: "git-read", level: "safe", reason: "reads the repository", programs: ["git"], when: (v) => v.sub === undefined || GIT_READ.has(v.sub) },
   { name: "git-write", level: "medium", reason: "changes the repository", programs: ["git"], when: (v) => v.sub !== undefined && v.sub !== "ls-remote" && !GIT_READ.has(v.sub) && !gitListing(v) },
   { name: "git-read", level: "safe", reason: "lists repository state", programs: ["git"], when: gitListing },
-  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && v.sub !== "push" },
-  { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: ["push"] },
+  { name: "git-unknown", level: "medium", reason: "an unfamiliar git command", programs: ["git"], when: (v) => v.sub !== undefined && !GIT_READ.has(v.sub) && !GIT_WRITE.has(v.sub) && !GIT_PUSH.includes(v.sub) },
+  { name: "git-push", level: "high", reason: "pushes to a remote", programs: ["git"], sub: GIT_PUSH },
   // git lfs X and git-lfs X: only the listings read
   { name: "git-read", level: "safe", reason: "lists large-file state", programs: ["git-lfs"], when: (v) => LFS_READ.includes(lfsCommand(v) ?? "") },
   { name: "git-write", level: "medium", reason: "git lfs changes the repository or its large files", programs: ["git-lfs"], when: (v) => !LFS_READ.includes(lfsCommand(v) ?? "") },
   { name: "git-config-global", level: "high", reason: "git lfs install changes git configuration outside the repository (~/.gitconfig)", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["install", "uninstall"].includes(lfsCommand(v) ?? "") && !flag(v, "--local", "-l", "--worktree") },
   { name: "git-push", level: "high", reason: "git lfs push uploads large files to a remote", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && lfsCommand(v) === "push" },
   { name: "git-network", level: "medium", reason: "git lfs contacts a remote over the network", programs: ["git", "git-lfs"], when: (v) => isLfs(v) && ["fetch", "pull", "clone", "lock", "unlock", "locks", "migrate"].includes(lfsCommand(v) ?? "") },
-  { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
-  { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: ["push"], when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
+  { name: "git-push-delete", level: "high", reason: "deletes a remote branch or tag", programs: ["git"], sub: GIT_PUSH, when: (v) => flag(v, "-d", "--prune") || v.canon.operands.slice(2).some((o) => o.startsWith(":")) },
+  { name: "git-force-push", level: "critical", reason: "force-pushes: rewrites shared history", programs: ["git"], sub: GIT_PUSH, when: (v) => flag(v, "-f", "--force-with-lease", "--force-if-includes", "--mirror") || anyArg(v, /^--force-with-lease=/) || v.canon.operands.slice(1).some((o) => o.startsWith("+")) },
   { name: "git-reset-hard", level: "high", reason: "discards uncommitted changes", programs: ["git"], sub: ["reset"], when: (v) => flag(v, "--hard", "--merge", "--keep") },
   { name: "git-clean", level: "high", reason: "deletes untracked files", programs: ["git"], sub: ["clean"], when: (v) => flag(v, "-f") && !flag(v, "-n") },
   { name: "git-branch-delete", level: "high", reason: "deletes a branch", programs: ["git"], sub: ["branch", "tag"], when: (v) => flag(v, "-d") },
@@ -166,7 +185,7 @@ export const TABLE: readonly Entry[] = [
   { name: "network", level: "medium", reason: "sends packets over the network", programs: ["ping", "ping6", "traceroute", "tracepath", "mtr", "arping"] },
   { name: "network", level: "medium", reason: "downloads from the network", programs: ["curl", "wget", "http", "https", "xh", "aria2c", "fetch"] },
   { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["curl", "http", "https", "xh"], when: (v) => flag(v, "-T", "-d", "-F", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--upload-file", "--form-string") || anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^-X(POST|PUT|PATCH|DELETE)$|^--request=(POST|PUT|PATCH|DELETE)$/) || (v.program !== "curl" && anyArg(v, /^(POST|PUT|PATCH|DELETE)$|^[^=:]+(=|:=)/)) },
-  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
+  { name: "network-upload", level: "high", reason: "sends data over the network", programs: ["wget"], when: (v) => flag(v, "--post-data", "--post-file", "--body-data", "--body-file", "--method") || anyArg(v, /^--(post-data|post-file|body-data|body-file|method)/) },
   { name: "network-upload", level: "high", reason: "copies files to or from another machine", programs: ["scp", "rsync", "sftp", "ftp", "lftp", "rclone"] },
   { name: "network-listen", level: "high", reason: "opens raw network connections", programs: ["nc", "ncat", "netcat", "socat", "telnet", "nmap"] },
   { name: "ssh", level: "medium", reason: "runs commands on another machine", programs: ["ssh", "mosh"] },
@@ -178,9 +197,12 @@ export const TABLE: readonly Entry[] = [
   { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["systemctl", "loginctl"], sub: ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "soft-reboot", "kill-session", "terminate-session"] },
   { name: "services", level: "high", reason: "starts, stops or changes system services", programs: ["systemctl", "service", "launchctl", "sc", "rc-service"], when: (v) => !["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print"].includes(v.sub ?? "status") },
   { name: "services", level: "safe", reason: "reads service state", programs: ["systemctl", "service", "launchctl"], when: (v) => ["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print", undefined].includes(v.sub) },
+  { name: "program-option", level: "high", reason: "cloc --vcs runs the command it is given to list the files (other than git, svn or auto)", programs: ["cloc"], when: (v) => readOptions(v.args, known("cloc")!.options).valued.some((o) => o.name === "vcs" && !/^(git|svn|auto)$/.test(o.value?.value ?? "")) },
   { name: "disk-format", level: "critical", reason: "formats or repartitions a disk", programs: ["mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "diskutil", "mkdosfs", "newfs"] },
+  ...SYSTEM_ENTRIES,
   { name: "privileged", level: "critical", reason: "runs as another user (root)", programs: ["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"] },
   { name: "privileged", level: "high", reason: "changes the root or namespaces of what it runs", programs: ["chroot", "unshare", "nsenter", "systemd-run"] },
+  { name: "privileged", level: "high", reason: "runs with another group's rights", programs: ["sg", "newgrp"] },
   { name: "runs-commands", level: "low", reason: "runs the command checked beside it", programs: ["xargs", "watch", "parallel", "eval", "trap", "alias", "flock", "script"] },
   { name: "archive", level: "medium", reason: "packs or unpacks files", programs: ["tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "unxz", "7z", "zstd"] },
   { name: "shell-builtin", level: "safe", reason: "shell bookkeeping", programs: ["export", "unset", "local", "declare", "typeset", "readonly", "read", "getopts", "mapfile", "readarray", "let", "bind", "complete", "compgen", "disown", "fg", "bg", "suspend", "logout", "enable", "caller", "source", "."] },
@@ -197,7 +219,7 @@ export const TABLE: readonly Entry[] = [
   { name: "github-delete", level: "high", reason: "deletes or publishes on GitHub", programs: ["gh", "glab"], when: (v) => ["delete", "archive", "transfer", "merge"].includes(second(v) ?? "") || (v.sub === "release" && second(v) === "create") },
   { name: "inline-code", level: "high", reason: "runs inline code that is not inspected", programs: ["python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua", "luajit", "Rscript", "osascript", "julia", "tclsh", "vim", "nvim", "emacs"], when: inlineCode },
   { name: "code-from-input", level: "high", reason: "runs code it reads from its input", programs: ["python", "python2", "python3", "pypy3", "node", "nodejs", "perl", "ruby", "php", "lua", "Rscript", "osascript", "julia", "irb"], when: (v) => !!v.part.stdin && v.part.stdin.kind !== "file" && (v.canon.operands.length === 0 || v.canon.operands[0] === "-") },
-  { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => flag(v, "-m") && ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(v.canon.operands[0] ?? "") },
+  { name: "build", level: "low", reason: "builds or tests", programs: ["python", "python3"], when: (v) => ["pytest", "unittest", "mypy", "black", "ruff", "build", "compileall", "doctest", "tox"].includes(pythonCommand(v.values).module ?? "") },
   { name: "shell-history-clear", level: "low", reason: "clears shell history", programs: ["history"], when: (v) => flag(v, "-c") },
 ]
 
@@ -269,6 +291,14 @@ function makePrintsDatabase(v: View): boolean {
 }
 
 // `git remote show NAME` and `git submodule update` reach the remote too (`remote show -n` does not)
+// `npm --foo test install x`: when --foo takes a value, test is that value and install the subcommand
+function hiddenSubcommand(v: View): boolean {
+  const next = v.canon.operands[1]
+  if (next === undefined || !(PKG_INSTALL.includes(next) || PUBLISH.includes(next))) return false
+  const at = v.values.indexOf(v.sub ?? "")
+  return at > 0 && v.values[at - 1]!.startsWith("-") && !v.values[at - 1]!.includes("=")
+}
+
 function gitNetwork(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   if (v.sub === "remote") return ["show", "update", "prune", "set-head"].includes(ops[0] ?? "") && !flag(v, "-n")
@@ -280,7 +310,7 @@ function gitListing(v: View): boolean {
   const ops = v.canon.operands.slice(1)
   switch (v.sub) {
     case "branch":
-      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+      return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !exactFlag(v, ["-d", "-m", "-c", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description"])
     case "tag":
       return (gitOperands(v).length === 0 || flag(v, "-l", "--list")) && !flag(v, "-d", "-a", "-s", "-f")
     case "remote":

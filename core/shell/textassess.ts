@@ -4,10 +4,10 @@ import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
-import { awkIsPlain, awkReadsEnvironment, sedIsPlain } from "./textprog.ts"
+import { awkIsPlain, awkReadsEnvironment, awkSecretNames, awkUsesArgv, sedIsPlain } from "./textprog.ts"
 import { writeVerdict } from "./paths.ts"
 
-const SED = lazyOptions({
+export const SED = lazyOptions({
   short: "ne:f:Ersuzi::l:b",
   long: "quiet silent expression= file= in-place? line-length= null-data zero-terminated separate unbuffered regexp-extended posix debug sandbox follow-symlinks binary help version",
 })
@@ -37,7 +37,7 @@ export function sed(v: View, out: Finding[]): void {
   }
 }
 
-const AWK = lazyOptions({
+export const AWK = lazyOptions({
   short: "F:v:f:e:bcCMNOPrsStV",
   long: "field-separator= assign= file= source= sandbox traditional posix re-interval characters-as-bytes copyright use-lc-numeric bignum non-decimal-data optimize no-optimize lint? version help",
 })
@@ -54,7 +54,10 @@ export function awk(v: View, out: Finding[]): void {
   for (const p of programs) {
     if (p?.value === undefined) out.push({ name: "awk-program", level: "medium", reason: `the ${v.program} program is not static` })
     else if (!awkIsPlain(p.value)) out.push({ name: "awk-program", level: "medium", reason: `the ${v.program} program may run commands or write files (system, getline, |, >)` })
-    if (p?.value !== undefined && awkReadsEnvironment(p.value)) out.push({ name: "print-environment", level: "medium", reason: `the ${v.program} program reads ENVIRON as a whole: prints the environment, which may hold secrets` })
+    if (p?.value === undefined) continue
+    if (awkReadsEnvironment(p.value)) out.push({ name: "print-environment", level: "medium", reason: `the ${v.program} program reads ENVIRON as a whole: prints the environment, which may hold secrets` })
+    for (const name of awkSecretNames(p.value)) out.push({ name: "secret-variable", level: "medium", reason: `the ${v.program} program reads the secret variable ${name} (ENVIRON["${name}"]): its value reaches the output` })
+    if (awkUsesArgv(p.value)) out.push({ name: "read-unknown", level: "medium", reason: `the ${v.program} program changes ARGV/ARGC: awk reads the files it puts there, which ccode cannot see` })
   }
 }
 

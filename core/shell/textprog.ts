@@ -1,5 +1,6 @@
 // sed and awk programs can run commands (`sed 'e ..'`, `s/x/y/e`, awk system()) and write files
 // (`w file`, print > "f"). Only programs made of known-harmless pieces count as plain text processing. Pure.
+import { looksSecretName } from "../base/secretname.ts"
 
 /** A sed script that only selects, substitutes and prints; anything else may run or write. */
 export function sedIsPlain(script: string): boolean {
@@ -89,4 +90,16 @@ export function awkReadsEnvironment(program: string): boolean {
   const all = program.match(/(?<![A-Za-z0-9_])ENVIRON(?![A-Za-z0-9_])/g)?.length ?? 0
   const named = program.match(/(?<![A-Za-z0-9_])ENVIRON\["[A-Za-z_][A-Za-z0-9_]*"\]/g)?.length ?? 0
   return all > named
+}
+
+/** The secret-named variables (looksSecretName) an awk program reads as `ENVIRON["NAME"]`. */
+export function awkSecretNames(program: string): string[] {
+  const out: string[] = []
+  for (const m of program.matchAll(/(?<![A-Za-z0-9_])ENVIRON\["([A-Za-z_][A-Za-z0-9_]*)"\]/g)) if (looksSecretName(m[1]!) && !out.includes(m[1]!)) out.push(m[1]!)
+  return out
+}
+
+/** awk opens every ARGV[1..ARGC-1] as input: a program that touches ARGV or ARGC names files the command line does not. */
+export function awkUsesArgv(program: string): boolean {
+  return /(?<![A-Za-z0-9_])ARG(V|C)(?![A-Za-z0-9_])/.test(program)
 }

@@ -10,6 +10,7 @@ import { globCandidates } from "./globs.ts"
 import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
+import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -72,6 +73,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
+  if (program === "git" && (words[1]?.value === "config" || printsRemoteUrls(words) || listsVars(words))) gitConfigFiles(part, home, out)
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -88,6 +90,9 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     if (attached !== undefined) {
       const value = { ...w, value: attached, text: attached, tilde: false }
       if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
+    } else if (program === "git" && (lineRange(v) !== undefined || words[i - 1]?.value === "-L")) {
+      // `git log -L1,1:.env`, `-L:func:.env`, `-L 1,1:.env`: the file after a `:` of -L's value is read
+      for (const file of lineRangeFiles(lineRange(v) ?? v)) addPath(out, { ...w, value: file, text: file, tilde: false, glob: false }, "read", cwd, home, unplaced)
     } else if (program === "git" && !v.startsWith("-")) {
       const inObject = objectPath(v)
       if (inObject !== undefined) addPath(out, { ...w, value: inObject, text: inObject, tilde: false, glob: false }, "read", cwd, home, unplaced)
@@ -95,6 +100,8 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     }
   }
   for (const w of optionReads(program, words)) addPath(out, w, "read", cwd, home, unplaced)
+  // curl/wget: file: URLs, @FILE values, --netrc-file, -T, wget --post-file: local files they read
+  if (NET_PROGRAMS.has(program)) for (const f of netFiles(part, home).files) addPath(out, f.value, "read", cwd, home, unplaced)
   if (role === "none") return out
   const ops = operands(words, 1)
   if (role === "write") for (const w of ops) addPath(out, w, "write", cwd, home, unplaced)
@@ -154,8 +161,54 @@ export function objectPath(v: string): string | undefined {
   return undefined
 }
 
+// a short-option bundle ending in L with its value attached (`-L1,1:f`, `-nL:fn:f`)
+function lineRange(v: string): string | undefined {
+  return v.charCodeAt(0) === 45 && v.charCodeAt(1) !== 45 ? /^-[A-Za-z]*?L(.+)$/s.exec(v)?.[1] : undefined
+}
+
+// -L's value is `start,end:file` or `:funcname:file`, and a range or funcname can be a regex holding `:`:
+// every text after a `:` counts as the file (the other candidates are names no rule holds)
+function lineRangeFiles(v: string): string[] {
+  const out: string[] = []
+  for (let at = v.indexOf(":"); at >= 0; at = v.indexOf(":", at + 1)) if (at + 1 < v.length) out.push(v.slice(at + 1))
+  return out
+}
+
 function looksLikePath(w: Word): boolean {
   const v = w.value ?? ""
   if (v.includes("://") || v.includes("=")) return false
   return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
+}
+
+// `git remote -v`, `get-url`, `show`: the remotes' URLs as the config has them (a token in one included)
+function printsRemoteUrls(words: readonly Word[]): boolean {
+  return words[1]?.value === "remote" && words.slice(2).some((w) => w.value === "-v" || w.value === "--verbose" || w.value === "get-url" || w.value === "show")
+}
+
+// `git var -l` lists every config entry beside git's variables
+function listsVars(words: readonly Word[]): boolean {
+  return words[1]?.value === "var" && words.slice(2).some((w) => w.value === "-l")
+}
+
+/**
+ * The config files `git config` (and `git remote -v`) reads (and prints with -l, --get-regexp, get --all): the repository's,
+ * found from where git starts upward, the user's and the system's. The caller looks at them on disk: one
+ * holding a credential (an extraheader token, a URL with a password) makes the read one of a secret.
+ */
+function gitConfigFiles(part: Part, home: string, out: TouchedPath[]): void {
+  let starts = part.cwd ?? []
+  for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
+  const seen = new Set<string>()
+  for (const start of starts) {
+    for (let dir = start; ; dir = dir.slice(0, dir.lastIndexOf("/")) || "/") {
+      const file = `${dir === "/" ? "" : dir}/.git/config`
+      if (!seen.has(file)) {
+        seen.add(file)
+        // extensions.worktreeConfig: git reads config.worktree after config
+        out.push({ path: file, access: "read" }, { path: `${file}.worktree`, access: "read" })
+      }
+      if (dir === "/") break
+    }
+  }
+  for (const path of [`${home}/.gitconfig`, `${home}/.config/git/config`, "/etc/gitconfig"]) out.push({ path, access: "read" })
 }

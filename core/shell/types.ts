@@ -13,7 +13,7 @@ export interface Redirect {
 export type Construct =
   | "list" | "pipeline" | "background" | "substitution" | "process_substitution" | "subshell" | "group"
   | "condition" | "loop" | "case" | "function" | "heredoc" | "shell_c" | "eval" | "xargs" | "find_exec"
-  | "sudo" | "ssh" | "watch" | "parallel"
+  | "sudo" | "ssh" | "watch" | "parallel" | "runner"
 
 export interface SimpleCommand {
   /** the command's own source text */
@@ -64,9 +64,27 @@ export interface TouchedPath {
   /** a folder a recursive read opens every file below (grep -r, rg): the files there whose names a
    *  path rule names are looked up on disk before deciding; "visible" skips dot-files (rg, ag by default) */
   tree?: "all" | "visible"
+  /** rg's "visible" walk (set for rg alone): dot-names it still searches, those its -g/--glob/--iglob
+   *  globs match (any case) and those a `!` line of an ignore file on disk (.ignore, .rgignore,
+   *  .gitignore, in the folder walked or above it) names */
+  dotGlobs?: string[]
   /** a glob that is an argument of this program (`sort *`): a match named like an option (`-S1`,
    *  `--compress-program=sh`) is read as one, looked up on disk before deciding */
   operand?: string
+  /** a git command started in this folder prints content its repository holds without naming the
+   *  files (git show, log -p, diff, grep): the names the repository holds are looked up on disk */
+  git?: GitContent
+}
+
+/** What a git command prints of its repository: the history's files, the index's (all of them, or only
+ *  those the work tree changed), the untracked ones; `within`: only below these paths (its pathspecs). */
+export interface GitContent {
+  history?: true
+  index?: "all" | "changed"
+  untracked?: true
+  within?: string[]
+  /** git can list the very names it prints: `git show REVS --name-only` or `git diff [--cached] REVS --name-only` */
+  ask?: { kind: "show" | "diff"; revs: string[]; cached?: true }
 }
 
 export interface ShellAnalysis {

@@ -43,6 +43,7 @@ export function testCommand(w: Reader, node: SNode, scope: Scope): void {
       for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
         const text = w.src.slice(side.start, side.end)
         note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
+        arithmeticSets(text, scope)
       }
     } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
       names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
@@ -85,13 +86,17 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     if (c.type !== "subscript" || isAssociative(scope, w.src.slice(c.start, c.end).replace(/\[.*$/s, ""))) continue
     const index = c.children.find((x) => x.field === "index")
     if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
+    if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   }
   // ${v:=default} and ${v=default} assign the default when v is empty (unset): a known value stays
   const assigning = node.children.find((c) => c.field === "operator" && (c.type === ":=" || c.type === "="))
   if (assigning && name) {
     const v = w.src.slice(name.start, name.end)
     const known = makeLookup(scope, w.shell)(v)
-    if (!known && isInteger(scope, v)) note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
+    if (!known && isInteger(scope, v)) {
+      note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
+      arithmeticSets(w.src.slice(assigning.end, node.end - 1), scope)
+    }
     if (!known) note(w, setVar(scope, v, undefined, false))
   }
   // ${v@P} expands the value as a prompt string: command substitutions and arithmetic in it run
@@ -103,4 +108,26 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   // ${v:OFFSET:LENGTH}: both are arithmetic
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
   if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
+  if (colon) arithmeticSets(w.src.slice(colon.end, node.end - 1), scope)
+}
+
+/**
+ * `{NAME}>file`, `{a[SUB]}<file` on any command (a `{…}` word right before `<` or `>`): bash opens the
+ * file and assigns the descriptor's number to the variable, evaluating SUB as arithmetic for an indexed
+ * array. True when the words are such a name: they are no argument then.
+ */
+export function namedDescriptor(w: Reader, group: SNode[], scope: Scope): boolean {
+  const last = group[group.length - 1]!
+  const next = w.src[last.end]
+  if (next !== "<" && next !== ">") return false
+  const m = /^\{([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\}$/s.exec(w.src.slice(group[0]!.start, last.end))
+  if (!m) return false
+  const [, name, sub] = m
+  if (sub !== undefined && !isAssociative(scope, name!)) {
+    const risk = arithmeticRisk(sub, scriptValue(scope), true)
+    if (risk) note(w, `the descriptor variable {${name}[${sub}]} of a redirection: ${risk}`)
+    arithmeticSets(sub, scope)
+  }
+  note(w, setVar(scope, sub === undefined ? name! : `${name}[${sub}]`, undefined, false))
+  return true
 }

@@ -7,15 +7,17 @@ import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
-import { names, note, scriptValue, type Reader } from "./walk-arith.ts"
-import { arithmeticSets, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
+import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
+import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
 /** Walks the command and process substitutions inside a node (the caller's walk). */
 export type Substitutions = (node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]) => void
 
 /** `NAME=VALUE` (also inside a declaration): subscripts and integer values are arithmetic; the value is recorded. */
-export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean): void {
+/** `NAME=value` alone or before a command (`declared` false: bash does no brace expansion on the value),
+ *  or a declaration's argument (`export x={a,b}` is `export x=a x=b`: brace-expanded, the last one holds). */
+export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], exported: boolean, declared = false): void {
   subs(node, scope, cwd, ctx)
   // arr[i]=v evaluates i; a variable declared -i evaluates what it is given
   const target = node.children.find((c) => c.field === "name")
@@ -25,8 +27,19 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
   if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
   const value = node.children.find((c) => c.field === "value")
   if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
-  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell))
+  // an indexed array's `( [KEY]=v )` elements: each KEY is expanded, then evaluated as arithmetic
+  if (value?.type === "array" && !associative) {
+    for (const key of elementKeys(w.src, value)) {
+      const risk = arithmeticRisk(key, scriptValue(scope), true)
+      if (risk) note(w, `an array element's subscript [${key}]: ${risk}`)
+      arithmeticSets(key, scope)
+    }
+  }
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) {
+    note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    arithmeticSets(w.src.slice(value.start, value.end), scope)
+  }
+  const a = assignmentOf(w.src, node, makeLookup(scope, w.shell, cwd), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
   const inherited = Boolean(w.shell.env && Object.hasOwn(w.shell.env, a.name))
@@ -35,10 +48,12 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
 
 /** `declare`/`typeset`/`local`/`export`/`readonly` with their flags, names and assignments. */
 export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  // `export {PATH}>/dev/null`: the descriptor variable is set, and is no name the builtin is given
+  node = { ...node, children: node.children.filter((c, i) => i === 0 || !c.named || !namedDescriptor(w, [c], scope)) }
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
-  declarePrints(w.src, node, makeLookup(scope, w.shell))
+  const { globbed } = declarePrints(w.src, node, makeLookup(scope, w.shell, cwd))
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
@@ -52,31 +67,40 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
     // an integer variable evaluates what it is given as arithmetic; a nameref's value is a name
     const value = c.children.find((x) => x.field === "value")
     if (value && flags.some((f) => /^-[a-zA-Z]*n/.test(f))) {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, nameRisk(v, `${keyword} -n`))
+      const lookup = makeLookup(scope, w.shell, cwd)
+      for (const v of evalWord([value], w.src, lookup)) {
+        note(w, nameRisk(v, `${keyword} -n`))
+        // the variable it names is read through it from here: a secret one the script did not set counts
+        const target = v.value === undefined ? undefined : /^[A-Za-z_][A-Za-z0-9_]*/.exec(v.value)?.[0]
+        if (target) lookup(target)
+      }
     }
-    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
+      note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
+      arithmeticSets(w.src.slice(value.start, value.end), scope)
+    }
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
     if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))
     if (target && value && value.type !== "array") {
-      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell))) note(w, compoundRisk(keyword, target, v.value, scope))
+      for (const v of evalWord([value], w.src, makeLookup(scope, w.shell, cwd))) note(w, compoundRisk(keyword, target, v.value, scope))
     }
   }
   const exported = keyword === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f))
   const nameref = keyword !== "export" && keyword !== "readonly" && flags.some((f) => /^-[a-zA-Z]*n/.test(f))
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const others: SNode[] = []
   // with no names (`declare -p`, `export -p`, `declare -x`, `typeset` alone) it prints the variables, the
   // environment included: a command the table judges (print-environment)
-  // (a word known only at run time may be an option)
+  // (a word known only at run time may be an option); one naming variables by a glob is judged so too
   if (!node.children.some((c) => c.type === "variable_assignment")) {
-    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup))
-    if (words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+    const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
+    if (globbed || words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
       w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
     }
   }
   for (const c of node.children) {
-    if (c.type === "variable_assignment" && !nameref) assign(w, subs, c, scope, cwd, ctx, exported)
+    if (c.type === "variable_assignment" && !nameref) assign(w, subs, c, scope, cwd, ctx, exported, true)
     else if (c.type === "variable_assignment") {
       subs(c, scope, cwd, ctx)
       const a = assignmentOf(w.src, c, lookup)
@@ -88,6 +112,42 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   }
   // NAME=VALUE written quoted or in pieces (`export 'X=1'`, `export X''=1`): bash reads the word after
   // quote removal, as the builtin does when reached through `builtin` or `command`
-  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup))
+  const words = groupWords(w.src, others).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
   note(w, declare(keyword, [...flags.map((f) => literalWord(f)), ...words], scope, true))
+}
+
+/** The KEY of every `[KEY]=value` (or `[KEY]+=value`) element of an array literal `( … )`, as written.
+ *  An element is the text of adjacent nodes (the parser may cut `[`…`]=x` into two). */
+function elementKeys(src: string, array: SNode): string[] {
+  const elements: string[] = []
+  let end = -1
+  for (const e of array.children) {
+    if (!e.named || e.type === "comment") continue
+    if (e.start === end) elements[elements.length - 1] += src.slice(e.start, e.end)
+    else elements.push(src.slice(e.start, e.end))
+    end = e.end
+  }
+  const keys: string[] = []
+  for (const text of elements) {
+    if (!text.startsWith("[")) continue
+    const close = closingBracket(text)
+    if (close > 0 && (text[close + 1] === "=" || text.startsWith("+=", close + 1))) keys.push(text.slice(1, close))
+  }
+  return keys
+}
+
+// the `]` that closes the `[` at 0, past quoted text and nested brackets; -1 when there is none
+function closingBracket(text: string): number {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === "\\") i++
+    else if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1)
+      if (end < 0) return -1
+      i = end
+    } else if (c === "[") depth++
+    else if (c === "]" && --depth === 0) return i
+  }
+  return -1
 }

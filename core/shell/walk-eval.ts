@@ -2,8 +2,9 @@
 // what it sets and where it leaves the directory count after them. Pure.
 import { childScope, type Cwd, type Scope } from "./scope.ts"
 import { joinCwd } from "./cwd.ts"
-import { markVolatile } from "./setvars.ts"
+import { builtinCall, markVolatile } from "./setvars.ts"
 import type { Word } from "./word.ts"
+import type { RawCommand } from "./raw.ts"
 
 /** Where a statement leaves the directory when it succeeds and when it fails (null: not known). */
 export interface Outcome {
@@ -35,11 +36,32 @@ export function trap(args: Word[], scope: Scope, cwd: Cwd, run: Run): Outcome {
 }
 
 /** What a body run at times not known (a trap handler, a function) leaves behind: the variables it sets
- *  have no known value, and a directory change in it makes every later directory unknown. */
+ *  have no known value, a directory change in it makes every later directory unknown, and so does a
+ *  brace expansion setting the words brace-expanded. */
 export function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Outcome {
   scope.loader.push(...inner.loader)
   for (const n of inner.exported) scope.exported.add(n)
   markVolatile(scope, inner.vars.keys())
+  // `set +B` in it: from its first run on, brace words may or may not be expanded
+  if (inner.braceexpand !== undefined) scope.braceexpand = "unknown"
   if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
   return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
+}
+
+/** A trap handler fires later: before or after any command that follows it (DEBUG, ERR, RETURN) or when
+ *  the shell ends (EXIT). Its relative paths are judged in every directory the shell may be in from the
+ *  trap on (`trap 'cat .netrc' EXIT; cd ~` reads ~/.netrc): each trap's cwd becomes their union, with
+ *  the directories the statement lists (a subshell's, a group's) end in (`ends`, by the number of
+ *  commands walked when they ended). */
+export function trapDirectories(commands: RawCommand[], ends: { at: number; cwd: Cwd }[]): void {
+  if (!commands.some((c) => c.words.some((w) => w.value === "trap"))) return
+  let later: Cwd = []
+  let e = ends.length - 1
+  for (let i = commands.length - 1; i >= 0; i--) {
+    for (; e >= 0 && ends[e]!.at > i; e--) later = joinCwd(later, ends[e]!.cwd)
+    const c = commands[i]!
+    const own = c.cwd
+    if (builtinCall(c.words).name === "trap") c.cwd = joinCwd(own, later)
+    later = joinCwd(later, own)
+  }
 }

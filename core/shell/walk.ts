@@ -10,11 +10,12 @@ import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
-import { arithmetic, expansionRisk, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { TRANSLATED, translated, translatedIn } from "./translated.ts"
+import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
+import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, type Substitutions } from "./walk-declare.ts"
-import { evalScript, lateEffects, trap, type Outcome } from "./walk-eval.ts"
+import { evalScript, lateEffects, trap, trapDirectories, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
   src: string
@@ -23,11 +24,16 @@ interface Walker {
   /** stdin a whole compound statement reads (`{ ..; } <<EOF`, a list tree-sitter hung a heredoc on):
    *  every command inside without its own gets it, so a shell among them is seen reading it */
   inherited?: Stdin
+  /** where statement lists end, by the number of commands walked then: the directories a trap handler
+   *  may fire in (kept only when the script mentions trap) */
+  ends?: { at: number; cwd: Cwd }[]
 }
 
 export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
   const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
+  if (src.includes("trap")) w.ends = []
   sequence(w, root.children, scope, cwd, context, [])
+  if (w.ends) trapDirectories(w.out.commands, w.ends)
   return w.out
 }
 
@@ -51,6 +57,7 @@ function sequence(w: Walker, nodes: SNode[], scope: Scope, cwd: Cwd, ctx: Constr
     const r = statement(w, node, scope, cwd, inner, redirects)
     cwd = joinCwd(r.ok, r.fail)
   }
+  w.ends?.push({ at: w.out.commands.length, cwd })
   return cwd
 }
 
@@ -138,6 +145,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       declaration(w, inner(w), node, scope, cwd, ctx)
       return same
     case "unset_command":
+      node = { ...node, children: node.children.filter((c) => !c.named || !namedDescriptor(w, [c], scope)) }
       names(w, node.children.filter((c) => c.named), scope, "unset")
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
       for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
@@ -215,11 +223,11 @@ function programText(c: RawCommand): string {
 }
 
 function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const values = node.children.filter((c) => c.field === "value")
   for (const c of values) substitutions(w, c, scope, cwd, ctx)
   // a loop over literal integers (`for i in 1 2 3`) keeps an integer: arithmetic on it is inert
-  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup))
+  const words = groupWords(w.src, values).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
   const integer = words.length > 0 && words.every((x) => x.value !== undefined && /^\d+$/.test(x.value)) ? words[0]!.value : undefined
   for (const c of node.children) {
     if (c.field !== "variable") continue
@@ -238,12 +246,15 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
   let pipeTail: SNode[] | undefined
   let listTail: { op: string; right: SNode } | undefined
   const extraArgs: SNode[] = []
+  // tree-sitter hangs a redirect of a list's last command on the whole list (`cd /x && cat < $PWD/f`):
+  // the words are expanded after the commands before it ran, where $PWD is not known here
+  const at = body?.type === "list" ? null : cwd
   for (const r of node.children) {
     if (r === body || !r.named) continue
     if (r.type === "heredoc_redirect") {
       for (const c of r.children) if (c.type === "heredoc_body") substitutions(w, c, scope, cwd, ctx)
     } else substitutions(w, r, scope, cwd, ctx)
-    const got = redirect(w, r, scope)
+    const got = redirect(w, r, scope, at)
     if (got?.redirect) own.push(got.redirect)
     if (got?.stdin) stdin = got.stdin
     if (r.type !== "heredoc_redirect") continue
@@ -253,15 +264,16 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
       else if (c.field === "right") listTail = { op: r.children.find((x) => x.field === "operator")?.type ?? ";", right: c }
       else if (c.field === "argument") extraArgs.push(c)
       else if (c.field === "redirect") {
-        const more = redirect(w, c, scope)
+        const more = redirect(w, c, scope, at)
         if (more?.redirect) own.push(more.redirect)
       }
     }
   }
   const run = (cwdIn: Cwd, stdinIn: Stdin | undefined, sc: Scope, cx: Construct[]): Outcome => {
     if (!body) {
-      w.out.bare.push(...own)
-      for (let i = 0; i < own.length; i++) w.out.bareCwd.push(cwdIn)
+      const files = own.filter((r) => r.dup === undefined)
+      w.out.bare.push(...files)
+      for (let i = 0; i < files.length; i++) w.out.bareCwd.push(cwdIn)
       return { ok: cwdIn, fail: cwdIn }
     }
     if (body.type === "command") return command(w, body, sc, cwdIn, cx, [...outer, ...own], stdinIn, extraArgs)
@@ -284,7 +296,7 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
 
 function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[], stdin: Stdin | undefined, extraArgs: SNode[]): Outcome {
   if (cwd && cwdLost(scope)) cwd = null
-  const lookup = makeLookup(scope, w.shell)
+  const lookup = makeLookup(scope, w.shell, cwd)
   const assignments: RawCommand["assignments"] = []
   const own: RawRedirect[] = []
   const wordNodes: SNode[] = []
@@ -302,7 +314,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
       wordNodes.push(c)
     } else if (c.field === "redirect" || c.type.endsWith("_redirect")) {
       substitutions(w, c, scope, cwd, ctx)
-      const got = redirect(w, c, scope)
+      const got = redirect(w, c, scope, cwd)
       if (got?.redirect) own.push(got.redirect)
       if (got?.stdin) stdin = got.stdin
     } else if (c.named) substitutions(w, c, scope, cwd, ctx)
@@ -313,7 +325,11 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     textEnd = Math.max(textEnd, a.end)
   }
   const words: Word[] = []
-  for (const group of groupWords(w.src, wordNodes)) for (const word of evalWord(group, w.src, lookup, "argument")) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  for (const [i, group] of groupWords(w.src, wordNodes).entries()) {
+    // bash reads `{NAME}>` as a descriptor variable after the command name only (`{x}>f` alone runs `{x}`)
+    if (i > 0 && namedDescriptor(w, group, scope)) continue
+    for (const word of evalWord(group, w.src, lookup, "argument", braceMode(scope))) words.push(word.tilde ? dirTilde(word, scriptValue(scope), dirStack(scope)) : word)
+  }
   const raw: RawCommand = {
     words,
     assignments,
@@ -349,6 +365,7 @@ function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[
   const scratch: Walker = { src: text, shell: w.shell, out: { commands: [], bare: [], bareCwd: [] } }
   const end = sequence(scratch, parsed.root.children, scope, cwd, ctx, [])
   for (const why of scratch.out.unresolved ?? []) note(w, why)
+  if (scratch.out.findings) (w.out.findings ??= []).push(...scratch.out.findings)
   return end
 }
 
@@ -369,6 +386,10 @@ function inner(w: Walker): Substitutions {
   return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
+// a pattern tree-sitter keeps as one leaf (`${x#$"h"}`, `${x/$"h"/}`, `[[ x =~ $"h" ]]`): bash translates a
+// `$"..."` in it all the same
+const PATTERN_LEAVES = new Set(["regex", "extglob_pattern", "word"])
+
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
@@ -377,7 +398,10 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
   // $(( expr )) and the old $[ expr ]
   if (node.type === "arithmetic_expansion") w.src.startsWith("$[", node.start) ? arithmetic(w, node, scope, 2, 1) : arithmetic(w, node, scope, 3, 2)
   if (node.type === "expansion") expansionRisk(w, node, scope)
+  if (node.type === "translated_string" || translated(w.src, node)) (w.out.findings ??= []).push(TRANSLATED)
   for (const c of node.children) {
+    if (node.type !== "string" && translated(w.src, c)) (w.out.findings ??= []).push(TRANSLATED)
+    else if (!c.children.length && PATTERN_LEAVES.has(c.type) && translatedIn(w.src, c.start, c.end)) (w.out.findings ??= []).push(TRANSLATED)
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)

@@ -24,6 +24,9 @@ export interface Word {
   braced?: boolean
 }
 
+/** Whether bash brace-expands words here: on (the default), off (`set +B`), or not known (`set $X`). */
+export type BraceMode = boolean | "unknown"
+
 /** The value of `$name`: a string, "" when unset, undefined when it cannot be known. */
 export type Lookup = (name: string) => string | undefined
 
@@ -46,8 +49,9 @@ export function dynamicWord(text: string): Word {
 /** Evaluate adjacent syntax nodes that bash reads as one word (field splitting may make it several).
  *  `assignment`: the value of `NAME=value`, where bash also expands `~` after each unquoted `:`.
  *  `"argument"`: a command's argument or a redirect's target, where bash (outside posix mode) does the
- *  same after the `=` of a word that looks like an assignment (`cat x=~/.netrc` reads `x=$HOME/.netrc`). */
-export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment: boolean | "argument" = false): Word[] {
+ *  same after the `=` of a word that looks like an assignment (`cat x=~/.netrc` reads `x=$HOME/.netrc`).
+ *  `braces`: whether brace expansion is on; by default off for an assignment's value (`x={a,b}` holds {a,b}). */
+export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment: boolean | "argument" = false, braces: BraceMode = assignment !== true): Word[] {
   if (nodes.length === 1 && nodes[0]!.type === "word") {
     // the common case: a bare word with nothing to unquote or expand
     const raw = src.slice(nodes[0]!.start, nodes[0]!.end)
@@ -63,7 +67,7 @@ export function evalWord(nodes: SNode[], src: string, lookup: Lookup, assignment
   }
   if (assignment === true) assignmentTildes(pieces, lookup)
   else if (assignment === "argument") argumentTildes(pieces, lookup)
-  return finish(pieces)
+  return finish(pieces, braces)
 }
 
 // `NAME=` or `NAME+=` at the start of a word, unquoted
@@ -290,7 +294,7 @@ function simpleName(node: SNode, src: string): string | undefined {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : undefined
 }
 
-function finish(pieces: Piece[]): Word[] {
+function finish(pieces: Piece[], braces: BraceMode): Word[] {
   let text = ""
   let value: string | undefined = ""
   let expanded = false
@@ -319,7 +323,7 @@ function finish(pieces: Piece[]): Word[] {
   const word: Word = { text, value, expanded, hollow, glob, tilde: !!first && !first.quoted && !first.expansion && first.value?.startsWith("~") === true }
   if (procsub) word.procsub = true
   if (split && value !== undefined) return splitFields(pieces, word)
-  if (brace && value !== undefined) return expandBraces(pieces, word)
+  if (brace && value !== undefined && braces !== false) return expandBraces(pieces, word, braces === "unknown")
   return [word]
 }
 
@@ -338,12 +342,17 @@ function splitFields(pieces: Piece[], base: Word): Word[] {
   return fields.filter((f) => f !== "").map((f) => ({ ...base, text: f, value: f, glob: base.glob || hasGlob(f) }))
 }
 
-// {a,b} and {1..3} outside quotes become several words.
-function expandBraces(pieces: Piece[], base: Word): Word[] {
+// {a,b}, {1..3} and {a..e..2} outside quotes become several words (or one other word: {c..c} is c).
+function expandBraces(pieces: Piece[], base: Word, unsure: boolean): Word[] {
   let marked = ""
   for (const p of pieces) marked += p.quoted || p.expansion ? p.value! : markBraces(p.value!)
   const results = expandMarked(marked)
-  if (results.length === 1) return [{ ...base, glob: base.glob }]
+  // more words than are followed: none of them is known (a truncated list would leave some unjudged)
+  if (!results) return [{ ...base, value: undefined, expanded: true, hollow: true }]
+  // one word may still differ from the text (`{c..c}` is c)
+  if (results.length === 1 && results[0] === base.value) return [base]
+  // brace expansion may be on or off here: the word is either, so not known
+  if (unsure) return [{ ...base, value: undefined, expanded: true, hollow: true }]
   return results.map((r) => ({ ...base, text: r, value: r, glob: base.glob && hasGlob(r), tilde: r.startsWith("~"), braced: true }))
 }
 
@@ -351,8 +360,15 @@ export function hasGlob(s: string): boolean {
   return s.includes("*") || s.includes("?") || s.includes("[")
 }
 
-/** $'...' escapes, as bash decodes them. */
+/** $'...' escapes, as bash decodes them. A NUL (`\0`, `\x00`, `\u0000`, `\c@`) ends the string: bash
+ *  passes arguments as C strings, so `$'/x/.netrc\0junk'` is /x/.netrc. */
 export function decodeAnsiC(s: string): string {
+  const text = decodeEscapes(s)
+  const nul = text.indexOf("\0")
+  return nul < 0 ? text : text.slice(0, nul)
+}
+
+function decodeEscapes(s: string): string {
   return s.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, e: string) => {
     const k = e[0]!
     if (k === "x" || k === "u" || k === "U") return String.fromCodePoint(parseInt(e.slice(1), 16))

@@ -97,7 +97,9 @@ describe("round 2 table attacks are real and ask", () => {
     git(dir, "update-index", "--add", "--cacheinfo", `100644,${blob},.netrc`)
     git(dir, "config", "core.worktree", sb.home)
     expect(sh("git diff", dir)).toContain(NETRC)
-    await asks("git diff", dir, "core.worktree")
+    // either reason stops it: the work tree outside the workspace, or the tracked .netrc git diff prints
+    const d = await check("git diff", dir)
+    expect({ decision: d.decision, named: /core\.worktree|\.netrc/.test(d.reason), reason: d.reason }).toEqual({ decision: "ask", named: true, reason: d.reason })
   })
 
   test("D5: man.viewer and man.<tool>.cmd run on git help and git log --help: ask; git status stays allowed", async () => {

@@ -44,7 +44,9 @@ describe("globLinks: where a glob's matches lead through symlinks", () => {
   })
   test("matches without links lead nowhere else: they are the names, for the path rules", () => {
     expect(links("src/*.ts")).toEqual({ links: [], names: [join(ws, "src", "a.ts")], complete: true })
-    expect(links("nothing*/x")).toEqual({ links: [], names: [], complete: true })
+    expect(links("nothing*/x")).toEqual({ links: [], names: [], tails: [], complete: true })
+    // a literal last segment: the paths below the matches, for the checks by content (a .git/modules/*/config)
+    expect(links("s*/a.ts").tails).toEqual([join(ws, "src", "a.ts")])
   })
   test("more directory entries read than the bound: incomplete, so the caller fails closed", () => {
     expect(globLinks(join(ws, "many/*/x"), realpathExisting, 10).complete).toBe(false)

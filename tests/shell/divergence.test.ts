@@ -1,5 +1,8 @@
-import { expect, test } from "bun:test"
+import { beforeAll, expect, test } from "bun:test"
 import { parserDivergence } from "../../core/shell/divergence.ts"
+import { loadParser, parseBash } from "../../core/shell/parser.ts"
+
+beforeAll(() => loadParser())
 
 const misread = [
   "cat <<E''OF\nx\nEOF\nid\nE''OF", 'cat <<E""OF\n', 'cat <<E"O"F\n', "cat <<E'O'F\n", "cat <<EOF''\n", "cat <<E$'O'F\n",
@@ -25,4 +28,23 @@ test("texts the parser misreads are refused with a reason", () => {
 
 test("ordinary here-documents, $'…' strings and continuations pass", () => {
   for (const t of fine) expect([t, parserDivergence(t)]).toEqual([t, undefined])
+})
+
+test("a line of assignments alone ends at its line end: the tree reads a ; there, at the source's offsets", () => {
+  const src = "A=1 B=2 # both\nC=3 D=4\necho $A"
+  const parsed = parseBash(src)
+  expect(parsed.error).toBeUndefined()
+  const top = parsed.root.children.map((c) => [c.type, src.slice(c.start, c.end)])
+  expect(top).toEqual([["variable_assignments", "A=1 B=2"], [";", " "], ["comment", "# both"], ["variable_assignments", "C=3 D=4"], ["command", "echo $A"]])
+})
+
+test("a command that is not assignments alone, or a line end a here-document or alias may follow, stays a misreading", () => {
+  for (const t of ["echo x\n\\\ncat a", "A=1 B=2 >out\ncat a", "cat <<E; A=1 B=2\nx\nE\ncat a", "alias x=y; A=1 B=2\nx"]) {
+    expect([t, parseBash(t).error]).toEqual([t, expect.any(String)])
+  }
+})
+
+test("repairs are bounded: past 16 lines of assignments alone the misreading stands", () => {
+  expect(parseBash("(A=1 B=2\necho)\n".repeat(16)).error).toBeUndefined()
+  expect(parseBash("(A=1 B=2\necho)\n".repeat(17)).error).toContain("past a line end")
 })

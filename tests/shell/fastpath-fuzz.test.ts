@@ -96,13 +96,13 @@ describe("the fast paths agree with tree-sitter on generated commands", () => {
     const { taken, differ } = disagreements(commands(6000, random(1)), CORPUS_CONTEXT)
     // how many take a fast path moves with the corpora's vocabulary (the attack corpora add words that are
     // not plain commands); the two ways must agree on every command taken
-    expect(taken).toBeGreaterThan(1250)
+    expect(taken).toBeGreaterThan(1050)
     expect(differ).toEqual([])
   })
 
   test("the same in the attack context (its own home and environment)", () => {
     const { taken, differ } = disagreements(commands(3000, random(2)), ATTACK_CONTEXT)
-    expect(taken).toBeGreaterThan(630)
+    expect(taken).toBeGreaterThan(500)
     expect(differ).toEqual([])
   })
 

@@ -105,15 +105,42 @@ describe("a step's processes end with the step", () => {
   })
 })
 
-/** This process's zombie children named `name` (what a step left for ccode to reap). */
-function zombieChildren(name: string): number[] {
+/** Processes started with CCODE_CALL_ID=<tag> that can still run code (not gone, not a zombie, not being ended by the kernel). */
+function runningWithTag(tag: string): number[] {
   const out: number[] = []
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const env = `\0${readFileSync(`/proc/${entry}/environ`, "latin1")}`
+      if (!env.includes(`\0CCODE_CALL_ID=${tag}\0`)) continue
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")
+      if (fields[0] !== "Z" && fields[0] !== "X" && (Number(fields[6]) & 0x4) === 0) out.push(Number(entry))
+    } catch {
+      // gone
+    }
+  }
+  return out
+}
+
+/**
+ * This process's zombie children named `name` once it has no child of that name left at all, or when
+ * 2 s have passed: a sandbox's init still dropping its namespaces when its step ended is reaped when it
+ * becomes a zombie, a moment later (and a zombie reaped stays gone, so no later look can find it).
+ */
+async function zombiesGone(name: string): Promise<number[]> {
+  for (let i = 0; i < 100 && childrenNamed(name).length; i++) await Bun.sleep(20)
+  return childrenNamed(name).filter((c) => c.state === "Z").map((c) => c.pid)
+}
+
+/** This process's children named `name`, with their state (Z: a zombie, what a step left for ccode to reap). */
+function childrenNamed(name: string): { pid: number; state: string }[] {
+  const out: { pid: number; state: string }[] = []
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
       const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      if (state === "Z" && Number(ppid) === process.pid && stat.includes(`(${name})`)) out.push(Number(entry))
+      if (Number(ppid) === process.pid && stat.includes(`(${name})`)) out.push({ pid: Number(entry), state: state! })
     } catch {
       // gone
     }
@@ -137,7 +164,19 @@ describe.skipIf(!Bun.which("bwrap"))("a sandboxed step's processes are reaped wh
     }
     // each step's own exit status, read once, by the step
     expect(codes).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
-    expect(zombieChildren("bwrap")).toEqual([])
+    expect(await zombiesGone("bwrap")).toEqual([])
+  })
+
+  test("a sandboxed step's background processes are dead when it returns: nothing with its tag runs code", async () => {
+    const ws = workspace()
+    const opts = options(ws, { sandbox: sandboxOf(ws) })
+    const result = await executeTool(shell, { command: "sleep 30 & (trap '' TERM; sleep 30) & echo started" }, opts)
+    expect(result.status).toBe("ok")
+    expect(result.text).toContain("started")
+    // read here from /proc, not through the code under test: a process that is gone, a zombie, or one
+    // the kernel is ending (PF_EXITING) runs nothing of the step any more
+    expect(runningWithTag(opts.callId)).toEqual([])
+    expect(await zombiesGone("bwrap")).toEqual([])
   })
 
   test("a step timed out inside the sandbox leaves nothing running and no zombie", async () => {
@@ -146,7 +185,7 @@ describe.skipIf(!Bun.which("bwrap"))("a sandboxed step's processes are reaped wh
     const result = await executeTool(shell, { command: "sleep 30 & echo started; sleep 30" }, opts)
     expect(result.error?.code).toBe("TIMEOUT")
     expect(taggedProcesses(opts.callId)).toEqual([])
-    expect(zombieChildren("bwrap")).toEqual([])
+    expect(await zombiesGone("bwrap")).toEqual([])
   })
 })
 

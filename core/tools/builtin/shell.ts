@@ -7,6 +7,7 @@ import { sandboxed } from "../../sandbox/session.ts"
 import { OutputWindow } from "../process/capture.ts"
 import { forget, killStep, signalStep, track } from "../process/kill.ts"
 import { spawnStep } from "../process/spawn.ts"
+import { bootTicks } from "../process/table.ts"
 import { defineTool, ToolFailure, type ToolContext, type ToolOutput } from "../types.ts"
 import { BUILTIN_DECLARATIONS } from "./declarations.ts"
 
@@ -44,9 +45,10 @@ async function runBash(argv: string[], cwd: string, ctx: ToolContext): Promise<T
   // inside the run's OS sandbox when it has one: bwrap leads the process group, and its pid
   // namespace takes every process inside down with it when the group is killed
   const wrapped = sandboxed(ctx.sandbox, argv, { cwd, env: ctx.env })
+  const since = bootTicks() // every process of the step starts at or after it
   const child = spawnStep({ argv: wrapped.argv, cwd, env: wrapped.env, tag })
   const pgid = child.pid
-  track(tag, pgid)
+  track(tag, pgid, since)
   ctx.onProcess?.({ pgid })
   const window = new OutputWindow()
   let exited = false

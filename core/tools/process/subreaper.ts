@@ -2,6 +2,7 @@
 // a `setsid`/double-fork escape is reparented to ccode instead of init, so it stays findable and
 // can be reaped after it is killed. Best effort: elsewhere, escapes are found by their tag alone.
 import { readdirSync, readFileSync } from "node:fs"
+import { startedNamespace } from "./table.ts"
 
 const PR_SET_CHILD_SUBREAPER = 36
 const WNOHANG = 1
@@ -87,26 +88,6 @@ function isZombie(pid: number): boolean {
     return stat.charAt(stat.lastIndexOf(")") + 2) === "Z"
   } catch {
     return false
-  }
-}
-
-let ownLevels: number | undefined
-
-/** True when the process is pid 1 of a pid namespace nested in ccode's (its NSpid ends in 1, one level deeper). */
-function startedNamespace(pid: number): boolean {
-  ownLevels ??= namespacePids("self")?.length ?? 0
-  const pids = namespacePids(String(pid))
-  // a zombie keeps its pid numbers (NSpid) until it is reaped
-  return pids !== undefined && ownLevels > 0 && pids.length > ownLevels && pids[pids.length - 1] === "1"
-}
-
-/** The process's pid in each pid namespace it is in, outermost first (status: NSpid). */
-function namespacePids(pid: string): string[] | undefined {
-  try {
-    const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-    return line ? line[1]!.trim().split(/\s+/) : undefined
-  } catch {
-    return undefined
   }
 }
 

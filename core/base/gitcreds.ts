@@ -1,0 +1,100 @@
+// Whether a git config file holds a credential: actions/checkout's `http.<url>.extraheader =
+// AUTHORIZATION: basic ...` in .git/config, a remote or insteadOf URL with `user:token@`, a password key.
+// A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
+// of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
+import { lstatSync, readFileSync, statSync } from "node:fs"
+import { resolve } from "node:path"
+import { parseConfig } from "./gitconfig.ts"
+import { gitfileTarget } from "./gitrepo.ts"
+
+const MAX_BYTES = 256 * 1024
+// a URL with a password (or a token as the user name's password): scheme://user:secret@host
+const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
+// a token given as the user part of an http(s) URL (`https://ghp_…@github.com/o/r`, GitHub's and GitLab's
+// documented form; CI systems write `https://<token>@host/…`); a plain user name (`https://org@dev.azure.com`)
+// is no secret, so the user part must look like a token: a token prefix, or long with a digit in it
+const URL_USER = /\bhttps?:\/\/([^/@\s:]+)@/gi
+const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glcbt-|glrt-|x-access-token|x-token-auth|oauth2|gitlab-ci-token|ATBB|xox[a-z]-)/i
+const SECRET_KEY = /(^|\.)(extraheader|password|pass|smtppass|token|accesstoken|oauthtoken)$/i
+
+/** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
+ *  the user's and the system's. */
+export function isGitConfigFile(path: string): boolean {
+  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
+}
+
+/**
+ * The file git really reads for `DIR/.git/config` (or `config.worktree`): when `DIR/.git` is a file or a
+ * link (a linked worktree, a submodule's work tree, `--separate-git-dir`), the one in the git directory
+ * it names, and for `config` the shared one of its common directory (a linked worktree's remotes are
+ * there); otherwise the path itself.
+ */
+export function gitConfigSources(path: string): string[] {
+  const m = /^(.*\/\.git)\/(config(?:\.worktree)?)$/.exec(path)
+  if (!m) return [path]
+  const dotGit = m[1]!
+  let st
+  try {
+    st = lstatSync(dotGit, { throwIfNoEntry: false })
+  } catch {
+    // ENAMETOOLONG, ENOTDIR: judged as the path itself (a read of it fails the same way)
+    return [path]
+  }
+  if (!st || st.isDirectory()) return [path]
+  const dir = gitfileTarget(dotGit)
+  if (!dir || dir === dotGit) return []
+  const out = [`${dir}/${m[2]}`]
+  if (m[2] === "config.worktree") return out
+  try {
+    const common = readFileSync(`${dir}/commondir`, "utf8").trim()
+    if (common) out.push(`${resolve(dir, common)}/config`)
+  } catch {
+    // no commondir: a submodule's or a separate git directory, not a linked worktree
+  }
+  return out
+}
+
+/** The key that holds a credential (never its value), or undefined when none does or the file is not there. */
+export function gitConfigCredential(file: string): string | undefined {
+  let st
+  try {
+    st = statSync(file, { throwIfNoEntry: false })
+  } catch {
+    // ENOTDIR, ELOOP, EACCES: no file git could read there either
+    return undefined
+  }
+  if (!st?.isFile()) return undefined
+  let text: string
+  try {
+    text = readFileSync(file, "utf8").slice(0, MAX_BYTES)
+  } catch {
+    return undefined
+  }
+  const entries = parseConfig(text)
+  // a file git would refuse is read as text: a URL with a password in it is one all the same
+  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) ? "a line with a credential" : undefined
+  for (const e of entries) {
+    if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
+    if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
+    if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
+  }
+  return undefined
+}
+
+function tokenUser(text: string): boolean {
+  for (const m of text.matchAll(URL_USER)) {
+    let user = m[1]!
+    try {
+      user = decodeURIComponent(user)
+    } catch {
+      // kept as written
+    }
+    if (TOKEN_PREFIX.test(user) || (user.length >= 12 && /\d/.test(user)) || user.length >= 20) return true
+  }
+  return false
+}
+
+// a key's subsection can hold the URL with its password (`url.https://bob:tok@host/.insteadof`)
+function masked(key: string): string {
+  return key.replace(/(\/\/)[^/@\s]*@/, "$1…@")
+}

@@ -1,0 +1,128 @@
+// The git commands that print files' content without naming them: `git show`, `git log -p`, `git diff`,
+// `git grep`, `git cat-file -p HASH`, `git stash show -p`, `git status -v` print what the history, the
+// index or the work tree holds, a committed or tracked .env with the rest. Each is marked for the caller
+// to look on disk at the names the repository holds (core/policy/gitcontent.ts): those a path rule
+// names are judged as reads. Pure.
+import type { Part } from "./part.ts"
+import type { GitContent, TouchedPath } from "./types.ts"
+import type { Word } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
+import { readOptions } from "./getopt.ts"
+import { gitOptions } from "./known-git.ts"
+import { operands } from "./part.ts"
+import { objectPath } from "./touched.ts"
+
+// the subcommands that print a diff or file content from the history by default or with -p
+const PATCH_BY_DEFAULT = new Set(["show", "diff", "diff-tree", "diff-index", "diff-files", "stash", "range-diff", "format-patch", "archive", "fast-export"])
+const PATCH_WHEN_ASKED = new Set(["log", "whatchanged", "reflog"])
+// options that print only names or counts (a patch option given beside them prints the content again)
+const NO_CONTENT = /^--(?:no-patch|stat|numstat|shortstat|name-only|name-status|raw|summary|dirstat|compact-summary|quiet|oneline-only|exit-code-only)(?:=|$)|^-s$/
+const PATCH_LONG = /^--(?:patch|patch-with-stat|patch-with-raw|unified|cc|full-diff|remerge-diff|dd)(?:=|$)/
+// a revision git is given as it is (never an option: no leading `-`)
+const SAFE_REV = /^[A-Za-z0-9_][A-Za-z0-9_.\/~^@{}-]*$/
+// options that leave which files git show and git diff print as git's own name listing has them
+const SHOW_KEEPS = /^(?:-p|--patch|-u|-U\d*|--unified(?:=\d+)?|--stat|--format=.*|--pretty(?:=.*)?|--oneline|--color(?:=.*)?|--no-color|-w|-b|--ignore-all-space|--ignore-space-change|--word-diff(?:=.*)?|--abbrev-commit|--no-abbrev-commit|--minimal|--patience|--histogram|--textconv|--no-textconv|--ext-diff|--no-ext-diff)$/
+const DIFF_KEEPS = new RegExp(`${SHOW_KEEPS.source.slice(0, -2)}|--cached|--staged|--merge-base)$`)
+const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === "--staged")
+
+// every subcommand judged here
+const SUBS = new Set([...PATCH_BY_DEFAULT, ...PATCH_WHEN_ASKED, "grep", "status", "cat-file"])
+// the subcommands that read every file of a tree object named `REV:` or `REV:dir`
+const TREE_READERS = new Set(["grep", "diff", "diff-tree", "archive"])
+// short options whose value is the rest of the word: a cluster is read up to one of them
+const VALUED_SHORT = "SGOnLXMCBDlIefA"
+
+/** The marks of a git part that prints content the repository holds; [] for every other part. */
+export function gitContentReads(part: Part, home: string): TouchedPath[] {
+  if (part.program !== "git" || part.cwd === null) return []
+  const sub = part.words[1]?.value
+  if (sub === undefined || !SUBS.has(sub)) return []
+  const content = contentOf(part, sub, home)
+  if (!content) return []
+  let starts: string[] = part.cwd
+  for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
+  return starts.map((path) => ({ path, access: "read" as const, git: content }))
+}
+
+function contentOf(part: Part, sub: string, home: string): GitContent | undefined {
+  const words = part.words
+  const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
+  const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
+  const patch = flags.some(asksPatch)
+  // the usual `git log`, `git status`: nothing more to read
+  if ((PATCH_WHEN_ASKED.has(sub) && !patch) || (sub === "status" && !flags.some((f) => f === "--verbose" || /^-[a-z]*v/.test(f)))) return undefined
+  const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
+  const spec = gitOptions(sub)
+  const ops = spec ? readOptions(words.slice(2), spec).operands : operands(words, 2)
+  const after = (w: Word) => dash >= 0 && words.indexOf(w) > dash
+  // `git grep PATTERN`: the first operand is the pattern unless -e/-f gave it
+  const given = flags.some((f) => /^-[^-]*[ef]/.test(f) || f.startsWith("--regexp") || f === "--file")
+  const args = sub === "grep" && !given ? ops.slice(1) : ops
+  const within: string[] = []
+  let broad = false
+  let revs = 0
+  const named: string[] = []
+  let plain = true
+  for (const w of args) {
+    const v = w.value ?? ""
+    const object = !after(w) && v.includes(":") && !v.includes("://")
+    if (object) {
+      // `HEAD~1:` and `HEAD~1:src` are trees: git grep and git diff read every file below them
+      const inside = objectPath(v)
+      revs++
+      plain = false
+      if (inside === undefined || !TREE_READERS.has(sub)) broad = true
+      else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
+    } else if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
+      // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
+      if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
+      else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
+    } else {
+      revs++
+      if (SAFE_REV.test(v)) named.push(v)
+      else plain = false
+    }
+  }
+  // git itself can list the names `git show REV` or `git diff REV [REV]` prints (ccode/policy/gitcontent.ts)
+  const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
+    plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
+  const narrowed = within.length && !broad ? { within } : {}
+  switch (sub) {
+    case "grep":
+      if (flags.some((f) => f === "--no-index")) return undefined
+      return { ...(revs ? { history: true } : { index: "all" }), ...(flags.some((f) => f.startsWith("--untr")) ? { untracked: true } : {}), ...narrowed }
+    case "status":
+      return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
+    case "cat-file":
+      // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
+      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
+    case "diff":
+    case "diff-index":
+      if (quiet || flags.includes("--no-index")) return undefined
+      if (revs) return { history: true, index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", cached(flags)) : {}) }
+      return cached(flags) ? { index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", true) : {}) } : { index: "changed", ...narrowed }
+    case "diff-files":
+      return quiet ? undefined : { index: "changed", ...narrowed }
+    case "stash":
+      if (words[2]?.value !== "show" || quiet) return undefined
+      return { history: true, ...narrowed }
+    case "show":
+      if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
+      return { history: true, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
+    default:
+      if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
+      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }
+      return undefined
+  }
+}
+
+function asksPatch(flag: string): boolean {
+  if (PATCH_LONG.test(flag)) return true
+  if (!/^-[^-]/.test(flag)) return false
+  for (let i = 1; i < flag.length; i++) {
+    const c = flag[i]!
+    if (c === "p" || c === "u" || c === "U" || c === "L") return true
+    if (VALUED_SHORT.includes(c)) return false
+  }
+  return false
+}
