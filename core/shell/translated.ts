@@ -28,3 +28,13 @@ export function translatedIn(src: string, start: number, end: number): boolean {
   }
   return false
 }
+
+// a pattern tree-sitter keeps as one leaf (`${x#$"h"}`, `${x/$"h"/}`, `[[ x =~ $"h" ]]`): bash translates a
+// `$"..."` in it all the same
+const PATTERN_LEAVES = new Set(["regex", "extglob_pattern", "word"])
+
+/** Whether `c`, a child of `parent`, is a `$"..."` bash translates: an argument, or inside a pattern leaf. */
+export function translatedChild(src: string, parent: SNode, c: SNode): boolean {
+  if (parent.type !== "string" && translated(src, c)) return true
+  return !c.children.length && PATTERN_LEAVES.has(c.type) && translatedIn(src, c.start, c.end)
+}

@@ -4,13 +4,14 @@ import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
 import { childScope, dirStack, exportedVars, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
-import { evalWord, groupWords, literalWord, type Word } from "./word.ts"
+import { evalWord, groupWords, type Word } from "./word.ts"
 import { readPlain } from "./plain.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
 import { arithmeticRisk } from "./arith.ts"
-import { TRANSLATED, translated, translatedIn } from "./translated.ts"
+import { TRANSLATED, translated, translatedChild } from "./translated.ts"
+import { printed, programText } from "./pipetext.ts"
 import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
@@ -209,19 +210,6 @@ function pipeline(w: Walker, stages: SNode[], scope: Scope, cwd: Cwd, ctx: Const
   }
 }
 
-/** What a pipe stage prints, when that is plain text we can read: `echo WORDS`, `cat <<EOF`. */
-function printed(c: RawCommand): Word | undefined {
-  const [name, ...args] = c.words
-  if (c.redirects.length) return undefined
-  if (name?.value === "cat" && !args.length && (c.stdin?.kind === "heredoc" || c.stdin?.kind === "herestring")) return c.stdin.body
-  if (name?.value !== "echo" || args.some((a) => a.value === undefined || a.value.startsWith("-"))) return undefined
-  return literalWord(args.map((a) => a.value).join(" "))
-}
-
-function programText(c: RawCommand): string {
-  return c.words.map((x) => x.text).join(" ")
-}
-
 function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[], redirects: RawRedirect[]): Outcome {
   const lookup = makeLookup(scope, w.shell, cwd)
   const values = node.children.filter((c) => c.field === "value")
@@ -386,10 +374,6 @@ function inner(w: Walker): Substitutions {
   return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
-// a pattern tree-sitter keeps as one leaf (`${x#$"h"}`, `${x/$"h"/}`, `[[ x =~ $"h" ]]`): bash translates a
-// `$"..."` in it all the same
-const PATTERN_LEAVES = new Set(["regex", "extglob_pattern", "word"])
-
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
@@ -400,8 +384,7 @@ function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Cons
   if (node.type === "expansion") expansionRisk(w, node, scope)
   if (node.type === "translated_string" || translated(w.src, node)) (w.out.findings ??= []).push(TRANSLATED)
   for (const c of node.children) {
-    if (node.type !== "string" && translated(w.src, c)) (w.out.findings ??= []).push(TRANSLATED)
-    else if (!c.children.length && PATTERN_LEAVES.has(c.type) && translatedIn(w.src, c.start, c.end)) (w.out.findings ??= []).push(TRANSLATED)
+    if (translatedChild(w.src, node, c)) (w.out.findings ??= []).push(TRANSLATED)
     if (c.type === "command_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "substitution"], [])
     else if (c.type === "process_substitution") sequence(w, c.children, childScope(scope), cwd, [...ctx, "process_substitution"], [])
     else if (c.children.length) substitutions(w, c, scope, cwd, ctx)
