@@ -4,17 +4,12 @@ import { openRunStore } from "../core/runstore/select.ts"
 import { sqliteRunStore } from "../core/runstore/sqlite.ts"
 import { openStore, type Store } from "../core/store/open.ts"
 import { isPostgresUrl } from "../core/store/target.ts"
-import { ccodeHome, dbPath, dbTarget } from "./home.ts"
+import { ccodeHome, dbTarget } from "./home.ts"
 
-export { ccodeHome, dbPath }
-
-/** SQLite only: commands not wired to the RunStore yet refuse a postgres:// --db / CCODE_DB (exit 2). */
-export function openDb(flag: string | undefined): Store {
-  return openStore(dbPath(flag))
-}
+export { ccodeHome }
 
 /**
- * The run store --db / CCODE_DB names, SQLite or PostgreSQL, for the commands wired to it. `local`:
+ * The run store --db / CCODE_DB names, SQLite or PostgreSQL. `local`:
  * the SQLite file itself when that is the store (what stays on the machine, such as undo snapshots).
  * `readonly`: inspection commands never write a SQLite file (PostgreSQL: they only read anyway).
  */

@@ -94,7 +94,7 @@ const report = command({
   async run({ args }) {
     const format = args.format ?? (args.json ? "json" : "md")
     if (format !== "md" && format !== "json") throw new UsageError(`--format takes md or json; got "${format}"`)
-    const { store, local } = await openRunDb(args.db, { readonly: true })
+    const { store } = await openRunDb(args.db, { readonly: true })
     try {
       const runId = await store.resolveAuditRun(args.id)
       const rows = await store.queryAudit({ runs: [runId] })
@@ -105,7 +105,7 @@ const report = command({
       })
       const info: RunInfo = run ? { id: run.id, task: run.task, status: run.status, exit_code: run.exitCode, workdir: run.workdir } : { id: runId }
       // the files its snapshots changed, where this machine holds them; else the paths it asked to write
-      const files = (run && local && (await filesChangedByRun(local, runId, run.workdir, ccodeHome()).catch(() => undefined))) ?? writtenPaths(rows.map(auditView))
+      const files = (run && (await filesChangedByRun(await store.snapshotsOf(runId), run.workdir, ccodeHome()).catch(() => undefined))) ?? writtenPaths(rows.map(auditView))
       const redactor = exportRedactor()
       const built = redactor.value(buildReport(info, rows, files))
       out(format === "json" ? JSON.stringify(built, null, 2) : renderReport(built))

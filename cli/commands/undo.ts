@@ -1,12 +1,13 @@
 // ccode undo RUN [--to-step N] [--dry-run]: put the workspace back as it was before the run (or step N).
-import { homedir } from "node:os"
+// On either store: the run's snapshot rows are read from it, the snapshots from this machine's shadow
+// repository (they never leave the machine that took them).
+import { homedir, hostname } from "node:os"
 import { createRedactor } from "../../core/redact/index.ts"
 import { undoRun, type UndoResult } from "../../core/snapshot/undo.ts"
-import { findRun } from "../../core/store/runs.ts"
 import { globalArgs, jsonArg, positiveInt } from "../args.ts"
 import { command } from "../command.ts"
 import { UsageError } from "../errors.ts"
-import { ccodeHome, dbPath, openDb } from "../paths.ts"
+import { ccodeHome, openRunDb } from "../paths.ts"
 import { out } from "../out.ts"
 
 export default command({
@@ -29,22 +30,24 @@ export default command({
   },
   async run({ args }) {
     const toStep = positiveInt(args["to-step"], "--to-step")
-    const store = openDb(args.db)
+    const { store, local } = await openRunDb(args.db)
     try {
-      const run = findRun(store, args.id)
+      const run = await store.findRun(args.id)
+      if (run.status === "running" && run.host && run.host !== hostname()) {
+        throw new UsageError(`run ${run.id} is marked running on host ${run.host} (it may be at work there); undo it once it has stopped`)
+      }
       if (run.status === "running" && run.pid && run.pid !== process.pid && alive(run.pid)) {
         throw new UsageError(`run ${run.id} is still running (pid ${run.pid}); undo it once it has stopped`)
       }
-      const db = dbPath(args.db)
       const result = await undoRun(store, run, {
-        home: ccodeHome(), toStep, dryRun: Boolean(args["dry-run"]), force: Boolean(args.force), redo: Boolean(args.redo), exclude: [db],
+        home: ccodeHome(), toStep, dryRun: Boolean(args["dry-run"]), force: Boolean(args.force), redo: Boolean(args.redo), exclude: local ? [local.path] : [ccodeHome()],
         redactor: createRedactor({ enabled: process.env.CCODE_REDACT !== "0", env: process.env, home: homedir() }),
       })
       if (args.json) out(JSON.stringify(snakeCase(result)))
       else out(describe(result))
       return 0
     } finally {
-      store.close()
+      await store.close()
     }
   },
 })

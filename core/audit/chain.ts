@@ -36,9 +36,18 @@ export interface ChainedRow extends AuditEntry {
 
 /** Hash of a row: id and every field in a fixed order, chained to prevHash. */
 export function rowHash(id: number, entry: AuditEntry, prevHash: string): string {
+  return new Bun.CryptoHasher("sha256").update(`[${JSON.stringify(id)},${hashedFields(entry)},${JSON.stringify(prevHash)}]`).digest("hex")
+}
+
+/**
+ * The hashed text of a row's own fields: the JSON array of the hash, without its brackets, its first
+ * element (the id) and its last (prevHash). A database that assigns ids under its own lock hashes
+ * `[id,` + this + `,"prevHash"]` itself (the PostgreSQL store's one-statement step commit).
+ */
+export function hashedFields(entry: AuditEntry): string {
   const fields = [
-    id, entry.ts, entry.runId, entry.callId, entry.type, entry.actor, entry.tool, entry.action,
-    entry.result, entry.risk, entry.autoApproved, entry.reason, entry.data, prevHash,
+    entry.ts, entry.runId, entry.callId, entry.type, entry.actor, entry.tool, entry.action,
+    entry.result, entry.risk, entry.autoApproved, entry.reason, entry.data,
   ]
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify(fields)).digest("hex")
+  return JSON.stringify(fields).slice(1, -1)
 }

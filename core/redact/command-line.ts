@@ -11,15 +11,29 @@ export const SECRET_ARGUMENT_ID = "secret-argument"
 /** Policy `redaction.flags`: program -> flags whose value is a secret (any form, the whole value). */
 export type ExtraFlags = Record<string, readonly string[]>
 
+/** What a secret-argument rule looks for: its anchors, its pattern, and the rest of it as plain data
+ *  (the built-in table's is computed when the code is bundled, see builtin.ts). */
+export interface ArgumentRuleShape {
+  anchors: string[]
+  source: string
+  follow?: string
+  atStart?: string[]
+}
+
 /** The built-in table, or only the policy's additions (the built-in rules are compiled once per
  *  process). Several rules, one reading: the scan looks for what is rare in ordinary text and necessary
  *  in such a command — a flag (` -p`, ` --user`, ` /p:`), or the name of a program whose secrets are
  *  not behind a flag (`aws configure set`, `sqlplus user/pw`) — and only then for the program names
- *  on that line, which are too many to look for everywhere. */
-export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_ARGUMENTS): Rule[] {
-  const byProgram = new Map<string, ProgramArguments[]>()
-  for (const spec of table) for (const p of spec.programs) byProgram.set(p, [...(byProgram.get(p) ?? []), spec])
-  const lookup = namesOf(byProgram)
+ *  on that line, which are too many to look for everywhere. `shapes`: `argumentRuleShapes(table)`. */
+export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_ARGUMENTS, shapes = argumentRuleShapes(table)): Rule[] {
+  // the programs' lookup, built when a rule first reads a command (most texts a hook redacts have none)
+  let programs: { byProgram: Map<string, ProgramArguments[]>; lookup: Names } | undefined
+  const programsOf = () => {
+    if (programs) return programs
+    const byProgram = new Map<string, ProgramArguments[]>()
+    for (const spec of table) for (const p of spec.programs) byProgram.set(p, [...(byProgram.get(p) ?? []), spec])
+    return (programs = { byProgram, lookup: namesOf(byProgram) })
+  }
   // each rule reads a command once per scan (a rule's spans keep its rank whatever finds them first)
   const reader = () => {
     const seen = Symbol("commands read")
@@ -28,6 +42,7 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
       const read = (memo.get(seen) as { to: number } | undefined) ?? { to: 0 }
       memo.set(seen, read)
       if (m.index < read.to) return []
+      const { byProgram, lookup } = programsOf()
       const start = Math.max(read.to, commandStart(text, m.index))
       const end = commandEnd(text, m.index)
       const programs = programsIn(text, start, end, lookup, MAX_PROGRAMS + 1)
@@ -38,6 +53,13 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
       return out
     }
   }
+  return shapes.map(({ anchors, source, follow, atStart }) => ({
+    id: SECRET_ARGUMENT_ID, anchors, re: new RegExp(source, "g"), locate: reader(), ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
+  }))
+}
+
+/** The rules' anchors and patterns for `table`. Pure data. */
+export function argumentRuleShapes(table: readonly ProgramArguments[]): ArgumentRuleShape[] {
   // what leads to a command whose secrets need no flag: its subcommand (` configure` of `aws
   // configure set`) or its name (`sqlplus user/pw`), written after a character that ends a word — a
   // name's letters are too common a start to try at every place in a text
@@ -49,18 +71,18 @@ export function secretArgumentRules(table: readonly ProgramArguments[] = SECRET_
   // starts like one in the table (`--user`; not `--git`, `--color`)
   const longStarts = new Set(table.flatMap((s) => s.flags ?? []).map((f) => (typeof f === "string" ? f : f.flag)).filter((f) => f.startsWith("--")).map((f) => f[2]!))
   const flagStart = `(?=[A-Za-z0-9]|-[${[...longStarts].map((c) => escapeRegex(c)).join("")}])`
-  const rule = (anchors: string[], re: string, follow?: string, atStart?: readonly string[]): Rule => ({
-    id: SECRET_ARGUMENT_ID, anchors, re: new RegExp(re, "g"), locate: reader(), ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
+  const shape = (anchors: string[], source: string, follow?: string, atStart?: string[]): ArgumentRuleShape => ({
+    anchors, source, ...(follow ? { follow } : {}), ...(atStart ? { atStart } : {}),
   })
-  const rules = [rule([" -", "\t-", "\n-", ' "-', " '-"], `[ \\t\\n]["']?-${flagStart}`, flagStart)]
+  const shapes = [shape([" -", "\t-", "\n-", ' "-', " '-"], `[ \\t\\n]["']?-${flagStart}`, flagStart)]
   const alt = (words: readonly string[]) => `(?:${words.map(escapeRegex).join("|")})`
-  if (subcommands.length > 0) rules.push(rule(subcommands.map((w) => ` ${w}`), ` ${alt(subcommands)}(?=[ \\t])`))
+  if (subcommands.length > 0) shapes.push(shape(subcommands.map((w) => ` ${w}`), ` ${alt(subcommands)}(?=[ \\t])`))
   if (names.length > 0) {
     const anchors = [...DELIMITERS, "\\n", "\\r", "\\t"].flatMap((d) => names.map((n) => d + n))
-    rules.push(rule(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, names))
+    shapes.push(shape(anchors, String.raw`(?:^|[${escapeRegex(DELIMITERS.join(""))}]|\\[nrt])${alt(names)}(?:\.exe)?(?=[ \t]|\\\r?\n)`, undefined, names))
   }
-  if (slashFlags.length > 0) rules.push(rule(slashFlags.map((f) => ` ${f}`), ` ${alt(slashFlags)}`))
-  return rules
+  if (slashFlags.length > 0) shapes.push(shape(slashFlags.map((f) => ` ${f}`), ` ${alt(slashFlags)}`))
+  return shapes
 }
 
 /** What stands right before a program's name (`/usr/bin/`, `bash -c '`); `a;b`, `$(b` are left to flags. */

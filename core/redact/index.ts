@@ -9,9 +9,7 @@ import { ownHomeRule } from "./home.ts"
 import { knownValueRule } from "./known.ts"
 import { checkRegexSafety, splitInlineFlags } from "./safety.ts"
 import { createScanner, type Scanner } from "./scanner.ts"
-import { builtinRules } from "./builtin.ts"
-// evaluated at build time (a Bun macro): the passes are inlined as data
-import { builtinPasses } from "./builtin.ts" with { type: "macro" }
+import { builtinRules, prebuiltPasses } from "./builtin.ts"
 import { mergeLists, render, type Rule, type Span } from "./spans.ts"
 import { createStream } from "./stream.ts"
 import { redactValue } from "./structured.ts"
@@ -60,12 +58,12 @@ export class RedactionPatternError extends Error {
   }
 }
 
-// The built-in rules (their order is in builtin.ts) in one scanner, built once, on first use (a command
+// The built-in rules (their order is in rule-order.ts) in one scanner, built once, on first use (a command
 // that imports this module but redacts nothing does not pay for it), from the passes the build
 // computed: the combined anchor scans compile (and warm up) a single time per process.
 const ARGUMENT_MARKER = `[REDACTED:${SECRET_ARGUMENT_ID}]`
 let builtin: Scanner | undefined
-const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, builtinPasses()))
+const builtinScanner = (): Scanner => (builtin ??= createScanner(builtinRules(), 1_000_000, prebuiltPasses()))
 
 /** Order: known values, user patterns, built-in patterns, home directories; structured
  *  keys are decided in `value` before its strings reach `text`. Throws RedactionPatternError. */

@@ -3,6 +3,7 @@
 // anchors scan the whole text. Pure.
 import { advance, buildAutomaton, canBuild, longest, startWalk, type Automaton, type Found } from "./automaton.ts"
 import { firstChars, type FirstChars } from "./first-chars.ts"
+import { literalHits, literalIndex, type LiteralIndex } from "./literal.ts"
 import { followOf, passesOf, type Pass, type PassData } from "./passes.ts"
 import { addSpans, type Rule, type Span } from "./spans.ts"
 
@@ -43,11 +44,14 @@ interface Mode {
   followRe: (RegExp | undefined)[]
   /** follow source -> its regex: keys with the same check share one (compiling costs more than many runs) */
   compiled: Map<string, RegExp>
+  /** the keys by their first characters, for short texts (built on the first) */
+  literal?: LiteralIndex
 }
 
-/** Texts up to this length find their anchors with `indexOf` until a longer text has had the
- *  regexes compiled or the automaton built (then they use those: ~15 and ~6 µs a corpus line instead
- *  of ~27): a hook call redacts a few short strings, and compiling or building costs it ~1-3 ms.
+/** Texts up to this length find their anchors by one read of the text against the anchors' first
+ *  two characters (literal.ts) until a longer text has had the regexes compiled or the automaton
+ *  built (then they use those): a hook call redacts a few short strings, and compiling or building
+ *  costs it ~1-3 ms.
  *  Every way runs the same rules at every anchor (scanner tests compare them). */
 const LITERAL_BELOW = 512
 /** Fewer anchors than this are found faster by the combined regex (the engine skips to the few
@@ -90,6 +94,8 @@ export function createScanner(
     anchored.push({ rule, rank })
   })
   const modes = modesOf(anchored)
+  // the anchored rules that may also match where a text starts (a few of ~260), in order
+  const atStart = anchored.flatMap((a, k) => (a.rule.atStart?.length ? [k] : []))
   // an empty anchor, or a non-ASCII one ignoring case, is left to the regexes (no built-in rule has one)
   const exotic = !canBuild(modes)
   const keyCount = modes.reduce((n, m) => n + m.keys.length, 0)
@@ -123,10 +129,10 @@ export function createScanner(
         }
       }
       // each mode's anchors in text order, the case-sensitive mode first (the order of the span lists);
-      // a short text takes what is built already, and is searched by indexOf when nothing is
+      // a short text takes what is built already, and is searched by the literal index when nothing is
       const short = text.length < literalBelow && (!exotic || ASCII.test(text))
       if (short && automaton === undefined && passes === undefined) {
-        for (const mode of modes) for (const [at, ks] of literalHits(mode, text)) run(at, ks)
+        for (const mode of modes) for (const [at, ks] of literalHits((mode.literal ??= literalIndex(mode.keys)), mode.keys, mode.rules, hayOf(mode, text))) run(at, ks)
       } else if (automaton === undefined && (useRegex || (warmUp && (regexSeen += text.length) <= AUTOMATON_AFTER))) {
         passes ??= passesOf(anchored.map((a) => a.rule), rules, prebuilt)
         for (const p of passes) regexHits(p, text, run)
@@ -150,17 +156,18 @@ export function createScanner(
         }
       }
       // rules that also match where a text starts, with no anchor there
-      anchored.forEach((a, k) => {
+      for (const k of atStart) {
+        const a = anchored[k]!
         // a cheap necessary condition first: most texts start with no such literal (no regex compiled)
-        if (!a.rule.atStart?.some((s) => text.startsWith(s))) return
+        if (!a.rule.atStart!.some((s) => text.startsWith(s))) continue
         const sticky = stickyOf(a)
         sticky.lastIndex = 0
         const m = sticky.exec(text)
-        if (m === null || m[0].length === 0) return
+        if (m === null || m[0].length === 0) continue
         const cur = state.get(k) ?? { spans: [], next: 0, order: [2, 0] }
         state.set(k, cur)
         addSpans(a.rule, m, text, a.rank, cur.spans, memo)
-      })
+      }
       // the lists in the order the rules first matched, mode by mode (the automaton's pieces take
       // turns between the modes); where spans tie, the merge keeps the earlier list's first
       const ordered = [...state].sort(([j, x], [k, y]) => x.order[0] - y.order[0] || x.order[1] - y.order[1] || j - k)
@@ -257,20 +264,10 @@ function regexHits(p: Pass, text: string, run: (at: number, ks: readonly number[
   }
 }
 
-/** Every place an anchor of `mode` starts in `text`, with the rules of every anchor found there, in
- *  rule order and by place; follow checks are left to the rules. Ignoring case folds ASCII letters
- *  only, as a non-unicode `/i` regex does, so every index stays where it was. */
-function literalHits(mode: Mode, text: string): [number, number[]][] {
-  const hay = !mode.ignoreCase ? text : ASCII.test(text) ? text.toLowerCase() : text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
-  const at = new Map<number, Set<number>>()
-  mode.keys.forEach((key, i) => {
-    for (let j = hay.indexOf(key); j !== -1; j = hay.indexOf(key, j + 1)) {
-      const set = at.get(j) ?? new Set<number>()
-      for (const k of mode.rules[i]!) set.add(k)
-      at.set(j, set)
-    }
-  })
-  return [...at].sort((x, y) => x[0] - y[0]).map(([i, set]) => [i, [...set].sort((x, y) => x - y)])
+/** The text a mode's anchors are looked for in. Ignoring case folds ASCII letters only, as a
+ *  non-unicode `/i` regex does, so every index stays where it was. */
+function hayOf(mode: Mode, text: string): string {
+  return !mode.ignoreCase ? text : ASCII.test(text) ? text.toLowerCase() : text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
 }
 
 function scanWhole(text: string, rule: Rule, rank: number, memo: Map<unknown, unknown>): Span[] {

@@ -134,7 +134,19 @@ function maskIdValue(v: unknown, w: Walk): unknown {
   return walk(v, w)
 }
 
-function words(key: string): string[] {
+// a key is split for isSensitiveKey and again for isIdKey, and the same keys come back row after row
+const split = new Map<string, readonly string[]>()
+
+function words(key: string): readonly string[] {
+  let w = split.get(key)
+  if (w !== undefined) return w
+  w = splitKey(key)
+  if (split.size >= 1024) split.clear()
+  split.set(key, w)
+  return w
+}
+
+function splitKey(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")

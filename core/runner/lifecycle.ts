@@ -22,6 +22,8 @@ import { resumeGuards } from "../guards/index.ts"
 import { createCallSnapshots } from "../snapshot/around-call.ts"
 import { isReadOnly } from "../tools/declare.ts"
 import { createSnapshotter } from "../snapshot/index.ts"
+import { localSnapshotLog, stepSnapshotLog } from "../snapshot/rows.ts"
+import { holdsSnapshot } from "../snapshot/repo.ts"
 import { haltOrContinue, watchEnd, watchStart } from "./guarding.ts"
 import { createPlan, planOutcome, type PlanItem } from "./plan.ts"
 import { prepareRun, type Prepared } from "./prepare.ts"
@@ -261,25 +263,26 @@ function reachedEnd(ctx: RunContext): boolean {
 }
 
 function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: string, options: RunOptions, state: RunState, checkpointSeq = 0): RunContext {
+  const recorder = prepared.recorder(runId)
   return {
     store: env.store, runId, task, driver: prepared.driver, steps: new Map(prepared.steps.map((s) => [s.id, s.config])), workspace: prepared.workspace, cwd: prepared.cwd, env: prepared.toolEnv, registry: prepared.registry,
-    governor: prepared.governor, recorder: prepared.recorder(runId), redactor: prepared.redactor, human: env.human,
+    governor: prepared.governor, recorder, redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, inputs: prepared.inputs, outputDir: join(env.home, "runs", runId, "tmp"), cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
-    ownPaths: ownPaths(env), snapshots: callSnapshots(env, prepared, runId), hooks: prepared.extras.hooks,
+    ownPaths: ownPaths(env), snapshots: callSnapshots(env, prepared, runId, recorder), hooks: prepared.extras.hooks,
     sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
     control: env.control,
   }
 }
 
 /**
- * Undo: a shadow repository under CCODE_HOME takes the workspace around mutating calls, its refs kept
- * in this machine's own database. None when runs are kept on PostgreSQL (no local database to hold them).
+ * Undo: a shadow repository under CCODE_HOME (on this machine, always) takes the workspace around
+ * mutating calls. Its refs are recorded in this machine's SQLite file at once, or, for runs kept on
+ * PostgreSQL, with the step's commit in the shared store (undo there works where the snapshots are).
  */
-function callSnapshots(env: RunEnv, prepared: Prepared, runId: string): RunContext["snapshots"] {
-  if (!env.local) return undefined
-  const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: [env.local.path, env.home] })
+function callSnapshots(env: RunEnv, prepared: Prepared, runId: string, recorder: RunContext["recorder"]): RunContext["snapshots"] {
+  const snapshotter = createSnapshotter({ workspace: prepared.workspace, home: env.home, exclude: env.local ? [env.local.path, env.home] : [env.home] })
   return createCallSnapshots({
-    store: env.local, runId, snapshotter,
+    log: env.local ? localSnapshotLog(env.local) : stepSnapshotLog((id) => env.store.snapshotsOf(id), recorder, (ref) => holdsSnapshot(env.home, prepared.workspace, ref)), runId, snapshotter,
     readOnly: (tool) => isReadOnly(prepared.registry.get(tool)?.tool),
     warn: (message) => env.reporter.output(runId, "", `warning: ${message}\n`),
   })

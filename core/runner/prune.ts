@@ -31,18 +31,17 @@ export interface PruneResult {
 }
 
 /**
- * Remove the runs (rows, this machine's summaries and snapshot refs), then vacuum. `local`: this
- * machine's own SQLite file, where undo snapshots are kept (the store itself on SQLite); without it
- * (PostgreSQL) the runs had none, and the shared database is left to its own vacuuming.
+ * Remove the runs (rows, this machine's summaries and the snapshot refs no other run holds, from
+ * this machine's shadow repositories), then vacuum. `local`: the SQLite file when that is the store;
+ * a shared PostgreSQL database is left to its own vacuuming.
  */
 export async function removeRuns(store: RunStore, local: Store | undefined, home: string, ids: string[], ageMs: number): Promise<PruneResult> {
   if (!ids.length) return { removed: [], snapshots: { refs: 0, repos: 0 } }
   const refs = await store.deleteRuns(ids)
   for (const id of ids) removeSummary(home, id)
-  if (!local) return { removed: ids, snapshots: { refs: 0, repos: 0 } }
-  const stillUsed = local.sqlite.query("SELECT 1 FROM snapshots WHERE ref = ? LIMIT 1")
-  const snapshots = await pruneSnapshots(home, refs, (ref) => stillUsed.get(ref) !== null, ageMs)
-  if (store.backend === "sqlite") local.sqlite.run("VACUUM")
+  const inUse = await store.snapshotRefsInUse(refs)
+  const snapshots = await pruneSnapshots(home, refs, (ref) => inUse.has(ref), ageMs)
+  if (local && store.backend === "sqlite") local.sqlite.run("VACUUM")
   return { removed: ids, snapshots }
 }
 

@@ -139,6 +139,8 @@ export interface RunStore {
   messagesOf(runId: string): Promise<{ seq: number; message: string }[]>
   usageOf(runId: string): Promise<{ turn: number; model: string; inputTokens: number; outputTokens: number; cost: number; createdAt: number }[]>
   snapshotsOf(runId: string): Promise<{ id: number; runId: string; callId: string | null; step: number; ref: string; createdAt: number }[]>
+  /** of these snapshot refs, the ones a run in the store still holds (a prune keeps them) */
+  snapshotRefsInUse(refs: string[]): Promise<Set<string>>
 
   // requests for a person
   getRequest(id: string): Promise<RequestRow | undefined>
@@ -172,6 +174,13 @@ export interface RunStore {
 
   // schema
   schemaStatus(): Promise<SchemaStatus>
+}
+
+/** `lookup` over `values` in slices small enough for any backend's limit of parameters per statement. */
+export async function inSlices<T>(values: readonly string[], lookup: (slice: string[]) => Promise<T[]>): Promise<T[]> {
+  const found: T[] = []
+  for (let i = 0; i < values.length; i += 500) found.push(...(await lookup(values.slice(i, i + 500))))
+  return found
 }
 
 /** The checkpoint of a CommitUnit as stored: JSON text. */

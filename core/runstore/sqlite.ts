@@ -6,7 +6,7 @@ import { and, asc, eq, inArray } from "drizzle-orm"
 import { appendAuditRows } from "../audit/write.ts"
 import { queryAudit, resolveAuditRun } from "../audit/query.ts"
 import { verifyStore } from "../audit/verify.ts"
-import { checkpointJson, RequestConflict, runChanged, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
+import { checkpointJson, inSlices, RequestConflict, runChanged, type CommitUnit, type PruneCandidate, type RunStore, type SchemaStatus, type Settlement } from "./api.ts"
 import { callsOf, getCall, inFlightCalls, lastCallSeq, latestCheckpoint, loadPlan, saveCheckpoint, savePlan, updateCall, upsertCall } from "../store/calls.ts"
 import { migrations } from "../store/migrations.gen.ts"
 import { openStore, type OpenOptions, type Store } from "../store/open.ts"
@@ -74,6 +74,8 @@ export function sqliteRunStore(store: Store): RunStore {
         .orderBy(asc(usage.id))
         .all(),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)).all(),
+    snapshotRefsInUse: async (refs) =>
+      new Set((await inSlices(refs, async (slice) => db.selectDistinct({ ref: snapshots.ref }).from(snapshots).where(inArray(snapshots.ref, slice)).all())).map((r) => r.ref)),
     runEvents: async (runId, type) =>
       db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id)).all().map((r) => JSON.parse(r.data) as Record<string, unknown>),
 

@@ -4,13 +4,13 @@
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
-import { compileOptions, readOptions } from "./getopt.ts"
+import { lazyOptions, readOptions } from "./getopt.ts"
 import { nameRisk } from "./arith.ts"
 
-const READ = compileOptions({ short: "ersa:d:i:n:N:p:t:u:" })
-const MAPFILE = compileOptions({ short: "d:n:O:s:tu:C:c:" })
-const WAIT = compileOptions({ short: "fnp:" })
-const DECLARE = compileOptions({ short: "aAfFgiIlnrtuxp" })
+const READ = lazyOptions({ short: "ersa:d:i:n:N:p:t:u:" })
+const MAPFILE = lazyOptions({ short: "d:n:O:s:tu:C:c:" })
+const WAIT = lazyOptions({ short: "fnp:" })
+const DECLARE = lazyOptions({ short: "aAfFgiIlnrtuxp" })
 
 type NameTaker = (v: Pick<View, "args" | "values">) => (Word | undefined)[]
 
@@ -22,14 +22,14 @@ const NAMES: Record<string, NameTaker> = {
     return v.values[at] === "-v" ? [v.args[at + 1]] : [{ ...v.args[at]!, value: v.values[at]!.slice(2) }]
   },
   read: (v) => {
-    const r = readOptions(v.args, READ)
+    const r = readOptions(v.args, READ())
     return [...r.operands, ...r.valued.filter((o) => o.name === "a").map((o) => o.value)]
   },
-  mapfile: (v) => readOptions(v.args, MAPFILE).operands.slice(0, 1),
+  mapfile: (v) => readOptions(v.args, MAPFILE()).operands.slice(0, 1),
   getopts: (v) => v.args.slice(1, 2),
-  wait: (v) => readOptions(v.args, WAIT).valued.filter((o) => o.name === "p").map((o) => o.value),
+  wait: (v) => readOptions(v.args, WAIT()).valued.filter((o) => o.name === "p").map((o) => o.value),
   unset: (v) => v.args.filter((a) => !(a.value ?? "").startsWith("-")),
-  declare: (v) => readOptions(v.args, DECLARE).operands.map((a) => (a.value === undefined ? a : { ...a, value: a.value.split("=")[0] })),
+  declare: (v) => readOptions(v.args, DECLARE()).operands.map((a) => (a.value === undefined ? a : { ...a, value: a.value.split("=")[0] })),
 }
 NAMES["["] = NAMES.test!
 NAMES.readarray = NAMES.mapfile!
@@ -72,7 +72,7 @@ export function variableNames(v: View, _out: Finding[]): void {
  *  evaluates the value as arithmetic: either one on text not known inert can run commands. */
 function declaredValues(v: View): string | undefined {
   const flags = v.values.filter((x) => /^-[a-zA-Z]+$/.test(x)).join("")
-  for (const w of readOptions(v.args, DECLARE).operands) {
+  for (const w of readOptions(v.args, DECLARE()).operands) {
     const eq = w.value?.indexOf("=") ?? -1
     if (w.value === undefined || eq < 0) continue
     const value = w.value.slice(eq + 1)

@@ -45,6 +45,12 @@ export interface Compiled {
   singleDash: boolean
 }
 
+/** Compiled on first use: a process that never reads these options (most hook calls) pays nothing at start-up. */
+export function lazyOptions(list: OptionList): () => Compiled {
+  let compiled: Compiled | undefined
+  return () => (compiled ??= compileOptions(list))
+}
+
 export function compileOptions(list: OptionList): Compiled {
   const short = new Map<string, Arity>()
   const s = list.short ?? ""

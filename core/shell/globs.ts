@@ -6,15 +6,18 @@ import { BUILD_CREDENTIAL_PATHS, CREDENTIAL_PATHS } from "../base/secrets.ts"
 
 // names that matter to rc-file checks, risk.paths secrets, workspace.protected and system paths; every
 // name on the way to a credential location (core/base/secrets.ts) is one
-const SENSITIVE = [...new Set([
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
-  ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc", ".config", "fish", "config.fish",
-  ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa.pub", "authorized_keys", "known_hosts", "config", ".aws", "credentials",
-  ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube", ".docker", "config.json", ".env", ".env.local", "key.pem",
-  ".git", ".ccode", ".claude", ".gemini", "settings.json", "settings.local.json", "hooks", "policy.yaml", "hosts.yml",
-  "etc", "boot", "usr", "bin", "sbin", "lib", "var", "passwd", "shadow", "sudoers", "hosts", "motd", "crontab",
-  ...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => p.split("/").filter((n) => n && n !== "~")),
-])]
+// (built on first use: most commands have no glob in a path)
+let sensitive: string[] | undefined
+const SENSITIVE = (): string[] =>
+  (sensitive ??= [...new Set([
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+    ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc", ".config", "fish", "config.fish",
+    ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa.pub", "authorized_keys", "known_hosts", "config", ".aws", "credentials",
+    ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube", ".docker", "config.json", ".env", ".env.local", "key.pem",
+    ".git", ".ccode", ".claude", ".gemini", "settings.json", "settings.local.json", "hooks", "policy.yaml", "hosts.yml",
+    "etc", "boot", "usr", "bin", "sbin", "lib", "var", "passwd", "shadow", "sudoers", "hosts", "motd", "crontab",
+    ...[...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].flatMap((p) => p.split("/").filter((n) => n && n !== "~")),
+  ])])
 const MAX = 32
 const cache = new Map<string, RegExp>()
 
@@ -58,7 +61,7 @@ function matching(seg: string): string[] {
   const head = seg.slice(0, first).toLowerCase()
   const tail = seg.slice(last + 1).toLowerCase()
   const out: string[] = []
-  for (const n of SENSITIVE) if (n.startsWith(head) && n.endsWith(tail) && segmentRegex(seg).test(n)) out.push(n)
+  for (const n of SENSITIVE()) if (n.startsWith(head) && n.endsWith(tail) && segmentRegex(seg).test(n)) out.push(n)
   return out
 }
 

@@ -3,17 +3,17 @@
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
-import { compileOptions, readOptions } from "./getopt.ts"
+import { lazyOptions, readOptions } from "./getopt.ts"
 import { awkIsPlain, awkReadsEnvironment, sedIsPlain } from "./textprog.ts"
 import { writeVerdict } from "./paths.ts"
 
-const SED = compileOptions({
+const SED = lazyOptions({
   short: "ne:f:Ersuzi::l:b",
   long: "quiet silent expression= file= in-place? line-length= null-data zero-terminated separate unbuffered regexp-extended posix debug sandbox follow-symlinks binary help version",
 })
 
 export function sed(v: View, out: Finding[]): void {
-  const r = readOptions(v.args, SED)
+  const r = readOptions(v.args, SED())
   if (r.unknown) out.push(unknownOption("sed", r.unknown))
   const scripts: (Word | undefined)[] = []
   let inPlace = false
@@ -37,13 +37,13 @@ export function sed(v: View, out: Finding[]): void {
   }
 }
 
-const AWK = compileOptions({
+const AWK = lazyOptions({
   short: "F:v:f:e:bcCMNOPrsStV",
   long: "field-separator= assign= file= source= sandbox traditional posix re-interval characters-as-bytes copyright use-lc-numeric bignum non-decimal-data optimize no-optimize lint? version help",
 })
 
 export function awk(v: View, out: Finding[]): void {
-  const r = readOptions(v.args, AWK)
+  const r = readOptions(v.args, AWK())
   if (r.unknown) out.push(unknownOption(v.program, r.unknown))
   const programs: (Word | undefined)[] = []
   for (const o of r.valued) {

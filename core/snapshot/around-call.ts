@@ -1,10 +1,8 @@
 // Wires snapshots into the run loop: the run's first snapshot before its first call that may change
 // the workspace, and one after every such call that did. A failed snapshot is recorded and warned
 // about, never fatal to the run (undo then reaches back only as far as the last good snapshot).
-import { appendAudit } from "../audit/write.ts"
-import type { Store } from "../store/open.ts"
 import type { Snapshotter } from "./index.ts"
-import { recordSnapshot, snapshotsOf } from "./rows.ts"
+import type { SnapshotLog } from "./rows.ts"
 
 export interface SnapshotCall {
   callId: string
@@ -24,7 +22,8 @@ export interface CallSnapshots {
 }
 
 export interface CallSnapshotsOptions {
-  store: Store
+  /** where the run's snapshot rows are recorded (this machine's SQLite file, or with the run's steps) */
+  log: SnapshotLog
   runId: string
   snapshotter: Snapshotter
   /** does this tool change nothing (its declared effects are reads only)? Others are snapshotted around */
@@ -34,31 +33,37 @@ export interface CallSnapshotsOptions {
 }
 
 export function createCallSnapshots(opts: CallSnapshotsOptions): CallSnapshots {
-  const { store, runId, snapshotter } = opts
-  // on resume the run's snapshots so far are in the table
-  let lastRef = snapshotsOf(store, runId).at(-1)?.ref
+  const { log, runId, snapshotter } = opts
+  // on resume the run's snapshots so far are recorded: read once, when first needed
+  let lastRef: string | undefined
+  let loaded = false
+  const last = async () => {
+    if (!loaded) lastRef = await log.lastRef(runId)
+    loaded = true
+    return lastRef
+  }
   const take = async (call: SnapshotCall, step: number, label: string) => {
     try {
       const ref = await snapshotter.take(`${runId} ${label}`)
       if (ref === lastRef) return
-      recordSnapshot(store, { runId, callId: call.callId, step, ref }, label)
+      await log.record({ runId, callId: call.callId, step, ref }, label)
       lastRef = ref
     } catch (error) {
       const message = `snapshot ${label} failed; \`ccode undo ${runId}\` cannot go back past it: ${(error as Error).message}`
       opts.warn?.(message)
-      store.tx(() => appendAudit(store, { runId, callId: call.callId, type: "error", actor: "system", action: "snapshot", result: "error", reason: message }))
+      await log.failed({ runId, callId: call.callId }, message)
     }
   }
   const snapshots: CallSnapshots = {
     snapshotter,
     async before(call) {
-      if (lastRef || opts.readOnly(call.tool)) return
+      if ((await last()) || opts.readOnly(call.tool)) return
       // a failed sync leaves the index as it was; the snapshot below reports its own failure
       await snapshots.sync?.().catch(() => undefined)
       await take(call, call.seq, `before call ${call.seq} (${call.tool})`)
     },
     async after(call) {
-      if (!lastRef || opts.readOnly(call.tool)) return
+      if (!(await last()) || opts.readOnly(call.tool)) return
       await take(call, call.seq + 1, `after call ${call.seq} (${call.tool})`)
     },
   }

@@ -1,11 +1,11 @@
 // Files a run changed, from its first and last snapshots (covers shell steps too). Read only.
-import type { Store } from "../store/open.ts"
 import { findWorkspace, openShadow } from "./repo.ts"
-import { snapshotsOf } from "./rows.ts"
 
-/** Paths that differ between the run's first and last snapshots; undefined when the run has none to compare. */
-export async function filesChangedByRun(store: Store, runId: string, workdir: string, home: string): Promise<string[] | undefined> {
-  const rows = snapshotsOf(store, runId)
+/**
+ * Paths that differ between the run's first and last snapshots (`rows`, in order, from either store);
+ * undefined when the run has none to compare, or this machine does not hold them.
+ */
+export async function filesChangedByRun(rows: readonly { ref: string }[], workdir: string, home: string): Promise<string[] | undefined> {
   if (!rows.length) return undefined
   const first = rows[0]!.ref
   const last = rows.at(-1)!.ref

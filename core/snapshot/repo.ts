@@ -51,9 +51,14 @@ export function shadowDir(home: string, workspace: string): string {
 export function findWorkspace(home: string, workdir: string, ref: string): string | undefined {
   if (!existsSync(workdir)) return undefined
   for (let dir = realpathSync(workdir); ; dir = dirname(dir)) {
-    if (existsSync(join(shadowDir(home, dir), "refs", "ccode", "snapshots", ref))) return dir
+    if (holdsSnapshot(home, dir, ref)) return dir
     if (dirname(dir) === dir) return undefined
   }
+}
+
+/** Does the shadow repository of `workspace` (its real path) under `home` hold the snapshot `ref`? */
+export function holdsSnapshot(home: string, workspace: string, ref: string): boolean {
+  return existsSync(workspace) && existsSync(join(shadowDir(home, realpathSync(workspace)), "refs", "ccode", "snapshots", ref))
 }
 
 /** Open (creating on first use) the shadow repository of `workspace`; `exclude` are absolute paths kept out of it. */

@@ -1,15 +1,19 @@
 // `ccode undo`: puts back what a run changed (or changed from call N on) from the run's snapshots,
 // and nothing else: a file changed again after the run is reported and left alone unless forced.
 // The undo is itself snapshotted, so `--redo` brings the run's changes back. Audited as `rollback`.
-// A dry run changes nothing and writes nothing.
-import { appendAudit } from "../audit/write.ts"
+// A dry run changes nothing and writes nothing. The snapshots are in this machine's shadow repository
+// (never shared); their rows are read from the run's store, SQLite or PostgreSQL.
+import { hostname } from "node:os"
 import type { Redactor } from "../redact/index.ts"
-import type { Store } from "../store/open.ts"
+import type { ChainedRow } from "../audit/chain.ts"
+import type { AuditFilter } from "../audit/filter.ts"
+import type { AuditInput } from "../audit/write.ts"
+import type { CallRow } from "../store/calls.ts"
 import type { RunRow } from "../store/runs.ts"
-import { commitsDuring, type RunCommit } from "./commits.ts"
+import { commitsOfRun, type RunCommit } from "./commits.ts"
 import { createSnapshotter, type RestoreResult } from "./index.ts"
-import { findWorkspace } from "./repo.ts"
-import { snapshotBefore, snapshotsOf } from "./rows.ts"
+import { findWorkspace, holdsSnapshot } from "./repo.ts"
+import { snapshotBefore, type SnapshotRow } from "./rows.ts"
 
 export interface UndoOptions {
   /** CCODE_HOME */
@@ -44,22 +48,30 @@ export interface UndoResult extends RestoreResult {
   revert: string | null
 }
 
+/** What undo reads and writes of the run's store (a RunStore, on either backend, is one). */
+export interface UndoStore {
+  snapshotsOf(runId: string): Promise<SnapshotRow[]>
+  callsOf(runId: string): Promise<CallRow[]>
+  queryAudit(filter: AuditFilter): Promise<ChainedRow[]>
+  appendAudit(rows: AuditInput[]): Promise<number[]>
+}
+
 export class UndoError extends Error {
   /** bad input: exit 2 */
   readonly exitCode = 2
   override name = "UsageError"
 }
 
-export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
+export async function undoRun(store: UndoStore, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
   if (opts.redo) return redoRun(store, run, opts)
-  const rows = snapshotsOf(store, run.id)
+  const rows = await store.snapshotsOf(run.id)
   if (!rows.length) {
     throw new UndoError(`run ${run.id} has no snapshots: it changed nothing, or it ran without snapshots; nothing to undo`)
   }
   const chosen = snapshotBefore(rows, opts.toStep)!
   const last = rows.at(-1)!
   const workspace = findWorkspace(opts.home, run.workdir, chosen.ref)
-  if (!workspace) throw new UndoError(`no snapshot ${chosen.ref.slice(0, 12)} of ${run.workdir} or a folder above it under ${opts.home}/snapshots; was CCODE_HOME different for the run, or is its workdir gone?`)
+  if (!workspace || !holdsSnapshot(opts.home, workspace, last.ref)) throw notHere(run, workspace ? last.ref : chosen.ref, opts.home)
   const target = opts.toStep === undefined || chosen === rows[0] && opts.toStep <= rows[0]!.step ? "before the run" : `before step ${opts.toStep}`
   const snapshotter = createSnapshotter({ workspace, home: opts.home, exclude: opts.exclude })
   // what the run changed: its snapshot before the chosen point against its last one
@@ -67,7 +79,7 @@ export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Pro
   const since = new Set(await snapshotter.changedSince(last.ref))
   const changedSince = byRun.filter((p) => since.has(p))
   const only = new Set(opts.force ? byRun : byRun.filter((p) => !since.has(p)))
-  const commits = await commitsDuring(workspace, chosen.createdAt, run.finishedAt ?? run.updatedAt)
+  const commits = await commitsOfRun(workspace, await store.callsOf(run.id), { fromStep: chosen.step, from: chosen.createdAt, to: run.finishedAt ?? run.updatedAt })
   const base = {
     runId: run.id, workspace, target, ref: chosen.ref, step: chosen.step, dryRun: Boolean(opts.dryRun), changedSince,
     forced: Boolean(opts.force), commits, revert: commits.length ? `git revert --no-edit ${commits.map((c) => c.hash.slice(0, 12)).join(" ")}` : null,
@@ -79,13 +91,13 @@ export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Pro
   try {
     const result = await snapshotter.restore(chosen.ref, { only })
     const after = await snapshotter.take(`after undo of ${run.id}`)
-    audit(store, run.id, opts.redactor, {
+    await audit(store, run.id, opts.redactor, {
       action, result: "success", reason: `restored the files run ${run.id} changed to ${target}${changedSince.length ? `; ${opts.force ? "forced over" : "left alone"} ${changedSince.length} changed since` : ""}`,
       data: { workspace, ref: chosen.ref, step: chosen.step, saved_ref: saved, after_ref: after, changed_since: changedSince, forced: base.forced, ...result },
     })
     return { ...base, ...result }
   } catch (error) {
-    audit(store, run.id, opts.redactor, {
+    await audit(store, run.id, opts.redactor, {
       action, result: "failed", reason: `undo failed: ${(error as Error).message}`,
       data: { workspace, ref: chosen.ref, step: chosen.step, saved_ref: saved },
     })
@@ -94,14 +106,13 @@ export async function undoRun(store: Store, run: RunRow, opts: UndoOptions): Pro
 }
 
 /** Put back what the last undo of the run took away, leaving what changed since the undo alone. */
-async function redoRun(store: Store, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
-  const row = store.sqlite
-    .query("SELECT data FROM audit WHERE run_id = ? AND type = 'rollback' AND action LIKE 'undo%' AND result = 'success' ORDER BY id DESC LIMIT 1")
-    .get(run.id) as { data: string } | null
-  const undone = row ? (JSON.parse(row.data) as { saved_ref?: string; after_ref?: string } & Partial<RestoreResult>) : undefined
+async function redoRun(store: UndoStore, run: RunRow, opts: UndoOptions): Promise<UndoResult> {
+  const rollbacks = await store.queryAudit({ runs: [run.id], types: ["rollback"] })
+  const row = rollbacks.findLast((r) => r.action?.startsWith("undo") && r.result === "success" && r.data)
+  const undone = row ? (JSON.parse(row.data!) as { saved_ref?: string; after_ref?: string } & Partial<RestoreResult>) : undefined
   if (!undone?.saved_ref || !undone.after_ref) throw new UndoError(`run ${run.id} has no undo to redo (see \`ccode audit --run ${run.id} --type rollback\`)`)
   const workspace = findWorkspace(opts.home, run.workdir, undone.saved_ref)
-  if (!workspace) throw new UndoError(`the snapshot taken before the undo of ${run.id} is gone from ${opts.home}/snapshots`)
+  if (!workspace) throw new UndoError(`the snapshot taken before the undo of ${run.id} is not in ${opts.home}/snapshots on this machine: the undo was made elsewhere (redo it there), or the snapshot is gone`)
   const snapshotter = createSnapshotter({ workspace, home: opts.home, exclude: opts.exclude })
   const touched = [...(undone.restored ?? []), ...(undone.removed ?? []), ...(undone.modified ?? [])]
   const since = new Set(await snapshotter.changedSince(undone.after_ref))
@@ -113,15 +124,22 @@ async function redoRun(store: Store, run: RunRow, opts: UndoOptions): Promise<Un
   }
   if (opts.dryRun) return { ...base, ...(await snapshotter.restore(undone.saved_ref, { dryRun: true, only })) }
   const result = await snapshotter.restore(undone.saved_ref, { only })
-  audit(store, run.id, opts.redactor, { action: "redo", result: "success", reason: `brought back what the undo of ${run.id} took away`, data: { workspace, ref: undone.saved_ref, changed_since: changedSince, ...result } })
+  await audit(store, run.id, opts.redactor, { action: "redo", result: "success", reason: `brought back what the undo of ${run.id} took away`, data: { workspace, ref: undone.saved_ref, changed_since: changedSince, ...result } })
   return { ...base, ...result }
 }
 
-function audit(store: Store, runId: string, redactor: Redactor, row: { action: string; result: "success" | "failed"; reason: string; data: unknown }): void {
-  store.tx(() =>
-    appendAudit(store, {
-      runId, type: "rollback", actor: "user", action: row.action, result: row.result,
-      reason: redactor.text(row.reason), data: JSON.stringify(redactor.value(row.data)),
-    }),
-  )
+async function audit(store: UndoStore, runId: string, redactor: Redactor, row: { action: string; result: "success" | "failed"; reason: string; data: unknown }): Promise<void> {
+  await store.appendAudit([{
+    runId, type: "rollback", actor: "user", action: row.action, result: row.result,
+    reason: redactor.text(row.reason), data: JSON.stringify(redactor.value(row.data)),
+  }])
+}
+
+/**
+ * The run's snapshots are not (all) in this machine's shadow repositories: snapshots stay on the
+ * machine, and under the CCODE_HOME, that took them (a shared store holds only their refs).
+ */
+function notHere(run: RunRow, ref: string, home: string): UndoError {
+  const elsewhere = run.host && run.host !== hostname() ? `; the run last ran on host ${run.host}: run \`ccode undo ${run.id}\` there, with the CCODE_HOME it ran with` : "; was CCODE_HOME different for the run, or is its workdir gone?"
+  return new UndoError(`run ${run.id}'s snapshot ${ref.slice(0, 12)} of ${run.workdir} is not on this machine (not under ${home}/snapshots): snapshots stay on the machine that took them${elsewhere}`)
 }

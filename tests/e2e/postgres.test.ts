@@ -3,11 +3,12 @@
 // event and keep one verifiable audit chain; a run paused on one is approved from another and resumed
 // from a third, onto the same workspace only; kill -9 + resume runs every step exactly once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { binary, ccode, events, sandbox, spawnCcode, waitFor, type Sandbox } from "./harness.ts"
+import { machine } from "./fleet.ts"
 import { findPgBin, pgMissing, startPg, type PgServer } from "../store/postgres.ts"
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [])
@@ -26,13 +27,6 @@ rules:
     decision: ask
     reason: deploys need a person
 `
-
-/** The environment of one machine of the fleet: its own CCODE_HOME and HOME, the shared database. */
-function machine(sb: Sandbox, name: string, url: string): Record<string, string> {
-  const home = join(sb.root, `machine-${name}`)
-  mkdirSync(join(home, "user"), { recursive: true })
-  return { CCODE_HOME: join(home, "ccode"), HOME: join(home, "user"), CCODE_DB: url }
-}
 
 if (!findPgBin()) {
   pgMissing("ccode on a shared PostgreSQL database")

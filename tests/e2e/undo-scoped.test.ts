@@ -88,6 +88,42 @@ describe("ccode undo restores only what the run changed", () => {
     }
   }, 60_000)
 
+  test("a commit someone made while the run waited at a breakpoint is not listed; the run's own commits are", async () => {
+    const sb = project()
+    try {
+      sb.file("task.yaml", [
+        "version: 1", "name: commits",
+        "steps:",
+        "  - id: edit", "    tool: write_file", "    with: { path: app.txt, content: \"v2\\n\" }",
+        "  - id: first", "    needs: [edit]", "    run: git add app.txt && git commit -qm 'run commit 1'",
+        "  - id: second", "    needs: [first]", "    breakpoint: true", "    run: echo x > made.txt && git add made.txt && git commit -qm 'run commit 2'", "",
+      ].join("\n"))
+      const paused = await ccode(sb, ["run", "task.yaml", "--yes", "--json", "--sandbox", "off"])
+      expect(paused.code, paused.stderr).toBe(3)
+      const id = JSON.parse((await ccode(sb, ["runs", "ls", "--json"])).stdout)[0].id as string
+      // the person commits by hand while the run waits (in a second of its own: the reflog counts seconds)
+      Bun.sleepSync(1100)
+      writeFileSync(join(sb.work, "other.txt"), "mine\n")
+      const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: sb.work, env: { ...sb.env, ...GIT_ENV } })
+      git("add", "other.txt")
+      expect(git("commit", "-qm", "user commit").exitCode).toBe(0)
+      Bun.sleepSync(1100)
+      expect((await ccode(sb, ["approve", id, "--all"])).code).toBe(0)
+      let resumed = await ccode(sb, ["resume", id, "--json"])
+      // the person's commit may be seen as a change to the workspace: resuming again accepts it
+      for (let i = 0; i < 2 && resumed.code === 4; i++) resumed = await ccode(sb, ["resume", id, "--json"])
+      expect(resumed.code, resumed.stderr).toBe(0)
+      const subjects = (Bun.spawnSync(["git", "log", "--format=%s"], { cwd: sb.work }).stdout.toString()).trim().split("\n")
+      expect(subjects.slice(0, 3)).toEqual(["run commit 2", "user commit", "run commit 1"])
+
+      const dry = JSON.parse((await ccode(sb, ["undo", id, "--dry-run", "--json"])).stdout)
+      expect(dry.commits.map((c: { subject: string }) => c.subject)).toEqual(["run commit 2", "run commit 1"])
+      expect(dry.revert).toMatch(/^git revert --no-edit [0-9a-f]{12} [0-9a-f]{12}$/)
+    } finally {
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   test("attacks: a deleted file recreated by hand stays; a symlink put in place of a run's file is removed, never followed", async () => {
     const sb = sandbox()
     try {

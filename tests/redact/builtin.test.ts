@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test"
-import { builtinPasses, builtinRules } from "../../core/redact/builtin.ts"
+import { builtinRules, prebuiltPasses } from "../../core/redact/builtin.ts"
+import { builtinArgumentShapes, builtinPasses } from "../../core/redact/rule-order.ts"
 import { createScanner, passData, rulesFingerprint } from "../../core/redact/scanner.ts"
+import { argumentRuleShapes, secretArgumentRules } from "../../core/redact/command-line.ts"
+import { SECRET_ARGUMENTS } from "../../core/redact/arguments.ts"
 import { mergeLists, type Span } from "../../core/redact/spans.ts"
 import { CORPUS, NEAR_MISSES } from "./corpus.ts"
 
@@ -17,7 +20,7 @@ describe("the built-in scanner's passes computed at build time", () => {
 
   test("a scanner from the prebuilt passes finds exactly what one that builds them finds", () => {
     const built = createScanner(RULES, 1_000_000)
-    const prebuilt = createScanner(RULES, 1_000_000, builtinPasses())
+    const prebuilt = createScanner(RULES, 1_000_000, prebuiltPasses())
     let found = 0
     for (const text of texts) {
       const want = spans(built, text)
@@ -30,6 +33,7 @@ describe("the built-in scanner's passes computed at build time", () => {
   test("the passes are plain data that survive JSON (what the build inlines)", () => {
     const data = builtinPasses()
     expect(JSON.parse(JSON.stringify(data))).toEqual(data)
+    expect(prebuiltPasses()).toEqual(data)
     expect(data.fingerprint).toBe(rulesFingerprint(RULES))
     expect(data.passes.length).toBeGreaterThan(0)
   })
@@ -51,3 +55,26 @@ describe("the built-in scanner's passes computed at build time", () => {
     expect(changed((r) => ({ ...r, re: new RegExp(r.re.source, r.re.flags.includes("i") ? r.re.flags.replace("i", "") : r.re.flags + "i") }))).not.toBe(base)
   })
 })
+
+describe("the secret-argument rules' shapes computed at build time", () => {
+  const shapeOf = (r: (typeof RULES)[number]) => ({ id: r.id, anchors: r.anchors, source: r.re.source, flags: r.re.flags, follow: r.follow, atStart: r.atStart })
+
+  test("are the rules built from the table at run time, in the built-in order", () => {
+    const built = secretArgumentRules(SECRET_ARGUMENTS, argumentRuleShapes(SECRET_ARGUMENTS)).map(shapeOf)
+    const inBuiltin = RULES.filter((r) => r.id === "secret-argument").map(shapeOf)
+    expect(built.length).toBeGreaterThan(2)
+    expect(inBuiltin).toEqual(built)
+    expect(builtinArgumentShapes()).toEqual(argumentRuleShapes(SECRET_ARGUMENTS))
+  })
+
+  test("are plain data that survive JSON (what the build inlines)", () => {
+    const data = builtinArgumentShapes()
+    expect(JSON.parse(JSON.stringify(data))).toEqual(data)
+  })
+
+  test("a rule from shapes reads the command: the secret after sshpass -p is found", () => {
+    const scanner = createScanner(secretArgumentRules(SECRET_ARGUMENTS, builtinArgumentShapes()))
+    expect(spans(scanner, "sshpass -p hunter2hunter2 ssh host").map((s) => s.marker)).toEqual(["[REDACTED:secret-argument]"])
+  })
+})
+

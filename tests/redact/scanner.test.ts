@@ -44,7 +44,7 @@ describe("the anchor prefilter", () => {
   })
 })
 
-describe("short texts: anchors found with indexOf instead of the combined regexes", () => {
+describe("short texts: anchors found by the literal index instead of the combined regexes", () => {
   const BUILTIN = builtinRules()
   const byRegex = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: 0 })
   const byLiteral = createScanner(BUILTIN, 1_000_000, undefined, { literalBelow: Infinity })

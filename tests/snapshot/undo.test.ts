@@ -6,8 +6,9 @@ import { verifyStore } from "../../core/audit/verify.ts"
 import { createRedactor } from "../../core/redact/index.ts"
 import { createCallSnapshots, snapshotAround, type SnapshotCall } from "../../core/snapshot/around-call.ts"
 import { createSnapshotter } from "../../core/snapshot/index.ts"
-import { snapshotsOf } from "../../core/snapshot/rows.ts"
+import { localSnapshotLog, snapshotsOf } from "../../core/snapshot/rows.ts"
 import { undoRun } from "../../core/snapshot/undo.ts"
+import { sqliteRunStore } from "../../core/runstore/sqlite.ts"
 import { openStore } from "../../core/store/open.ts"
 import { findRun, insertRun } from "../../core/store/runs.ts"
 import { treeState } from "./tree.ts"
@@ -26,7 +27,7 @@ function setup() {
   insertRun(store, { id: "r1", task: "t", taskFile: join(work, "task.yaml"), workdir: work, status: "completed", driver: "steps", createdAt: now, updatedAt: now })
   const snapshotter = createSnapshotter({ workspace: work, home })
   const warnings: string[] = []
-  const hook = createCallSnapshots({ store, runId: "r1", snapshotter, readOnly: (tool) => tool === "read_file", warn: (m) => warnings.push(m) })
+  const hook = createCallSnapshots({ log: localSnapshotLog(store), runId: "r1", snapshotter, readOnly: (tool) => tool === "read_file", warn: (m) => warnings.push(m) })
   let seq = 0
   const call = (tool: string, effect: () => void) => {
     const c: SnapshotCall = { callId: `c${++seq}`, seq, tool }
@@ -51,13 +52,13 @@ describe("ccode undo over a run's snapshots", () => {
     const rows = snapshotsOf(store, "r1")
     expect(rows.map((r) => r.step)).toEqual([2, 3, 4, 5])
 
-    const dry = await undoRun(store, findRun(store, "r1"), { home, dryRun: true, redactor })
+    const dry = await undoRun(sqliteRunStore(store), findRun(store, "r1"), { home, dryRun: true, redactor })
     expect(dry.removed).toEqual(["a.out", "out/", "out/obj/", "out/obj/x.o", "src/util.c"])
     expect(dry.restored).toEqual(["notes.txt"])
     expect(dry.modified).toEqual(["secret.env", "src/main.c"])
     expect(treeState(work)).not.toEqual(before)
 
-    const done = await undoRun(store, findRun(store, "r1"), { home, redactor })
+    const done = await undoRun(sqliteRunStore(store), findRun(store, "r1"), { home, redactor })
     expect(done.target).toBe("before the run")
     expect(treeState(work)).toEqual(before)
     const rollback = store.sqlite.query("SELECT * FROM audit WHERE type = 'rollback'").all() as { result: string; run_id: string; data: string }[]
@@ -75,19 +76,19 @@ describe("ccode undo over a run's snapshots", () => {
     await call("shell", sh("rm one.txt && echo three > three.txt"))
     await call("read_file", () => {})
     await call("shell", sh("echo five > five.txt"))
-    await undoRun(store, findRun(store, "r1"), { home, toStep: 3, redactor })
+    await undoRun(sqliteRunStore(store), findRun(store, "r1"), { home, toStep: 3, redactor })
     expect(treeState(work)).toEqual(beforeThird)
   })
 
   test("a run without snapshots cannot be undone, and says why", async () => {
     const { store, home, redactor } = setup()
-    await expect(undoRun(store, findRun(store, "r1"), { home, redactor })).rejects.toThrow(/no snapshots/)
+    await expect(undoRun(sqliteRunStore(store), findRun(store, "r1"), { home, redactor })).rejects.toThrow(/no snapshots/)
   })
 
   test("a failing snapshot is warned about and audited, and the call still runs", async () => {
     const { work, store, warnings, root } = setup()
     const broken = createSnapshotter({ workspace: join(root, "does-not-exist"), home: join(root, "home2") })
-    const hook = createCallSnapshots({ store, runId: "r1", snapshotter: broken, readOnly: () => false, warn: (m) => warnings.push(m) })
+    const hook = createCallSnapshots({ log: localSnapshotLog(store), runId: "r1", snapshotter: broken, readOnly: () => false, warn: (m) => warnings.push(m) })
     let ran = false
     await snapshotAround(hook, { callId: "c1", seq: 1, tool: "shell" }, async () => {
       ran = true

@@ -193,6 +193,20 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       await store.close()
     }, T)
 
+    test("after runs are deleted, the snapshot refs another run still holds are in use, the rest are not", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("gone"))
+      await store.createRun(run("kept"))
+      await store.commit({ runId: "gone", snapshots: [{ callId: null, step: 1, ref: "a".repeat(40) }, { callId: null, step: 2, ref: "b".repeat(40) }] })
+      // an unchanged workspace gives the next run the same snapshot
+      await store.commit({ runId: "kept", snapshots: [{ callId: null, step: 1, ref: "b".repeat(40) }] })
+      const refs = await store.deleteRuns(["gone"])
+      expect(refs.sort()).toEqual(["a".repeat(40), "b".repeat(40)])
+      expect([...(await store.snapshotRefsInUse([...refs, ...Array.from({ length: 1200 }, (_, i) => `x${i}`)]))]).toEqual(["b".repeat(40)])
+      expect(await store.snapshotRefsInUse([])).toEqual(new Set())
+      await store.close()
+    }, T)
+
     test("checkpoints keep the last two; plan rows round-trip in plan order", async () => {
       const { store } = await ready(harness())
       await store.createRun(run("r"))
@@ -209,6 +223,29 @@ export function conformance(backend: Backend, harness: () => Harness): void {
       ])
       await store.commit({ runId: "r", plan: { items: [{ ...items[1]!, state: "failed", attempts: 3 }], positions: [0] } })
       expect((await store.loadPlan("r"))[0]).toMatchObject({ id: "a", state: "failed", attempts: 3 })
+      await store.close()
+    }, T)
+
+    test("a unit merged from several steps: the same call and plan item twice leave what writing them one after another would", async () => {
+      const { store } = await ready(harness())
+      await store.createRun(run("r"))
+      await store.commit({ runId: "r", calls: [call("c0", "r", 1, { decision: "allow", risk: "low" })] })
+      const item = { id: "a", title: "A", state: "pending", attempts: 0, needs: [], continueOnError: false, depth: 0, waiting: false }
+      await store.commit({
+        runId: "r",
+        calls: [call("c1", "r", 2, { decision: "allow" }), call("c1", "r", 2, { status: "ok", output: "first" })],
+        callPatches: [{ id: "c1", patch: { exitCode: 3 } }, { id: "c1", patch: { output: "second" } }, { id: "c0", patch: { status: "ok", exitCode: 0 } }, { id: "gone", patch: { status: "ok" } }],
+        plan: { items: [item, { ...item, id: "b", title: "B" }, { ...item, state: "done", attempts: 1 }] },
+        events: [1, 2, 3].map((i) => ({ ts: now, type: "e", data: JSON.stringify({ i }) })),
+        audit: [{ type: "tool_call", actor: "agent", callId: "c1" }, { type: "checkpoint", actor: "system" }],
+      })
+      expect(await store.getCall("c1")).toMatchObject({ status: "ok", decision: "allow", exitCode: 3, output: "second" })
+      expect(await store.getCall("c0")).toMatchObject({ status: "ok", decision: "allow", risk: "low", exitCode: 0 })
+      // a patch to a call that has no row creates none
+      expect(await store.getCall("gone")).toBeUndefined()
+      expect((await store.loadPlan("r")).map((p) => [p.id, p.state, p.attempts])).toEqual([["b", "pending", 0], ["a", "done", 1]])
+      expect(await store.runEvents("r")).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }])
+      expect(await store.verifyAudit()).toMatchObject({ ok: true, rows: 2 })
       await store.close()
     }, T)
 

@@ -1,6 +1,6 @@
 // Which backend a --db / CCODE_DB value selects, and URLs shown without their secrets.
 import { expect, test } from "bun:test"
-import { dbPath, dbTarget } from "../../cli/home.ts"
+import { dbTarget } from "../../cli/home.ts"
 import { isPostgresUrl, redactUrl } from "../../core/store/target.ts"
 
 test("postgres:// and postgresql:// select PostgreSQL, in any case, even mistyped; everything else is a SQLite file", () => {
@@ -17,17 +17,10 @@ test("the password is hidden wherever the URL holds it", () => {
   expect(broken).toContain("unparseable")
 })
 
-test("dbTarget keeps a URL as given; dbPath (every command but `db`) refuses it with exit 2", () => {
+test("dbTarget keeps a URL as given (even one that merely starts like one) and resolves a path", () => {
   expect(dbTarget("postgres://h/db", {})).toBe("postgres://h/db")
+  expect(dbTarget(" postgres:/h/db", {})).toBe("postgres:/h/db")
   expect(dbTarget(undefined, { CCODE_DB: "postgres://h/db" })).toBe("postgres://h/db")
   expect(dbTarget(undefined, { CCODE_HOME: "/x" })).toBe("/x/ccode.db")
-  expect(dbPath("rel.db", {})).toBe(`${process.cwd()}/rel.db`)
-  expect(() => dbPath(undefined, { CCODE_DB: "postgres://u:pw@h/db" })).toThrow(/CCODE_DB names a PostgreSQL database \(postgres:\/\/u:\*\*\*@h\/db\)/)
-  try {
-    dbPath("postgres:/h/db", {})
-  } catch (error) {
-    expect(error).toMatchObject({ exitCode: 2, message: expect.stringContaining("--db names a PostgreSQL database") })
-    return
-  }
-  throw new Error("dbPath accepted a postgres URL")
+  expect(dbTarget("rel.db", {})).toBe(`${process.cwd()}/rel.db`)
 })

@@ -1,7 +1,7 @@
 // The RunStore on PostgreSQL: drizzle pg-core over Bun's SQL client. Opening checks the schema and
 // refuses a database that is behind (`ccode db migrate` first) or newer; it never migrates.
 import { and, asc, desc, eq, inArray, isNull, like, sql } from "drizzle-orm"
-import type { NewRun, PruneCandidate, RunStore } from "../api.ts"
+import { inSlices, type NewRun, type PruneCandidate, type RunStore } from "../api.ts"
 import type { CallRow, PlanRow } from "../../store/calls.ts"
 import type { RequestRow } from "../../store/requests.ts"
 import { RunNotFound, type RunRow } from "../../store/runs.ts"
@@ -10,6 +10,7 @@ import { redactUrl } from "../../store/target.ts"
 import { appendAuditPg, queryAuditPg, resolveAuditRunPg, verifyAuditPg } from "./audit.ts"
 import { commitUnit, settleAll } from "./commit.ts"
 import { pgClient, pgDb, type PgTx } from "./db.ts"
+import { appendStatement, commitStatement } from "./step.ts"
 import { behindSchema, newerSchema, pgSchemaStatus } from "./migrate.ts"
 import { agentMessages, calls, checkpoints, events, planItems, requests, runs, snapshots, trust, usage } from "./schema.ts"
 
@@ -71,7 +72,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
       })
     },
 
-    commit: (unit) =>
+    commit: async (unit) =>
+      (await commitStatement(client, unit)) ??
       tx(async (t) => {
         if (unit.relaxed && !unit.audit?.length && !unit.checkpoint) await t.execute(sql`SET LOCAL synchronous_commit TO OFF`)
         return commitUnit(t, unit)
@@ -103,6 +105,8 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         .where(eq(usage.runId, runId))
         .orderBy(asc(usage.id)),
     snapshotsOf: async (runId) => db.select().from(snapshots).where(eq(snapshots.runId, runId)).orderBy(asc(snapshots.step), asc(snapshots.id)),
+    snapshotRefsInUse: async (refs) =>
+      new Set((await inSlices(refs, (slice) => db.selectDistinct({ ref: snapshots.ref }).from(snapshots).where(inArray(snapshots.ref, slice)))).map((r) => r.ref)),
     runEvents: async (runId, type) =>
       (await db.select({ data: events.data }).from(events).where(type === undefined ? eq(events.runId, runId) : and(eq(events.runId, runId), eq(events.type, type))).orderBy(asc(events.id))).map((r) => JSON.parse(r.data) as Record<string, unknown>),
 
@@ -155,7 +159,7 @@ export async function openPgRunStore(url: string): Promise<RunStore> {
         return changed
       }),
 
-    appendAudit: (rows) => tx((t) => appendAuditPg(t, rows)),
+    appendAudit: async (rows) => (await appendStatement(client, rows)) ?? tx((t) => appendAuditPg(t, rows)),
     queryAudit: (filter) => queryAuditPg(db, filter),
     resolveAuditRun: (idOrPrefix) => resolveAuditRunPg(db, idOrPrefix, location),
     verifyAudit: () => verifyAuditPg(db),
