@@ -95,6 +95,10 @@ export function cargo(v: View, out: Finding[]): void {
 /** make --eval CODE runs make code (and the shell it calls); -f/-C point it at another project. */
 export function make(v: View, out: Finding[]): void {
   for (const o of optionValues(v, ["eval"], "E", 2)) out.push(high("runs-outside-code", `make ${o.written} runs the make code it is given`))
+  // `-f -`: the makefile is whatever arrives on stdin, text no rule has seen
+  for (const o of optionValues(v, ["file", "makefile"], "f", 2)) {
+    if (o.value?.value === "-") out.push(high("runs-outside-code", `make ${o.written} - reads its makefile from stdin: the commands it runs are not shown here`))
+  }
   for (const o of optionValues(v, ["file", "makefile", "directory", "include-dir"], "fCI", 2)) {
     const where = outside(v, o.value)
     if (where) out.push(high("runs-outside-code", `make ${o.written} ${where}: runs a Makefile from outside the workspace`))

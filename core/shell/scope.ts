@@ -146,6 +146,9 @@ const LOADER_EXACT = new Set([
   // terminfo and less key files are parsed by every program that starts, key files bind shell commands
   "GCONV_PATH", "LOCPATH", "NLSPATH", "TERMINFO", "TERMINFO_DIRS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
   "MALLOC_CONF", "GLIBC_TUNABLES", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN", "INPUTRC", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
+  // Python's site module runs the `import` lines of .pth files under $PYTHONUSERBASE (yq is Python);
+  // file(1) loads its magic database from $MAGIC and quotes the lines it cannot parse
+  "PYTHONUSERBASE", "MAGIC",
   // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
   // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
   "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
