@@ -72,14 +72,18 @@ export function gitConfigCredential(file: string): string | undefined {
   }
   const entries = parseConfig(text)
   // a file git would refuse is read as text: a URL with a password in it is one all the same
-  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) ? "a line with a credential" : undefined
+  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) ? "a line with a credential" : undefined
   for (const e of entries) {
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
+    // `credential.helper = "!f() { echo password=…; }; f"`: the helper carries the secret itself
+    if (/^credential\..*helper$|^credential\.helper$/i.test(e.key) && e.value !== null && HELPER_SECRET.test(e.value)) return `${masked(e.key)} (a helper that holds its password)`
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
     if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }
   return undefined
 }
+
+const HELPER_SECRET = /(password|passwd|token|secret)\s*=/i
 
 function tokenUser(text: string): boolean {
   for (const m of text.matchAll(URL_USER)) {

@@ -37,6 +37,9 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // user's own GitLab runner (its runner tokens)
   "~/.config/ngrok", "~/.ngrok2", "~/.circleci/cli.yml", "~/.sentryclirc", "~/.snowflake", "~/.cf/config.json",
   "~/.config/atuin/key", "~/.config/gitlab-runner", "~/.gitlab-runner/config.toml",
+  // Emacs/Gnus auth-source, Docker's old login file, more platform CLIs' tokens
+  "~/.authinfo", "~/.authinfo.gpg", "~/.dockercfg", "~/.supabase/access-token", "~/.config/linode-cli",
+  "~/.railway/config.json", "~/.aliyun/config.json",
   // saved passwords of svn, curl, wget and mail clients
   "~/.subversion/auth", "~/.curlrc", "~/.wgetrc", "~/.msmtprc", "~/.fetchmailrc",
   // what people typed (passwords given as arguments end up here)

@@ -12,6 +12,7 @@ import { walkScript } from "./walk.ts"
 import { rootScope, isLoaderVar, type Cwd, type ShellEnv } from "./scope.ts"
 import { expandCommand, type Expander, type Part } from "./expand.ts"
 import type { ShellStart } from "./part.ts"
+import { BUILTIN_INTEGER_ASSIGNMENT } from "./setvars.ts"
 import { classify } from "./classify.ts"
 import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
@@ -126,7 +127,7 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !start.cdableVars && start.braces === undefined ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`

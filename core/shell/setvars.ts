@@ -51,7 +51,13 @@ export function setByBuiltin(name: string | undefined, args: Word[], scope: Scop
 }
 
 /** A variable declared -i (`declare -i`, `-ai`, `local -i`): what it is assigned is evaluated as arithmetic. */
+// bash evaluates what is assigned to these as arithmetic from the start (`OPTIND='b[$(cmd)]'` runs cmd)
+const BUILTIN_INTEGERS = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
+/** An assignment to one of them somewhere in a text: the fast paths leave such a text to the full walk. */
+export const BUILTIN_INTEGER_ASSIGNMENT = /\b(RANDOM|SRANDOM|OPTIND|HISTCMD)(\[[^\]]*\])?\+?=/
+
 export function isInteger(scope: Scope, name: string): boolean {
+  if (BUILTIN_INTEGERS.has(name)) return true
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
   return false
 }

@@ -41,6 +41,11 @@ describe("git config files that hold a credential", () => {
       ['[url "https://bob:tok@example.com/"]\n\tinsteadOf = https://example.com/\n', "url.https://…@example.com/.insteadof (a URL with a password)"],
       [PLAIN, undefined],
       ["[user]\n\tname = a\n", undefined],
+      // a helper that carries the secret itself (attack review 7): git config -l printed it
+      ['[credential]\n\thelper = "!f() { echo username=u; echo password=FAKESECRET; }; f"\n', "credential.helper (a helper that holds its password)"],
+      ['[credential "https://example.com"]\n\thelper = "!echo token=abc"\n', "credential.https://example.com.helper (a helper that holds its password)"],
+      ["[credential]\n\thelper = store\n", undefined],
+      ["[credential]\n\thelper = cache --timeout=3600\n", undefined],
     ]
     for (const [text, key] of cases) {
       writeFileSync(file, text)
