@@ -58,12 +58,24 @@ export function netFiles(part: Part, home: string): NetReading {
   const valued = curl ? CURL_VALUED : WGET_VALUED
   const longNames = Object.keys(long)
   let done = false
+  // curl --proto-default SCHEME: a URL written without `scheme://` uses it (`--proto-default file /root/.netrc`)
+  let scheme: string | undefined
+  const bare: Word[] = []
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!
     const a = w.value
     if (a === undefined) continue
     if (done || a[0] !== "-" || a === "-") {
       fileUrl(a, w, a, out)
+      if (!a.includes("://")) bare.push(w)
+      continue
+    }
+    if (curl && !done && a.length >= 9 && "--proto-default".startsWith(a)) {
+      scheme = words[++i]?.value ?? "?"
+      continue
+    }
+    if (curl && !done && a.startsWith("--proto-default=")) {
+      scheme = a.slice(16)
       continue
     }
     if (a === "--") {
@@ -94,6 +106,7 @@ export function netFiles(part: Part, home: string): NetReading {
       break
     }
   }
+  if (scheme !== undefined && !/^(https?|ftps?)$/i.test(scheme)) for (const w of bare) take(out, `--proto-default ${scheme}`, w, false)
   configFromEnv(part, curl, words, out)
   return out
 }
