@@ -5,7 +5,7 @@ import type { RawCommand } from "./raw.ts"
 import { isLoaderVar } from "./scope.ts"
 import { byName, scanOptions, type OptionSpec } from "./options.ts"
 import { readGit } from "./git.ts"
-import { literalWord } from "./word.ts"
+import { literalWord, type Word } from "./word.ts"
 import { changeDir } from "./cwd.ts"
 import { runner, runnerNames } from "./runners.ts"
 import { openFds, type FdTable } from "./fds.ts"
@@ -150,9 +150,28 @@ function homeOf(part: Part, home: string): string | undefined {
   return part.exported?.has("HOME") ? part.exported.get("HOME") : home
 }
 
+// env -i / - / --ignore-environment (everything), -u NAME / --unset=NAME of a variable that changes what runs
+function envRemoves(options: Word[]): string | undefined {
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i]!.value
+    if (a === undefined) return `${options[i]!.text} (an option known only at run time)`
+    // the value of -C DIR, -S STRING, -a NAME (and their long forms) is not an option
+    if (/^-[a-zA-Z0-9]*[CSa]$/.test(a) && !/^-[a-zA-Z0-9]*[iu]/.test(a) || ["--chdir", "--split-string", "--argv0"].some((n) => a.length >= 4 && n.startsWith(a))) {
+      i++
+      continue
+    }
+    if (a === "-" || (a.length >= 4 && "--ignore-environment".startsWith(a)) || /^-[a-zA-Z0-9]*i/.test(a) && !a.startsWith("--") && !/^-[a-zA-Z0-9]*[uCSa]/.test(a.slice(0, a.indexOf("i")))) return `${a} (an empty environment: no PATH)`
+    const name = a === "-u" || (a.length >= 4 && "--unset".startsWith(a)) ? options[++i]?.value : a.startsWith("--unset=") ? a.slice(8) : /^-u./.test(a) ? a.slice(2) : undefined
+    if (name !== undefined && isLoaderVar(name)) return `unsets ${name}`
+  }
+  return undefined
+}
+
 /** env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND]: transparent unless it loads code. */
 function unwrapEnv(part: Part, ex: Expander): boolean {
   const scan = scanOptions(part.words, 1, { valued: "uCSa", long: ["unset", "chdir", "split-string", "argv0"] })
+  const removed = envRemoves(part.words.slice(1, scan.command))
+  if (removed) part.findings.push({ name: "loader-env", level: "high", reason: `env ${removed}: the command starts without it, and with no PATH bash looks for programs in the current directory` })
   let words = part.words.slice(scan.command)
   const split = scan.values.get("S") ?? scan.values.get("split-string")
   if (scan.flags.has("S") || scan.flags.has("split-string")) {

@@ -3,7 +3,7 @@
 // substitutions inside them are walked by the caller's function. Pure.
 import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
-import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
+import { isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
@@ -150,4 +150,17 @@ function closingBracket(text: string): number {
     else if (c === "]" && --depth === 0) return i
   }
   return -1
+}
+
+/** `unset PATH` (a variable that changes what runs): with PATH gone bash looks for programs in the current
+ *  directory (`unset PATH; ls` runs a workspace ls). A name known only at run time could be PATH. */
+export function unsetsLoader(w: Reader, words: SNode[]): void {
+  if (words.some((c) => /^-[a-z]*f/.test(w.src.slice(c.start, c.end)))) return
+  for (const c of words) {
+    const text = w.src.slice(c.start, c.end)
+    if (text.startsWith("-")) continue
+    const name = text.replace(/['"\\]/g, "").replace(/\[.*$/, "")
+    if (/[$`]/.test(name)) (w.out.findings ??= []).push({ name: "loader-env", level: "medium", reason: `unset ${text}: a name known only at run time could be PATH` })
+    else if (isLoaderVar(name)) (w.out.findings ??= []).push({ name: "loader-env", level: "high", reason: `unsets ${name}, which changes what code runs (with PATH unset, bash looks for programs in the current directory)` })
+  }
 }
