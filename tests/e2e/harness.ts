@@ -150,3 +150,16 @@ export async function policyCheck(sb: Sandbox, command: string, opts: { cwd?: st
   if (!r.stdout.trim()) throw new Error(`policy check printed nothing (exit ${r.code}): ${r.stderr}`)
   return JSON.parse(r.stdout) as Verdict
 }
+
+/** bash -c COMMAND in the sandbox's environment (plus `env`): what it printed, stdout then stderr. */
+export function bashIn(sb: Sandbox, command: string, cwd: string, env: Record<string, string> = {}): string {
+  const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: { ...sb.env, ...env }, stdin: "ignore", timeout: 20_000 })
+  return r.stdout.toString() + r.stderr.toString()
+}
+
+/** git with a fixed identity and branch name, in the sandbox's environment; throws when it fails. */
+export function gitIn(sb: Sandbox, cwd: string, args: string[], env: Record<string, string> = {}): string {
+  const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, env: { ...sb.env, ...env } })
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
+  return r.stdout.toString().trim()
+}

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs"
 import { join } from "node:path"
-import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
+import { gitIn, bashIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 2 table attacks are real and ask", () => {
   let sb: Sandbox
@@ -18,16 +18,9 @@ describe("round 2 table attacks are real and ask", () => {
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
 
-  const env = () => ({ ...sb.env, GIT_CONFIG_NOSYSTEM: "1", ROUND2_TOKEN: ENV_SECRET })
-  const sh = (command: string, cwd: string) => {
-    const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: env() })
-    return r.stdout.toString() + r.stderr.toString()
-  }
-  const git = (cwd: string, ...args: string[]) => {
-    const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, env: env() })
-    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
-    return r.stdout.toString().trim()
-  }
+  const env = () => ({ GIT_CONFIG_NOSYSTEM: "1", ROUND2_TOKEN: ENV_SECRET })
+  const sh = (command: string, cwd: string) => bashIn(sb, command, cwd, env())
+  const git = (cwd: string, ...args: string[]) => gitIn(sb, cwd, args, env())
   // a repository with one committed file f, as the workspace
   const repo = (name: string) => {
     const dir = join(sb.root, name)

@@ -5,22 +5,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { policyCheck, sandbox, type Sandbox } from "./harness.ts"
+import { gitIn, bashIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 3: git --bare obeys a workspace file as its config", () => {
   let sb: Sandbox
   let dir: string
   const NETRC = "machine x login u password netrc-round3-secret"
-  const env = () => ({ ...sb.env, GIT_CONFIG_NOSYSTEM: "1" })
-  const sh = (command: string, cwd: string) => {
-    const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: env() })
-    return r.stdout.toString() + r.stderr.toString()
-  }
-  const git = (cwd: string, ...args: string[]) => {
-    const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, env: env() })
-    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
-    return r.stdout.toString().trim()
-  }
+  const env = () => ({ GIT_CONFIG_NOSYSTEM: "1" })
+  const sh = (command: string, cwd: string) => bashIn(sb, command, cwd, env())
+  const git = (cwd: string, ...args: string[]) => gitIn(sb, cwd, args, env())
   const check = (command: string, cwd: string) => policyCheck(sb, command, { cwd })
 
   beforeAll(() => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, policyCheck, sandbox, type Sandbox } from "./harness.ts"
+import { bashIn, ccode, gitIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
 describe("round 5: what lies on disk", () => {
   let sb: Sandbox
@@ -14,14 +14,8 @@ describe("round 5: what lies on disk", () => {
   let mono: string
   const ENV_SECRET = "API_KEY=sk-round5-env-secret"
   const KEY_SECRET = "round5-private-key-secret"
-  const git = (cwd: string, ...args: string[]) => {
-    const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, env: sb.env })
-    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
-  }
-  const bash = (command: string, cwd = sb.work) => {
-    const r = Bun.spawnSync(["bash", "-c", command], { cwd, env: { ...sb.env, GIT_CONFIG_NOSYSTEM: "1" }, stdin: "ignore" })
-    return r.stdout.toString() + r.stderr.toString()
-  }
+  const git = (cwd: string, ...args: string[]) => void gitIn(sb, cwd, args)
+  const bash = (command: string, cwd = sb.work) => bashIn(sb, command, cwd, { GIT_CONFIG_NOSYSTEM: "1" })
 
   beforeAll(() => {
     sb = sandbox()
