@@ -149,6 +149,9 @@ const LOADER_EXACT = new Set([
   // Python's site module runs the `import` lines of .pth files under $PYTHONUSERBASE (yq is Python);
   // file(1) loads its magic database from $MAGIC and quotes the lines it cannot parse
   "PYTHONUSERBASE", "MAGIC",
+  // Bun (ccode itself is a Bun binary) reads options from BUN_OPTIONS (`--preload=FILE` runs FILE first), turns
+  // any compiled Bun program into the bun CLI under BUN_BE_BUN, and opens a debugger for BUN_INSPECT*
+  "BUN_OPTIONS", "BUN_BE_BUN", "BUN_INSPECT", "BUN_INSPECT_CONNECT_TO", "BUN_INSPECT_PRELOAD", "NODE_INSPECT_RESUME_ON_START",
   // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
   // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
   "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
