@@ -15,6 +15,7 @@ import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
+import { remoteArchive } from "./remotearchive.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -63,7 +64,13 @@ export const ASSESSORS = byName<Assessor>({
     gitOutput(v, out)
     gitWrites(v, out)
   },
-  tar: tarTargets,
+  tar: (v, out) => {
+    tarTargets(v, out)
+    remoteArchive(v, out)
+  },
+  gtar: remoteArchive,
+  cpio: remoteArchive,
+  mt: remoteArchive,
   unzip: optionTarget(["-d"]),
   http: netSends,
   https: netSends,
