@@ -16,6 +16,7 @@ import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManage
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { remoteArchive } from "./remotearchive.ts"
+import { DNS_ASSESSORS } from "./dns.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -69,6 +70,7 @@ export const ASSESSORS = byName<Assessor>({
     remoteArchive(v, out)
   },
   gtar: remoteArchive,
+  ...DNS_ASSESSORS,
   cpio: remoteArchive,
   mt: remoteArchive,
   unzip: optionTarget(["-d"]),
