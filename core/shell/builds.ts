@@ -17,6 +17,7 @@ import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { writeVerdict } from "./paths.ts"
 import { riskRank } from "../base/risk.ts"
+import { pythonCommand } from "./pyopts.ts"
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i
 // where an argument may point outside the workspace without reaching code or files that matter
@@ -103,6 +104,26 @@ export function buildArguments(v: View, out: Finding[]): void {
   const vars = [...v.part.assignments.map((a) => a.name), ...(v.part.exported?.keys() ?? [])]
   const set = [...new Set(vars.filter((n) => !HARMLESS_VARS.has(n) && !n.startsWith("LC_")))]
   if (set.length) out.push(high(`sets ${set.join(", ")} for ${prog}: builds read their environment as configuration that names the programs they run`))
+}
+
+// runner commands that do not open the project (`npm help`, `cargo --version`)
+const NO_PROJECT = new Set(["help", "--help", "-h", "--version", "-v", "-V", "view", "info", "doctor"])
+
+/** A runner that finds its project by looking up from where it starts (npm test, pytest, cargo build):
+ *  the project the disk has there must be the workspace's, not a folder above it (core/base/buildroot.ts). */
+export function projectAbove(v: View, out: Finding[]): void {
+  const look = v.place.projectAbove
+  if (!look || v.part.cwd === null) return
+  const program = v.program === "python" || v.program === "python3" ? pythonCommand(v.values).module : v.program
+  if (!program || NO_PROJECT.has(v.sub ?? "")) return
+  // tsc -p/--project/-b/--build names its project: buildArguments judges where
+  if (program === "tsc" && v.values.some((a) => /^(-p|--project|-b|--build)(=|$)/.test(a))) return
+  for (const dir of v.part.cwd) {
+    const file = look(program, v.place.realpath ? v.place.realpath(dir) : dir, v.place.wroteBefore === true)
+    if (!file) continue
+    out.push({ name: "runs-outside-code", level: "high", reason: `${v.program} uses ${file}, found above the workspace: it runs that project's code (scripts, conftest.py, build.rs, config), which is not the workspace's` })
+    return
+  }
 }
 
 function high(reason: string): Finding {
