@@ -1,9 +1,9 @@
 // Read-only network listers that send DNS queries (the network): a host NAME in an `ss` filter
 // (`dst NAME`, `src NAME`) or in `lsof -i @NAME` is a forward lookup of a name the command chooses (text
-// in the name leaves in the query: `dst $(cmd).example.com`); `ss -r`, netstat and lsof without -n and
-// hostname -A/-f/-d/-i/-a look up addresses and names of this machine. Each is the medium "looks up
-// names over the network" of getent hosts; the numeric forms (`ss -tln`, `netstat -tlnp`, `lsof -nP -i
-// :3000`, `ss dst 10.0.0.1`) stay read-only. Pure.
+// in the name leaves in the query: `dst $(cmd).example.com`); `ss -r`, netstat and lsof without -n,
+// hostname -A/-f/-d/-i/-a, who --lookup and last -d look up addresses and names of this machine. Each
+// is the medium "looks up names over the network" of getent hosts; the numeric forms (`ss -tln`,
+// `netstat -tlnp`, `lsof -nP -i :3000`, `ss dst 10.0.0.1`) stay read-only. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 
@@ -109,4 +109,15 @@ function hostname(v: View, out: Finding[]): void {
   if (found) out.push(network(`hostname ${found} looks up the machine's names and addresses over the network (DNS)`))
 }
 
-export const DNS_ASSESSORS = { ss, lsof, netstat, hostname }
+// who --lookup canonicalizes the login hosts through DNS; last -d/--dns turns their addresses into names
+function who(v: View, out: Finding[]): void {
+  const found = v.values.find((a) => /^--loo(k(up?)?)?$/.test(a))
+  if (found) out.push(network(`who ${found} looks up the login hosts over the network (DNS)`))
+}
+
+function last(v: View, out: Finding[]): void {
+  const found = v.values.find((a) => /^--dn?s?$/.test(a) || /^-[a-zA-Z]*d/.test(a))
+  if (found) out.push(network(`last ${found} looks up the login addresses over the network (DNS)`))
+}
+
+export const DNS_ASSESSORS = { ss, lsof, netstat, hostname, who, last, lastb: last }
