@@ -53,9 +53,14 @@ function specFor(program: string): Spec | undefined {
     ["gradle", { project: ["settings.gradle", "settings.gradle.kts"] }],
     ["gradlew", { project: ["settings.gradle", "settings.gradle.kts"] }],
     ["mvn", { project: [".mvn"] }],
-    ["dotnet", { project: [], every: ["Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "Directory.Build.rsp"] }],
+    // MSBuild imports the Directory.Build.* files found up the tree; global.json picks the SDK (msbuild-sdks are downloaded packages)
+    ["dotnet", { project: [], every: ["Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "Directory.Build.rsp", "global.json"] }],
     ["jest", { project: JEST }],
-    ["eslint", { project: ESLINT }],
+    // eslint 8's .eslintrc files cascade from every folder up (their plugins are modules it loads)
+    ["eslint", { project: ESLINT, every: [".eslintrc.js", ".eslintrc.cjs", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"] }],
+    ["mocha", { project: [".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.yaml", ".mocharc.yml", ".mocharc.jsonc", ".mocharc.json"] }],
+    // a custom linter in the config is a plugin (.so) golangci-lint loads
+    ["golangci-lint", { project: [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"] }],
     ["prettier", { project: PRETTIER }],
     ["nx", { project: ["nx.json"] }],
     ["turbo", { project: ["turbo.json"] }],
@@ -73,7 +78,7 @@ export function looksUp(program: string): boolean {
  * The first project file above `workspace` that `program` started in `dir` would use; undefined when
  * its project is the workspace's own (or it finds none). `loose`: an earlier part of the command writes
  * files, so a marker inside the workspace may be gone when it runs: it does not stop the walk.
- * `home`'s own tool folders (~/.cargo) are the user's configuration, not a project's.
+ * The files read from every folder are the user's own configuration in `home` itself (~/.cargo/config.toml).
  */
 export function projectAbove(program: string, dir: string, workspace: string, home: string, loose = false): string | undefined {
   const spec = specFor(program)
@@ -90,9 +95,10 @@ export function projectAbove(program: string, dir: string, workspace: string, ho
         if (!loose && (marker.section === undefined || holds(path, marker.section))) stopped = true
       }
     }
-    if (above) for (const name of spec.every ?? []) {
+    // the home's own files of this kind (~/.cargo/config.toml, ~/.eslintrc) are the user's configuration
+    if (above && d !== home) for (const name of spec.every ?? []) {
       const path = join(d, name)
-      if (exists(path) && !isInside(join(home, ".cargo"), path)) return path
+      if (exists(path)) return path
     }
     if (stopped && !spec.every) return undefined
     const up = dirname(d)

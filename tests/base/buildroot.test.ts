@@ -72,6 +72,13 @@ describe("projectAbove", () => {
     expect(projectAbove("npm", own, own, "/nohome", true)).toBe(join(up, "package.json"))
   })
 
+  test("eslint 8's .eslintrc cascades from above even past the workspace's own flat config; the home's own does not count", () => {
+    file(join(up, ".eslintrc.json"), '{"plugins":["evil"]}')
+    file(join(own, "eslint.config.js"), "export default []\n")
+    expect(projectAbove("eslint", own, own, "/nohome")).toBe(join(up, ".eslintrc.json"))
+    expect(projectAbove("eslint", own, own, up)).toBeUndefined()
+  })
+
   test("programs that do not look up", () => {
     expect(projectAbove("make", ws, ws, "/nohome")).toBeUndefined()
   })
