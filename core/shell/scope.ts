@@ -149,6 +149,8 @@ const LOADER_EXACT = new Set([
   // Python's site module runs the `import` lines of .pth files under $PYTHONUSERBASE (yq is Python);
   // file(1) loads its magic database from $MAGIC and quotes the lines it cannot parse
   "PYTHONUSERBASE", "MAGIC",
+  // Info-ZIP reads options from these (ZIPOPT='-TT CMD' makes zip -T run CMD; UNZIP='-d DIR' moves the output)
+  "ZIPOPT", "ZIP", "UNZIP", "UNZIPOPT",
   // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
   // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
   "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",
