@@ -1,9 +1,9 @@
-// Read-only network listers that send DNS queries (the network): a host NAME in an `ss` filter
-// (`dst NAME`, `src NAME`) or in `lsof -i @NAME` is a forward lookup of a name the command chooses (text
-// in the name leaves in the query: `dst $(cmd).example.com`); `ss -r`, netstat and lsof without -n,
-// hostname -A/-f/-d/-i/-a, who --lookup and last -d look up addresses and names of this machine. Each
-// is the medium "looks up names over the network" of getent hosts; the numeric forms (`ss -tln`,
-// `netstat -tlnp`, `lsof -nP -i :3000`, `ss dst 10.0.0.1`) stay read-only. Pure.
+// Read-only listers that reach the network: a host NAME in an `ss` filter (`dst NAME`, `src NAME`) or in
+// `lsof -i @NAME` is a forward DNS lookup of a name the command chooses (text in the name leaves in the
+// query: `dst $(cmd).example.com`); `ss -r`, netstat and lsof without -n, hostname -A/-f/-d/-i/-a, who
+// --lookup and last -d look up addresses and names of this machine; systemctl -H HOST reads another
+// machine's services through ssh. Each is `medium`, like getent hosts and ssh; the numeric forms
+// (`ss -tln`, `netstat -tlnp`, `lsof -nP -i :3000`, `ss dst 10.0.0.1`) stay read-only. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 
@@ -120,4 +120,19 @@ function last(v: View, out: Finding[]): void {
   if (found) out.push(network(`last ${found} looks up the login addresses over the network (DNS)`))
 }
 
-export const DNS_ASSESSORS = { ss, lsof, netstat, hostname, who, last, lastb: last }
+// systemctl -H/--host [USER@]HOST[:PORT] runs `ssh HOST systemd-stdio-bridge` (any position, any spelling)
+function systemctl(v: View, out: Finding[]): void {
+  for (let i = 0; i < v.args.length; i++) {
+    const a = v.values[i]!
+    if (a === "--") return
+    const long = /^--(ho|hos|host)(=(.*))?$/s.exec(a)
+    // the letters before H take no value (`-pHostname` is -p's value)
+    const short = /^-[A-GI-LN-OQ-RU-Zacd-mqru-z]*H(.*)$/s.exec(a)
+    if (!long && !(short && !a.startsWith("--"))) continue
+    const host = long ? (long[2] !== undefined ? long[3] : v.values[i + 1]) : short![1] || v.values[i + 1]
+    out.push(network(`systemctl ${a.startsWith("--") ? a.split("=")[0] : "-H"} ${host ?? ""}: reaches another machine through ssh (the network, the user's ssh keys)`))
+    return
+  }
+}
+
+export const DNS_ASSESSORS = { ss, lsof, netstat, hostname, who, last, lastb: last, systemctl }

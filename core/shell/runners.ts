@@ -134,6 +134,18 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
   if (!placeholder) child.appended = true
+  // --process-slot-var=NAME sets NAME (to the slot number: 0, 1, ...) in the command's environment:
+  // NAME=PATH makes execvp look in the workspace folder `0`
+  for (const o of r.valued) {
+    if (o.name !== "process-slot-var") continue
+    const name = o.value?.value
+    if (name === undefined) {
+      part.unresolved = `xargs ${o.written} ${o.value?.text ?? ""}: the variable it sets is not static`
+      continue
+    }
+    child.assignments = [...child.assignments, { name, value: literalWord("0") }]
+    if (isLoaderVar(name)) child.loader = [...child.loader, name]
+  }
   unwrap(child, ex)
 }
 
