@@ -283,14 +283,19 @@ function alias(part: Part, ex: Expander): void {
   }
 }
 
+const FLOCK: OptionSpec = { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 }
+
 function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
   const c = part.words.findIndex((w, i) => i > 0 && (w.value === "-c" || w.value === "--command"))
   if (c > 0) {
+    // `flock [options] FILE -c CMD`: FILE is created if missing, as in the other form
+    const file = scanOptions(part.words.slice(0, c), 1, FLOCK).positionals[0]
+    if (file) part.writes = [...(part.writes ?? []), file]
     ex.out.push(part)
     nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
     return
   }
-  const scan = scanOptions(part.words, 1, { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 })
+  const scan = scanOptions(part.words, 1, FLOCK)
   if (scan.command >= part.words.length) {
     ex.out.push(part)
     return
