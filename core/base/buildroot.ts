@@ -20,11 +20,13 @@ interface Spec {
    *  stops there); a marker that does not count (conftest.py, a Cargo.toml without [workspace] above
    *  the package) is still used, and the walk goes on */
   project: (Marker | string)[]
-  /** files read from EVERY folder up to the root (cargo's .cargo/config.toml, yarn's .yarnrc.yml) */
-  every?: string[]
+  /** files read from EVERY folder up to the root (cargo's .cargo/config.toml, yarn's .yarnrc.yml, a
+   *  package.json with "workspaces": npm then runs in that root's context, its .npmrc included) */
+  every?: (Marker | string)[]
 }
 
-const PACKAGE: Spec = { project: ["package.json", "node_modules"] }
+const WORKSPACE_ROOT: Marker = { name: "package.json", section: "\"workspaces\"" }
+const PACKAGE: Spec = { project: ["package.json", "node_modules"], every: [WORKSPACE_ROOT] }
 const PYTEST: Spec = {
   project: ["pytest.ini", ".pytest.ini", { name: "pyproject.toml", section: "[tool.pytest" }, { name: "tox.ini", section: "[pytest]" }, { name: "setup.cfg", section: "[tool:pytest]" }, { name: "conftest.py", section: "\0" }],
 }
@@ -40,8 +42,8 @@ let specs: Map<string, Spec> | undefined
 // built on first use: a hook process that decides one `ls` never needs it
 function specFor(program: string): Spec | undefined {
   specs ??= new Map<string, Spec>([
-    ["npm", PACKAGE], ["pnpm", { project: ["package.json", "node_modules", "pnpm-workspace.yaml"] }], ["bun", PACKAGE],
-    ["yarn", { project: ["package.json"], every: [".yarnrc.yml", ".yarnrc"] }],
+    ["npm", PACKAGE], ["pnpm", { project: ["package.json", "node_modules"], every: ["pnpm-workspace.yaml", WORKSPACE_ROOT] }], ["bun", PACKAGE],
+    ["yarn", { project: ["package.json"], every: [".yarnrc.yml", ".yarnrc", WORKSPACE_ROOT] }],
     ["deno", { project: ["deno.json", "deno.jsonc", "package.json"] }],
     ["pytest", PYTEST], ["py.test", PYTEST],
     ["cargo", { project: [{ name: "Cargo.toml", section: "\0" }], every: [".cargo/config.toml", ".cargo/config"] }],
@@ -96,9 +98,10 @@ export function projectAbove(program: string, dir: string, workspace: string, ho
       }
     }
     // the home's own files of this kind (~/.cargo/config.toml, ~/.eslintrc) are the user's configuration
-    if (above && d !== home) for (const name of spec.every ?? []) {
-      const path = join(d, name)
-      if (exists(path)) return path
+    if (above && d !== home) for (const m of spec.every ?? []) {
+      const marker = typeof m === "string" ? { name: m } : m
+      const path = join(d, marker.name)
+      if (exists(path) && (marker.section === undefined || holds(path, marker.section))) return path
     }
     if (stopped && !spec.every) return undefined
     const up = dirname(d)

@@ -79,6 +79,15 @@ describe("projectAbove", () => {
     expect(projectAbove("eslint", own, own, up)).toBeUndefined()
   })
 
+  test("a package.json above with \"workspaces\": npm runs a member's scripts in that root's context", () => {
+    const mono = join(root, "mono")
+    file(join(mono, "package.json"), '{"workspaces":["pkgs/*"]}')
+    file(join(mono, "pkgs", "a", "package.json"), "{}")
+    expect(projectAbove("npm", join(mono, "pkgs", "a"), join(mono, "pkgs", "a"), "/nohome")).toBe(join(mono, "package.json"))
+    // a plain package.json above a workspace with its own does not count
+    expect(projectAbove("npm", own, own, "/nohome")).toBeUndefined()
+  })
+
   test("programs that do not look up", () => {
     expect(projectAbove("make", ws, ws, "/nohome")).toBeUndefined()
   })
