@@ -71,6 +71,11 @@ describe("round 7 program options", () => {
   })
 
   test("ss with a host name asks (DNS); the numeric forms stay allowed", async () => {
+    // proof where strace may trace: the name leaves in a query to port 53 (no answer is needed)
+    if (has("strace") && has("ss")) {
+      const out = bashIn(sb, "strace -f -e trace=connect,sendto ss -t dst f7b-probe.example.com 2>&1", sb.work)
+      if (!/Operation not permitted|PTRACE/i.test(out) && /htons\(53\)/.test(out)) expect(out).toContain("f7b-probe")
+    }
     const d = await policyCheck(sb, "ss -t dst exfil.example.com")
     expect({ decision: d.decision, named: d.reason.includes("DNS") }).toEqual({ decision: "ask", named: true })
     for (const command of ["ss -tlnp", "netstat -tlnp", "lsof -nP -i :3000"]) expect({ command, decision: (await policyCheck(sb, command)).decision }).toEqual({ command, decision: "allow" })
