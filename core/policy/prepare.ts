@@ -6,6 +6,7 @@ import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { posix } from "node:path"
 import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
+import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
@@ -36,6 +37,8 @@ export interface PrepareContext {
   realpath?: (path: string) => string
   /** which repository git started in a folder uses; default: core/base/gitrepo.ts on the real fs */
   gitRepo?: (dir: string) => string
+  /** the project file above the workspace a build runner would use; default: core/base/buildroot.ts on the real fs */
+  projectAbove?: (program: string, dir: string, loose: boolean) => string | undefined
   /** the policy deciding the call: its risk.paths pick the files looked up on disk below a recursive
    *  read and among a glob's matches; default: the built-in credential locations only */
   policy?: Policy
@@ -67,7 +70,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""
     const gitRepo = ctx.gitRepo ?? ((dir: string) => gitRepoAt(dir, ctx.workspace))
-    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo })
+    const projectAbove = ctx.projectAbove ?? ((program: string, dir: string, loose: boolean) => buildProjectAbove(program, dir, ctx.workspace, ctx.home, loose))
+    const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo, projectAbove })
     const paths: CallPath[] = []
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs })

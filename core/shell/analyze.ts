@@ -40,6 +40,9 @@ export interface AnalyzeContext {
   /** which repository git started in a folder uses: "own" (the workspace's), "none", or the folder of
    *  another repository embedded in the workspace (core/base/gitrepo.ts); the caller does the fs */
   gitRepo?: (dir: string) => string
+  /** the first project file above the workspace a build runner started in a folder would use
+   *  (core/base/buildroot.ts); the caller does the fs */
+  projectAbove?: (program: string, dir: string, loose: boolean) => string | undefined
 }
 
 export interface AnalyzeOptions {
@@ -80,7 +83,7 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo },
+    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo, projectAbove: ctx.projectAbove },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")

@@ -15,6 +15,8 @@ import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
 import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
+import { remoteArchive } from "./remotearchive.ts"
+import { DNS_ASSESSORS } from "./dns.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -63,7 +65,14 @@ export const ASSESSORS = byName<Assessor>({
     gitOutput(v, out)
     gitWrites(v, out)
   },
-  tar: tarTargets,
+  tar: (v, out) => {
+    tarTargets(v, out)
+    remoteArchive(v, out)
+  },
+  gtar: remoteArchive,
+  ...DNS_ASSESSORS,
+  cpio: remoteArchive,
+  mt: remoteArchive,
   unzip: optionTarget(["-d"]),
   http: netSends,
   https: netSends,

@@ -17,6 +17,7 @@ import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { writeVerdict } from "./paths.ts"
 import { riskRank } from "../base/risk.ts"
+import { pythonCommand } from "./pyopts.ts"
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i
 // where an argument may point outside the workspace without reaching code or files that matter
@@ -31,7 +32,8 @@ const OUTPUT = /^(-o|--?out(put)?([-_]?(file|dir|path))?|--?outdir|--?outfile|--
 const COMPILER_DRIVERS = new Set(["gcc", "g++", "clang", "clang++", "cc", "c++", "zig", "swiftc"])
 
 /** The strings in an argument that could be paths: each space- or comma-separated piece, a value after
- *  `=`, after `-X`, after `@` (`-p /x`, `-Wl,-rpath,/x`, `addopts=-p /x`, `-B/x`, `@/x`). */
+ *  `=`, after `-X`, after `@`, after `TYPE:` (`-p /x`, `-Wl,-rpath,/x`, `addopts=-p /x`, `-B/x`, `@/x`,
+ *  `xml:/x`), and values the tool expands itself (`$HOME/x`). */
 export function pathCandidates(s: string): string[] {
   const out: string[] = []
   const todo = [s]
@@ -45,8 +47,26 @@ export function pathCandidates(s: string): string[] {
     if (c.startsWith("@")) todo.push(c.slice(1))
     const eq = c.indexOf("=")
     if (eq >= 0) todo.push(c.slice(eq + 1))
+    // TYPE:PATH (pytest-cov --cov-report=xml:/x, html:DIR): the path after the type
+    const typed = /^[a-z][a-z0-9-]*:([^/].*|\/[^/].*)?$/i.exec(c)
+    if (typed?.[1] && !URL.test(c)) todo.push(typed[1])
   }
-  return out.filter((c) => URL.test(c) || c.startsWith("/") || c.startsWith("~") || c === ".." || c.startsWith("../") || c.includes("/.."))
+  return out.filter((c) => URL.test(c) || EXPANDED.test(c) || c.startsWith("/") || c.startsWith("~") || c === ".." || c.startsWith("../") || c.includes("/.."))
+}
+
+// a value a tool expands itself (pytest's cache_dir: expandvars + expanduser): where it points is not known here
+const EXPANDED = /^\$\{?[A-Za-z_]/
+// short options whose attached value is a NAME=VALUE setting (pytest -oKEY=VALUE = --override-ini)
+const SHORT_SETTINGS: Record<string, string> = { pytest: "o", "py.test": "o" }
+
+/** The NAME=VALUE a long option's attached value sets (`--override-ini=cache_dir=X`, any abbreviation),
+ *  or a short one of SHORT_SETTINGS (`-ocache_dir=X`): the attached form of a build variable. */
+function optionSetting(prog: string, s: string): string | undefined {
+  const long = /^--[A-Za-z][\w-]*=([A-Za-z_][A-Za-z0-9_.-]*=.*)$/s.exec(s)
+  if (long) return long[1]
+  const letter = SHORT_SETTINGS[prog]
+  if (letter && s.startsWith(`-${letter}`) && /^[A-Za-z_][A-Za-z0-9_.-]*=/.test(s.slice(2))) return s.slice(2)
+  return undefined
 }
 
 /** Findings for a build/test command's arguments and environment. */
@@ -65,12 +85,14 @@ export function buildArguments(v: View, out: Finding[]): void {
     if (!s.startsWith("-") && /^[A-Za-z_][A-Za-z0-9_.]*=/.test(s)) {
       out.push(high(`${prog} ${s.slice(0, s.indexOf("="))}=...: a build variable on the command line can name the programs it runs`))
     }
+    const setting = optionSetting(prog, s)
+    if (setting) out.push(high(`${prog} ${s.slice(0, s.length - setting.length)}${setting.slice(0, setting.indexOf("="))}=...: a configuration value on the command line can name the programs it runs`))
     const name = s.includes("=") ? s.slice(0, s.indexOf("=")) : s
     const output = OUTPUT.test(name) || (/^-o./.test(s) && !s.startsWith("--"))
     // an output may go to /tmp (not to a home that happens to lie below it); nothing else there is the workspace's
     const tmpOk = i === outputValue || output
     for (const c of pathCandidates(s)) {
-      const where = outsidePath(v, w, c, tmpOk)
+      const where = EXPANDED.test(c) ? `${c} (a variable ${prog} may expand itself)` : outsidePath(v, w, c, tmpOk)
       if (where) out.push(high(`${prog} ${s}: points the build at ${where}, outside the workspace (code it runs or files it writes there)`))
     }
     if (OUTPUT.test(name)) {
@@ -82,6 +104,26 @@ export function buildArguments(v: View, out: Finding[]): void {
   const vars = [...v.part.assignments.map((a) => a.name), ...(v.part.exported?.keys() ?? [])]
   const set = [...new Set(vars.filter((n) => !HARMLESS_VARS.has(n) && !n.startsWith("LC_")))]
   if (set.length) out.push(high(`sets ${set.join(", ")} for ${prog}: builds read their environment as configuration that names the programs they run`))
+}
+
+// runner commands that do not open the project (`npm help`, `cargo --version`)
+const NO_PROJECT = new Set(["help", "--help", "-h", "--version", "-v", "-V", "view", "info", "doctor"])
+
+/** A runner that finds its project by looking up from where it starts (npm test, pytest, cargo build):
+ *  the project the disk has there must be the workspace's, not a folder above it (core/base/buildroot.ts). */
+export function projectAbove(v: View, out: Finding[]): void {
+  const look = v.place.projectAbove
+  if (!look || v.part.cwd === null) return
+  const program = v.program === "python" || v.program === "python3" ? pythonCommand(v.values).module : v.program
+  if (!program || NO_PROJECT.has(v.sub ?? "")) return
+  // tsc -p/--project/-b/--build names its project: buildArguments judges where
+  if (program === "tsc" && v.values.some((a) => /^(-p|--project|-b|--build)(=|$)/.test(a))) return
+  for (const dir of v.part.cwd) {
+    const file = look(program, v.place.realpath ? v.place.realpath(dir) : dir, v.place.wroteBefore === true)
+    if (!file) continue
+    out.push({ name: "runs-outside-code", level: "high", reason: `${v.program} uses ${file}, found above the workspace: it runs that project's code (scripts, conftest.py, build.rs, config), which is not the workspace's` })
+    return
+  }
 }
 
 function high(reason: string): Finding {

@@ -11,7 +11,7 @@ import { writeVerdict } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
-import { buildArguments } from "./builds.ts"
+import { buildArguments, projectAbove } from "./builds.ts"
 import { unknownReads } from "./secretreads.ts"
 import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
@@ -81,7 +81,10 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   }
   // a build runs the workspace's code: arguments and variables that point it elsewhere are judged here
   // (after the program's own assessor, whose reasons name its options more precisely)
-  if (hasFinding(findings, "build")) buildArguments(view, findings)
+  if (hasFinding(findings, "build")) {
+    buildArguments(view, findings)
+    projectAbove(view, findings)
+  }
   if (checkOptions(view, findings)) known = true
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)

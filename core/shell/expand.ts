@@ -10,7 +10,7 @@ import { changeDir } from "./cwd.ts"
 import { runner, runnerNames } from "./runners.ts"
 import { openFds, type FdTable } from "./fds.ts"
 import { unknownRunner } from "./unknownrunner.ts"
-import { busyboxInstall, wrapperOptions } from "./wrapperopts.ts"
+import { busyboxInstall, pipedOutput, wrapperOptions } from "./wrapperopts.ts"
 import { basename, environment, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
@@ -102,7 +102,7 @@ function unwrap(part: Part, ex: Expander): void {
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
-    if (out) part.writes = [...(part.writes ?? []), out]
+    if (out && !(name === "strace" && out.value !== undefined && pipedOutput(out.value))) part.writes = [...(part.writes ?? []), out]
     if (name === "fakeroot" || name === "dbus-run-session") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     part.wrappers = [...part.wrappers, name]
     part.words = part.words.slice(scan.command)

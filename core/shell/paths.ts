@@ -20,6 +20,10 @@ export interface PlaceContext {
   through?: ((path: string) => Through | undefined) | undefined
   /** which repository git started in this folder uses (core/base/gitrepo.ts), from the caller (fs) */
   gitRepo?: ((dir: string) => string) | undefined
+  /** the first project file above the workspace a build runner started in `dir` would use (its upward
+   *  search: package.json, pytest.ini, conftest.py, Cargo.toml...), from the caller (fs, core/base/buildroot.ts);
+   *  `loose`: an earlier part of the command writes files, so markers inside the workspace do not count */
+  projectAbove?: ((program: string, dir: string, loose: boolean) => string | undefined) | undefined
   /** an earlier part of the command writes files: a folder's contents at run time are not what they are now */
   wroteBefore?: boolean
 }

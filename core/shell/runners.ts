@@ -134,6 +134,18 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
   if (!placeholder) child.appended = true
+  // --process-slot-var=NAME sets NAME (to the slot number: 0, 1, ...) in the command's environment:
+  // NAME=PATH makes execvp look in the workspace folder `0`
+  for (const o of r.valued) {
+    if (o.name !== "process-slot-var") continue
+    const name = o.value?.value
+    if (name === undefined) {
+      part.unresolved = `xargs ${o.written} ${o.value?.text ?? ""}: the variable it sets is not static`
+      continue
+    }
+    child.assignments = [...child.assignments, { name, value: literalWord("0") }]
+    if (isLoaderVar(name)) child.loader = [...child.loader, name]
+  }
   unwrap(child, ex)
 }
 
@@ -271,14 +283,19 @@ function alias(part: Part, ex: Expander): void {
   }
 }
 
+const FLOCK: OptionSpec = { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 }
+
 function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
   const c = part.words.findIndex((w, i) => i > 0 && (w.value === "-c" || w.value === "--command"))
   if (c > 0) {
+    // `flock [options] FILE -c CMD`: FILE is created if missing, as in the other form
+    const file = scanOptions(part.words.slice(0, c), 1, FLOCK).positionals[0]
+    if (file) part.writes = [...(part.writes ?? []), file]
     ex.out.push(part)
     nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
     return
   }
-  const scan = scanOptions(part.words, 1, { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 })
+  const scan = scanOptions(part.words, 1, FLOCK)
   if (scan.command >= part.words.length) {
     ex.out.push(part)
     return

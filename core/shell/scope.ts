@@ -152,6 +152,8 @@ const LOADER_EXACT = new Set([
   // Bun (ccode itself is a Bun binary) reads options from BUN_OPTIONS (`--preload=FILE` runs FILE first), turns
   // any compiled Bun program into the bun CLI under BUN_BE_BUN, and opens a debugger for BUN_INSPECT*
   "BUN_OPTIONS", "BUN_BE_BUN", "BUN_INSPECT", "BUN_INSPECT_CONNECT_TO", "BUN_INSPECT_PRELOAD", "NODE_INSPECT_RESUME_ON_START",
+  // Info-ZIP reads options from these (ZIPOPT='-TT CMD' makes zip -T run CMD; UNZIP='-d DIR' moves the output)
+  "ZIPOPT", "ZIP", "UNZIP", "UNZIPOPT",
   // the shell or program a tool starts: flock -c, script -c, make, parallel run `$SHELL -c CMD`; fc runs
   // $FCEDIT; rsync and cvs reach the remote through $RSYNC_RSH / $CVS_RSH; parallel reads options from $PARALLEL
   "SHELL", "PARALLEL_SHELL", "PARALLEL", "FCEDIT", "SUDO_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_SSH", "SVN_EDITOR",

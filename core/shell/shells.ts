@@ -124,6 +124,8 @@ export const PROGRAM_OPTIONS = byName<{ short?: string; valued?: string; long: s
   tar: { short: "IF", valued: "bCfFgHIKLNTVX", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
   man: { short: "PH", valued: "CEHLMmPRSs", long: ["pager", "html"] },
   zip: { long: ["unzip-command"] },
+  cpio: { long: ["rsh-command"] },
+  mt: { long: ["rsh-command"] },
   rsync: { short: "e", valued: "BefMT", long: ["rsh", "rsync-path"] },
   scp: { short: "S", valued: "cDFiJlooPSX", long: [] },
 })
@@ -136,6 +138,13 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
   for (let i = 1; i < words.length; i++) {
     const v = words[i]!.value ?? ""
     if (v === "--") break
+    // zip -TT CMD (also -TT=CMD, -TTCMD, bundled -qTT): the short spelling of --unzip-command
+    const tt = part.program === "zip" && /^-[^-]/.test(v) ? v.indexOf("TT") : -1
+    if (tt > 0) {
+      const rest = v.slice(tt + 2).replace(/^=/, "")
+      programs.push(rest ? rest : words[++i]?.value)
+      continue
+    }
     const long = /^--([a-z-]+)(=(.*))?$/s.exec(v)
     // getopt_long takes unique prefixes (`--compress` = `--compress-program`); a prefix counts here
     if (long && spec.long.some((n) => n.startsWith(long[1]!))) programs.push(long[2] ? long[3] : words[++i]?.value)
@@ -145,7 +154,6 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
       if (at > 0 && (spec.short ?? "").includes(v[at]!)) programs.push(at + 1 < v.length ? v.slice(at + 1) : words[++i]?.value)
     }
     else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))
-    else if (part.program === "zip" && v === "-TT") programs.push(words[++i]?.value)
   }
   for (const p of programs) {
     if (p === undefined) {

@@ -111,9 +111,17 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     for (let i = patternGiven(program, words) ? 0 : 1; i < ops.length; i++) addPath(out, ops[i]!, access, cwd, home, unplaced)
   } else if (role === "read") {
     const access = program === "sed" && words.some((x) => x.value?.startsWith("-i")) ? "write" : "read"
-    for (const w of ops) addPath(out, w, access, cwd, home, unplaced)
+    const written = program === "find" ? findOutputs(words) : undefined
+    for (const w of ops) addPath(out, w, written?.has(w) ? "write" : access, cwd, home, unplaced)
   } else for (const w of ops) if (looksLikePath(w)) addPath(out, w, "read", cwd, home, unplaced)
   if (program === "dd") for (const w of words) if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home, unplaced)
+  return out
+}
+
+// find's -fprint/-fprint0/-fprintf/-fls FILE create FILE and write the listing (-fprintf's format) into it
+function findOutputs(words: readonly Word[]): Set<Word> {
+  const out = new Set<Word>()
+  for (let i = 1; i < words.length - 1; i++) if (/^-f(print0?|printf|ls)$/.test(words[i]!.value ?? "")) out.add(words[i + 1]!)
   return out
 }
 

@@ -20,7 +20,7 @@ const LTRACE = lazyOptions({ short: "a:A:D:e:F:l:n:o:p:s:u:w:x:bcCfhiLrStTV", lo
 /** Add what a wrapper's own options do to the part it wraps; `options` are the words between the two. */
 export function wrapperOptions(name: string, part: Part, options: Word[], ex: Expander): void {
   if (name === "fakeroot") fakeroot(part, options, ex)
-  else if (name === "strace") strace(part, options)
+  else if (name === "strace") strace(part, options, ex)
   else if (name === "ltrace") ltrace(part, options)
   else if (name === "dbus-run-session") dbusSession(part, options, ex)
 }
@@ -70,7 +70,7 @@ function fakeroot(part: Part, options: Word[], ex: Expander): void {
 // `inject=`/`fault=` change what the system calls return: judged below, any other is not known
 const QUALIFIERS = /^(trace|t|abbrev|a|verbose|v|raw|x|signals?|s|status|quiet|silent|silence|q|decode-fds|decode-pids|kvm|trace-fds|e)$/
 
-function strace(part: Part, options: Word[]): void {
+function strace(part: Part, options: Word[], ex: Expander): void {
   const r = readOptions(options, STRACE())
   if (r.unknown) part.findings.push({ name: "unknown", level: "medium", reason: `strace ${r.unknown}: an option ccode does not know` })
   for (const o of r.valued) {
@@ -84,6 +84,7 @@ function strace(part: Part, options: Word[]): void {
       else if (q === "read" || q === "write" || q === "r" || q === "w") dumps(part, o.written, o.value?.text)
       else if (q === undefined || !QUALIFIERS.test(q)) part.findings.push({ name: "unknown", level: "medium", reason: `strace ${o.written} ${o.value?.text ?? ""}: a qualifier ccode does not know` })
     } else if (o.name === "E" || o.name === "env") straceEnv(part, o)
+    else if (o.name === "o" || o.name === "output") straceOutput(part, o, ex)
   }
 }
 
@@ -105,6 +106,22 @@ function ltrace(part: Part, options: Word[]): void {
   const r = readOptions(options, LTRACE())
   if (r.unknown) part.findings.push({ name: "unknown", level: "medium", reason: `ltrace ${r.unknown}: an option ccode does not know` })
   for (const o of r.valued) if (o.name === "p") attaches(part, "ltrace", o.written, o.value?.text)
+}
+
+/** strace -o/--output: a value starting with `|` or `!` is not a file, strace popen()s the rest as a shell command. */
+export function pipedOutput(value: string | undefined): boolean {
+  return value === undefined || value.startsWith("|") || value.startsWith("!")
+}
+
+function straceOutput(part: Part, o: Valued, ex: Expander): void {
+  const v = o.value?.value
+  if (!pipedOutput(v)) return
+  if (v === undefined) {
+    part.findings.push({ name: "program-option", level: "high", reason: `strace ${o.written} ${o.value?.text ?? ""}: the output is not static, and a value starting with | or ! is a command strace runs` })
+    return
+  }
+  part.findings.push({ name: "program-option", level: "high", reason: `strace ${o.written} ${v}: pipes the trace into the shell command ${v.slice(1)}` })
+  ex.out.push(...ex.nested(literalWord(v.slice(1)), { context: [...part.context, "shell_c"], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
 function straceEnv(part: Part, o: Valued): void {
