@@ -6,7 +6,7 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
-import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { grammarFinding, PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
 
@@ -274,6 +274,9 @@ function alias(part: Part, ex: Expander): void {
 function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
   const c = part.words.findIndex((w, i) => i > 0 && (w.value === "-c" || w.value === "--command"))
   if (c > 0) {
+    // `flock FILE -c CMD` creates FILE too
+    const lock = scanOptions(part.words.slice(0, c), 1, { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 }).positionals[0]
+    if (lock) part.writes = [...(part.writes ?? []), lock]
     ex.out.push(part)
     nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
     return
@@ -298,6 +301,9 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
     return
   }
   const script = words.map((w) => w.value).join(" ")
+  // watch, parallel, flock -c and script -c hand the text to /bin/sh (or $SHELL) -c
+  const gap = context === "watch" || context === "parallel" || context === "shell_c" ? grammarFinding("sh", script) : undefined
+  if (gap) part.findings.push(gap)
   ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 

@@ -115,6 +115,8 @@ const PUBLISH = ["publish", "unpublish", "deprecate", "dist-tag", "owner", "acce
 export const TABLE: readonly Entry[] = [
   { name: "read-only", level: "safe", reason: "reads only", programs: READ_ONLY },
   { name: "credential-read", level: "high", reason: "reads password hashes (getent shadow): where credentials are kept", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).operands.some((o) => o.value === undefined || /^g?shadow$/.test(o.value)) },
+  // glibc dlopen()s libnss_<SERVICE>.so.2: a SERVICE with a / is a path from the current folder
+  { name: "loads-library", level: "high", reason: "getent -s loads the NSS module it names as a shared library (a name with / is a file path: a library in the workspace runs)", programs: ["getent"], when: (v) => readOptions(v.args, known("getent")!.options).valued.some((o) => (o.name === "s" || o.name === "service") && (o.value?.value === undefined || o.value.value.includes("/"))) },
   { name: "credential-read", level: "high", reason: "prints a stored credential (a token, a password, a decrypted secret): it reaches the model with the output", programs: CREDENTIAL_PRINTERS, when: printsCredentials },
   { name: "man-local", level: "medium", reason: "man formats a local file: its .so requests can read any file", programs: ["man"], when: (v) => manFormatsLocal(v.part.words) },
   { name: "man-local", level: "medium", reason: "man reads pages from a folder -M or MANPATH names: their .so requests can read any file", programs: ["man"], when: (v) => manPagesFrom(v.part.words, [...v.part.assignments.map((a) => a.name), ...(v.part.exported?.keys() ?? [])]) },
@@ -196,6 +198,8 @@ export const TABLE: readonly Entry[] = [
   { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["init", "telinit"], when: (v) => /^[06sS]$/.test(v.sub ?? "") },
   { name: "power", level: "critical", reason: "shuts down or restarts the machine", programs: ["systemctl", "loginctl"], sub: ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "soft-reboot", "kill-session", "terminate-session"] },
   { name: "services", level: "high", reason: "starts, stops or changes system services", programs: ["systemctl", "service", "launchctl", "sc", "rc-service"], when: (v) => !["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print"].includes(v.sub ?? "status") },
+  // systemctl -H/--host [USER@]HOST reaches the host through ssh (the user's keys, DNS for the name)
+  { name: "network", level: "medium", reason: "-H/--host reaches another machine through ssh (network)", programs: ["systemctl", "loginctl", "machinectl", "hostnamectl", "timedatectl", "localectl", "busctl", "networkctl", "resolvectl"], when: remoteHost },
   { name: "services", level: "safe", reason: "reads service state", programs: ["systemctl", "service", "launchctl"], when: (v) => ["status", "list-units", "list-unit-files", "show", "cat", "is-active", "is-enabled", "list", "print", undefined].includes(v.sub) },
   { name: "program-option", level: "high", reason: "cloc --vcs runs the command it is given to list the files (other than git, svn or auto)", programs: ["cloc"], when: (v) => readOptions(v.args, known("cloc")!.options).valued.some((o) => o.name === "vcs" && !/^(git|svn|auto)$/.test(o.value?.value ?? "")) },
   { name: "disk-format", level: "critical", reason: "formats or repartitions a disk", programs: ["mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "diskutil", "mkdosfs", "newfs"] },
@@ -248,7 +252,13 @@ function printsEnvironment(v: View): boolean {
   if (p === "printenv") return readOptions(v.args, known("printenv")!.options).operands.length === 0
   if (p === "env") return readOptions(v.args, known("env")!.options).operands.every((o) => o.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value))
   // a word known only at run time may be -p
-  return v.args.every((a) => a.value === undefined || a.value === "" || (/^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value)))
+  // declare/typeset with only `+ATTR` options list every variable too (`declare +x`, `declare +f`)
+  return v.args.every((a) => a.value === undefined || a.value === "" || (/^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value)) || /^\+[a-zA-Z]+$/.test(a.value))
+}
+
+// `-H HOST`, `-HHOST`, `-qH HOST`, `--host=HOST`, any unique prefix of --host, anywhere; a word known only at run time may be one
+function remoteHost(v: View): boolean {
+  return v.args.some((a) => a.value === undefined || /^--hos?t?(=|$)/.test(a.value) || /^-[A-Za-z]*H/.test(a.value))
 }
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads
