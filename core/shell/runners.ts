@@ -133,6 +133,13 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   }
   const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
+  // --process-slot-var=NAME sets NAME (to 0, 1, ...) in the command's environment: PATH=0 runs ./0/CMD
+  for (const o of r.valued) {
+    if (o.name !== "process-slot-var") continue
+    const name = o.value?.value
+    if (name === undefined) part.unresolved = `xargs ${o.written}: the variable it sets is not static`
+    else if (isLoaderVar(name)) child.loader = [...child.loader, name]
+  }
   if (!placeholder) child.appended = true
   unwrap(child, ex)
 }
