@@ -40,6 +40,13 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // Emacs/Gnus auth-source, Docker's old login file, more platform CLIs' tokens
   "~/.authinfo", "~/.authinfo.gpg", "~/.dockercfg", "~/.supabase/access-token", "~/.config/linode-cli",
   "~/.railway/config.json", "~/.aliyun/config.json",
+  // object-store, FTP, artifact-registry, LLM and backup clients' keys; Teleport's certificates; a
+  // Python keyring's file backend; mail clients' and NSS's password databases; IDE/database tools' saved logins
+  "~/.mc", "~/.config/filezilla", "~/.cache/huggingface/stored_tokens", "~/.pub-cache/credentials.json", "~/.jfrog",
+  "~/.config/io.datasette.llm/keys.json", "~/.tsh", "~/.config/borg/keys", "~/.config/scw", "~/.local/share/python_keyring",
+  "~/.config/tea", "~/.tofurc", "~/.vultr-cli.yaml", "~/.travis/config.yml", "~/.hex/hex.config", "~/.pause",
+  "~/.continue/config.json", "~/.aider.conf.yml", "~/.thunderbird", "~/.pki/nssdb", "~/.local/share/DBeaverData",
+  "~/.config/JetBrains", "~/.cassandra/cqlshrc", "~/.config/cachix", "~/.config/hut", "~/.ovh.conf", "~/.config/exoscale",
   // saved passwords of svn, curl, wget and mail clients
   "~/.subversion/auth", "~/.curlrc", "~/.wgetrc", "~/.msmtprc", "~/.fetchmailrc",
   // what people typed (passwords given as arguments end up here)
@@ -47,6 +54,10 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.sqlite_history", "~/.rediscli_history", "~/.node_repl_history", "~/.local/share/fish/fish_history",
   "~/.irb_history", "~/.pry_history", "~/.mongosh", "~/.dbshell",
   "~/.local/share/atuin",
+  // other shells' and editors' histories (zsh setups, ksh, busybox ash, macOS per-session bash, vim and neovim)
+  "~/.zhistory", "~/.histfile", "~/.sh_history", "~/.ksh_history", "~/.mksh_history", "~/.ash_history", "~/.local/state/zsh",
+  "~/.config/zsh/.zsh_history", "~/.config/fish/fish_history", "~/.bash_sessions", "~/.local/share/nvim/shada",
+  "~/.local/state/nvim/shada", "~/.viminfo",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
   // the machine's own secrets (readable when ccode runs as root)
@@ -76,6 +87,9 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   // PHP's, Ivy's, sbt's and helm's registry logins, beside the repositories an install reads
   "~/.composer/auth.json", "~/.config/composer/auth.json", "~/.ivy2/.credentials", "~/.sbt/credentials",
   "~/.config/helm/repositories.yaml",
+  // Bundler's, pnpm's, cabal's, R's and nix's settings (registry passwords, GITHUB_PAT, access-tokens) beside
+  // the mirrors and options a build reads
+  "~/.bundle/config", "~/.config/pnpm/rc", "~/.cabal/config", "~/.Renviron", "~/.config/nix/nix.conf",
 ]
 
 
@@ -101,11 +115,12 @@ export const CREDENTIAL_NAMES: readonly string[] = [
 
 /**
  * Secrets outside any home: other processes' under /proc (self and thread-self included: `*` matches them): the
- * environment, the memory (its stack holds the environment too), the arguments (passwords given on the
- * command line), the files it holds open and the files it maps.
+ * environment, the memory (its stack holds the environment too), the files it holds open and the files it
+ * maps. Not the command lines: every process of every user can read them (ps, pgrep -a, top -c, w print
+ * them), so a password given as an argument is already out; reading them is not reading a credential store.
  */
 export const MACHINE_SECRETS: readonly string[] = [
-  "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem", "/proc/*/cmdline", "/proc/*/task/*/cmdline",
+  "/proc/*/environ", "/proc/*/task/*/environ", "/proc/*/mem", "/proc/*/task/*/mem",
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
   // all of memory, every process's (readable as root)
   "/proc/kcore", "/dev/mem", "/dev/kmem",

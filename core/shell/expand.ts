@@ -67,6 +67,16 @@ const TRANSPARENT = byName<OptionSpec>({
 })
 
 const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
+
+// `exec -a NAME PROG`: PROG runs with NAME as its argv[0]. git runs `git-remote show` as `git remote show`,
+// busybox and shells dispatch on their name: the words after PROG are not what the walk reads them as.
+// A leading `-` (a login shell) keeps the program's own name.
+function execName(part: Part, name: Word | undefined, program: Word): void {
+  if (!name) return
+  const as = name.value?.replace(/^-/, "")
+  if (as !== undefined && program.value !== undefined && basename(as) === basename(program.value)) return
+  part.findings.push({ name: "argv0", level: "high", reason: `exec -a runs ${program.value ?? "a program"} under the name ${name.value ?? "known only at run time"}: programs such as git and busybox choose what to do by their name` })
+}
 const SETARCH: OptionSpec = {}
 
 // every program this file and runners.ts unwrap, for unknownrunner.ts (read once, when first needed)
@@ -100,6 +110,7 @@ function unwrap(part: Part, ex: Expander): void {
     // strace/ltrace -p PID attach to a running process with or without a command of their own
     if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
     if (scan.command >= part.words.length) break
+    if (name === "exec") execName(part, scan.valueWords.get("a"), part.words[scan.command]!)
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
     if (out && !(name === "strace" && out.value !== undefined && pipedOutput(out.value))) part.writes = [...(part.writes ?? []), out]

@@ -6,7 +6,7 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
-import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { grammarFinding, PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
 
@@ -315,6 +315,9 @@ function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct)
     return
   }
   const script = words.map((w) => w.value).join(" ")
+  // watch, parallel, flock -c and script -c hand the text to /bin/sh (or $SHELL) -c
+  const gap = context === "watch" || context === "parallel" || context === "shell_c" ? grammarFinding("sh", script) : undefined
+  if (gap) part.findings.push(gap)
   ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 

@@ -169,8 +169,18 @@ const LOADER_EXACT = new Set([
   "TEXTDOMAIN", "TEXTDOMAINDIR",
 ])
 
+// Python's variables that only tune a run; every other PYTHON* variable counts as a loader variable
+// (PYTHONPLATLIBDIR moves the standard library, PYTHONPYCACHEPREFIX where bytecode is written, PYTHONINSPECT
+// reads code from stdin after the script)
+const PYTHON_TUNING = new Set([
+  "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONFAULTHANDLER",
+  "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "PYTHONOPTIMIZE", "PYTHONCOERCECLOCALE", "PYTHONTRACEMALLOC", "PYTHONPROFILEIMPORTTIME",
+  "PYTHONASYNCIODEBUG", "PYTHONNODEBUGRANGES", "PYTHONINTMAXSTRDIGITS", "PYTHONWARNDEFAULTENCODING", "PYTHONDEVMODE", "PYTHONVERBOSE",
+  "PYTHONDEBUG", "PYTHONMALLOCSTATS", "PYTHONLEGACYWINDOWSSTDIO", "PYTHONCASEOK",
+])
+
 export function isLoaderVar(name: string): boolean {
-  return LOADER_EXACT.has(name) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_") || name.startsWith("BASH_FUNC_") ||
+  return LOADER_EXACT.has(name) || (name.startsWith("PYTHON") && !PYTHON_TUNING.has(name)) || name.startsWith("LD_") || name.startsWith("DYLD_") || name.startsWith("GIT_") || name.startsWith("BASH_FUNC_") ||
     // npm_config_script_shell, CARGO_TARGET_*_RUNNER, YARN_*: package managers read their options from these
     /^(npm_config_|NPM_CONFIG_|CARGO_|YARN_|BUN_CONFIG_|PNPM_)/.test(name)
 }
