@@ -11,6 +11,7 @@ const READ = lazyOptions({ short: "ersa:d:i:n:N:p:t:u:" })
 const MAPFILE = lazyOptions({ short: "d:n:O:s:tu:C:c:" })
 const WAIT = lazyOptions({ short: "fnp:" })
 const DECLARE = lazyOptions({ short: "aAfFgiIlnrtuxp" })
+const COMPGEN = lazyOptions({ short: "abcdefgjksuvo:A:G:W:F:C:P:S:X:V:" })
 
 type NameTaker = (v: Pick<View, "args" | "values">) => (Word | undefined)[]
 
@@ -27,6 +28,8 @@ const NAMES: Record<string, NameTaker> = {
   },
   mapfile: (v) => readOptions(v.args, MAPFILE()).operands.slice(0, 1),
   getopts: (v) => v.args.slice(1, 2),
+  // bash 5.3: compgen -V NAME stores the completions in the array NAME
+  compgen: (v) => readOptions(v.args, COMPGEN()).valued.filter((o) => o.name === "V").map((o) => o.value),
   wait: (v) => readOptions(v.args, WAIT()).valued.filter((o) => o.name === "p").map((o) => o.value),
   unset: (v) => v.args.filter((a) => !(a.value ?? "").startsWith("-")),
   declare: (v) => readOptions(v.args, DECLARE()).operands.map((a) => (a.value === undefined ? a : { ...a, value: a.value.split("=")[0] })),
@@ -38,7 +41,7 @@ NAMES.typeset = NAMES.local = NAMES.export = NAMES.readonly = NAMES.declare!
 export const NAME_PROGRAMS = Object.keys(NAMES)
 
 // the builtins that assign the variables they name (declare and its kin are read by the walk itself)
-const SETTERS = new Set(["printf", "read", "mapfile", "readarray", "getopts", "wait"])
+const SETTERS = new Set(["printf", "read", "mapfile", "readarray", "getopts", "wait", "compgen"])
 
 /** The variables a builtin call assigns (`read X`, `printf -v X`, `mapfile X`): the name words. */
 export function assignedNames(program: string, args: Word[]): (Word | undefined)[] {

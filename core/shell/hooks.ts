@@ -32,7 +32,7 @@ export function enable(part: Part, ex: Expander): void {
 
 const CALLBACKS = {
   complete: lazyOptions({ short: "abcdefgjksuvDEIpro:A:G:W:F:C:P:S:X:" }),
-  compgen: lazyOptions({ short: "abcdefgjksuvo:A:G:W:F:C:P:S:X:" }),
+  compgen: lazyOptions({ short: "abcdefgjksuvo:A:G:W:F:C:P:S:X:V:" }),
   mapfile: lazyOptions({ short: "d:n:O:s:tu:C:c:" }),
 }
 

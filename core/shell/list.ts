@@ -15,7 +15,7 @@ const STATEFUL = new Set([
   "cd", "pushd", "popd", "source", ".", "exec", "eval", "set", "shopt", "alias", "unalias", "trap", "builtin",
   "command", "hash", "umask", "ulimit", "enable", "export", "unset", "declare", "typeset", "local", "readonly",
   // set variables the parts after them see (read X, printf -v X, ...); the time keyword runs a builtin in this shell
-  "time", "read", "mapfile", "readarray", "printf", "getopts", "wait",
+  "time", "read", "mapfile", "readarray", "printf", "getopts", "wait", "compgen",
 ])
 
 /** The parts of a simple list, with the operator before each; undefined when this path does not apply. */
