@@ -274,7 +274,8 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
 }
 
 function writes(paths: readonly TouchedPath[]): boolean {
-  for (const p of paths) if (p.access !== "read") return true
+  // output thrown away (`2>/dev/null`) makes no file a later git could find
+  for (const p of paths) if (p.access !== "read" && p.path !== "/dev/null") return true
   return false
 }
 

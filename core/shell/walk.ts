@@ -119,7 +119,19 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       const inner = childScope(scope)
       inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
       const body = node.children.filter((c) => c.field === "body")
-      const end = sequence(w, body, inner, cwd, [...ctx, "function"], [])
+      // `f() { ..; } > FILE`: bash opens the definition's redirects at every call of f
+      const own: RawRedirect[] = []
+      let stdin: Stdin | undefined
+      for (const r of node.children) {
+        if (r.field !== "redirect") continue
+        substitutions(w, r, inner, cwd, [...ctx, "function"])
+        const got = redirect(w, r, inner, cwd)
+        if (got?.redirect) own.push(got.redirect)
+        if (got?.stdin) stdin = got.stdin
+      }
+      const before = w.out.commands.length
+      const end = withStdin(w, stdin, () => sequence(w, body, inner, cwd, [...ctx, "function"], own))
+      uncarried(w, own, before, cwd)
       // the body runs wherever and whenever the function is called: what it sets is not known after
       // the definition, and a directory change in it makes every later directory unknown
       return lateEffects(scope, inner, cwd, end)
@@ -269,13 +281,17 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
     return withStdin(w, stdinIn, () => statement(w, body, sc, cwdIn, cx, [...outer, ...own]))
   }
   let outcome: Outcome
+  const before = w.out.commands.length
   if (pipeTail) {
     const inner = addCtx(ctx, "pipeline")
-    const before = w.out.commands.length
     run(cwd, stdin, childScope(scope), inner)
+    uncarried(w, body ? own : [], before, at)
     pipeline(w, pipeTail, scope, cwd, ctx, outer, w.out.commands[before])
     outcome = { ok: cwd, fail: cwd }
-  } else outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
+  } else {
+    outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
+    uncarried(w, body ? own : [], before, at)
+  }
   if (!listTail) return outcome
   const inner = addCtx(ctx, "list")
   if (listTail.op === "&&") return statement(w, listTail.right, scope, outcome.ok, inner, outer)
@@ -344,6 +360,19 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   if (call.name === "eval") return evalScript(call.args, scope, cwd, run)
   if (call.name === "trap") return trap(call.args, scope, cwd, run)
   return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
+}
+
+/** A redirect bash opens although no command walked for its statement carries it (`[[ .. ]] > FILE`,
+ *  `(( .. )) 2> FILE`, `{ x=1; } > FILE`, `declare x > FILE`, `unset x 2> FILE`, a function's own
+ *  redirects): judged on its own like a bare `> FILE`, since the file is opened (created, truncated,
+ *  read by the substitutions inside, connected for /dev/tcp) all the same. */
+function uncarried(w: Walker, own: RawRedirect[], from: number, at: Cwd): void {
+  const added = w.out.commands.slice(from)
+  for (const r of own) {
+    if (r.dup !== undefined || added.some((c) => c.redirects.includes(r))) continue
+    w.out.bare.push(r)
+    w.out.bareCwd.push(at)
+  }
 }
 
 /** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it
