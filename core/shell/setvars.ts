@@ -57,9 +57,23 @@ const BUILTIN_INTEGERS = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
 export const BUILTIN_INTEGER_ASSIGNMENT = /\b(RANDOM|SRANDOM|OPTIND|HISTCMD)(\[[^\]]*\])?\+?=/
 
 export function isInteger(scope: Scope, name: string): boolean {
+  // an element of an integer array is integer too (`declare -i y; y[0]=...`), and a nameref stands for
+  // the variable it names (`declare -n r=y; r=...`)
+  const base = name.replace(/\[.*$/s, "")
+  const target = resolve(scope, base)
+  return integerHere(scope, base) || (target !== undefined && target !== base && integerHere(scope, target))
+}
+
+function integerHere(scope: Scope, name: string): boolean {
   if (BUILTIN_INTEGERS.has(name)) return true
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
   return false
+}
+
+/** `declare -i NAME` (`local -i`, `typeset -ai`): through a nameref the attribute goes to the variable it names. */
+export function markInteger(scope: Scope, name: string): void {
+  const base = name.replace(/\[.*$/s, "")
+  ;(scope.integers ??= new Set()).add(resolve(scope, base) ?? base)
 }
 
 /** Why a value given an integer variable at run time (read, printf -v, mapfile, a for loop) is not inert. */
@@ -88,7 +102,7 @@ export function declare(keyword: string, args: Word[], scope: Scope, direct = fa
     const eq = v.indexOf("=")
     const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
     if (!PLAIN_NAME.test(target)) continue
-    if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") (scope.integers ??= new Set()).add(target)
+    if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") markInteger(scope, target)
     if (/[aA]/.test(flags)) markArray(scope, target, flags.includes("A"))
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {

@@ -8,7 +8,7 @@ import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
-import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
+import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, markInteger, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
 /** Walks the command and process substitutions inside a node (the caller's walk). */
@@ -57,7 +57,7 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
-      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
+      if (n && !w.src.slice(n.start, n.end).startsWith("-")) markInteger(scope, w.src.slice(n.start, n.end))
     }
   }
   for (const c of node.children) {
