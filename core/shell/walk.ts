@@ -15,7 +15,7 @@ import { printed, programText } from "./pipetext.ts"
 import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
-import { assign, declaration, unsetsLoader, type Substitutions } from "./walk-declare.ts"
+import { assign, declaration, removesLoaderHere, type Substitutions } from "./walk-declare.ts"
 import { evalScript, lateEffects, trap, trapDirectories, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
@@ -160,7 +160,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "unset_command":
       node = { ...node, children: node.children.filter((c) => !c.named || !namedDescriptor(w, [c], scope)) }
       names(w, node.children.filter((c) => c.named), scope, "unset")
-      unsetsLoader(w, node.children.filter((c) => c.named))
+      removesLoaderHere(w, "unset", node.children.filter((c) => c.named), scope, ctx)
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
       for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
       return same
