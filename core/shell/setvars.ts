@@ -45,6 +45,7 @@ export function setByBuiltin(name: string | undefined, args: Word[], scope: Scop
   for (const w of assignedNames(name, args)) {
     const target = w?.value?.replace(/\[.*$/, "")
     if (target !== undefined && isInteger(scope, target)) why ??= integerRisk(name, target)
+    if (target !== undefined) editsStack(scope, resolve(scope, target) ?? target)
     if (w?.value !== undefined && PLAIN_NAME.test(w.value)) why ??= setVar(scope, w.value, undefined, false)
   }
   return why
@@ -146,9 +147,16 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
     name = target
   }
   scope.vars.set(name, isVolatile(scope, name) ? undefined : value)
+  editsStack(scope, name)
   if (exported || allexport(scope)) scope.exported.add(name)
   if (isLoaderVar(name)) scope.loader.push(name)
   return undefined
+}
+
+/** bash rewrites the directory stack when DIRSTACK or one of its elements is assigned (`DIRSTACK[1]=/etc;
+ *  cd ~1`): what pushd -n made known about it is not known any more. */
+function editsStack(scope: Scope, name: string): void {
+  if (name === "DIRSTACK") scope.dirs = []
 }
 
 export function markArray(scope: Scope, name: string, associative = false): void {
@@ -281,5 +289,8 @@ function shoptBraces(args: Word[], scope: Scope): void {
 /** Arithmetic assigns the variables it names (`(( PATH = 0 ))`, `let IFS=1`, `$((X++))`): a loader
  *  variable named in it is taken as set (a number as PATH is a directory relative to the cwd). */
 export function arithmeticSets(text: string, scope: Scope): void {
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) if (isLoaderVar(m[0])) scope.loader.push(m[0])
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (isLoaderVar(m[0])) scope.loader.push(m[0])
+    editsStack(scope, resolve(scope, m[0]) ?? m[0])
+  }
 }

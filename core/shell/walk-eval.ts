@@ -44,6 +44,8 @@ export function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Out
   markVolatile(scope, inner.vars.keys())
   // `set +B` in it: from its first run on, brace words may or may not be expanded
   if (inner.braceexpand !== undefined) scope.braceexpand = "unknown"
+  // a pushd, popd or DIRSTACK assignment in it changes the directory stack at times not known
+  if (inner.dirs !== undefined) scope.dirs = []
   if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
   return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
 }
