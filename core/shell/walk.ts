@@ -16,7 +16,7 @@ import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, t
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, removesLoaderHere, type Substitutions } from "./walk-declare.ts"
-import { evalScript, lateEffects, trap, trapDirectories, type Outcome } from "./walk-eval.ts"
+import { evalScript, lateEffects, trap, lateDirectories, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
   src: string
@@ -34,7 +34,7 @@ export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Sco
   const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
   if (src.includes("trap")) w.ends = []
   sequence(w, root.children, scope, cwd, context, [])
-  if (w.ends) trapDirectories(w.out.commands, w.ends)
+  if (w.ends) lateDirectories(w.out.commands, w.ends)
   return w.out
 }
 
@@ -118,6 +118,9 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       const name = node.children.find((c) => c.field === "name")
       const inner = childScope(scope)
       inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
+      inner.late = true
+      // where the statement lists after it end: the directories a call may run the body in
+      w.ends ??= []
       const body = node.children.filter((c) => c.field === "body")
       // `f() { ..; } > FILE`: bash opens the definition's redirects at every call of f
       const own: RawRedirect[] = []
