@@ -116,7 +116,8 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true
   }
-  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] ?? cwd })
+  // (null: a directory not known, which is no reason to take the start one)
+  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] === undefined ? cwd : walked.bareCwd[i]! })
   return out
 }
 

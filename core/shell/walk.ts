@@ -285,15 +285,17 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
   }
   let outcome: Outcome
   const before = w.out.commands.length
+  // a list's hung redirect is its last command's, opened where the list ends up, though every command
+  // of the list carries it (`cd .git && [[ x ]] > hooks/f`: the cd carries it in the first directory)
+  const open = (o: Outcome) => (body?.type === "list" ? uncarried(w, own, w.out.commands.length, joinCwd(o.ok, o.fail)) : uncarried(w, body ? own : [], before, at))
   if (pipeTail) {
     const inner = addCtx(ctx, "pipeline")
-    run(cwd, stdin, childScope(scope), inner)
-    uncarried(w, body ? own : [], before, at)
+    open(run(cwd, stdin, childScope(scope), inner))
     pipeline(w, pipeTail, scope, cwd, ctx, outer, w.out.commands[before])
     outcome = { ok: cwd, fail: cwd }
   } else {
     outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
-    uncarried(w, body ? own : [], before, at)
+    open(outcome)
   }
   if (!listTail) return outcome
   const inner = addCtx(ctx, "list")
