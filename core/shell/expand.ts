@@ -99,6 +99,8 @@ function unwrap(part: Part, ex: Expander): void {
     if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
     // strace/ltrace -p PID attach to a running process with or without a command of their own
     if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
+    // `exec -c` runs the command with an empty environment: a shell started so has no PATH
+    if (name === "exec" && scan.flags.has("c")) part.findings.push({ name: "loader-env", level: "high", reason: "exec -c (an empty environment: no PATH): the command starts without it, and with no PATH bash looks for programs in the current directory" })
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
@@ -203,4 +205,3 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
   part.words = words
   return true
 }
-

@@ -97,7 +97,7 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   // (a word known only at run time may be an option); one naming variables by a glob is judged so too
   if (!node.children.some((c) => c.type === "variable_assignment")) {
     const words = groupWords(w.src, node.children.filter((c) => c.named)).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
-    if (globbed || words.every((x) => x.value === undefined || x.value === "" || x.value.startsWith("-"))) {
+    if (globbed || words.every((x) => x.value === undefined || x.value === "" || /^[-+]/.test(x.value))) {
       w.out.commands.push({ words: [literalWord(keyword), ...words], assignments: [], redirects: [], context: ctx, text: w.src.slice(node.start, node.end), cwd, loader: loaderIn(scope) })
     }
   }
