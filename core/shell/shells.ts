@@ -5,6 +5,7 @@ import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part, ShellStart } from "./part.ts"
 import { environment } from "./part.ts"
 import { byName } from "./options.ts"
+import { foreignGrammar } from "./grammars.ts"
 import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
@@ -83,7 +84,12 @@ export function shell(part: Part, ex: Expander): void {
 function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
-    else ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
+    else {
+      // at and batch hand their script to /bin/sh
+      const foreign = foreignGrammar(SHELLS.has(part.program) ? part.program : "sh", body.value)
+      if (foreign) part.findings.push({ name: "shell-grammar", ...foreign })
+      ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
+    }
   }
 }
 
