@@ -7,6 +7,7 @@ import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
 import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { foreignGrammar } from "./grammars.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
 
@@ -176,7 +177,7 @@ function watch(part: Part, ex: Expander, unwrap: Unwrap): void {
   const words = part.words.slice(scan.command)
   if (!words.length) return
   if (scan.flags.has("x") || scan.flags.has("exec")) unwrap(inner(part, words, "watch"), ex)
-  else nestedFrom(part, ex, words, "watch")
+  else nestedFrom(part, ex, words, "watch", "sh")
 }
 
 const PARALLEL_LONG = [
@@ -291,13 +292,16 @@ function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
 }
 
 /** Words joined with spaces, as a shell would read them, analysed as a script. */
-function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct): void {
+function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct, shell?: string): void {
   if (!words.length) return
   if (words.some((w) => w.value === undefined || w.hollow)) {
     part.unresolved = `the ${part.program} command is not static`
     return
   }
   const script = words.map((w) => w.value).join(" ")
+  // a script run by /bin/sh (dash on Debian and Ubuntu), which reads some bash syntax otherwise
+  const foreign = shell ? foreignGrammar(shell, script) : undefined
+  if (foreign) part.findings.push({ name: "shell-grammar", ...foreign })
   ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
