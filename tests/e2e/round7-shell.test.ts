@@ -110,6 +110,40 @@ describe("round 7 shell language", () => {
     expect(d.reason).toContain("not known")
   })
 
+  describe("review 8: PATH out of the environment, +ATTR listings, sh's own grammar", () => {
+    test("export -n PATH, then bash -c NAME of a program not installed: bash runs ./NAME; ccode asks (high) naming PATH", async () => {
+      // (exec -c empties HOME too: the path is written out)
+      sb.file("zzccodemissing", `#!/bin/sh\n/bin/cat ${join(sb.home, ".netrc")}\n`)
+      chmodSync(join(sb.work, "zzccodemissing"), 0o755)
+      for (const command of ["export -n PATH; bash -c zzccodemissing", "declare +x PATH; bash -c zzccodemissing", "exec -c bash -c zzccodemissing"]) {
+        expect(bash(command)).toContain(SECRET)
+        const d = await policyCheck(sb, command)
+        expect({ command, decision: d.decision, risk: d.risk, names: d.reason.includes("PATH") }).toEqual({ command, decision: "ask", risk: "high", names: true })
+      }
+    })
+
+    test("declare +x lists the variables with their values; ccode asks (medium)", async () => {
+      const env = { GITHUB_TOKEN: "FAKESECRET-gh" }
+      expect(bashIn(sb, "declare +x", sb.work, env)).toContain("FAKESECRET-gh")
+      const d = await policyCheck(sb, "declare +x", { env })
+      expect([d.decision, d.risk]).toEqual(["ask", "medium"])
+      expect(d.reason).toContain("prints the environment")
+    })
+
+    const dash = Bun.spawnSync(["readlink", "-f", "/bin/sh"]).stdout.toString().trim().endsWith("dash")
+    test.skipIf(!dash)("sh (dash) reads [[ a > FILE ]] as a redirect: it creates the hook; ccode asks (high) and names the grammar", async () => {
+      rmSync(hook(), { force: true })
+      const command = "sh -c '[[ a > .git/hooks/pre-commit ]]'"
+      bash(command)
+      expect(existsSync(hook())).toBe(true)
+      rmSync(hook())
+      const d = await policyCheck(sb, command)
+      expect([d.decision, d.risk]).toEqual(["ask", "high"])
+      expect(d.reason).toContain("sh reads [[")
+      expect((await policyCheck(sb, "sh -c 'ls -la | head -5'")).decision).toBe("allow")
+    })
+  })
+
   test("$'\\x{63}' is c (bash 5.2): bash reads the secret, ccode asks and names it (an internal error before)", async () => {
     const command = "$'\\x{63}'at ~/$'.\\x{6e}etrc'"
     expect(bash(command)).toContain(SECRET)
