@@ -3,7 +3,7 @@
 // what they run, scripts inside them analysed. Pure.
 import type { RawCommand } from "./raw.ts"
 import { isLoaderVar } from "./scope.ts"
-import { byName, scanOptions, type OptionSpec } from "./options.ts"
+import { byName, scanOptions, type OptionSpec, type Scanned } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord, type Word } from "./word.ts"
 import { changeDir } from "./cwd.ts"
@@ -99,8 +99,7 @@ function unwrap(part: Part, ex: Expander): void {
     if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
     // strace/ltrace -p PID attach to a running process with or without a command of their own
     if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
-    // `exec -c` runs the command with an empty environment: a shell started so has no PATH
-    if (name === "exec" && scan.flags.has("c")) part.findings.push({ name: "loader-env", level: "high", reason: "exec -c (an empty environment: no PATH): the command starts without it, and with no PATH bash looks for programs in the current directory" })
+    if (name === "exec") execOptions(part, scan)
     if (scan.command >= part.words.length) break
     // time/strace/ltrace -o FILE write FILE around the command they run
     const out = OUTPUT_OF.has(name) ? (scan.valueWords.get("o") ?? scan.valueWords.get("output")) : undefined
@@ -204,4 +203,22 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
   part.wrappers = [...part.wrappers, "env"]
   part.words = words
   return true
+}
+
+// `exec -c` runs the command with an empty environment: a shell started so has no PATH. `exec -a NAME`
+// gives the program NAME as argv[0], which git (`git-remote` runs `git remote`) and busybox (an applet)
+// dispatch on: the command is judged as what it then runs.
+function execOptions(part: Part, scan: Scanned): void {
+  if (scan.flags.has("c")) part.findings.push({ name: "loader-env", level: "high", reason: "exec -c (an empty environment: no PATH): the command starts without it, and with no PATH bash looks for programs in the current directory" })
+  const program = part.words[scan.command]
+  if (!scan.flags.has("a") || program?.value === undefined) return
+  const multi = basename(program.value)
+  if (multi !== "git" && multi !== "busybox") return
+  const argv0 = scan.valueWords.get("a")
+  if (argv0?.value === undefined) {
+    part.findings.push({ name: "program-option", level: "medium", reason: `exec -a ${argv0?.text ?? ""}: ${multi} runs as a name not known before it runs, which it dispatches on` })
+    return
+  }
+  const as = basename(argv0.value)
+  if (multi === "busybox" || as.startsWith("git-")) part.words[scan.command] = { ...literalWord(as), text: `${as} (exec -a ${argv0.text} ${program.text})` }
 }
