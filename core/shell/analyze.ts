@@ -128,10 +128,11 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !start.cdableVars && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && !start.late && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.late) scope.late = true
   if (start.braces !== undefined) scope.braceexpand = start.braces // `bash +B -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
