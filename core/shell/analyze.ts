@@ -119,7 +119,8 @@ function script(run: Run, source: string, context: Construct[], cwd: Cwd, loader
     for (const reason of walked.unresolved) run.bare.findings.push({ name: "unresolved", level: "critical", reason })
     run.unresolved = true
   }
-  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] ?? cwd })
+  // (null: a directory not known, which is no reason to take the start one)
+  for (let i = 0; i < walked.bare.length; i++) run.bare.redirects.push({ r: walked.bare[i]!, at: walked.bareCwd[i] === undefined ? cwd : walked.bareCwd[i]! })
   return out
 }
 
@@ -130,10 +131,11 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !start.cdableVars && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && !start.late && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
+  if (start.late) scope.late = true
   if (start.braces !== undefined) scope.braceexpand = start.braces // `bash +B -c ...`
   if (!parserReady()) throw new ParserNotLoaded()
   const parsed = parseBash(source)
@@ -277,7 +279,8 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
 }
 
 function writes(paths: readonly TouchedPath[]): boolean {
-  for (const p of paths) if (p.access !== "read") return true
+  // output thrown away (`2>/dev/null`) makes no file a later git could find
+  for (const p of paths) if (p.access !== "read" && p.path !== "/dev/null") return true
   return false
 }
 

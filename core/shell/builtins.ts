@@ -6,6 +6,7 @@ import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { nameRisk } from "./arith.ts"
+import { removesLoader } from "./unsetpath.ts"
 
 const READ = lazyOptions({ short: "ersa:d:i:n:N:p:t:u:" })
 const MAPFILE = lazyOptions({ short: "d:n:O:s:tu:C:c:" })
@@ -52,9 +53,12 @@ export function assignedNames(program: string, args: Word[]): (Word | undefined)
 const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"])
 
 /** Mark the part unresolvable when a variable name it takes is not plain. */
-export function variableNames(v: View, _out: Finding[]): void {
+export function variableNames(v: View, out: Finding[]): void {
   const take = NAMES[v.program]
   if (!take) return
+  // `builtin unset PATH`, `\unset PATH`, `command local PATH` (the walk reads the plain keyword forms)
+  const removed = removesLoader(v.program, v.args, v.part.context.includes("function"))
+  if (removed) out.push(removed)
   if (DECLARERS.has(v.program)) {
     const why = declaredValues(v)
     if (why) {

@@ -3,7 +3,7 @@
 // what they run, scripts inside them analysed. Pure.
 import type { RawCommand } from "./raw.ts"
 import { isLoaderVar } from "./scope.ts"
-import { byName, scanOptions, type OptionSpec } from "./options.ts"
+import { byName, scanOptions, type OptionSpec, type Scanned } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord, type Word } from "./word.ts"
 import { changeDir } from "./cwd.ts"
@@ -68,14 +68,15 @@ const TRANSPARENT = byName<OptionSpec>({
 
 const OUTPUT_OF = new Set(["time", "strace", "ltrace"])
 
-// `exec -a NAME PROG`: PROG runs with NAME as its argv[0]. git runs `git-remote show` as `git remote show`,
-// busybox and shells dispatch on their name: the words after PROG are not what the walk reads them as.
+// `exec -a NAME PROG`: PROG runs with NAME as its argv[0]. Multi-call programs (vim as ex, xz as unxz,
+// shells) dispatch on their name: the words after PROG are not what the walk reads them as.
 // A leading `-` (a login shell) keeps the program's own name.
 function execName(part: Part, name: Word | undefined, program: Word): void {
-  if (!name) return
+  // git and busybox are judged as what they run under that name (execOptions)
+  if (!name || program.value === undefined || ["git", "busybox"].includes(basename(program.value))) return
   const as = name.value?.replace(/^-/, "")
-  if (as !== undefined && program.value !== undefined && basename(as) === basename(program.value)) return
-  part.findings.push({ name: "argv0", level: "high", reason: `exec -a runs ${program.value ?? "a program"} under the name ${name.value ?? "known only at run time"}: programs such as git and busybox choose what to do by their name` })
+  if (as !== undefined && basename(as) === basename(program.value)) return
+  part.findings.push({ name: "argv0", level: "high", reason: `exec -a runs ${program.value ?? "a program"} under the name ${name.value ?? "known only at run time"}: multi-call programs (vim as ex, xz as unxz, shells) choose what to do by their name` })
 }
 const SETARCH: OptionSpec = {}
 
@@ -109,6 +110,7 @@ function unwrap(part: Part, ex: Expander): void {
     if (name === "setarch" && (part.words[1]?.value ?? "-").startsWith("-")) break
     // strace/ltrace -p PID attach to a running process with or without a command of their own
     if (name === "strace" || name === "ltrace") wrapperOptions(name, part, part.words.slice(1, scan.command), ex)
+    if (name === "exec") execOptions(part, scan)
     if (scan.command >= part.words.length) break
     if (name === "exec") execName(part, scan.valueWords.get("a"), part.words[scan.command]!)
     // time/strace/ltrace -o FILE write FILE around the command they run
@@ -215,3 +217,20 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
   return true
 }
 
+// `exec -c` runs the command with an empty environment: a shell started so has no PATH. `exec -a NAME`
+// gives the program NAME as argv[0], which git (`git-remote` runs `git remote`) and busybox (an applet)
+// dispatch on: the command is judged as what it then runs.
+function execOptions(part: Part, scan: Scanned): void {
+  if (scan.flags.has("c")) part.findings.push({ name: "loader-env", level: "high", reason: "exec -c (an empty environment: no PATH): the command starts without it, and with no PATH bash looks for programs in the current directory" })
+  const program = part.words[scan.command]
+  if (!scan.flags.has("a") || program?.value === undefined) return
+  const multi = basename(program.value)
+  if (multi !== "git" && multi !== "busybox") return
+  const argv0 = scan.valueWords.get("a")
+  if (argv0?.value === undefined) {
+    part.findings.push({ name: "program-option", level: "medium", reason: `exec -a ${argv0?.text ?? ""}: ${multi} runs as a name not known before it runs, which it dispatches on` })
+    return
+  }
+  const as = basename(argv0.value)
+  if (multi === "busybox" || as.startsWith("git-")) part.words[scan.command] = { ...literalWord(as), text: `${as} (exec -a ${argv0.text} ${program.text})` }
+}

@@ -102,7 +102,7 @@ export function trap(part: Part, ex: Expander): void {
   // in a directory not known here either (the walk gave a trap of its own script every later one)
   const cwd = part.context.includes("eval") ? null : part.cwd
   const exported = part.exported && new Map([...part.exported.keys()].map((name) => [name, undefined]))
-  ex.out.push(...ex.nested(literalWord(action.value), { context: [...part.context, "eval"], cwd, loader: part.loader, exported }))
+  ex.out.push(...ex.nested(literalWord(action.value), { context: [...part.context, "eval"], cwd, loader: part.loader, exported, late: true }))
 }
 
 /** `jobs -x COMMAND ARGS` runs COMMAND (with job specs in ARGS replaced by process group ids). */

@@ -39,6 +39,8 @@ export interface Part {
 export interface ShellStart {
   cdableVars?: boolean
   braces?: false | "unknown"
+  /** run later (a trap handler): the script's variables then have values not known here */
+  late?: boolean
 }
 
 export type NestedScript = (script: Word, how: { context: Construct[]; cwd: Cwd; loader: string[]; exported?: Map<string, string | undefined>; remote?: boolean } & ShellStart) => Part[]

@@ -6,7 +6,8 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { isLoaderVar } from "./scope.ts"
 import { literalWord, type Word } from "./word.ts"
 import { inner, quoteText, environment, type Expander, type Part } from "./part.ts"
-import { grammarFinding, PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { PROGRAM_OPTIONS, programOptions, scriptFromStdin, shell, SHELLS } from "./shells.ts"
+import { foreignGrammar } from "./grammars.ts"
 import { callbacks, enable, hash, jobsExec, sourced, trap } from "./hooks.ts"
 import { textRunner } from "./textops.ts"
 
@@ -188,7 +189,7 @@ function watch(part: Part, ex: Expander, unwrap: Unwrap): void {
   const words = part.words.slice(scan.command)
   if (!words.length) return
   if (scan.flags.has("x") || scan.flags.has("exec")) unwrap(inner(part, words, "watch"), ex)
-  else nestedFrom(part, ex, words, "watch")
+  else nestedFrom(part, ex, words, "watch", "sh")
 }
 
 const PARALLEL_LONG = [
@@ -213,7 +214,7 @@ function parallel(part: Part, ex: Expander): void {
     // each argument fills {} or is appended: analyse the commands it will really run
     if (sep < 0 || args.length > 16 || rest[sep]!.value !== ":::" || args.some((a) => a.value === undefined)) {
       const before = ex.out.length
-      nestedFrom(part, ex, template, "parallel")
+      nestedFrom(part, ex, template, "parallel", "sh")
       for (const p of ex.out.slice(before)) p.appended = true
       return
     }
@@ -221,7 +222,7 @@ function parallel(part: Part, ex: Expander): void {
       const filled = template.some((t) => t.text.includes("{}"))
         ? template.map((t) => ({ ...t, value: t.value?.replaceAll("{}", a.value!) }))
         : [...template, { ...a, value: quoteText(a.value!) }]
-      nestedFrom(part, ex, filled, "parallel")
+      nestedFrom(part, ex, filled, "parallel", "sh")
     }
     return
   }
@@ -231,7 +232,7 @@ function parallel(part: Part, ex: Expander): void {
   }
   for (const w of rest.slice(sep + 1)) {
     if (w.value !== undefined && /^::::?\+?$/.test(w.value)) continue
-    nestedFrom(part, ex, [w], "parallel")
+    nestedFrom(part, ex, [w], "parallel", "sh")
   }
 }
 
@@ -292,7 +293,8 @@ function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
     const file = scanOptions(part.words.slice(0, c), 1, FLOCK).positionals[0]
     if (file) part.writes = [...(part.writes ?? []), file]
     ex.out.push(part)
-    nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
+    // flock -c, script -c and parallel run `$SHELL -c` (or /bin/sh): judged against the stricter sh
+    nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c", "sh")
     return
   }
   const scan = scanOptions(part.words, 1, FLOCK)
@@ -308,16 +310,16 @@ function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
 }
 
 /** Words joined with spaces, as a shell would read them, analysed as a script. */
-function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct): void {
+function nestedFrom(part: Part, ex: Expander, words: Word[], context: Construct, shell?: string): void {
   if (!words.length) return
   if (words.some((w) => w.value === undefined || w.hollow)) {
     part.unresolved = `the ${part.program} command is not static`
     return
   }
   const script = words.map((w) => w.value).join(" ")
-  // watch, parallel, flock -c and script -c hand the text to /bin/sh (or $SHELL) -c
-  const gap = context === "watch" || context === "parallel" || context === "shell_c" ? grammarFinding("sh", script) : undefined
-  if (gap) part.findings.push(gap)
+  // a script run by /bin/sh (dash on Debian and Ubuntu), which reads some bash syntax otherwise
+  const foreign = shell ? foreignGrammar(shell, script) : undefined
+  if (foreign) part.findings.push({ name: "shell-grammar", ...foreign })
   ex.out.push(...ex.nested(literalWord(script), { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part) }))
 }
 
@@ -339,7 +341,7 @@ function scriptCommand(part: Part, ex: Expander): void {
   // the typescript file (default ./typescript) and the -O/-I/-B/-T logs are written
   const logs = ["O", "I", "B", "T", "log-out", "log-in", "log-io", "log-timing"].map((n) => scan.valueWords.get(n)).filter((w) => w !== undefined)
   part.writes = [...(part.writes ?? []), part.words[scan.command] ?? literalWord("typescript"), ...logs]
-  if (cmd !== undefined) nestedFrom(part, ex, [literalWord(cmd)], "shell_c")
+  if (cmd !== undefined) nestedFrom(part, ex, [literalWord(cmd)], "shell_c", "sh")
   else if (scan.flags.has("c") || scan.flags.has("command")) part.unresolved = "script -c command is not static"
   else part.findings.push({ name: "shell-interactive", level: "medium", reason: "script starts an interactive shell" })
 }

@@ -38,6 +38,9 @@ export interface Scope {
   cwdLost?: boolean
   /** a cd, pushd or popd ran here: $PWD is the directory the walk tracks, not the environment's */
   moved?: boolean
+  /** a function body: it runs when the function is called, after assignments the walk has not met yet,
+   *  so a variable it does not set itself has no known value there */
+  late?: boolean
 }
 
 export interface ShellEnv {
@@ -69,7 +72,10 @@ export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
   const lookup: Lookup = (name) => {
     const target = refTarget(scope, name)
     if (target !== undefined) return lookup(target)
-    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      if (s.vars.has(name)) return s.vars.get(name)
+      if (s.late) return undefined
+    }
     if (name === "PWD") {
       if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
       if (moved(scope)) return undefined

@@ -45,6 +45,7 @@ export function setByBuiltin(name: string | undefined, args: Word[], scope: Scop
   for (const w of assignedNames(name, args)) {
     const target = w?.value?.replace(/\[.*$/, "")
     if (target !== undefined && isInteger(scope, target)) why ??= integerRisk(name, target)
+    if (target !== undefined) editsStack(scope, resolve(scope, target) ?? target)
     if (w?.value !== undefined && PLAIN_NAME.test(w.value)) why ??= setVar(scope, w.value, undefined, false)
   }
   return why
@@ -57,9 +58,23 @@ const BUILTIN_INTEGERS = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
 export const BUILTIN_INTEGER_ASSIGNMENT = /\b(RANDOM|SRANDOM|OPTIND|HISTCMD)(\[[^\]]*\])?\+?=/
 
 export function isInteger(scope: Scope, name: string): boolean {
+  // an element of an integer array is integer too (`declare -i y; y[0]=...`), and a nameref stands for
+  // the variable it names (`declare -n r=y; r=...`)
+  const base = name.replace(/\[.*$/s, "")
+  const target = resolve(scope, base)
+  return integerHere(scope, base) || (target !== undefined && target !== base && integerHere(scope, target))
+}
+
+function integerHere(scope: Scope, name: string): boolean {
   if (BUILTIN_INTEGERS.has(name)) return true
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.integers?.has(name)) return true
   return false
+}
+
+/** `declare -i NAME` (`local -i`, `typeset -ai`): through a nameref the attribute goes to the variable it names. */
+export function markInteger(scope: Scope, name: string): void {
+  const base = name.replace(/\[.*$/s, "")
+  ;(scope.integers ??= new Set()).add(resolve(scope, base) ?? base)
 }
 
 /** Why a value given an integer variable at run time (read, printf -v, mapfile, a for loop) is not inert. */
@@ -88,7 +103,7 @@ export function declare(keyword: string, args: Word[], scope: Scope, direct = fa
     const eq = v.indexOf("=")
     const target = (eq < 0 ? v : v.slice(0, eq)).replace(/\+$/, "").replace(/\[.*$/, "")
     if (!PLAIN_NAME.test(target)) continue
-    if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") (scope.integers ??= new Set()).add(target)
+    if (/i/.test(flags) && keyword !== "export" && keyword !== "readonly") markInteger(scope, target)
     if (/[aA]/.test(flags)) markArray(scope, target, flags.includes("A"))
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
@@ -132,9 +147,16 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
     name = target
   }
   scope.vars.set(name, isVolatile(scope, name) ? undefined : value)
+  editsStack(scope, name)
   if (exported || allexport(scope)) scope.exported.add(name)
   if (isLoaderVar(name)) scope.loader.push(name)
   return undefined
+}
+
+/** bash rewrites the directory stack when DIRSTACK or one of its elements is assigned (`DIRSTACK[1]=/etc;
+ *  cd ~1`): what pushd -n made known about it is not known any more. */
+function editsStack(scope: Scope, name: string): void {
+  if (name === "DIRSTACK") scope.dirs = []
 }
 
 export function markArray(scope: Scope, name: string, associative = false): void {
@@ -267,5 +289,8 @@ function shoptBraces(args: Word[], scope: Scope): void {
 /** Arithmetic assigns the variables it names (`(( PATH = 0 ))`, `let IFS=1`, `$((X++))`): a loader
  *  variable named in it is taken as set (a number as PATH is a directory relative to the cwd). */
 export function arithmeticSets(text: string, scope: Scope): void {
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) if (isLoaderVar(m[0])) scope.loader.push(m[0])
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (isLoaderVar(m[0])) scope.loader.push(m[0])
+    editsStack(scope, resolve(scope, m[0]) ?? m[0])
+  }
 }

@@ -1,37 +1,14 @@
 // Shells and programs that run a script or program they are given: `sh -c SCRIPT`, `sh FILE`, a shell
 // reading a heredoc or a pipe, `rg --pre PROG`, `tar --to-command=..`. The script is analysed too. Pure.
 import type { Construct } from "./types.ts"
-import type { Finding } from "./raw.ts"
 import { literalWord, type Word } from "./word.ts"
 import type { Expander, Part, ShellStart } from "./part.ts"
 import { environment } from "./part.ts"
 import { byName } from "./options.ts"
+import { foreignGrammar } from "./grammars.ts"
 import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
-
-// The walk reads every script as bash does. POSIX shells (sh is dash on Debian and Ubuntu) read bash's own
-// syntax differently: `$'\''` ends a quote early, `((cmd))` is two subshells running cmd, `[[ a > f ]]`
-// redirects to f, `&>` runs in the background. Other shells (zsh, ksh, fish, csh...) differ in more places
-// (zsh's `${(e)x}` and glob qualifiers run code): only plain words mean the same there.
-const BASH_ONLY = /\$'|\$"|(?<!\$)\(\(|\[\[|\]\]|&>|\|&|<<<|[<>]\(|(?<!\$)\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/
-const NOT_PLAIN = /[^A-Za-z0-9 \t\n_\-./=:,@%+;&|'"]/
-const POSIX_SHELLS = new Set(["sh", "dash", "ash", "posh"])
-
-/** The first piece of SCRIPT that SHELL reads differently from bash, or undefined when they read it alike. */
-export function grammarGap(shell: string, script: string): string | undefined {
-  if (shell === "bash" || shell === "rbash") return undefined
-  const found = (POSIX_SHELLS.has(shell) ? BASH_ONLY : NOT_PLAIN).exec(script)
-  return found ? found[0] : undefined
-}
-
-/** A finding when SHELL would read SCRIPT differently from the walk (which reads it as bash). */
-export function grammarFinding(shell: string, script: string): Finding | undefined {
-  const gap = grammarGap(shell, script)
-  if (gap === undefined) return undefined
-  const what = gap.trim() === "" ? "a character" : `\`${gap.replace(/\n/g, "\\n")}\``
-  return { name: "shell-grammar", level: "high", reason: `${shell} reads ${what} differently from bash: the script is not checked the way ${shell} runs it` }
-}
 
 /** sh -c SCRIPT, sh FILE, or sh reading its script from stdin (a heredoc, a here-string, a pipe). */
 export function shell(part: Part, ex: Expander): void {
@@ -105,13 +82,12 @@ export function shell(part: Part, ex: Expander): void {
 }
 
 function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
-  // at and batch run their job with /bin/sh
-  const shellName = SHELLS.has(part.program) ? part.program : "sh"
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
     else {
-      const gap = grammarFinding(shellName, body.value)
-      if (gap) part.findings.push(gap)
+      // at and batch hand their script to /bin/sh
+      const foreign = foreignGrammar(SHELLS.has(part.program) ? part.program : "sh", body.value)
+      if (foreign) part.findings.push({ name: "shell-grammar", ...foreign })
       ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
     }
   }

@@ -248,9 +248,10 @@ function printsEnvironment(v: View): boolean {
   if (p === "set") return v.args.length === 0
   if (p === "printenv") return readOptions(v.args, known("printenv")!.options).operands.length === 0
   if (p === "env") return readOptions(v.args, known("env")!.options).operands.every((o) => o.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value))
-  // a word known only at run time may be -p
-  // declare/typeset with only `+ATTR` options list every variable too (`declare +x`, `declare +f`)
-  return v.args.every((a) => a.value === undefined || a.value === "" || (/^-[a-zA-Z]*$/.test(a.value) && !/[fF]/.test(a.value)) || /^\+[a-zA-Z]+$/.test(a.value))
+  // a word known only at run time may be -p; declare, typeset and local list the variables for `+ATTR`
+  // options too (`declare +x`), export and readonly do not; -f/-F list functions instead
+  const signs = p === "export" || p === "readonly" ? /^-[a-zA-Z]*$/ : /^[-+][a-zA-Z]*$/
+  return v.args.every((a) => a.value === undefined || a.value === "" || (signs.test(a.value) && !/^-[a-zA-Z]*[fF]/.test(a.value)))
 }
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads

@@ -90,8 +90,10 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   }
   // ${v:=default} and ${v=default} assign the default when v is empty (unset): a known value stays
   const assigning = node.children.find((c) => c.field === "operator" && (c.type === ":=" || c.type === "="))
-  if (assigning && name) {
-    const v = w.src.slice(name.start, name.end)
+  // (`${a[0]:=v}` assigns the element: of an integer array, as arithmetic)
+  const assigned = name ?? node.children.find((c) => c.type === "subscript")
+  if (assigning && assigned) {
+    const v = w.src.slice(assigned.start, assigned.end)
     const known = makeLookup(scope, w.shell)(v)
     if (!known && isInteger(scope, v)) {
       note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))

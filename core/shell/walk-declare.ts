@@ -3,12 +3,13 @@
 // substitutions inside them are walked by the caller's function. Pure.
 import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
-import { isLoaderVar, loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
+import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
+import { removesLoader } from "./unsetpath.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
 import { arithmeticRisk, nameRisk } from "./arith.ts"
 import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
-import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, setVar } from "./setvars.ts"
+import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, markInteger, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
 /** Walks the command and process substitutions inside a node (the caller's walk). */
@@ -53,11 +54,12 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
   const keyword = node.children[0]?.type ?? ""
   const flags = node.children.filter((c) => c.type === "word").map((c) => w.src.slice(c.start, c.end))
   names(w, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, keyword)
+  removesLoaderHere(w, keyword, node.children.filter((c) => c.named && c.type !== "variable_assignment"), scope, ctx)
   const { globbed } = declarePrints(w.src, node, makeLookup(scope, w.shell, cwd))
   if (flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
     for (const c of node.children) {
       const n = c.type === "variable_assignment" ? c.children.find((x) => x.field === "name") : c.type === "variable_name" || c.type === "word" ? c : undefined
-      if (n && !w.src.slice(n.start, n.end).startsWith("-")) (scope.integers ??= new Set()).add(w.src.slice(n.start, n.end))
+      if (n && !w.src.slice(n.start, n.end).startsWith("-")) markInteger(scope, w.src.slice(n.start, n.end))
     }
   }
   for (const c of node.children) {
@@ -152,15 +154,11 @@ function closingBracket(text: string): number {
   return -1
 }
 
-/** `unset PATH` (a variable that changes what runs): with PATH gone bash looks for programs in the current
- *  directory (`unset PATH; ls` runs a workspace ls). A name known only at run time could be PATH. */
-export function unsetsLoader(w: Reader, words: SNode[]): void {
-  if (words.some((c) => /^-[a-z]*f/.test(w.src.slice(c.start, c.end)))) return
-  for (const c of words) {
-    const text = w.src.slice(c.start, c.end)
-    if (text.startsWith("-")) continue
-    const name = text.replace(/['"\\]/g, "").replace(/\[.*$/, "")
-    if (/[$`]/.test(name)) (w.out.findings ??= []).push({ name: "loader-env", level: "medium", reason: `unset ${text}: a name known only at run time could be PATH` })
-    else if (isLoaderVar(name)) (w.out.findings ??= []).push({ name: "loader-env", level: "high", reason: `unsets ${name}, which changes what code runs (with PATH unset, bash looks for programs in the current directory)` })
-  }
+/** `unset PATH` / `local PATH` in a function (unsetpath.ts), the names read as bash reads them (quotes,
+ *  braces, the script's variables); a name from a variable the script did not set is not known. */
+export function removesLoaderHere(w: Reader, program: string, nodes: SNode[], scope: Scope, ctx: Construct[]): void {
+  const lookup = makeLookup(scope, { ...w.shell, env: undefined })
+  const words = groupWords(w.src, nodes).flatMap((g) => evalWord(g, w.src, lookup, false, braceMode(scope)))
+  const found = removesLoader(program, words, ctx.includes("function"))
+  if (found) (w.out.findings ??= []).push(found)
 }

@@ -44,6 +44,8 @@ export function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Out
   markVolatile(scope, inner.vars.keys())
   // `set +B` in it: from its first run on, brace words may or may not be expanded
   if (inner.braceexpand !== undefined) scope.braceexpand = "unknown"
+  // a pushd, popd or DIRSTACK assignment in it changes the directory stack at times not known
+  if (inner.dirs !== undefined) scope.dirs = []
   if (inner.cwdLost || JSON.stringify(end) !== JSON.stringify(cwd)) scope.cwdLost = true
   return scope.cwdLost ? { ok: null, fail: null } : { ok: cwd, fail: cwd }
 }
@@ -52,16 +54,18 @@ export function lateEffects(scope: Scope, inner: Scope, cwd: Cwd, end: Cwd): Out
  *  the shell ends (EXIT). Its relative paths are judged in every directory the shell may be in from the
  *  trap on (`trap 'cat .netrc' EXIT; cd ~` reads ~/.netrc): each trap's cwd becomes their union, with
  *  the directories the statement lists (a subshell's, a group's) end in (`ends`, by the number of
- *  commands walked when they ended). */
-export function trapDirectories(commands: RawCommand[], ends: { at: number; cwd: Cwd }[]): void {
-  if (!commands.some((c) => c.words.some((w) => w.value === "trap"))) return
+ *  commands walked when they ended). A function body runs whenever the function is called: its
+ *  commands get the same union (`f() { echo x > pre-commit; }; cd .git/hooks; f` writes the hook). */
+export function lateDirectories(commands: RawCommand[], ends: { at: number; cwd: Cwd }[]): void {
+  const late = (c: RawCommand) => c.context.includes("function") || builtinCall(c.words).name === "trap"
+  if (!commands.some((c) => c.context.includes("function") || c.words.some((w) => w.value === "trap"))) return
   let later: Cwd = []
   let e = ends.length - 1
   for (let i = commands.length - 1; i >= 0; i--) {
     for (; e >= 0 && ends[e]!.at > i; e--) later = joinCwd(later, ends[e]!.cwd)
     const c = commands[i]!
     const own = c.cwd
-    if (builtinCall(c.words).name === "trap") c.cwd = joinCwd(own, later)
+    if (late(c)) c.cwd = joinCwd(own, later)
     later = joinCwd(later, own)
   }
 }

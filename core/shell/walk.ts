@@ -15,8 +15,8 @@ import { printed, programText } from "./pipetext.ts"
 import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
 import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
-import { assign, declaration, unsetsLoader, type Substitutions } from "./walk-declare.ts"
-import { evalScript, lateEffects, trap, trapDirectories, type Outcome } from "./walk-eval.ts"
+import { assign, declaration, removesLoaderHere, type Substitutions } from "./walk-declare.ts"
+import { evalScript, lateEffects, trap, lateDirectories, type Outcome } from "./walk-eval.ts"
 
 interface Walker {
   src: string
@@ -34,7 +34,7 @@ export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Sco
   const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
   if (src.includes("trap")) w.ends = []
   sequence(w, root.children, scope, cwd, context, [])
-  if (w.ends) trapDirectories(w.out.commands, w.ends)
+  if (w.ends) lateDirectories(w.out.commands, w.ends)
   return w.out
 }
 
@@ -118,8 +118,23 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       const name = node.children.find((c) => c.field === "name")
       const inner = childScope(scope)
       inner.functions = [...scope.functions, name ? w.src.slice(name.start, name.end) : ""]
+      inner.late = true
+      // where the statement lists after it end: the directories a call may run the body in
+      w.ends ??= []
       const body = node.children.filter((c) => c.field === "body")
-      const end = sequence(w, body, inner, cwd, [...ctx, "function"], [])
+      // `f() { ..; } > FILE`: bash opens the definition's redirects at every call of f
+      const own: RawRedirect[] = []
+      let stdin: Stdin | undefined
+      for (const r of node.children) {
+        if (r.field !== "redirect") continue
+        substitutions(w, r, inner, cwd, [...ctx, "function"])
+        const got = redirect(w, r, inner, cwd)
+        if (got?.redirect) own.push(got.redirect)
+        if (got?.stdin) stdin = got.stdin
+      }
+      const before = w.out.commands.length
+      const end = withStdin(w, stdin, () => sequence(w, body, inner, cwd, [...ctx, "function"], own))
+      uncarried(w, own, before, cwd)
       // the body runs wherever and whenever the function is called: what it sets is not known after
       // the definition, and a directory change in it makes every later directory unknown
       return lateEffects(scope, inner, cwd, end)
@@ -148,7 +163,7 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "unset_command":
       node = { ...node, children: node.children.filter((c) => !c.named || !namedDescriptor(w, [c], scope)) }
       names(w, node.children.filter((c) => c.named), scope, "unset")
-      unsetsLoader(w, node.children.filter((c) => c.named))
+      removesLoaderHere(w, "unset", node.children.filter((c) => c.named), scope, ctx)
       for (const c of node.children) if (c.named && c.type !== "word") scope.vars.set(w.src.slice(c.start, c.end), "")
       for (const c of node.children) if (c.named) unsetArray(scope, w.src.slice(c.start, c.end))
       return same
@@ -269,13 +284,19 @@ function redirected(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Constru
     return withStdin(w, stdinIn, () => statement(w, body, sc, cwdIn, cx, [...outer, ...own]))
   }
   let outcome: Outcome
+  const before = w.out.commands.length
+  // a list's hung redirect is its last command's, opened where the list ends up, though every command
+  // of the list carries it (`cd .git && [[ x ]] > hooks/f`: the cd carries it in the first directory)
+  const open = (o: Outcome) => (body?.type === "list" ? uncarried(w, own, w.out.commands.length, joinCwd(o.ok, o.fail)) : uncarried(w, body ? own : [], before, at))
   if (pipeTail) {
     const inner = addCtx(ctx, "pipeline")
-    const before = w.out.commands.length
-    run(cwd, stdin, childScope(scope), inner)
+    open(run(cwd, stdin, childScope(scope), inner))
     pipeline(w, pipeTail, scope, cwd, ctx, outer, w.out.commands[before])
     outcome = { ok: cwd, fail: cwd }
-  } else outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
+  } else {
+    outcome = run(cwd, stdin, scope, listTail ? addCtx(ctx, "list") : ctx)
+    open(outcome)
+  }
   if (!listTail) return outcome
   const inner = addCtx(ctx, "list")
   if (listTail.op === "&&") return statement(w, listTail.right, scope, outcome.ok, inner, outer)
@@ -344,6 +365,19 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   if (call.name === "eval") return evalScript(call.args, scope, cwd, run)
   if (call.name === "trap") return trap(call.args, scope, cwd, run)
   return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
+}
+
+/** A redirect bash opens although no command walked for its statement carries it (`[[ .. ]] > FILE`,
+ *  `(( .. )) 2> FILE`, `{ x=1; } > FILE`, `declare x > FILE`, `unset x 2> FILE`, a function's own
+ *  redirects): judged on its own like a bare `> FILE`, since the file is opened (created, truncated,
+ *  read by the substitutions inside, connected for /dev/tcp) all the same. */
+function uncarried(w: Walker, own: RawRedirect[], from: number, at: Cwd): void {
+  const added = w.out.commands.slice(from)
+  for (const r of own) {
+    if (r.dup !== undefined || added.some((c) => c.redirects.includes(r))) continue
+    w.out.bare.push(r)
+    w.out.bareCwd.push(at)
+  }
 }
 
 /** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it

@@ -165,7 +165,7 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
       return
     case "ansi_c_string": {
       const text = decodeAnsiC(raw.slice(2, -1))
-      out.push({ written: text, value: text, quoted: true, expansion: false })
+      out.push({ written: text ?? raw, value: text, quoted: true, expansion: false })
       return
     }
     case "string":
@@ -360,22 +360,29 @@ export function hasGlob(s: string): boolean {
   return s.includes("*") || s.includes("?") || s.includes("[")
 }
 
-/** $'...' escapes, as bash decodes them. A NUL (`\0`, `\x00`, `\u0000`, `\c@`) ends the string: bash
- *  passes arguments as C strings, so `$'/x/.netrc\0junk'` is /x/.netrc. */
-export function decodeAnsiC(s: string): string {
-  const text = decodeEscapes(s)
-  const nul = text.indexOf("\0")
-  return nul < 0 ? text : text.slice(0, nul)
-}
-
-function decodeEscapes(s: string): string {
-  return s.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, e: string) => {
+/** $'...' escapes, as bash decodes them. A NUL (`\0`, `\x00`, `\x{}`, `\u0000`, `\c@`) ends the string:
+ *  bash passes arguments as C strings, so `$'/x/.netrc\0junk'` is /x/.netrc. Undefined for a code point
+ *  past Unicode (`\U110000`: bash writes bytes no string here holds). */
+export function decodeAnsiC(s: string): string | undefined {
+  let beyond = false
+  const text = s.replace(/\\(x\{[0-9A-Fa-f]*\}?|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c\\\\|c.|.)/gs, (_, e: string) => {
     const k = e[0]!
-    if (k === "x" || k === "u" || k === "U") return String.fromCodePoint(parseInt(e.slice(1), 16))
+    // bash 5.2's `\x{HH..}` takes every hex digit up to an optional `}`, keeping the low byte (the last two)
+    if (e.startsWith("x{")) return String.fromCharCode(parseInt(e.slice(2).replace("}", "").slice(-2) || "0", 16))
+    // `\x`, `\u`, `\U` with no hex digit after them stay as written
+    if ((k === "x" || k === "u" || k === "U") && e.length > 1) {
+      const code = parseInt(e.slice(1), 16)
+      if (code > 0x10ffff) beyond = true
+      return code > 0x10ffff ? "" : String.fromCodePoint(code)
+    }
     if (k >= "0" && k <= "7") return String.fromCharCode(parseInt(e, 8))
-    if (k === "c") return String.fromCharCode(e.charCodeAt(1) & 31)
+    // `\cX` is control-X (`\c?` DEL; `\c\\` takes both backslashes)
+    if (k === "c" && e.length > 1) return e[1] === "?" ? "\x7f" : String.fromCharCode(e[1]!.toUpperCase().charCodeAt(0) & 31)
     return Object.hasOwn(ANSI_C, k) ? ANSI_C[k]! : `\\${e}`
   })
+  if (beyond) return undefined
+  const nul = text.indexOf("\0")
+  return nul < 0 ? text : text.slice(0, nul)
 }
 
 const ANSI_C: Record<string, string> = {
