@@ -124,6 +124,10 @@ export const MACHINE_SECRETS: readonly string[] = [
   "/proc/*/fd/**", "/proc/*/task/*/fd/**", "/proc/*/map_files/**", "/proc/*/task/*/map_files/**",
   // all of memory, every process's (readable as root)
   "/proc/kcore", "/dev/mem", "/dev/kmem",
+  // raw disks and partitions: every file's bytes, credentials included, without naming them (root and the
+  // `disk` group can read them)
+  "/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/md*", "/dev/dm-*", "/dev/loop*",
+  "/dev/mapper/*", "/dev/disk/*/*", "/dev/block/*", "/dev/root", "/dev/nbd*", "/dev/zd*", "/dev/rbd*",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json",
 ]

@@ -43,10 +43,13 @@ export const CLAUDE: HostTable = {
     AskUserQuestion: { tool: "ask_user", risk: "safe" },
     EnterPlanMode: { tool: "plan_mode", risk: "safe" },
     ExitPlanMode: { tool: "plan_mode", risk: "safe" },
-    EnterWorktree: { tool: "worktree", risk: "low" },
-    ExitWorktree: { tool: "worktree", risk: "low" },
+    // `git worktree add .claude/worktrees/NAME` (a checkout: the repository's filters and hooks run, maybe a
+    // fetch) into a protected folder; leaving may remove a work tree with its changes
+    EnterWorktree: { tool: "worktree", risk: "high" },
+    ExitWorktree: { tool: "worktree", risk: "medium" },
     ListMcpResourcesTool: { tool: "mcp_resources", risk: "low" },
-    ReadMcpResourceTool: { tool: "mcp_resources", risk: "low" },
+    // resources/read returns what the URI names (file://…, a repository's files): as risky as the server's tools
+    ReadMcpResourceTool: { tool: "mcp_resources", risk: "medium" },
     LSP: { tool: "lsp", risk: "safe" },
     ToolSearch: { tool: "tool_search", risk: "safe" },
   },

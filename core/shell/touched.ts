@@ -114,7 +114,12 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     const written = program === "find" ? findOutputs(words) : undefined
     for (const w of ops) addPath(out, w, written?.has(w) ? "write" : access, cwd, home, unplaced)
   } else for (const w of ops) if (looksLikePath(w)) addPath(out, w, "read", cwd, home, unplaced)
-  if (program === "dd") for (const w of words) if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home, unplaced)
+  if (program === "dd") {
+    for (const w of words) {
+      if (w.value?.startsWith("of=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") }, "write", cwd, home, unplaced)
+      else if (w.value?.startsWith("if=")) addPath(out, { ...w, value: w.value.slice(3), tilde: w.value.startsWith("if=~") }, "read", cwd, home, unplaced)
+    }
+  }
   return out
 }
 

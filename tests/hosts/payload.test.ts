@@ -55,6 +55,11 @@ describe("parseHookPayload", () => {
     expect(parseHookPayload("gemini", json({ tool_name: "read_file", tool_input: { file_path: "/a", absolute_path: "/a" } })).args).toEqual({ path: "/a" })
   })
 
+  test("EnterWorktree (a checkout into .claude/worktrees) is high, ExitWorktree medium, an MCP resource read medium", () => {
+    const risk = (tool: string) => parseHookPayload("claude", json({ tool_name: tool, tool_input: {} })).risk
+    expect([risk("EnterWorktree"), risk("ExitWorktree"), risk("ReadMcpResourceTool"), risk("ListMcpResourcesTool")]).toEqual(["high", "medium", "medium", "low"])
+  })
+
   test("a tool name from Object.prototype is an unknown tool, not a table entry", () => {
     const call = parseHookPayload("claude", json({ tool_name: "constructor", tool_input: {} }))
     expect([call.tool, call.risk]).toEqual(["constructor", undefined])
