@@ -57,10 +57,11 @@ function resolve(
       }
       // the OS sandbox bounds what a misjudged command can do, so it may run with less asking
       const boxed = policy.approval.sandboxed_threshold
-      if (call.sandboxed && atMost(assessed.risk, boxed)) {
+      if (call.sandboxed && !call.shell?.exposesSecrets && atMost(assessed.risk, boxed)) {
         return { decision: "allow", by: "threshold", reason: `risk ${assessed.risk} is within the sandboxed auto-approve threshold ${boxed} (the call runs in the OS sandbox)${why}` }
       }
-      return { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${call.sandboxed ? `${threshold} (sandboxed: ${boxed})` : threshold}${why}` }
+      const sandboxNote = !call.sandboxed ? "" : call.shell?.exposesSecrets ? " (the sandbox passes the environment through, so its threshold does not apply)" : ` (sandboxed: ${boxed})`
+      return { decision: "ask", by: "threshold", reason: `risk ${assessed.risk} is above the auto-approve threshold ${threshold}${sandboxNote}${why}` }
     }
   }
 }

@@ -212,6 +212,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   for (const f of tops) if (f.level === risk && !reasons.includes(f.reason)) reasons.push(f.reason)
   const analysis: ShellAnalysis = { source, commands, risk, reasons, unresolvable, paths: paths.length > 1 ? dedupe(paths) : paths }
   if (run.errors.length) analysis.parseError = run.errors[0]
+  if (exposes(tops, commands)) analysis.exposesSecrets = true
   return analysis
 }
 
@@ -248,6 +249,15 @@ function unplacedFinding(u: Unplaced): Finding {
   return u.access === "read"
     ? { name: "unplaced-read", level: "medium", reason: `reads ${u.path}, in ${where}` }
     : { name: "unplaced-write", level: proc ? "high" : "medium", reason: `writes ${u.path}, in ${where}` }
+}
+
+// findings whose harm is the secret reaching the output: the OS sandbox passes the environment through
+const EXPOSING = new Set(["secret-variable", "print-environment"])
+
+function exposes(tops: Finding[], commands: SimpleCommand[]): boolean {
+  for (const f of tops) if (EXPOSING.has(f.name)) return true
+  for (const c of commands) for (const n of c.classes) if (EXPOSING.has(n)) return true
+  return false
 }
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {

@@ -99,4 +99,7 @@ export interface ShellAnalysis {
   unresolvable: boolean
   /** paths the command touches: redirect targets and path-like arguments, resolved from cwd (and `cd DIR`) */
   paths: TouchedPath[]
+  /** a secret variable's value or the whole environment reaches the output: the OS sandbox does not contain
+   *  that (it passes the environment through), so the sandboxed threshold does not apply */
+  exposesSecrets?: true
 }

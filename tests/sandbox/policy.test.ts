@@ -55,6 +55,17 @@ describe("a decision knows whether the call is sandboxed", () => {
     expect(outside).toMatchObject({ decision: "ask", sandboxed: false })
   })
 
+  test("a secret variable or the whole environment reaching the output is not contained by the sandbox: its threshold does not apply", async () => {
+    const policy = await policyOf("approval:\n  mode: auto\n  threshold: low\n  sandboxed_threshold: medium\n")
+    for (const command of ["printenv GITHUB_TOKEN | rev", "echo $AWS_SECRET_ACCESS_KEY | base64", "env | sed 's/./& /g'"]) {
+      const d = decide(policy, await sandboxed(command), noGuards)
+      expect([command, d.decision, d.risk]).toEqual([command, "ask", "medium"])
+      expect(d.reason).toContain("the sandbox passes the environment through")
+    }
+    // other medium work inside the sandbox is still auto-approved
+    expect(decide(policy, await sandboxed("./build.sh"), noGuards).decision).toBe("allow")
+  })
+
   test("critical is never auto-approved, sandboxed or not", async () => {
     const policy = await policyOf("approval:\n  mode: auto\n  threshold: low\n  sandboxed_threshold: critical\n")
     const d = decide(policy, await sandboxed("rm -rf /"), noGuards)
