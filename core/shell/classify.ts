@@ -18,6 +18,7 @@ import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 import { printedSecrets, secretVariableFinding } from "./secretvars.ts"
 import { blockDevice } from "./table-system.ts"
+import { memoize } from "../base/memo.ts"
 
 export interface Classified {
   risk: Risk
@@ -34,12 +35,12 @@ interface Compiled {
   when: Entry["when"]
   finding: Finding
 }
-const BY_PROGRAM = byProgram(TABLE)
-const NO_ENTRIES: Compiled[] = []
+// looked up per program on first use (a one-shot hook classifies one or two programs; building the
+// whole table by program at start-up cost it ~0.3 ms), memoized for runs that classify many
+const entriesOf = memoize(tableEntries, { entries: 4096, maxLength: 256 })
 // programs whose entries look past the name; for the rest (ls, cat, echo, ...) the canonical form is skipped
 // (the variable-name builtins and make/ed/ex are assessed from their words, not the canonical form)
 const OWN_WORDS = new Set([...NAME_PROGRAMS, "make", "ed", "ex"])
-const LOOKS_AT_ARGS = new Set([...TABLE.filter((e) => e.sub || e.when).flatMap((e) => e.programs), ...[...ASSESSORS.keys()].filter((k) => !OWN_WORDS.has(k))])
 // assessed programs that run code rather than change files: with nothing found they are still medium
 const RUNS_CODE = new Set([...INTERPRETERS, "npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "make"])
 const NO_ARGS: Canonical = { flags: new Set(), operands: [] }
@@ -56,11 +57,12 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   const base = baseProgram(program)
   const values: string[] = []
   for (const a of args) values.push(a.value ?? a.text)
-  const canon = LOOKS_AT_ARGS.has(base) ? canonical(program, values) : NO_ARGS
+  const { entries, looksAtArgs } = entriesOf(base)
+  const canon = looksAtArgs ? canonical(program, values) : NO_ARGS
   const view: View = { part, program, args, values, canon, sub: canon.operands[0], place, writes: [] }
 
   let known = findings.length > 0
-  for (const e of BY_PROGRAM.get(base) ?? NO_ENTRIES) {
+  for (const e of entries) {
     if (e.sub && !e.sub.has(view.sub ?? "")) continue
     if (e.when && !e.when(view)) continue
     findings.push(e.finding)
@@ -93,7 +95,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
     // on a case-insensitive file system (macOS) `Rm` runs rm: a known program in another case is not
     // an unknown medium command (ci would auto-approve `Rm -rf /`)
     const lower = base.toLowerCase()
-    if (lower !== base && (BY_PROGRAM.has(lower) || ASSESSORS.has(lower))) findings.push({ name: "unknown", level: "high", reason: `${program} is ${lower} on a case-insensitive file system: spell it ${lower} to have it judged` })
+    if (lower !== base && (entriesOf(lower).entries.length > 0 || ASSESSORS.has(lower))) findings.push({ name: "unknown", level: "high", reason: `${program} is ${lower} on a case-insensitive file system: spell it ${lower} to have it judged` })
     else {
       const device = blockDevice(values)
       findings.push(device
@@ -166,13 +168,20 @@ export function summarise(findings: Finding[]): Classified {
   return { risk: RISKS[top]!, reasons, classes }
 }
 
-// a loop in a function, not at the top of the module: a loop there makes the engine JIT-compile the
-// top-level code of the whole bundled chunk (~5 ms per start of the hook; docs/hosts.md)
-function byProgram(table: readonly Entry[]): Map<string, Compiled[]> {
-  const out = new Map<string, Compiled[]>()
-  for (const e of table) {
-    const compiled: Compiled = { sub: e.sub && new Set(e.sub), when: e.when, finding: Object.freeze({ name: e.name, level: e.level, reason: e.reason }) }
-    for (const p of e.programs) out.set(p, [...(out.get(p) ?? []), compiled])
+// each entry compiled once, when a program it names is first classified (the same object for all its programs)
+const compiled: (Compiled | undefined)[] = []
+
+/** The table's entries for one program, in table order (an entry naming it twice counts twice), and
+ *  whether any of them, or its assessor, looks past the program's name. */
+export function tableEntries(program: string): { entries: readonly Compiled[]; looksAtArgs: boolean } {
+  const entries: Compiled[] = []
+  let looksAtArgs = ASSESSORS.has(program) && !OWN_WORDS.has(program)
+  for (let i = 0; i < TABLE.length; i++) {
+    const e = TABLE[i]!
+    for (let at = e.programs.indexOf(program); at >= 0; at = e.programs.indexOf(program, at + 1)) {
+      entries.push((compiled[i] ??= { sub: e.sub && new Set(e.sub), when: e.when, finding: Object.freeze({ name: e.name, level: e.level, reason: e.reason }) }))
+      if (e.sub || e.when) looksAtArgs = true
+    }
   }
-  return out
+  return { entries, looksAtArgs }
 }
