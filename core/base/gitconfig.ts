@@ -8,8 +8,9 @@
 // continues a value, but not inside a comment; `\\` is an escaped backslash; quotes keep `;` and `#`).
 // Reads one small file; what cannot be read plainly (an include, a line git would refuse, a file too
 // large) counts as running one. Pure but for the read.
-import { readFileSync, statSync } from "node:fs"
+import { statSync } from "node:fs"
 import { configKeyRisk, type KeyRisk } from "./gitkeys.ts"
+import { readRegular } from "./readsafe.ts"
 
 const MAX_BYTES = 64 * 1024
 
@@ -39,7 +40,7 @@ export function configRuns(configFile: string, place?: ConfigPlace): ConfigRun |
   if (!st.isFile() || st.size > MAX_BYTES) return { why: `${configFile} (not a small plain file)` }
   let text: string
   try {
-    text = readFileSync(configFile, "utf8")
+    text = readRegular(configFile, MAX_BYTES + 1)
   } catch {
     return { why: `${configFile} (unreadable)` }
   }

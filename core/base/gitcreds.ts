@@ -2,10 +2,11 @@
 // AUTHORIZATION: basic ...` in .git/config, a remote or insteadOf URL with `user:token@`, a password key.
 // A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
 // of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
-import { lstatSync, readFileSync, statSync } from "node:fs"
+import { lstatSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseConfig } from "./gitconfig.ts"
 import { gitfileTarget } from "./gitrepo.ts"
+import { readRegular } from "./readsafe.ts"
 
 const MAX_BYTES = 256 * 1024
 // a URL with a password (or a token as the user name's password): scheme://user:secret@host
@@ -46,7 +47,7 @@ export function gitConfigSources(path: string): string[] {
   const out = [`${dir}/${m[2]}`]
   if (m[2] === "config.worktree") return out
   try {
-    const common = readFileSync(`${dir}/commondir`, "utf8").trim()
+    const common = readRegular(`${dir}/commondir`).trim()
     if (common) out.push(`${resolve(dir, common)}/config`)
   } catch {
     // no commondir: a submodule's or a separate git directory, not a linked worktree
@@ -66,7 +67,7 @@ export function gitConfigCredential(file: string): string | undefined {
   if (!st?.isFile()) return undefined
   let text: string
   try {
-    text = readFileSync(file, "utf8").slice(0, MAX_BYTES)
+    text = readRegular(file, MAX_BYTES)
   } catch {
     return undefined
   }

@@ -3,11 +3,12 @@
 // to a repository or unpacked from an archive like any other files; git started inside them (`git -C
 // fixtures/evil.git log`, `cd vendor/x && git log`) obeys THAT config, which can run programs
 // (`gpg.program` with `log.showSignature`, `core.fsmonitor`, `core.pager`). Reads the fs, never writes.
-import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs"
+import { lstatSync, readdirSync, type Dirent } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
 import { configRuns, parseConfig, type ConfigEntry, type ConfigRun } from "./gitconfig.ts"
 import { gitlinkPaths } from "./gitlinks.ts"
+import { readRegular } from "./readsafe.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
@@ -61,7 +62,7 @@ function above(root: string): RepoAt {
 function ownConfig(gitDir: string, workspace: string): RepoAt {
   const dirs = [gitDir]
   try {
-    const common = readFileSync(join(gitDir, "commondir"), "utf8").trim()
+    const common = readRegular(join(gitDir, "commondir")).trim()
     if (common) dirs.push(resolve(gitDir, common))
   } catch {
     // no commondir: not a worktree
@@ -109,7 +110,7 @@ export function indexHook(gitDirs: readonly string[], workTree: string): string 
 function configEntries(file: string): ConfigEntry[] {
   let text: string
   try {
-    text = readFileSync(file, "utf8")
+    text = readRegular(file)
   } catch {
     return []
   }
@@ -186,7 +187,7 @@ export function workspaceGitDirs(workspace: string): string[] {
   if (dir === undefined) return []
   const out = [dir]
   try {
-    const common = readFileSync(join(dir, "commondir"), "utf8").trim()
+    const common = readRegular(join(dir, "commondir")).trim()
     if (common) out.push(realpathExisting(resolve(dir, common)))
   } catch {
     // no commondir: the git directory is its own
@@ -201,7 +202,7 @@ export function gitfileTarget(dotGit: string): string | undefined {
   if (!st?.isFile()) return undefined
   let text: string
   try {
-    text = readFileSync(dotGit, "utf8")
+    text = readRegular(dotGit)
   } catch {
     // unreadable: git cannot use it either, but it is not proven to be the workspace's
     return dotGit

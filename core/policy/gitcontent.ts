@@ -3,13 +3,14 @@
 // in its history (`git log --all --name-only`, run with the hardened argv and environment ccode's own
 // git calls use: no configured program runs). The history's names are kept per repository while its
 // refs stay the same. Side effects: reads the index and the refs' stat data, runs git once per change.
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs"
+import { lstatSync, readdirSync, statSync, type Stats } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside } from "../base/paths.ts"
 import { gitfileTarget } from "../base/gitrepo.ts"
 import { indexEntries } from "../base/gitlinks.ts"
 import { safeGitArgv, safeGitEnv } from "../git/safe-git.ts"
 import type { GitContent } from "../shell/types.ts"
+import { readRegular } from "../base/readsafe.ts"
 
 /** How many names and how long the history's listing may take; past either it is not known. */
 const MAX_NAMES = 200_000
@@ -77,7 +78,7 @@ function findRepo(start: string): Repo | undefined {
       const gitDir = st.isDirectory() ? dotGit : (gitfileTarget(dotGit) ?? dotGit)
       let common = gitDir
       try {
-        const c = readFileSync(join(gitDir, "commondir"), "utf8").trim()
+        const c = readRegular(join(gitDir, "commondir")).trim()
         if (c) common = resolve(gitDir, c)
       } catch {
         // not a linked worktree

@@ -2,9 +2,9 @@
 // ~/.curlrc unless `-q` comes first; wget: $WGETRC or ~/.wgetrc): one that names a local file to read or
 // send (`data = @.env`, `upload-file`, `netrc-file`, `post_file`, another `config`) makes every curl or
 // wget of the call do so. Looked up on disk for calls that run one. Side effects: stat, read.
-import { readFileSync } from "node:fs"
 import type { ShellAnalysis } from "../shell/types.ts"
 import type { Raised } from "./ondisk.ts"
+import { readRegular } from "../base/readsafe.ts"
 
 // a config line naming a file: an `@FILE`/`<FILE` value, or an option whose value is a file that is sent or read
 const CURL_FILE_LINE = /^\s*-{0,2}(data[a-z-]*|json|header|proxy-header|url-query|variable|form|write-out|[dHFw])\b[\s=:]*["']?[^\n]*[@<]|^\s*-{0,2}(upload-file|netrc-file|netrc|netrc-optional|cookie|config|[TKbn])\b/im
@@ -24,7 +24,7 @@ export function netConfigs(shell: ShellAnalysis, env: Record<string, string | un
 function names(file: string, line: RegExp): boolean {
   let text: string
   try {
-    text = readFileSync(file, "utf8")
+    text = readRegular(file)
   } catch {
     // no such file: nothing is read from it
     return false

@@ -1,10 +1,10 @@
 // A policy file's text -> a Layer, through the parse cache. Shared by every loader (user, workspace,
 // task, managed) so a file is parsed one way only. Reads the fs; YAML/zod only on a cache miss.
-import { readFileSync } from "node:fs"
 import type { Layer } from "./layer.ts"
 import type { LayerName } from "./types.ts"
 import { sha256 } from "../base/hash.ts"
 import { readCachedLayer, writeCachedLayer } from "./cache.ts"
+import { readRegular } from "../base/readsafe.ts"
 
 /** The layer of `text` (read from `file`); `trusted` decides on its content hash. */
 export async function layerFromText(
@@ -23,7 +23,7 @@ export async function layerFromText(
 /** A policy file's text, or a configuration error naming it. */
 export async function readPolicyText(file: string): Promise<string> {
   try {
-    return readFileSync(file, "utf8")
+    return readRegular(file)
   } catch (err) {
     const { ConfigError } = await import("../base/yaml.ts")
     throw new ConfigError(file, 1, 1, `cannot read policy file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)

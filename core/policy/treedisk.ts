@@ -3,8 +3,9 @@
 // workspace): `grep -rn KEY .` prints the lines of the workspace's `.env` as `cat .env` would, and no
 // path in the command says so. The walk is bounded like every listing (core/policy/globdisk.ts): past
 // the bound the answer is incomplete and the caller fails closed. Side effects: readdir.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { Budget, ENTRY_BOUND } from "./globdisk.ts"
+import { readRegular } from "../base/readsafe.ts"
 
 export interface TreeFiles {
   /** the files below the root that `judged` picked */
@@ -72,7 +73,7 @@ function whitelistIn(dir: string, names: readonly string[]): Whitelist[] {
     if (!names.includes(f)) continue
     let text: string
     try {
-      text = readFileSync(`${dir === "/" ? "" : dir}/${f}`, "utf8")
+      text = readRegular(`${dir === "/" ? "" : dir}/${f}`)
     } catch {
       // unreadable: rg cannot read it either
       continue
