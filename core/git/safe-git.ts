@@ -120,6 +120,12 @@ export function safeGitEnv(
   }
   env.GIT_CONFIG_NOSYSTEM = "1"
   env.GIT_TERMINAL_PROMPT = "0"
+  // no transport at all, whatever the repository's config says: a `protocol.<name>.allow` there beats
+  // protocol.allow=never, and a partial clone fetches missing objects (running the remote's ext::
+  // command, uploadpack or ssh) when ccode lists names; an empty list allows none (git >= 2.44 also
+  // stops lazy fetching)
+  env.GIT_ALLOW_PROTOCOL = ""
+  env.GIT_NO_LAZY_FETCH = "1"
   if (opts.gitDir) env.GIT_DIR = opts.gitDir
   if (opts.workTree) env.GIT_WORK_TREE = opts.workTree
   for (const [name, value] of Object.entries(opts.env ?? {})) {

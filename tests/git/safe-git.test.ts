@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { configuredFilters, GitError, safeGit, safeGitArgv, safeGitEnv } from "../../core/git/safe-git.ts"
 import { fingerprintWorkspace } from "../../core/guards/fingerprint.ts"
@@ -120,9 +121,42 @@ describe("the command line and environment git gets", () => {
       { gitDir: "/snap.git", workTree: "/ws", env: { GIT_AUTHOR_NAME: "ccode" } },
     )
     expect(env).toEqual({
-      PATH: "/bin", HOME: "/h", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0",
+      PATH: "/bin", HOME: "/h", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "", GIT_NO_LAZY_FETCH: "1",
       GIT_DIR: "/snap.git", GIT_WORK_TREE: "/ws", GIT_AUTHOR_NAME: "ccode",
     })
+  })
+
+  test("no transport runs whatever the repository allows: a partial clone's ext:: remote is not fetched from", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccode-lazy-"))
+    try {
+      const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@e", "-c", "init.defaultBranch=main", ...args], { cwd })
+      mkdirSync(join(dir, "srv"))
+      git(join(dir, "srv"), "init", "-q")
+      writeFileSync(join(dir, "srv/a.txt"), "one\n")
+      git(join(dir, "srv"), "add", ".")
+      git(join(dir, "srv"), "commit", "-qm", "one")
+      git(join(dir, "srv"), "config", "uploadpack.allowFilter", "true")
+      expect(git(dir, "clone", "-q", "--filter=blob:none", "--no-checkout", `file://${join(dir, "srv")}`, "pc").exitCode).toBe(0)
+      // the repository's own config names a command as its remote and allows that transport
+      const marker = join(dir, "ran")
+      git(join(dir, "pc"), "config", "remote.origin.url", `ext::sh -c touch% ${marker}`)
+      git(join(dir, "pc"), "config", "protocol.ext.allow", "always")
+      // each guard alone holds: no lazy fetch (git >= 2.44 and the 2.39.4 backport), no transport allowed
+      const env = safeGitEnv(process.env, {})
+      const { GIT_NO_LAZY_FETCH: _lazy, ...protocolsOnly } = env
+      const { GIT_ALLOW_PROTOCOL: _protocols, ...lazyOnly } = env
+      for (const e of [env, protocolsOnly, lazyOnly]) {
+        const r = Bun.spawnSync(["git", ...safeGitArgv(["log", "-p", "-1"], [])], { cwd: join(dir, "pc"), env: e })
+        expect(r.exitCode).not.toBe(0)
+        expect(existsSync(marker)).toBe(false)
+      }
+      // without either, git runs the remote's command: the setup is a real partial clone
+      const { GIT_NO_LAZY_FETCH: _l, GIT_ALLOW_PROTOCOL: _p, ...neither } = env
+      Bun.spawnSync(["git", ...safeGitArgv(["log", "-p", "-1"], [])], { cwd: join(dir, "pc"), env: neither })
+      expect(existsSync(marker)).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test("hardening comes before the subcommand; diff-like commands get no external diff or textconv", () => {
