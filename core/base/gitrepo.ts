@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path"
 import { isInside, realpathExisting } from "./paths.ts"
 import { configRuns, parseConfig, type ConfigEntry, type ConfigRun } from "./gitconfig.ts"
 import { gitlinkPaths } from "./gitlinks.ts"
+import { gitStateRisk } from "./gitstate.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
@@ -76,6 +77,10 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
   }
   const hook = indexHook(dirs, workspace)
   if (hook) return `own:${hook}`
+  for (const d of dirs) {
+    const state = gitStateRisk(d, workspace)
+    if (state) return `own:${state}`
+  }
   for (const d of dirs) {
     const sub = submoduleRuns(join(d, "modules"), workspace)
     if (sub) return `own:${sub}`

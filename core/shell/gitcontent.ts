@@ -25,6 +25,10 @@ const SHOW_KEEPS = /^(?:-p|--patch|-u|-U\d*|--unified(?:=\d+)?|--stat|--format=.
 const DIFF_KEEPS = new RegExp(`${SHOW_KEEPS.source.slice(0, -2)}|--cached|--staged|--merge-base)$`)
 const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === "--staged")
 
+// pathspec magic: `:^x`/`:!x` exclude x (git prints everything else), `:(top)`, `:(icase)`, `:(glob)`...
+const MAGIC = /^:[(!^]/
+// options that walk more than the refs: the reflogs, revisions read from stdin, other repositories' refs
+const WIDER = /^(?:--walk-reflogs|--reflog|--stdin|--alternate-refs|--indexed-objects|--ignore-missing|-[^-]*g)$/
 // every subcommand judged here
 const SUBS = new Set([...PATCH_BY_DEFAULT, ...PATCH_WHEN_ASKED, "grep", "status", "cat-file"])
 // the subcommands that read every file of a tree object named `REV:` or `REV:dir`
@@ -65,7 +69,8 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   let plain = true
   for (const w of args) {
     const v = w.value ?? ""
-    const object = !after(w) && v.includes(":") && !v.includes("://")
+    const magic = MAGIC.test(v)
+    const object = !after(w) && !magic && v.includes(":") && !v.includes("://")
     if (object) {
       // `HEAD~1:` and `HEAD~1:src` are trees: git grep and git diff read every file below them
       const inside = objectPath(v)
@@ -73,7 +78,7 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
-    } else if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
+    } else if (after(w) || magic || v.includes("/") || v === "." || v.startsWith(".")) {
       // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
       if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
       else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
@@ -87,6 +92,8 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
   const narrowed = within.length && !broad ? { within } : {}
+  // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
+  const refsOnly = revs === 0 && (sub === "log" || sub === "whatchanged" || sub === "show" || sub === "stash") && !flags.some((f) => WIDER.test(f)) ? { refsOnly: true as const } : {}
   switch (sub) {
     case "grep":
       if (flags.some((f) => f === "--no-index")) return undefined
@@ -105,15 +112,22 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       return quiet ? undefined : { index: "changed", ...narrowed }
     case "stash":
       if (words[2]?.value !== "show" || quiet) return undefined
-      return { history: true, ...narrowed }
+      return { history: true, ...refsOnly, ...narrowed }
     case "show":
-      if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
-      return { history: true, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
+      // `git show HEAD:.env` names its file (touched.ts judges it); pathspec magic (`:^a`, `:!a`, `:(top)`,
+      // `:(exclude)x`) or a `:/text` commit search names no file: git shows the rest, or a whole commit
+      if (quiet || (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? "")))) return undefined
+      return { history: true, ...refsOnly, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
-      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }
+      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...refsOnly, ...narrowed }
       return undefined
   }
+}
+
+// `REV:path` or `:path` naming one file (`REV:` a tree: its names); not pathspec magic, not a search of commit messages
+function objectFile(v: string): boolean {
+  return v.includes(":") && !v.includes("://") && !MAGIC.test(v) && !v.startsWith(":/")
 }
 
 function asksPatch(flag: string): boolean {

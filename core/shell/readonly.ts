@@ -127,7 +127,7 @@ function embedded(v: View): string | undefined {
     const scoped = repo?.startsWith("own:[") ? /^own:\[([^\]]*)\] (.*)$/s.exec(repo) : undefined
     if (scoped) {
       if (scoped[1]!.split(",").includes(gitCommand(v))) return `the workspace's repository, whose .git/config makes git ${gitCommand(v)} run a program or read a file (${scoped[2]})`
-    } else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
+    } else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config or git state makes git run a program or read a file (${repo.slice(4)})`
     else if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
     const real = realpath ? realpath(start) : start
     if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || !(repo === "own" || scoped))) {
