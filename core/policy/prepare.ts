@@ -7,6 +7,7 @@ import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { posix } from "node:path"
 import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { netConfigs } from "./netconfig.ts"
+import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -72,6 +73,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs })
     netConfigs(shell, ctx.env, ctx.home, raised)
+    gitEnvConfigs(shell, ctx.env, ctx.home, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
