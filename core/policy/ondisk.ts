@@ -11,6 +11,7 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { rgSources } from "./rgsources.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -32,6 +33,8 @@ export interface DiskContext {
   dotglob?: boolean
   /** the git directories the workspace's `.git` file points to: their config files are git configs */
   gitDirs?: readonly string[]
+  /** ccode's environment (rg's config file, git's config folder) */
+  env?: Record<string, string | undefined>
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -100,7 +103,11 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   if (!ctx.judged || ownProcessPath(root)) return
   const judged = ctx.judged
   // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
-  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), dotGlobs ? { hidden, dotGlobs } : { hidden })
+  // rg: the ignore files and config it reads besides the folders' own
+  const rg = dotGlobs && !hidden ? rgSources(root, ctx.home, ctx.env) : undefined
+  if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
+  const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)
