@@ -93,7 +93,8 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
   const narrowed = within.length && !broad ? { within } : {}
   // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
-  const refsOnly = revs === 0 && (sub === "log" || sub === "whatchanged" || sub === "show" || sub === "stash") && !flags.some((f) => WIDER.test(f)) ? { refsOnly: true as const } : {}
+  // (`git stash show`: the first operand is `show`)
+  const refsOnly = revs === (sub === "stash" ? 1 : 0) && (sub === "log" || sub === "whatchanged" || sub === "show" || sub === "stash") && !flags.some((f) => WIDER.test(f)) ? { refsOnly: true as const } : {}
   switch (sub) {
     case "grep":
       if (flags.some((f) => f === "--no-index")) return undefined
