@@ -12,7 +12,8 @@ import { gitStateRisk } from "./gitstate.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
- *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); "none": no
+ *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); `own:!WHY`: its
+ *  git directory's state makes every git command print a file outside it (a link, alternates); "none": no
  *  repository from `dir` up to the workspace root (git looks further up, outside the workspace, where
  *  the user's own repository is); otherwise the folder of the other repository git would find first. */
 export type RepoAt = "own" | `own:${string}` | "none" | string
@@ -79,7 +80,7 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
   if (hook) return `own:${hook}`
   for (const d of dirs) {
     const state = gitStateRisk(d, workspace)
-    if (state) return `own:${state}`
+    if (state) return `own:!${state}`
   }
   for (const d of dirs) {
     const sub = submoduleRuns(join(d, "modules"), workspace)

@@ -31,8 +31,8 @@ function repo(name: string, files: Record<string, string>): string {
   git(dir, "commit", "-qm", "one")
   return dir
 }
-async function decideIn(ws: string, command: string, env: Record<string, string> = {}) {
-  const policy = bundledPolicy("default")
+async function decideIn(ws: string, command: string, env: Record<string, string> = {}, name: "default" | "ci" = "default") {
+  const policy = bundledPolicy(name)
   const call = await prepareCall("shell", { command }, { cwd: ws, workspace: ws, home, env: { HOME: home, ...env }, tmpDirs: [], policy })
   return decide(policy, call, { grants: [] })
 }
@@ -195,6 +195,9 @@ describe("git-dir files that are links, and alternates outside the workspace", (
       rmSync(join(ws, ".git", file), { force: true })
       symlinkSync(join(home, ".netrc"), join(ws, ".git", file))
       await asks(ws, [command], `${file} is a link`)
+      // ci auto-approves medium: a read of what the link leads to is above it
+      const ci = await decideIn(ws, command, {}, "ci")
+      expect([ci.decision, ci.risk]).toEqual(["ask", "high"])
       unlinkSync(join(ws, ".git", file))
     }
     const store = join(root, "otherstore", "objects")
