@@ -52,6 +52,9 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     const names = historyNames(repo, content.refsOnly === true)
     if (typeof names === "string") unknown = names
     else for (const n of names) keep(n)
+    const named = content.hashes?.length ? hashNames(repo.top, content.hashes) : []
+    if (typeof named === "string") unknown = named
+    else for (const n of named) keep(n)
   }
   return unknown ? { files: [...files], unknown } : { files: [...files] }
 }
@@ -135,6 +138,15 @@ function listHistory(repo: Repo, refsOnly: boolean): string[] | string {
   // says nothing about what the command would print
   if (r.exitCode !== 0) return `git could not list the files of the history of ${top}`
   return names(r.stdout) ?? `the history of ${top} holds more than ${MAX_NAMES} file names`
+}
+
+// the names of the commits a command names by their hash (and their history), which may be ones no ref
+// or reflog reaches (after `git reflog expire`); a name git does not know is skipped, as git fails on it
+function hashNames(top: string, hashes: readonly string[]): string[] | string {
+  const r = runGit(top, ["log", "--ignore-missing", "--name-only", "--format=", "-z", "--no-renames", "--end-of-options", ...hashes])
+  if (typeof r === "string") return `${r} listing the files of ${hashes.join(" ")}`
+  if (r.exitCode !== 0) return `git could not list the files of ${hashes.join(" ").slice(0, 80)}`
+  return names(r.stdout) ?? `the history of ${hashes.join(" ").slice(0, 80)} holds more than ${MAX_NAMES} file names`
 }
 
 // the object ids in the pseudo-refs and state files (FETCH_HEAD and MERGE_HEAD can hold many); a

@@ -29,6 +29,8 @@ const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === 
 const MAGIC = /^:[(!^]/
 // options that walk more than the refs: the reflogs, revisions read from stdin, other repositories' refs
 const WIDER = /^(?:--walk-reflogs|--reflog|--stdin|--alternate-refs|--indexed-objects|--ignore-missing|-[^-]*g)$/
+// a revision starting with an object id (abbreviated to 4 digits at least): `1a2b3c4`, `1a2b3c4~2`
+const HASH = /^[0-9a-f]{4,64}(?![0-9a-z])/i
 // every subcommand judged here
 const SUBS = new Set([...PATCH_BY_DEFAULT, ...PATCH_WHEN_ASKED, "grep", "status", "cat-file"])
 // the subcommands that read every file of a tree object named `REV:` or `REV:dir`
@@ -41,14 +43,19 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   if (part.program !== "git" || part.cwd === null) return []
   const sub = part.words[1]?.value
   if (sub === undefined || !SUBS.has(sub)) return []
-  const content = contentOf(part, sub, home)
-  if (!content) return []
+  const named: string[] = []
+  const found = contentOf(part, sub, home, named)
+  if (!found) return []
+  // a commit named by its hash may be one nothing reaches any more: git lists its names itself
+  const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
+  const content = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
   let starts: string[] = part.cwd
   for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
   return starts.map((path) => ({ path, access: "read" as const, git: content }))
 }
 
-function contentOf(part: Part, sub: string, home: string): GitContent | undefined {
+// `named`: gets the revisions the command names (plain words git takes as they are)
+function contentOf(part: Part, sub: string, home: string, named: string[]): GitContent | undefined {
   const words = part.words
   const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
   const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
@@ -65,7 +72,6 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const within: string[] = []
   let broad = false
   let revs = 0
-  const named: string[] = []
   let plain = true
   for (const w of args) {
     const v = w.value ?? ""

@@ -117,6 +117,19 @@ describe("history outside the refs: reflogs, pseudo-refs, older stashes", () => 
     await allows(ws, ["git log -p", "git show", "git log -p --all", "git log --oneline -g", "git reflog", "git stash show -p"])
   })
 
+  test("a commit nothing reaches any more (reflog expired), named by its hash", async () => {
+    const ws = repo("dangling", { "a.txt": "a\n" })
+    writeFileSync(join(ws, ".env"), "TOKEN=FAKESECRET-dangling\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "oops")
+    const hash = git(ws, "rev-parse", "--short", "HEAD")
+    git(ws, "reset", "-q", "--hard", "HEAD~1")
+    rmSync(join(ws, ".git", "ORIG_HEAD"), { force: true })
+    git(ws, "reflog", "expire", "--expire=now", "--all")
+    await asks(ws, [`git log -p ${hash}`, `git grep TOKEN ${hash}`, `git diff-tree -p ${hash}`, `git log -p ${hash}~0`, `git show ${hash}`, `git log -p HEAD..${hash}`], ".env")
+    await allows(ws, ["git log -p", "git log -p HEAD", "git reflog -p"])
+  })
+
   test("FETCH_HEAD's other lines and an older stash's untracked files", async () => {
     const ws = repo("stash", { "a.txt": "a\n" })
     writeFileSync(join(ws, ".env"), "TOKEN=FAKESECRET-stash\n")
