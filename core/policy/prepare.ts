@@ -73,7 +73,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
     netConfigs(shell, ctx.env, ctx.home, raised)
-    gitEnvConfigs(shell, ctx.env, ctx.home, raised)
+    gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
