@@ -3,7 +3,7 @@
 // A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
 // of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
 import { lstatSync, statSync } from "node:fs"
-import { resolve } from "node:path"
+import { dirname, resolve } from "node:path"
 import { parseConfig } from "./gitconfig.ts"
 import { gitfileTarget } from "./gitrepo.ts"
 import { readRegular } from "./readsafe.ts"
@@ -55,8 +55,28 @@ export function gitConfigSources(path: string): string[] {
   return out
 }
 
-/** The key that holds a credential (never its value), or undefined when none does or the file is not there. */
-export function gitConfigCredential(file: string): string | undefined {
+/** The key that holds a credential (never its value), or undefined when none does or the file is not there.
+ *  The files it includes (include.path, includeIf.*.path, whatever the condition: it can hold) are read
+ *  as git reads them: relative to the including file, `~/` from `home`. */
+export function gitConfigCredential(file: string, home?: string, depth = 0): string | undefined {
+  return ownCredential(file, home, depth)
+}
+
+// git stops at 10 levels of includes
+const MAX_INCLUDE_DEPTH = 10
+
+function includedCredential(file: string, path: string, home: string | undefined, depth: number): string | undefined {
+  if (depth >= MAX_INCLUDE_DEPTH) return `an include ${MAX_INCLUDE_DEPTH} levels deep, not followed`
+  let target: string | undefined
+  if (path.startsWith("~/")) target = home === undefined ? undefined : `${home}${path.slice(1)}`
+  else if (path.startsWith("%(prefix)/") || path.startsWith("~")) target = undefined
+  else target = resolve(dirname(file), path)
+  if (target === undefined) return `an include of ${path.slice(0, 60)}, which ccode does not place`
+  const key = gitConfigCredential(target, home, depth + 1)
+  return key === undefined ? undefined : `${key} in ${target}, which ${file} includes`
+}
+
+function ownCredential(file: string, home: string | undefined, depth: number): string | undefined {
   let st
   try {
     st = statSync(file, { throwIfNoEntry: false })
@@ -75,6 +95,11 @@ export function gitConfigCredential(file: string): string | undefined {
   // a file git would refuse is read as text: a URL with a password in it is one all the same
   if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) ? "a line with a credential" : undefined
   for (const e of entries) {
+    if (/^include(?:if\..*)?\.path$/i.test(e.key) && e.value) {
+      const inc = includedCredential(file, e.value, home, depth)
+      if (inc) return inc
+      continue
+    }
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
     // `credential.helper = "!f() { echo password=…; }; f"`: the helper carries the secret itself
     if (/^credential\..*helper$|^credential\.helper$/i.test(e.key) && e.value !== null && HELPER_SECRET.test(e.value)) return `${masked(e.key)} (a helper that holds its password)`
@@ -102,4 +127,18 @@ function tokenUser(text: string): boolean {
 // a key's subsection can hold the URL with its password (`url.https://bob:tok@host/.insteadof`)
 function masked(key: string): string {
   return key.replace(/(\/\/)[^/@\s]*@/, "$1…@")
+}
+
+/** A credential in the config git is given through the environment: GIT_CONFIG_COUNT's
+ *  GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n pairs, GIT_CONFIG_PARAMETERS (`git -c` of a parent git). */
+export function envConfigCredential(env: Record<string, string | undefined>): string | undefined {
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0)
+  for (let i = 0; Number.isInteger(count) && i < Math.min(count, 1000); i++) {
+    const key = env[`GIT_CONFIG_KEY_${i}`] ?? ""
+    const value = env[`GIT_CONFIG_VALUE_${i}`] ?? ""
+    if ((SECRET_KEY.test(key) && value) || URL_SECRET.test(key) || URL_SECRET.test(value) || tokenUser(key) || tokenUser(value) || HELPER_SECRET.test(value)) return `GIT_CONFIG_KEY_${i} ${masked(key)}`
+  }
+  const params = env.GIT_CONFIG_PARAMETERS
+  if (params && (URL_SECRET.test(params) || tokenUser(params) || /extraheader|password|token/i.test(params))) return "GIT_CONFIG_PARAMETERS (a line with a credential)"
+  return undefined
 }

@@ -3,7 +3,8 @@
 // whether or not .gitmodules names it. Reads the index (versions 2 to 4, SHA-1 or SHA-256 names);
 // an index it cannot read is reported, never taken as "no submodules". Pure but for the read; the
 // last answer per index file is kept while the file's stat data say it is the same file, unchanged.
-import { readFileSync, statSync, type BigIntStats } from "node:fs"
+import { statSync, type BigIntStats } from "node:fs"
+import { readRegularBytes } from "./readsafe.ts"
 
 const MAX_INDEX_BYTES = 64 * 1024 * 1024
 const GITLINK = 0o160000
@@ -29,14 +30,14 @@ interface Read {
  * last read is not read again: every git decision asked, and a 100,000-file index took 10 ms to read.
  * `read`: how the file is read (tests count the reads).
  */
-export function gitlinkPaths(indexFile: string, read: (path: string) => Buffer = readFileSync): Answer {
+export function gitlinkPaths(indexFile: string, read: (path: string) => Buffer = readRegularBytes): Answer {
   const r = indexRead(indexFile, read)
   return "why" in r ? r : r.gitlinks
 }
 
 /** Every entry of an index file ([] when there is no index), or why it could not be read (kept like
  *  the gitlinks, from the same read). */
-export function indexEntries(indexFile: string, read: (path: string) => Buffer = readFileSync): readonly IndexEntry[] | { why: string } {
+export function indexEntries(indexFile: string, read: (path: string) => Buffer = readRegularBytes): readonly IndexEntry[] | { why: string } {
   const r = indexRead(indexFile, read)
   return "why" in r ? r : r.entries
 }

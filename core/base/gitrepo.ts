@@ -9,10 +9,12 @@ import { isInside, realpathExisting } from "./paths.ts"
 import { configRuns, parseConfig, type ConfigEntry, type ConfigRun } from "./gitconfig.ts"
 import { gitlinkPaths } from "./gitlinks.ts"
 import { readRegular } from "./readsafe.ts"
+import { gitStateRisk } from "./gitstate.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
- *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); "none": no
+ *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); `own:!WHY`: its
+ *  git directory's state makes every git command print a file outside it (a link, alternates); "none": no
  *  repository from `dir` up to the workspace root (git looks further up, outside the workspace, where
  *  the user's own repository is); otherwise the folder of the other repository git would find first. */
 export type RepoAt = "own" | `own:${string}` | "none" | string
@@ -77,6 +79,10 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
   }
   const hook = indexHook(dirs, workspace)
   if (hook) return `own:${hook}`
+  for (const d of dirs) {
+    const state = gitStateRisk(d, workspace)
+    if (state) return `own:!${state}`
+  }
   for (const d of dirs) {
     const sub = submoduleRuns(join(d, "modules"), workspace)
     if (sub) return `own:${sub}`

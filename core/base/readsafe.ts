@@ -14,6 +14,11 @@ const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 /** The text of a regular file, its first `max` bytes; throws as readFileSync does (ENOENT, EACCES, ...)
  *  and NotRegularFile for anything else than a regular file. */
 export function readRegular(path: string, max = 4 << 20): string {
+  return readRegularBytes(path, max).toString("utf8")
+}
+
+/** The same as bytes. */
+export function readRegularBytes(path: string, max = 64 << 20): Buffer {
   const fd = openSync(path, FLAGS)
   try {
     const st = fstatSync(fd)
@@ -26,7 +31,7 @@ export function readRegular(path: string, max = 4 << 20): string {
       if (n === 0) break
       at += n
     }
-    return buf.toString("utf8", 0, at)
+    return buf.subarray(0, at)
   } finally {
     closeSync(fd)
   }

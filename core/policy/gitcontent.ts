@@ -1,6 +1,6 @@
 // The files a git command prints without naming them (git show, log -p, diff, grep; core/shell/
 // gitcontent.ts marks them), looked up in what the repository holds: the index's paths, and the names
-// in its history (`git log --all --name-only`, run with the hardened argv and environment ccode's own
+// in its history (`git log --all --reflog --name-only` and the pseudo-refs, run with the hardened argv and environment ccode's own
 // git calls use: no configured program runs). The history's names are kept per repository while its
 // refs stay the same. Side effects: reads the index and the refs' stat data, runs git once per change.
 import { lstatSync, readdirSync, statSync, type Stats } from "node:fs"
@@ -50,9 +50,12 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     else for (const e of entries) if (content.index === "all" || e.mtime >= written || changed(repo.top, e)) keep(e.path)
   }
   if (content.history) {
-    const names = historyNames(repo)
+    const names = historyNames(repo, content.refsOnly === true)
     if (typeof names === "string") unknown = names
     else for (const n of names) keep(n)
+    const named = content.hashes?.length ? hashNames(repo.top, content.hashes) : []
+    if (typeof named === "string") unknown = named
+    else for (const n of named) keep(n)
   }
   return unknown ? { files: [...files], unknown } : { files: [...files] }
 }
@@ -108,23 +111,68 @@ function statQuiet(path: string): Stats | undefined {
 
 const histories = new Map<string, { key: string; names: string[] | string }>()
 
-// every name any commit reachable from a ref (branches, tags, the stash, HEAD) touched
-function historyNames(repo: Repo): string[] | string {
+// every name any commit reachable from a ref (branches, tags, the stash, HEAD), a reflog entry or a
+// pseudo-ref (ORIG_HEAD, FETCH_HEAD) touched
+function historyNames(repo: Repo, refsOnly: boolean): string[] | string {
   const key = refsState(repo)
-  const kept = histories.get(repo.gitDir)
+  const at = `${refsOnly ? "refs" : "all"}:${repo.gitDir}`
+  const kept = histories.get(at)
   if (kept && key !== undefined && kept.key === key) return kept.names
-  const names = listHistory(repo.top)
-  if (key !== undefined) histories.set(repo.gitDir, { key, names })
+  const names = listHistory(repo, refsOnly)
+  if (key !== undefined) histories.set(at, { key, names })
   return names
 }
 
-function listHistory(top: string): string[] | string {
-  const r = runGit(top, ["log", "--all", "--name-only", "--format=", "-z", "--no-renames"])
+// the pseudo-refs and state files git names commits in (`git log -p ORIG_HEAD`, `FETCH_HEAD`, a rebase's
+// orig-head): `--all` does not walk them, `--reflog` walks every reflog entry (HEAD@{1}, stash@{3})
+const STATE_FILES = ["ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_HEAD", "REBASE_HEAD", "AUTO_MERGE"]
+const STATE_DIRS = ["rebase-merge", "rebase-apply", "sequencer"]
+const MAX_STATE_IDS = 2_000
+
+function listHistory(repo: Repo, refsOnly: boolean): string[] | string {
+  const top = repo.top
+  const ids = refsOnly ? [] : stateIds(repo.gitDir)
+  if (ids === undefined) return `${repo.gitDir} names more commits in its state files than ccode lists`
+  const r = runGit(top, ["log", "--all", ...(refsOnly ? [] : ["--reflog", "--ignore-missing"]), "--name-only", "--format=", "-z", "--no-renames", ...ids])
   if (typeof r === "string") return `${r} listing the files of the history of ${top}`
   // an empty repository lists nothing with success; a failure (a repository git refuses or cannot read)
   // says nothing about what the command would print
   if (r.exitCode !== 0) return `git could not list the files of the history of ${top}`
   return names(r.stdout) ?? `the history of ${top} holds more than ${MAX_NAMES} file names`
+}
+
+// the names of the commits a command names by their hash (and their history), which may be ones no ref
+// or reflog reaches (after `git reflog expire`); a name git does not know is skipped, as git fails on it
+function hashNames(top: string, hashes: readonly string[]): string[] | string {
+  const r = runGit(top, ["log", "--ignore-missing", "--name-only", "--format=", "-z", "--no-renames", "--end-of-options", ...hashes])
+  if (typeof r === "string") return `${r} listing the files of ${hashes.join(" ")}`
+  if (r.exitCode !== 0) return `git could not list the files of ${hashes.join(" ").slice(0, 80)}`
+  return names(r.stdout) ?? `the history of ${hashes.join(" ").slice(0, 80)} holds more than ${MAX_NAMES} file names`
+}
+
+// the object ids in the pseudo-refs and state files (FETCH_HEAD and MERGE_HEAD can hold many); a
+// symbolic one (`ref: refs/heads/x`) names a ref `--all` walks already
+function stateIds(gitDir: string): string[] | undefined {
+  const files = STATE_FILES.map((f) => join(gitDir, f))
+  for (const d of STATE_DIRS) {
+    try {
+      for (const e of readdirSync(join(gitDir, d), { withFileTypes: true })) if (e.isFile()) files.push(join(gitDir, d, e.name))
+    } catch {
+      // no such state
+    }
+  }
+  const ids = new Set<string>()
+  for (const f of files) {
+    let text: string
+    try {
+      text = readRegular(f, 1 << 20)
+    } catch {
+      continue
+    }
+    for (const m of text.matchAll(/\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b/g)) ids.add(m[0])
+    if (ids.size > MAX_STATE_IDS) return undefined
+  }
+  return [...ids]
 }
 
 /**
@@ -174,7 +222,8 @@ function names(out: Buffer): string[] | undefined {
 function refsState(repo: Repo): string | undefined {
   const parts: string[] = []
   for (const dir of new Set([repo.gitDir, repo.common])) {
-    for (const f of ["HEAD", "packed-refs", "reftable"]) parts.push(`${f}:${statQuiet(join(dir, f))?.mtimeMs}`)
+    // the reflogs (a reset or an amend appends to logs/HEAD) and the pseudo-refs are walked too
+    for (const f of ["HEAD", "packed-refs", "reftable", "logs/HEAD", "logs/refs/stash", ...STATE_FILES, ...STATE_DIRS]) parts.push(`${f}:${statQuiet(join(dir, f))?.mtimeMs}`)
     const todo = [join(dir, "refs")]
     for (let i = 0; i < todo.length; i++) {
       if (i > MAX_REF_DIRS) return undefined

@@ -11,6 +11,7 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { rgSources } from "./rgsources.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -32,6 +33,8 @@ export interface DiskContext {
   dotglob?: boolean
   /** the git directories the workspace's `.git` file points to: their config files are git configs */
   gitDirs?: readonly string[]
+  /** ccode's environment (rg's config file, git's config folder) */
+  env?: Record<string, string | undefined>
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -60,14 +63,15 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
-    if (p.access === "read" && (isGitConfigFile(real) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised)
+    // (~/.gitconfig can be a link into a dotfiles folder: named by where it is, read where it leads)
+    if (p.access === "read" && (isGitConfigFile(real) || isGitConfigFile(p.path) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised, ctx.home)
     if (real !== p.path) magicLink(p.path, p.access, raised)
     if (p.glob) {
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
       // `cat .git/*` prints the config as `cat .git/config` does
-      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised)
+      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised, ctx.home)
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -99,10 +103,14 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   if (!ctx.judged || ownProcessPath(root)) return
   const judged = ctx.judged
   // a git config is a credential by its content (a token in a remote URL, an extraheader), not its name
-  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), dotGlobs ? { hidden, dotGlobs } : { hidden })
+  // rg: the ignore files and config it reads besides the folders' own
+  const rg = dotGlobs && !hidden ? rgSources(root, ctx.home, ctx.env) : undefined
+  if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
+  const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
+  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
-    else gitCredential(path, raised)
+    else gitCredential(path, raised, ctx.home)
   }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
 }
@@ -166,8 +174,8 @@ function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean
   return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
 }
 
-function gitCredential(file: string, raised: Raised): void {
-  const key = gitConfigCredential(file)
+function gitCredential(file: string, raised: Raised, home?: string): void {
+  const key = gitConfigCredential(file, home)
   if (key) raised.push({ risk: "high", reason: `reads ${file}, which holds a credential (${key}): a read sends it to the model` })
 }
 

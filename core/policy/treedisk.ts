@@ -22,11 +22,11 @@ export interface TreeFiles {
  * `!` line of an ignore file (.ignore, .rgignore, .gitignore) in its folder or above names, as rg's
  * overrides and whitelists are decided before its hidden test. Names are compared ignoring case.
  */
-export function treeFiles(root: string, judged: (path: string) => boolean, opts: { hidden: boolean; bound?: number; dotGlobs?: readonly string[] }): TreeFiles {
+export function treeFiles(root: string, judged: (path: string) => boolean, opts: { hidden: boolean; bound?: number; dotGlobs?: readonly string[]; ignoreFiles?: readonly IgnoreFile[] }): TreeFiles {
   const budget = new Budget(opts.bound ?? ENTRY_BOUND)
   const files: string[] = []
   const rg = !opts.hidden && opts.dotGlobs !== undefined
-  const overrides = rg ? opts.dotGlobs!.map((g) => whitelistLine(root, g)) : []
+  const overrides = rg ? [...opts.dotGlobs!.map((g) => whitelistLine(root, g)), ...(opts.ignoreFiles ?? []).flatMap((f) => fileWhitelist(f.file, f.base))] : []
   const queue: [string, Whitelist[]][] = [[root, rg ? [...overrides, ...ancestorWhitelist(root)] : []]]
   for (let i = 0; i < queue.length; i++) {
     const [dir, inherited] = queue[i]!
@@ -66,20 +66,30 @@ function whitelistLine(base: string, pattern: string): Whitelist {
   }
 }
 
+/** An ignore file rg reads besides the folders' own (.git/info/exclude, git's global excludes, an
+ *  --ignore-file of its config): its patterns are taken from `base` (the repository's top). */
+export interface IgnoreFile {
+  file: string
+  base: string
+}
+
 // the `!` lines of the ignore files among a folder's names
 function whitelistIn(dir: string, names: readonly string[]): Whitelist[] {
   const out: Whitelist[] = []
-  for (const f of IGNORE_FILES) {
-    if (!names.includes(f)) continue
-    let text: string
-    try {
-      text = readRegular(`${dir === "/" ? "" : dir}/${f}`)
-    } catch {
-      // unreadable: rg cannot read it either
-      continue
-    }
-    for (const line of text.split("\n")) if (line.startsWith("!") && line.length > 1) out.push(whitelistLine(dir, line.slice(1)))
+  for (const f of IGNORE_FILES) if (names.includes(f)) out.push(...fileWhitelist(`${dir === "/" ? "" : dir}/${f}`, dir))
+  return out
+}
+
+function fileWhitelist(file: string, base: string): Whitelist[] {
+  let text: string
+  try {
+    text = readRegular(file)
+  } catch {
+    // unreadable: rg cannot read it either
+    return []
   }
+  const out: Whitelist[] = []
+  for (const line of text.split("\n")) if (line.startsWith("!") && line.length > 1) out.push(whitelistLine(base, line.slice(1)))
   return out
 }
 

@@ -25,6 +25,12 @@ const SHOW_KEEPS = /^(?:-p|--patch|-u|-U\d*|--unified(?:=\d+)?|--stat|--format=.
 const DIFF_KEEPS = new RegExp(`${SHOW_KEEPS.source.slice(0, -2)}|--cached|--staged|--merge-base)$`)
 const cached = (flags: string[]) => flags.some((f) => f === "--cached" || f === "--staged")
 
+// pathspec magic: `:^x`/`:!x` exclude x (git prints everything else), `:(top)`, `:(icase)`, `:(glob)`...
+const MAGIC = /^:[(!^]/
+// options that walk more than the refs: the reflogs, revisions read from stdin, other repositories' refs
+const WIDER = /^(?:--walk-reflogs|--reflog|--stdin|--alternate-refs|--indexed-objects|--ignore-missing|-[^-]*g)$/
+// a revision starting with an object id (abbreviated to 4 digits at least): `1a2b3c4`, `1a2b3c4~2`
+const HASH = /^[0-9a-f]{4,64}(?![0-9a-z])/i
 // every subcommand judged here
 const SUBS = new Set([...PATCH_BY_DEFAULT, ...PATCH_WHEN_ASKED, "grep", "status", "cat-file"])
 // the subcommands that read every file of a tree object named `REV:` or `REV:dir`
@@ -37,14 +43,19 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   if (part.program !== "git" || part.cwd === null) return []
   const sub = part.words[1]?.value
   if (sub === undefined || !SUBS.has(sub)) return []
-  const content = contentOf(part, sub, home)
-  if (!content) return []
+  const named: string[] = []
+  const found = contentOf(part, sub, home, named)
+  if (!found) return []
+  // a commit named by its hash may be one nothing reaches any more: git lists its names itself
+  const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
+  const content = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
   let starts: string[] = part.cwd
   for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
   return starts.map((path) => ({ path, access: "read" as const, git: content }))
 }
 
-function contentOf(part: Part, sub: string, home: string): GitContent | undefined {
+// `named`: gets the revisions the command names (plain words git takes as they are)
+function contentOf(part: Part, sub: string, home: string, named: string[]): GitContent | undefined {
   const words = part.words
   const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
   const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
@@ -61,11 +72,11 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const within: string[] = []
   let broad = false
   let revs = 0
-  const named: string[] = []
   let plain = true
   for (const w of args) {
     const v = w.value ?? ""
-    const object = !after(w) && v.includes(":") && !v.includes("://")
+    const magic = MAGIC.test(v)
+    const object = !after(w) && !magic && v.includes(":") && !v.includes("://")
     if (object) {
       // `HEAD~1:` and `HEAD~1:src` are trees: git grep and git diff read every file below them
       const inside = objectPath(v)
@@ -73,7 +84,7 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
-    } else if (after(w) || v.includes("/") || v === "." || v.startsWith(".")) {
+    } else if (after(w) || magic || v.includes("/") || v === "." || v.startsWith(".")) {
       // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
       if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
       else for (const p of resolveWord(w, part.cwd, home) ?? []) within.push(p)
@@ -87,6 +98,9 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
   const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
   const narrowed = within.length && !broad ? { within } : {}
+  // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
+  // (`git stash show`: the first operand is `show`)
+  const refsOnly = revs === (sub === "stash" ? 1 : 0) && (sub === "log" || sub === "whatchanged" || sub === "show" || sub === "stash") && !flags.some((f) => WIDER.test(f)) ? { refsOnly: true as const } : {}
   switch (sub) {
     case "grep":
       if (flags.some((f) => f === "--no-index")) return undefined
@@ -105,15 +119,22 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       return quiet ? undefined : { index: "changed", ...narrowed }
     case "stash":
       if (words[2]?.value !== "show" || quiet) return undefined
-      return { history: true, ...narrowed }
+      return { history: true, ...refsOnly, ...narrowed }
     case "show":
-      if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
-      return { history: true, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
+      // `git show HEAD:.env` names its file (touched.ts judges it); pathspec magic (`:^a`, `:!a`, `:(top)`,
+      // `:(exclude)x`) or a `:/text` commit search names no file: git shows the rest, or a whole commit
+      if (quiet || (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? "")))) return undefined
+      return { history: true, ...refsOnly, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
-      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }
+      if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...refsOnly, ...narrowed }
       return undefined
   }
+}
+
+// `REV:path` or `:path` naming one file (`REV:` a tree: its names); not pathspec magic, not a search of commit messages
+function objectFile(v: string): boolean {
+  return v.includes(":") && !v.includes("://") && !MAGIC.test(v) && !v.startsWith(":/")
 }
 
 function asksPatch(flag: string): boolean {

@@ -18,7 +18,9 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     const spec = sub === undefined ? undefined : gitOptions(sub)
     const away = elsewhere(v)
     const foreign = away ? undefined : embedded(v)
-    if (foreign) out.push({ name: "git-embedded", level: "medium", reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign}` })
+    // a git-dir file that leads outside (a link to a credential, another object store): every git
+    // command can print what is there, a read no policy auto-approves
+    if (foreign) out.push({ name: "git-embedded", level: foreign.startsWith(STATE) ? "high" : "medium", reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign}` })
     if (v.part.git?.bare) out.push({ name: "git-bare", level: "medium", reason: `git --bare uses ${bareFolder(v)} as a repository: its config is a file of the workspace` })
     if (!spec) {
       // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
@@ -111,6 +113,8 @@ function bareFolder(v: View): string {
   return at?.length === 1 ? at[0]! : "a folder not known before it runs"
 }
 
+const STATE = "the workspace's repository, whose git directory makes git read a file outside it: "
+
 /** git started inside the workspace can still obey another repository's config: one embedded in the
  *  workspace (a bare repository or a folder with its own .git, committed or unpacked there), or one an
  *  earlier part of the command makes. Safe only where the repository is proven the workspace's own. */
@@ -127,7 +131,8 @@ function embedded(v: View): string | undefined {
     const scoped = repo?.startsWith("own:[") ? /^own:\[([^\]]*)\] (.*)$/s.exec(repo) : undefined
     if (scoped) {
       if (scoped[1]!.split(",").includes(gitCommand(v))) return `the workspace's repository, whose .git/config makes git ${gitCommand(v)} run a program or read a file (${scoped[2]})`
-    } else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
+    } else if (repo?.startsWith("own:!")) return `${STATE}${repo.slice(5)}`
+    else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
     else if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
     const real = realpath ? realpath(start) : start
     if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || !(repo === "own" || scoped))) {

@@ -73,7 +73,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
-  if (program === "git" && (words[1]?.value === "config" || printsRemoteUrls(words) || listsVars(words))) gitConfigFiles(part, home, out)
+  if (program === "git" && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out)
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -193,14 +193,13 @@ function looksLikePath(w: Word): boolean {
   return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
 }
 
-// `git remote -v`, `get-url`, `show`: the remotes' URLs as the config has them (a token in one included)
-function printsRemoteUrls(words: readonly Word[]): boolean {
-  return words[1]?.value === "remote" && words.slice(2).some((w) => w.value === "-v" || w.value === "--verbose" || w.value === "get-url" || w.value === "show")
-}
-
-// `git var -l` lists every config entry beside git's variables
-function listsVars(words: readonly Word[]): boolean {
-  return words[1]?.value === "var" && words.slice(2).some((w) => w.value === "-l")
+/** `git config`, `git remote -v`/get-url/show, `git var -l` (the words after `git`): what git's config
+ *  files hold is printed */
+export function printsConfig(args: readonly (string | undefined)[]): boolean {
+  const sub = args[0]
+  if (sub === "config") return true
+  if (sub === "remote") return args.some((a) => a === "-v" || a === "--verbose" || a === "get-url" || a === "show")
+  return sub === "var" && args.includes("-l")
 }
 
 /**

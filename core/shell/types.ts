@@ -80,6 +80,11 @@ export interface TouchedPath {
  *  those the work tree changed), the untracked ones; `within`: only below these paths (its pathspecs). */
 export interface GitContent {
   history?: true
+  /** only the commits the refs reach (`git log -p`, `git show` with no revision and no reflog walk);
+   *  otherwise a reflog entry or a pseudo-ref (HEAD@{1}, ORIG_HEAD) can be named too */
+  refsOnly?: true
+  /** revisions named by an object id: a commit no ref or reflog reaches may be one of them */
+  hashes?: string[]
   index?: "all" | "changed"
   untracked?: true
   within?: string[]
