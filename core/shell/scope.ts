@@ -1,7 +1,7 @@
 // What the analysed script knows as it goes: its variables, exports, loader variables it set, and the
 // directories it may be in. Pure data; subshells get a child scope so their changes stay inside.
 import type { Lookup } from "./word.ts"
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretVariable } from "../base/secretname.ts"
 
 /** Candidate working directories (after `cd X;` either may hold); null when unknown. */
 export type Cwd = string[] | null
@@ -47,8 +47,8 @@ export interface ShellEnv {
   home: string
   /** the environment the command runs with; undefined: unknown, so variables not set by the script are unknown */
   env?: Record<string, string | undefined>
-  /** where the walk records the secret-named variables (looksSecretName) it expands without the
-   *  script having set them */
+  /** where the walk records the secret variables (looksSecretVariable: by name, or by the value the
+   *  environment gives them) it expands without the script having set them */
   secretsRead?: Set<string>
 }
 
@@ -80,7 +80,7 @@ export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
       if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
       if (moved(scope)) return undefined
     }
-    if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
+    if (shell.secretsRead && looksSecretVariable(name, shell.env)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
