@@ -74,7 +74,12 @@ export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
     if (target !== undefined) return lookup(target)
     for (let s: Scope | undefined = scope; s; s = s.parent) {
       if (s.vars.has(name)) return s.vars.get(name)
-      if (s.late) return undefined
+      if (s.late) {
+        // a function body or a trap handler: no value is known here, but a secret the script never set
+        // (`echo() { case $GITHUB_TOKEN in ...; }`) is the inherited one when it runs
+        if (shell.secretsRead && !setAbove(s.parent, name) && looksSecretVariable(name, shell.env)) shell.secretsRead.add(name)
+        return undefined
+      }
     }
     if (name === "PWD") {
       if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
@@ -86,6 +91,11 @@ export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
   return lookup
+}
+
+function setAbove(scope: Scope | undefined, name: string): boolean {
+  for (let s = scope; s; s = s.parent) if (s.vars.has(name)) return true
+  return false
 }
 
 /** The variable a nameref names, following a chain of them (undefined: `name` is no nameref, or one that

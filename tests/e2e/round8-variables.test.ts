@@ -42,6 +42,9 @@ describe("round 8 secret variables", () => {
     ["printenv BW_SESSION", "FAKESECRET-bwsession", "BW_SESSION"],
     ["echo \"$SSHPASS\"", "FAKESECRET-sshpass", "SSHPASS"],
     ["echo $HTTPS_PROXY", "FAKESECRET-proxy", "HTTPS_PROXY"],
+    // inside a function named like a known command, and a trap handler
+    ["ls() { builtin echo $GITHUB_TOKEN; }; ls", "FAKESECRET-ghtoken", "GITHUB_TOKEN"],
+    ["trap 'echo $GITHUB_TOKEN' EXIT", "FAKESECRET-ghtoken", "GITHUB_TOKEN"],
   ]
   test.each(leaks)("bash prints the secret with %j; ccode asks and names the variable", async (command, shown, name) => {
     expect(bash(command)).toContain(shown)
