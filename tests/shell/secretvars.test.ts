@@ -19,13 +19,13 @@ test.each(["GITHUB_TOKEN=x; echo $GITHUB_TOKEN", "GITHUB_TOKEN=x printenv GITHUB
 describe("a variable whose value is a URL with a password is a secret whatever its name", () => {
   const env = { ...ATTACK_CONTEXT.env, HTTPS_PROXY: "http://me:FAKESECRET-proxy@proxy.test:3128", PIP_INDEX_URL: "https://__token__:FAKESECRET-pypi@pypi.test/simple", NO_PROXY: "localhost", UV_INDEX_URL: "https://pypi.test/simple" }
 
-  test.each(["echo $HTTPS_PROXY", "printenv PIP_INDEX_URL", "[[ $HTTPS_PROXY == *@* ]]"])("%s is medium and names the variable", async (cmd) => {
+  test.each(["echo $HTTPS_PROXY", "printenv PIP_INDEX_URL", "[[ $HTTPS_PROXY == *@* ]]", "jq -n 'env.HTTPS_PROXY'", "awk 'BEGIN { print ENVIRON[\"PIP_INDEX_URL\"] }'"])("%s is medium and names the variable", async (cmd) => {
     const a = await analyzeShell(cmd, { ...ATTACK_CONTEXT, env })
     expect(a.risk).toBe("medium")
-    expect(a.reasons.join("\n")).toMatch(/uses the secret variable \$(HTTPS_PROXY|PIP_INDEX_URL)/)
+    expect(a.reasons.join("\n")).toMatch(/(uses|reads) the secret variable \$?(HTTPS_PROXY|PIP_INDEX_URL)/)
   })
 
-  test.each(["echo $NO_PROXY $UV_INDEX_URL", "printenv UV_INDEX_URL", "echo $constructor $toString"])("%s stays safe", async (cmd) => {
+  test.each(["echo $NO_PROXY $UV_INDEX_URL", "printenv UV_INDEX_URL", "echo $constructor $toString", "jq -n 'env.UV_INDEX_URL'"])("%s stays safe", async (cmd) => {
     expect((await analyzeShell(cmd, { ...ATTACK_CONTEXT, env })).risk).toBe("safe")
   })
 })
