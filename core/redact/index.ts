@@ -17,7 +17,7 @@ import { memoize } from "../base/memo.ts"
 
 export { checkRegexSafety } from "./safety.ts"
 export { isSensitiveKey, isIdKey } from "./structured.ts"
-export { looksSecretName } from "./known.ts"
+export { looksSecretName, looksSecretVariable } from "./known.ts"
 
 export interface RedactOptions {
   /** default true; false (policy `redaction.enabled: false`, `CCODE_REDACT=0`) passes everything through */

@@ -1,7 +1,7 @@
 // Exact values of known secrets: env vars named by the policy, env vars whose names look secret,
 // and literal values from the caller. Also finds them JSON-escaped and URL-encoded. Pure.
 import { escapeRegex, type Rule } from "./spans.ts"
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretName, looksSecretVariable } from "../base/secretname.ts"
 
 export interface KnownSources {
   env?: Record<string, string | undefined>
@@ -16,7 +16,7 @@ export const MIN_KNOWN_LENGTH = 8
 const KEY_LINE = /^[^\s-][^\s]{15,}$/
 
 // the rule lives in core/base, where the shell analysis reads it too
-export { looksSecretName }
+export { looksSecretName, looksSecretVariable }
 
 /** One rule matching every known value in a single pass, or nothing when there are none. */
 export function knownValueRule(src: KnownSources): Rule | undefined {
@@ -32,7 +32,7 @@ export function knownValueRule(src: KnownSources): Rule | undefined {
   }
   const env = src.env ?? {}
   for (const name of src.envNames ?? []) add(env[name], `[REDACTED:env:${name}]`)
-  for (const [name, value] of Object.entries(env)) if (looksSecretName(name)) add(value, `[REDACTED:env:${name}]`)
+  for (const [name, value] of Object.entries(env)) if (looksSecretVariable(name, env)) add(value, `[REDACTED:env:${name}]`)
   for (const value of src.secrets ?? []) add(value, "[REDACTED:secret]")
   if (markers.size === 0) return undefined
   // longest first: where one value contains another, the whole of the longer one goes

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
 import { sha256 } from "../base/hash.ts"
 import { isLoaderVar } from "../shell/scope.ts"
-import { createRedactor, looksSecretName, type Redactor } from "../redact/index.ts"
+import { createRedactor, looksSecretVariable, type Redactor } from "../redact/index.ts"
 import { resolveInputs } from "../task/inputs.ts"
 import { readTrust, type TrustCheck } from "../runstore/trust.ts"
 import { describeZod } from "../tools/envelope.ts"
@@ -159,7 +159,7 @@ function stepsHash(steps: PreparedStep[], inputs?: Record<string, string>): stri
 
 function secretValues(named: string[], ...envs: Record<string, string>[]): string[] {
   const values: string[] = []
-  for (const env of envs) for (const [name, value] of Object.entries(env)) if (value && (looksSecretName(name) || named.includes(name))) values.push(value)
+  for (const env of envs) for (const [name, value] of Object.entries(env)) if (value && (looksSecretVariable(name, env) || named.includes(name))) values.push(value)
   return values
 }
 

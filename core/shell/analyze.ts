@@ -83,7 +83,7 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
   const tmpdir = ctx.env?.TMPDIR
   const tmp = tmpdir ? [...TMP, tmpdir.replace(/\/+$/, "")] : TMP
   const run: Run = {
-    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo, projectAbove: ctx.projectAbove },
+    ctx, shell: { home: ctx.home, env: ctx.env, secretsRead: new Set() }, place: { workspace: ctx.workspace, home: ctx.home, env: ctx.env, tmp, realpath: ctx.realpath, gitRepo: ctx.gitRepo, projectAbove: ctx.projectAbove },
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")

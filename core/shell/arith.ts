@@ -30,16 +30,24 @@ export function arithmeticRisk(text: string, scriptValue: ScriptValue, quotesAll
   // expression (`a[$(id)]` in it runs id); only names, numbers and $((...)) are read as they are
   const expansion = dynamicExpansion(text)
   if (expansion) return `arithmetic ${clip(text)} holds ${expansion}: bash evaluates it again as an expression, which can run commands`
+  for (const name of arithmeticNames(text)) {
+    const value = scriptValue(name)
+    if (value === "unset" || (value !== undefined && (value === "" || INTEGER.test(value)))) continue
+    return `arithmetic ${clip(text)} evaluates ${name}, which this script set to ${value === undefined ? "a value not known" : JSON.stringify(clip(value))}: bash evaluates it as an expression, which can run commands`
+  }
+  return undefined
+}
+
+/** The variables arithmetic text names, bare (`x`) or expanded (`$x`, `${x}`): bash evaluates the value
+ *  of each as an expression. */
+export function* arithmeticNames(text: string): Generator<string> {
   const re = /\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g
   for (let m = re.exec(text); m; m = re.exec(text)) {
     // 16#ff and 0x1f are numbers, not names
     const before = text[m.index - 1]
     if (before !== undefined && /[0-9#.]/.test(before)) continue
-    const value = scriptValue(m[1]!)
-    if (value === "unset" || (value !== undefined && (value === "" || INTEGER.test(value)))) continue
-    return `arithmetic ${clip(text)} evaluates ${m[1]}, which this script set to ${value === undefined ? "a value not known" : JSON.stringify(clip(value))}: bash evaluates it as an expression, which can run commands`
+    yield m[1]!
   }
-  return undefined
 }
 
 // what may follow `$` in arithmetic and stay known: a name, ${name}, ${#name}, ${#a[@]}, $(( )), and the specials

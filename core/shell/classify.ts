@@ -126,7 +126,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.programPath && !SYSTEM_BINS.test(part.programPath)) {
     findings.push({ name: "local-program", level: "medium", reason: `runs ${part.programPath}, not the system's ${program}` })
   }
-  findings.push(...printedSecrets(part))
+  findings.push(...printedSecrets(part, place.env))
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {

@@ -7,7 +7,7 @@ import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { readOptions } from "./getopt.ts"
 import { known } from "./known.ts"
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretVariable } from "../base/secretname.ts"
 
 // a directive, not the field `.include`, the variable `$import` or the string "import"
 const DIRECTIVE = /(^|[^.$\w])(import|include)(?!\w)/
@@ -63,25 +63,26 @@ export function jqModules(v: View, out: Finding[]): void {
   // which operand yq takes for its program depends on which yq is installed: the others are checked
   // too when they read as a program rather than a file name (a quote, `$`, `(`, `;`, a blank)
   const others = yq ? operands.filter((w) => w !== program && /["$(;\s|]/.test(w.value ?? "")) : []
-  for (const w of program ? [program, ...others] : others) if (w.value !== undefined && !w.placeholder) programChecks(p, w.value, out)
+  for (const w of program ? [program, ...others] : others) if (w.value !== undefined && !w.placeholder) programChecks(p, w.value, out, v.place.env)
 }
 
-function programChecks(p: string, text: string, out: Finding[]): void {
+function programChecks(p: string, text: string, out: Finding[], env: Record<string, string | undefined> | undefined): void {
   if (DIRECTIVE.test(text.replace(WORD_STRING, ""))) out.push({ name: "read-unknown", level: "medium", reason: `${p} import/include in the program reads modules and JSON files chosen at run time` })
   if (p === "yq" && /(?<![\w.$])envsubst(?!\w)/.test(text)) out.push({ name: "print-environment", level: "medium", reason: "the yq program uses envsubst: it expands any ${NAME} in its strings from the environment, secrets included" })
   if (jqReadsEnvironment(text)) out.push({ name: "print-environment", level: "medium", reason: `the ${p} program reads env or $ENV as a whole: prints the environment, which may hold secrets` })
-  for (const name of jqSecretNames(text)) out.push({ name: "secret-variable", level: "medium", reason: `the ${p} program reads the secret variable ${name}: its value reaches the output` })
+  for (const name of jqSecretNames(text, env)) out.push({ name: "secret-variable", level: "medium", reason: `the ${p} program reads the secret variable ${name}: its value reaches the output` })
 }
 
 // `env.NAME`, `$ENV.NAME`, `env["NAME"]`, yq's `env(NAME)` and `strenv(NAME)`
 const NAMED_READS = /(?<![\w.$])(?:env|\$ENV)\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])|(?<![\w.$])(?:str)?env\s*\(\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*\)/g
 
-/** The secret-named variables (looksSecretName) a jq or yq program reads by name. */
-export function jqSecretNames(program: string): string[] {
+/** The secret variables (looksSecretVariable: by name, or by the value `env` gives them) a jq or yq
+ *  program reads by name. */
+export function jqSecretNames(program: string, env?: Record<string, string | undefined>): string[] {
   const out: string[] = []
   for (const m of program.matchAll(NAMED_READS)) {
     const name = m[1] ?? m[2] ?? m[3]
-    if (name && looksSecretName(name) && !out.includes(name)) out.push(name)
+    if (name && looksSecretVariable(name, env) && !out.includes(name)) out.push(name)
   }
   return out
 }

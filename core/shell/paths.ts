@@ -26,6 +26,8 @@ export interface PlaceContext {
   projectAbove?: ((program: string, dir: string, loose: boolean) => string | undefined) | undefined
   /** an earlier part of the command writes files: a folder's contents at run time are not what they are now */
   wroteBefore?: boolean
+  /** the environment the command runs with, when known: a variable whose value is a secret counts as one */
+  env?: Record<string, string | undefined> | undefined
 }
 
 export interface Verdict {

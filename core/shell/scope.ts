@@ -1,7 +1,7 @@
 // What the analysed script knows as it goes: its variables, exports, loader variables it set, and the
 // directories it may be in. Pure data; subshells get a child scope so their changes stay inside.
 import type { Lookup } from "./word.ts"
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretVariable } from "../base/secretname.ts"
 
 /** Candidate working directories (after `cd X;` either may hold); null when unknown. */
 export type Cwd = string[] | null
@@ -47,8 +47,8 @@ export interface ShellEnv {
   home: string
   /** the environment the command runs with; undefined: unknown, so variables not set by the script are unknown */
   env?: Record<string, string | undefined>
-  /** where the walk records the secret-named variables (looksSecretName) it expands without the
-   *  script having set them */
+  /** where the walk records the secret variables (looksSecretVariable: by name, or by the value the
+   *  environment gives them) it expands without the script having set them */
   secretsRead?: Set<string>
 }
 
@@ -74,18 +74,28 @@ export function makeLookup(scope: Scope, shell: ShellEnv, cwd?: Cwd): Lookup {
     if (target !== undefined) return lookup(target)
     for (let s: Scope | undefined = scope; s; s = s.parent) {
       if (s.vars.has(name)) return s.vars.get(name)
-      if (s.late) return undefined
+      if (s.late) {
+        // a function body or a trap handler: no value is known here, but a secret the script never set
+        // (`echo() { case $GITHUB_TOKEN in ...; }`) is the inherited one when it runs
+        if (shell.secretsRead && !setAbove(s.parent, name) && looksSecretVariable(name, shell.env)) shell.secretsRead.add(name)
+        return undefined
+      }
     }
     if (name === "PWD") {
       if (cwd !== undefined) return cwd?.length === 1 ? cwd[0] : undefined
       if (moved(scope)) return undefined
     }
-    if (shell.secretsRead && looksSecretName(name)) shell.secretsRead.add(name)
+    if (shell.secretsRead && looksSecretVariable(name, shell.env)) shell.secretsRead.add(name)
     if (name === "HOME") return shell.env?.HOME ?? shell.home
     if (!shell.env) return undefined
     return Object.hasOwn(shell.env, name) ? (shell.env[name] ?? "") : ""
   }
   return lookup
+}
+
+function setAbove(scope: Scope | undefined, name: string): boolean {
+  for (let s = scope; s; s = s.parent) if (s.vars.has(name)) return true
+  return false
 }
 
 /** The variable a nameref names, following a chain of them (undefined: `name` is no nameref, or one that

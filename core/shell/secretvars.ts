@@ -5,7 +5,7 @@ import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { SNode } from "./parser.ts"
 import { evalWord, groupWords, type Lookup, type Word } from "./word.ts"
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretVariable } from "../base/secretname.ts"
 import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 
@@ -17,10 +17,11 @@ export function secretVariableFinding(name: string): Finding {
 // the plain ones as declarations (declarePrints)
 const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"])
 
-/** `printenv NAME`, `builtin declare -p NAME`: the secret names it prints that the script did not set
- *  (export or NAME=v before it), and a name known only at run time (`printenv ${!GITHUB@}`, `printenv
- *  $x`, a glob `GITHUB_TOKE?` that a file's name turns into one), which may be one. */
-export function printedSecrets(part: Part): Finding[] {
+/** `printenv NAME`, `builtin declare -p NAME`: the secret variables it prints (by name, or by the value
+ *  `env` gives them) that the script did not set (export or NAME=v before it), and a name known only at
+ *  run time (`printenv ${!GITHUB@}`, `printenv $x`, a glob `GITHUB_TOKE?` that a file's name turns into
+ *  one), which may be one. */
+export function printedSecrets(part: Part, env?: Record<string, string | undefined>): Finding[] {
   let names: Word[]
   let verb = "prints"
   if (part.program === "printenv") names = readOptions(part.words.slice(1), known("printenv")!.options).operands
@@ -40,7 +41,7 @@ export function printedSecrets(part: Part): Finding[] {
       out.push({ name: "secret-variable", level: "medium", reason: `${part.program} ${verb} a variable named only at run time (${o.text}): it could be a secret` })
       continue
     }
-    if (!looksSecretName(name) || part.exported?.has(name) || part.assignments.some((a) => a.name === name)) continue
+    if (!looksSecretVariable(name, env) || part.exported?.has(name) || part.assignments.some((a) => a.name === name)) continue
     out.push(secretVariableFinding(name))
   }
   return out

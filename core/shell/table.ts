@@ -251,7 +251,12 @@ function printsEnvironment(v: View): boolean {
   // a word known only at run time may be -p; declare, typeset and local list the variables for `+ATTR`
   // options too (`declare +x`), export and readonly do not; -f/-F list functions instead
   const signs = p === "export" || p === "readonly" ? /^-[a-zA-Z]*$/ : /^[-+][a-zA-Z]*$/
-  return v.args.every((a) => a.value === undefined || a.value === "" || (signs.test(a.value) && !/^-[a-zA-Z]*[fF]/.test(a.value)))
+  // `--` ends the options: with no name after it (`declare --`, `export -p --`) the list is printed too
+  const end = v.args.findIndex((a) => a.value === "--")
+  const options = end < 0 ? v.args : v.args.slice(0, end)
+  const names = end < 0 ? [] : v.args.slice(end + 1)
+  return options.every((a) => a.value === undefined || a.value === "" || (signs.test(a.value) && !/^-[a-zA-Z]*[fF]/.test(a.value)))
+    && names.every((a) => a.value === undefined || a.value === "")
 }
 
 // date -s/--set, or an operand that is not +FORMAT (date MMDDhhmm sets the clock); read the way date reads

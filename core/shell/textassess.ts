@@ -56,7 +56,7 @@ export function awk(v: View, out: Finding[]): void {
     else if (!awkIsPlain(p.value)) out.push({ name: "awk-program", level: "medium", reason: `the ${v.program} program may run commands or write files (system, getline, |, >)` })
     if (p?.value === undefined) continue
     if (awkReadsEnvironment(p.value)) out.push({ name: "print-environment", level: "medium", reason: `the ${v.program} program reads ENVIRON as a whole: prints the environment, which may hold secrets` })
-    for (const name of awkSecretNames(p.value)) out.push({ name: "secret-variable", level: "medium", reason: `the ${v.program} program reads the secret variable ${name} (ENVIRON["${name}"]): its value reaches the output` })
+    for (const name of awkSecretNames(p.value, v.place.env)) out.push({ name: "secret-variable", level: "medium", reason: `the ${v.program} program reads the secret variable ${name} (ENVIRON["${name}"]): its value reaches the output` })
     if (awkUsesArgv(p.value)) out.push({ name: "read-unknown", level: "medium", reason: `the ${v.program} program changes ARGV/ARGC: awk reads the files it puts there, which ccode cannot see` })
   }
 }

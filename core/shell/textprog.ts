@@ -1,6 +1,6 @@
 // sed and awk programs can run commands (`sed 'e ..'`, `s/x/y/e`, awk system()) and write files
 // (`w file`, print > "f"). Only programs made of known-harmless pieces count as plain text processing. Pure.
-import { looksSecretName } from "../base/secretname.ts"
+import { looksSecretVariable } from "../base/secretname.ts"
 
 /** A sed script that only selects, substitutes and prints; anything else may run or write. */
 export function sedIsPlain(script: string): boolean {
@@ -92,10 +92,11 @@ export function awkReadsEnvironment(program: string): boolean {
   return all > named
 }
 
-/** The secret-named variables (looksSecretName) an awk program reads as `ENVIRON["NAME"]`. */
-export function awkSecretNames(program: string): string[] {
+/** The secret variables (looksSecretVariable: by name, or by the value `env` gives them) an awk program
+ *  reads as `ENVIRON["NAME"]`. */
+export function awkSecretNames(program: string, env?: Record<string, string | undefined>): string[] {
   const out: string[] = []
-  for (const m of program.matchAll(/(?<![A-Za-z0-9_])ENVIRON\["([A-Za-z_][A-Za-z0-9_]*)"\]/g)) if (looksSecretName(m[1]!) && !out.includes(m[1]!)) out.push(m[1]!)
+  for (const m of program.matchAll(/(?<![A-Za-z0-9_])ENVIRON\["([A-Za-z_][A-Za-z0-9_]*)"\]/g)) if (looksSecretVariable(m[1]!, env) && !out.includes(m[1]!)) out.push(m[1]!)
   return out
 }
 

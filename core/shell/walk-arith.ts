@@ -5,7 +5,7 @@ import type { SNode } from "./parser.ts"
 import type { Walked } from "./raw.ts"
 import { makeLookup, type Scope, type ShellEnv } from "./scope.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
-import { arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
+import { arithmeticNames, arithmeticRisk, nameRisk, type ScriptValue } from "./arith.ts"
 import { arithmeticSets, isAssociative, isInteger, setVar } from "./setvars.ts"
 
 /** What these checks need of the walk: the source, the environment, and where to record findings. */
@@ -29,9 +29,24 @@ export function scriptValue(scope: Scope): ScriptValue {
 
 /** `(( expr ))`, `$(( expr ))`, a C-style for header: the text between the delimiters. */
 export function arithmetic(w: Reader, node: SNode, scope: Scope, open: number, close: number): void {
-  const text = w.src.slice(node.start + open, node.end - close)
-  note(w, arithmeticRisk(text, scriptValue(scope)))
+  note(w, evaluated(w, w.src.slice(node.start + open, node.end - close), scope, false))
+}
+
+/**
+ * Text bash evaluates as arithmetic: why it is not inert (undefined when it is), with what it assigns
+ * recorded in the scope and the variables it reads looked up. A secret-named one is a use of its value
+ * even without a `$`: `(( AWS_SECRET_ACCESS_KEY ))` evaluates the key as an expression, and bash's error
+ * message ("division by 0", "value too great for base") quotes the whole of it.
+ */
+export function evaluated(w: Reader, text: string, scope: Scope, quotesAllowed = true, unquoted = false): string | undefined {
+  const risk = arithmeticRisk(text, scriptValue(scope), quotesAllowed, unquoted)
+  // before the assignments it makes: `(( GITHUB_TOKEN += 1 ))` reads the inherited value
+  const lookup = makeLookup(scope, w.shell)
+  for (const name of arithmeticNames(text)) lookup(name)
+  // `${#GITHUB_TOKEN}` reads the variable too (its length), as it does in a command's words
+  if (text.includes("${#")) for (const m of text.matchAll(/\$\{#([A-Za-z_][A-Za-z0-9_]*)/g)) lookup(m[1]!)
   arithmeticSets(text, scope)
+  return risk
 }
 
 const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
@@ -42,8 +57,7 @@ export function testCommand(w: Reader, node: SNode, scope: Scope): void {
     if (c.type === "binary_expression" && c.children.some((x) => x.field === "operator" && ARITH_TESTS.has(w.src.slice(x.start, x.end)))) {
       for (const side of c.children.filter((x) => x.field === "left" || x.field === "right")) {
         const text = w.src.slice(side.start, side.end)
-        note(w, arithmeticRisk(side.type === "string" ? text.slice(1, -1) : text, scriptValue(scope), true))
-        arithmeticSets(text, scope)
+        note(w, evaluated(w, side.type === "string" ? text.slice(1, -1) : text, scope))
       }
     } else if (c.type === "unary_expression" && c.children.some((x) => x.type === "test_operator" && w.src.slice(x.start, x.end) === "-v")) {
       names(w, c.children.filter((x) => x.named && x.type !== "test_operator"), scope, "[[ -v ]]")
@@ -85,8 +99,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     // an associative array's subscript is a key, expanded once
     if (c.type !== "subscript" || isAssociative(scope, w.src.slice(c.start, c.end).replace(/\[.*$/s, ""))) continue
     const index = c.children.find((x) => x.field === "index")
-    if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
-    if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
+    if (index) note(w, evaluated(w, w.src.slice(index.start, index.end), scope))
   }
   // ${v:=default} and ${v=default} assign the default when v is empty (unset): a known value stays
   const assigning = node.children.find((c) => c.field === "operator" && (c.type === ":=" || c.type === "="))
@@ -96,8 +109,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     const v = w.src.slice(assigned.start, assigned.end)
     const known = makeLookup(scope, w.shell)(v)
     if (!known && isInteger(scope, v)) {
-      note(w, arithmeticRisk(w.src.slice(assigning.end, node.end - 1), scriptValue(scope), true))
-      arithmeticSets(w.src.slice(assigning.end, node.end - 1), scope)
+      note(w, evaluated(w, w.src.slice(assigning.end, node.end - 1), scope))
     }
     if (!known) note(w, setVar(scope, v, undefined, false))
   }
@@ -109,8 +121,7 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
   }
   // ${v:OFFSET:LENGTH}: both are arithmetic
   const colon = node.children.find((c) => c.field === "operator" && w.src.slice(c.start, c.end) === ":")
-  if (colon) note(w, arithmeticRisk(w.src.slice(colon.end, node.end - 1), scriptValue(scope), true))
-  if (colon) arithmeticSets(w.src.slice(colon.end, node.end - 1), scope)
+  if (colon) note(w, evaluated(w, w.src.slice(colon.end, node.end - 1), scope))
 }
 
 /**
@@ -126,9 +137,8 @@ export function namedDescriptor(w: Reader, group: SNode[], scope: Scope): boolea
   if (!m) return false
   const [, name, sub] = m
   if (sub !== undefined && !isAssociative(scope, name!)) {
-    const risk = arithmeticRisk(sub, scriptValue(scope), true)
+    const risk = evaluated(w, sub, scope)
     if (risk) note(w, `the descriptor variable {${name}[${sub}]} of a redirection: ${risk}`)
-    arithmeticSets(sub, scope)
   }
   note(w, setVar(scope, sub === undefined ? name! : `${name}[${sub}]`, undefined, false))
   return true

@@ -7,9 +7,9 @@ import { loaderIn, makeLookup, type Cwd, type Scope } from "./scope.ts"
 import { removesLoader } from "./unsetpath.ts"
 import { evalWord, groupWords, literalWord } from "./word.ts"
 import { assignmentOf } from "./effects.ts"
-import { arithmeticRisk, nameRisk } from "./arith.ts"
-import { namedDescriptor, names, note, scriptValue, type Reader } from "./walk-arith.ts"
-import { arithmeticSets, braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, markInteger, setVar } from "./setvars.ts"
+import { nameRisk } from "./arith.ts"
+import { evaluated, namedDescriptor, names, note, type Reader } from "./walk-arith.ts"
+import { braceMode, compoundRisk, declare, isAssociative, isInteger, markArray, markInteger, setVar } from "./setvars.ts"
 import { declarePrints } from "./secretvars.ts"
 
 /** Walks the command and process substitutions inside a node (the caller's walk). */
@@ -24,22 +24,17 @@ export function assign(w: Reader, subs: Substitutions, node: SNode, scope: Scope
   const target = node.children.find((c) => c.field === "name")
   const associative = target !== undefined && isAssociative(scope, w.src.slice(target.start, target.end).replace(/\[.*$/s, ""))
   const index = target?.type === "subscript" && !associative ? target.children.find((c) => c.field === "index") : undefined
-  if (index) note(w, arithmeticRisk(w.src.slice(index.start, index.end), scriptValue(scope), true))
-  if (index) arithmeticSets(w.src.slice(index.start, index.end), scope)
+  if (index) note(w, evaluated(w, w.src.slice(index.start, index.end), scope))
   const value = node.children.find((c) => c.field === "value")
   if (target && value?.type === "array") markArray(scope, w.src.slice(target.start, target.end).replace(/\[.*$/, ""))
   // an indexed array's `( [KEY]=v )` elements: each KEY is expanded, then evaluated as arithmetic
   if (value?.type === "array" && !associative) {
     for (const key of elementKeys(w.src, value)) {
-      const risk = arithmeticRisk(key, scriptValue(scope), true)
+      const risk = evaluated(w, key, scope)
       if (risk) note(w, `an array element's subscript [${key}]: ${risk}`)
-      arithmeticSets(key, scope)
     }
   }
-  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) {
-    note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-    arithmeticSets(w.src.slice(value.start, value.end), scope)
-  }
+  if (target && value && isInteger(scope, w.src.slice(target.start, target.end))) note(w, evaluated(w, w.src.slice(value.start, value.end), scope))
   const a = assignmentOf(w.src, node, makeLookup(scope, w.shell, cwd), declared ? braceMode(scope) : false)
   if (!a) return
   // a variable the shell inherited is exported already: `TMPDIR=/root; mktemp` passes the new value on
@@ -77,10 +72,7 @@ export function declaration(w: Reader, subs: Substitutions, node: SNode, scope: 
         if (target) lookup(target)
       }
     }
-    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) {
-      note(w, arithmeticRisk(w.src.slice(value.start, value.end), scriptValue(scope), true))
-      arithmeticSets(w.src.slice(value.start, value.end), scope)
-    }
+    if (value && flags.some((f) => /^-[a-zA-Z]*i/.test(f))) note(w, evaluated(w, w.src.slice(value.start, value.end), scope))
     // an array given a quoted `(..)` (declare -a b='([$(id)]=1)'): bash parses that text again
     const target = name ? w.src.slice(name.start, name.end).replace(/\[.*$/, "") : undefined
     if (target && flags.some((f) => /^-[a-zA-Z]*[aA]/.test(f))) markArray(scope, target, flags.some((f) => /^-[a-zA-Z]*A/.test(f)))

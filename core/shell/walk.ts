@@ -4,17 +4,16 @@ import type { SNode } from "./parser.ts"
 import type { Construct } from "./types.ts"
 import type { RawCommand, RawRedirect, Stdin, Walked } from "./raw.ts"
 import { childScope, dirStack, exportedVars, loaderIn, makeLookup, type Cwd, type Scope, type ShellEnv } from "./scope.ts"
-import { evalWord, groupWords, type Word } from "./word.ts"
+import { evalWord, groupWords, readVariables, type Word } from "./word.ts"
 import { readPlain } from "./plain.ts"
 import { dirTilde, joinCwd } from "./cwd.ts"
 import { afterCommand, assignmentOf } from "./effects.ts"
 import { redirect } from "./redirects.ts"
-import { arithmeticRisk } from "./arith.ts"
 import { TRANSLATED, translated, translatedChild } from "./translated.ts"
 import { printed, programText } from "./pipetext.ts"
-import { arithmetic, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
+import { arithmetic, evaluated, expansionRisk, namedDescriptor, names, note, scriptValue, testCommand } from "./walk-arith.ts"
 import { parseBash } from "./parser.ts"
-import { arithmeticSets, braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
+import { braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, removesLoaderHere, type Substitutions } from "./walk-declare.ts"
 import { evalScript, lateEffects, trap, lateDirectories, type Outcome } from "./walk-eval.ts"
 
@@ -107,10 +106,12 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
     case "do_group":
       return groupOutcome(cwd, sequence(w, node.children, scope, cwd, ctx, redirects))
     case "case_statement":
-      for (const c of node.children) if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
+      // the subject and the patterns are compared, so each is a use of its value: a loop over
+      // `case $GITHUB_TOKEN in "$p$c"*)` rebuilds a secret a character at a time
+      for (const c of node.children) if (c.field === "value") compared(w, c, scope, cwd, ctx)
       for (const item of node.children) {
         if (item.type !== "case_item") continue
-        for (const c of item.children) if (c.field === "value") substitutions(w, c, scope, cwd, ctx)
+        for (const c of item.children) if (c.field === "value") compared(w, c, scope, cwd, ctx)
         cwd = joinCwd(cwd, sequence(w, item.children.filter((c) => c.field !== "value"), scope, cwd, addCtx(ctx, "case"), redirects))
       }
       return { ok: cwd, fail: cwd }
@@ -169,13 +170,21 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
       return same
     case "test_command":
       testCommand(w, node, scope)
-      substitutions(w, node, scope, cwd, ctx)
+      // `[[ $GITHUB_TOKEN == P* ]]`, `=~`, `>`, `-n`: the operands are compared (and shown by set -x)
+      compared(w, node, scope, cwd, ctx)
       return same
     default:
       // test_command, comment, ...: nothing runs but what their substitutions run
       substitutions(w, node, scope, cwd, ctx)
       return same
   }
+}
+
+/** Words a `case` or `[[ ]]` compares: what their substitutions run, and the variables they read (a
+ *  secret one is a use of its value, as `test -n "$GITHUB_TOKEN"` is). */
+function compared(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
+  readVariables(node, w.src, makeLookup(scope, w.shell, cwd))
+  substitutions(w, node, scope, cwd, ctx)
 }
 
 function addCtx(ctx: Construct[], c: Construct): Construct[] {
@@ -355,8 +364,7 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   if (exported.size) raw.exported = exported
   const name = words[0]?.value
   if (name === "let") {
-    for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : arithmeticRisk(a.value, scriptValue(scope), false, true))
-    for (const a of words.slice(1)) arithmeticSets(a.value ?? "", scope)
+    for (const a of words.slice(1)) note(w, a.value === undefined ? `let ${a.text} is not static` : evaluated(w, a.value, scope, false, true))
   }
   if (name && scope.functions.includes(name) && (ctx.includes("background") || ctx.includes("pipeline"))) raw.forkBomb = true
   w.out.commands.push(raw)

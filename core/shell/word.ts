@@ -187,7 +187,7 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
     case "expansion": {
       const name = simpleName(node, src)
       const value = name === undefined ? undefined : lookup(name)
-      if (name === undefined) readNames(node, src, lookup)
+      if (name === undefined) readVariables(node, src, lookup)
       out.push({ written: raw, value, quoted: inQuotes, expansion: true })
       return
     }
@@ -199,7 +199,7 @@ function addNode(node: SNode, src: string, lookup: Lookup, out: Piece[], inQuote
       out.push({ written: raw, value: undefined, quoted: true, expansion: true, procsub: true })
       return
     case "array":
-      readNames(node, src, lookup)
+      readVariables(node, src, lookup)
       out.push({ written: raw, value: undefined, quoted: true, expansion: true })
       return
     case "$":
@@ -269,10 +269,11 @@ function gap(text: string, out: Piece[]): void {
   if (rest) unquoteBare(rest, out)
 }
 
-// The variables an expansion whose value is not known here still reads (`${X:-d}`, `${X[@]}`, `${!N}`
-// and N's value, the elements of `(...)`): looked up for what the lookup records (a secret one read).
-// Command substitutions are walked as commands of their own.
-function readNames(node: SNode, src: string, lookup: Lookup): void {
+/** The variables an expansion whose value is not known here still reads (`${X:-d}`, `${X[@]}`, `${!N}`
+ *  and N's value, the elements of `(...)`), and those a `case` subject or a `[[ ]]` operand reads:
+ *  looked up for what the lookup records (a secret one read). Command substitutions are walked as
+ *  commands of their own. */
+export function readVariables(node: SNode, src: string, lookup: Lookup): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") return
   if (node.type === "simple_expansion" || node.type === "expansion") {
     const sub = node.children.find((c) => c.type === "subscript")
@@ -281,7 +282,7 @@ function readNames(node: SNode, src: string, lookup: Lookup): void {
     // `${!N}` expands the variable N names
     if (value && node.children.some((c) => c.type === "!") && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) lookup(value)
   }
-  for (const c of node.children) readNames(c, src, lookup)
+  for (const c of node.children) readVariables(c, src, lookup)
 }
 
 function simpleName(node: SNode, src: string): string | undefined {

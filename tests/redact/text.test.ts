@@ -90,6 +90,13 @@ describe("known secret values", () => {
     expect(r.text("Encryption: none")).toBe("Encryption: none")
   })
 
+  test("a variable whose value is a URL with a password is masked whole, whatever its name; an ordinary URL is not", () => {
+    const r = createRedactor({ env: { HTTPS_PROXY: "http://me:FAKESECRET-proxy@proxy.test:3128", UV_INDEX_URL: "https://pypi.test/simple", BW_SESSION: "FAKESECRETbwsession0123" } })
+    expect(r.text("proxy is http://me:FAKESECRET-proxy@proxy.test:3128 now")).toBe("proxy is [REDACTED:env:HTTPS_PROXY] now")
+    expect(r.text("index https://pypi.test/simple")).toBe("index https://pypi.test/simple")
+    expect(r.text("session FAKESECRETbwsession0123")).toBe("session [REDACTED:env:BW_SESSION]")
+  })
+
   test("a value read from a file with a trailing newline is still found without it", () => {
     const r = createRedactor({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef\n" } })
     expect(r.text("using dt-0123456789abcdef now")).toBe("using [REDACTED:env:DEPLOY_TOKEN] now")
