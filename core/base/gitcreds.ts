@@ -16,7 +16,10 @@ const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
 // is no secret, so the user part must look like a token: a token prefix, or long with a digit in it
 const URL_USER = /\bhttps?:\/\/([^/@\s:]+)@/gi
 const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glcbt-|glrt-|x-access-token|x-token-auth|oauth2|gitlab-ci-token|ATBB|xox[a-z]-)/i
-const SECRET_KEY = /(^|\.)(extraheader|password|pass|smtppass|token|accesstoken|oauthtoken)$/i
+// (`github.oauth-token`, `x.api_key`: a `-` or `_` before the word too)
+const SECRET_KEY = /(^|[._-])(extraheader|password|passwd|pass|smtppass|token|accesstoken|oauthtoken|api[-_]?key|secret|passphrase)$/i
+// a token by its shape: the well-known prefixes, or a long run of letters and digits
+const TOKEN_VALUE = /(?:^|[\s'"=:])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[a-z]-[\w-]{10,})|^(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{30,}$/
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
  *  the user's and the system's. */
@@ -103,6 +106,8 @@ function ownCredential(file: string, home: string | undefined, depth: number): s
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
     // `credential.helper = "!f() { echo password=…; }; f"`: the helper carries the secret itself
     if (/^credential\..*helper$|^credential\.helper$/i.test(e.key) && e.value !== null && HELPER_SECRET.test(e.value)) return `${masked(e.key)} (a helper that holds its password)`
+    // `core.askPass = echo ghp_…` (git takes its output as the password), a token as a credential's user name
+    if (/^core\.askpass$|^credential\.(.*\.)?(helper|username)$/i.test(e.key) && e.value !== null && TOKEN_VALUE.test(e.value.trim())) return `${masked(e.key)} (a token in its value)`
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
     if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }

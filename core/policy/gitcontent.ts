@@ -22,6 +22,8 @@ export interface RepoFiles {
   files: string[]
   /** why not every name could be looked at */
   unknown?: string
+  /** a blob the command prints by its id that no commit, reflog entry or index entry names */
+  blind?: string
 }
 
 /** The files below the repository found from `start` that the command could print: `judged` picks them. */
@@ -41,6 +43,7 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     return { files: [...files] }
   }
   let unknown: string | undefined
+  let blind: string | undefined
   if (content.index) {
     const index = join(repo.gitDir, "index")
     const entries = indexEntries(index)
@@ -56,8 +59,11 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     const named = content.hashes?.length ? hashNames(repo.top, content.hashes) : []
     if (typeof named === "string") unknown = named
     else for (const n of named) keep(n)
+    const blobs = content.hashes?.length ? blobNames(repo.top, content.hashes) : { names: [] }
+    for (const n of blobs.names) keep(n)
+    if (blobs.blind) blind = blobs.blind
   }
-  return unknown ? { files: [...files], unknown } : { files: [...files] }
+  return { files: [...files], ...(unknown ? { unknown } : {}), ...(blind ? { blind } : {}) }
 }
 
 // `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)
@@ -148,6 +154,37 @@ function hashNames(top: string, hashes: readonly string[]): string[] | string {
   if (typeof r === "string") return `${r} listing the files of ${hashes.join(" ")}`
   if (r.exitCode !== 0) return `git could not list the files of ${hashes.join(" ").slice(0, 80)}`
   return names(r.stdout) ?? `the history of ${hashes.join(" ").slice(0, 80)} holds more than ${MAX_NAMES} file names`
+}
+
+const MAX_BLOB_LOOKUPS = 8
+
+/**
+ * The names of the blobs a command prints by their id (`git cat-file -p ID`, `git show ID`): where the
+ * history (every ref and reflog entry) or the index holds that blob. A blob none names (staged, then
+ * unstaged: `git add .env && git reset .env` leaves it in .git/objects until a gc) has no name to judge.
+ */
+function blobNames(top: string, hashes: readonly string[]): { names: string[]; blind?: string } {
+  const out: string[] = []
+  if (hashes.length > MAX_BLOB_LOOKUPS) return { names: out, blind: `it names more than ${MAX_BLOB_LOOKUPS} objects by their ids` }
+  for (const h of hashes) {
+    const r = runGit(top, ["rev-parse", "-q", "--verify", "--end-of-options", `${h}^{blob}`])
+    if (typeof r === "string") return { names: out, blind: `${r} looking up ${h}` }
+    if (r.exitCode !== 0) continue
+    const oid = r.stdout.toString().trim()
+    const found = new Set<string>()
+    const index = runGit(top, ["ls-files", "-s", "-z"])
+    if (typeof index !== "string" && index.exitCode === 0) {
+      for (const e of index.stdout.toString("utf8").split("\0")) if (e.includes(` ${oid} `)) found.add(e.slice(e.indexOf("\t") + 1))
+    }
+    const log = runGit(top, ["log", "--all", "--reflog", `--find-object=${oid}`, "--raw", "--no-abbrev", "--no-renames", "--format=", "-z"])
+    if (typeof log !== "string" && log.exitCode === 0) {
+      const parts = log.stdout.toString("utf8").split("\0")
+      for (let i = 0; i + 1 < parts.length; i++) if (parts[i]!.startsWith(":") && parts[i]!.includes(oid)) found.add(parts[++i]!)
+    }
+    if (!found.size) return { names: out, blind: `${h} is a blob no commit, reflog entry or index entry names (staged once, then unstaged): its file is not known` }
+    out.push(...found)
+  }
+  return { names: out }
 }
 
 // the object ids in the pseudo-refs and state files (FETCH_HEAD and MERGE_HEAD can hold many); a

@@ -1,7 +1,8 @@
-// Review 7B, git state and searches: configs git reads that ccode did not (an include of ~/.gitconfig,
-// $XDG_CONFIG_HOME/git/config), history reachable only from the reflog or ORIG_HEAD, pathspec magic in git
-// show, rg's other ignore sources, git-dir files that are links to a credential. Each attack is first
-// proven in bash in the sandbox (a fake secret), then `ccode policy check` must ask and name the cause.
+// Reviews 7B and 8A, git state and searches: configs git reads that ccode did not (an include of
+// ~/.gitconfig, $XDG_CONFIG_HOME/git/config), history reachable only from the reflog or ORIG_HEAD,
+// pathspec magic in git show, rg's other ignore sources, git-dir files that are links to a credential,
+// a dangling blob by its id. Each attack is first proven in bash in the sandbox (a fake secret), then
+// `ccode policy check` must ask and name the cause.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -100,6 +101,25 @@ describe("round 7 git", () => {
     expect(bashIn(sb, "rg TOKEN", repo, { RIPGREP_CONFIG_PATH: rc })).toContain("FAKESECRET-rg")
     await asks("rg TOKEN", repo, ".env", { RIPGREP_CONFIG_PATH: rc })
     await allows("rg TOKEN", repo)
+  })
+
+  test("a blob staged then unstaged (dangling) printed by its id: proven, and ccode asks high", async () => {
+    const repo = join(sb.work, "blob")
+    mkdirSync(repo)
+    writeFileSync(join(repo, "x.txt"), "x\n")
+    gitIn(sb, repo, ["init", "-q"])
+    gitIn(sb, repo, ["add", "-A"])
+    gitIn(sb, repo, ["commit", "-qm", "one"])
+    writeFileSync(join(repo, ".env"), "API_KEY=FAKESECRET-dangling\n")
+    gitIn(sb, repo, ["add", "-f", ".env"])
+    const id = gitIn(sb, repo, ["rev-parse", ":.env"])
+    gitIn(sb, repo, ["reset", "-q"])
+    unlinkSync(join(repo, ".env"))
+    for (const command of [`git cat-file -p ${id}`, `git show ${id.slice(0, 10)}`]) {
+      expect({ command, out: bashIn(sb, command, repo).includes("FAKESECRET-dangling") }).toEqual({ command, out: true })
+      await asks(command, repo, "no commit, reflog entry or index entry names")
+    }
+    await allows(`git cat-file -p ${gitIn(sb, repo, ["rev-parse", "HEAD:x.txt"])}`, repo)
   })
 
   test("git-dir files that are links to a credential (info/grafts, BISECT_LOG): git prints the secret, ccode asks", async () => {

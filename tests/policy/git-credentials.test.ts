@@ -46,6 +46,15 @@ describe("git config files that hold a credential", () => {
       ['[credential "https://example.com"]\n\thelper = "!echo token=abc"\n', "credential.https://example.com.helper (a helper that holds its password)"],
       ["[credential]\n\thelper = store\n", undefined],
       ["[credential]\n\thelper = cache --timeout=3600\n", undefined],
+      // attack review 8: a token under other keys, in an askpass line, as a credential's user name
+      ["[core]\n\taskPass = echo ghp_FAKESECRETaskpass1234567890abcd\n", "core.askpass (a token in its value)"],
+      ["[github]\n\toauth-token = ghp_FAKESECRET\n", "github.oauth-token"],
+      ["[x]\n\tapi-key = k\n", "x.api-key"],
+      ['[credential "https://github.com"]\n\tusername = ghp_FAKESECRETcreduser123456789\n', "credential.https://github.com.username (a token in its value)"],
+      ["[core]\n\taskPass = /usr/lib/ssh/x11-ssh-askpass\n", undefined],
+      ['[credential "https://dev.azure.com"]\n\tusername = john.smith2@example.com\n', undefined],
+      ["[credential]\n\tusername = bob\n", undefined],
+      ["[user]\n\tsigningkey = ABCDEF0123456789\n", undefined],
     ]
     for (const [text, key] of cases) {
       writeFileSync(file, text)

@@ -130,6 +130,22 @@ describe("history outside the refs: reflogs, pseudo-refs, older stashes", () => 
     await allows(ws, ["git log -p", "git log -p HEAD", "git reflog -p"])
   })
 
+  test("a blob staged then unstaged (dangling), or only staged, printed by its id", async () => {
+    const ws = repo("blobs", { "x.txt": "x\n" })
+    writeFileSync(join(ws, ".env"), "API_KEY=FAKESECRET-dangling\n")
+    git(ws, "add", "-f", ".env")
+    const dangling = git(ws, "rev-parse", ":.env")
+    git(ws, "reset", "-q")
+    unlinkSync(join(ws, ".env"))
+    writeFileSync(join(ws, ".env.prod"), "API=FAKESECRET-staged\n")
+    git(ws, "add", "-f", ".env.prod")
+    const staged = git(ws, "rev-parse", ":.env.prod")
+    const plain = git(ws, "rev-parse", "HEAD:x.txt")
+    await asks(ws, [`git cat-file -p ${dangling}`, `git show ${dangling.slice(0, 12)}`, `git cat-file -p ${dangling.slice(0, 7)}`, `git cat-file blob ${dangling}`], "no commit, reflog entry or index entry names")
+    await asks(ws, [`git cat-file -p ${staged}`, `git show ${staged.slice(0, 10)}`], ".env.prod")
+    await allows(ws, [`git cat-file -p ${plain}`, `git show ${plain.slice(0, 8)}`, "git cat-file -p HEAD", "git fsck --dangling", "git ls-files -s"])
+  })
+
   test("FETCH_HEAD's other lines and an older stash's untracked files", async () => {
     const ws = repo("stash", { "a.txt": "a\n" })
     writeFileSync(join(ws, ".env"), "TOKEN=FAKESECRET-stash\n")
