@@ -7,14 +7,17 @@ import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
 import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../base/risk.ts"
+import { isInside } from "../base/paths.ts"
 import { byName } from "./options.ts"
 import { mktemp } from "./mktemp.ts"
-import { intoDirectory } from "./copyopts.ts"
+import { intoDirectory, landings } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
-import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
+import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager } from "./outside.ts"
+import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
+import { memberRenames } from "./renames.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -64,6 +67,10 @@ export const ASSESSORS = byName<Assessor>({
     gitWrites(v, out)
   },
   tar: tarTargets,
+  gtar: tarTargets,
+  bsdtar: tarTargets,
+  pax: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a))),
+  cpio: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a))),
   unzip: optionTarget(["-d"]),
   http: netSends,
   https: netSends,
@@ -174,11 +181,7 @@ function lastOperand(v: View, out: Finding[]): void {
     judgeWrites(v, out, into)
     return
   }
-  const ops = operandWords(v)
-  const target = ops.length > 1 ? ops[ops.length - 1] : undefined
-  if (!target) return
-  const verdict = writeVerdict(target, v.part.cwd, v.place)
-  if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  landed(v, out)
 }
 
 /** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
@@ -186,6 +189,20 @@ function moves(v: View, out: Finding[]): void {
   eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
   const into = intoDirectory("mv", v.args)
   if (into) judgeWrites(v, out, into)
+  else landed(v, out)
+}
+
+// the destination and DEST/NAME for each source (copyopts.ts landings); a folder's contents copied in
+// (`cp -r pkg/. .`, `cp -rT pkg .`) write names not known here: .git/hooks, .claude or a startup file
+// among them would be written, so high where such names matter (the workspace, the home)
+function landed(v: View, out: Finding[]): void {
+  const land = landings(v.program as "cp" | "ln" | "install" | "mv", v.args)
+  judgeWrites(v, out, { dir: undefined, writes: land.writes })
+  if (!land.contents) return
+  const { from, into } = land.contents
+  const paths = resolveWord(into, v.part.cwd, v.place.home)
+  const known = paths !== null && paths.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))
+  if (!known) out.push({ name: "write-files", level: "high", reason: `${v.program} copies the contents of ${from.text} into ${into.text}: the names it writes there are not known before it runs (a .git/hooks, .claude or startup file among them would be written)` })
 }
 
 function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {
@@ -283,7 +300,9 @@ function tarTargets(v: View, out: Finding[]): void {
     if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
     TAR_FILE(v, out)
   }
-  if (has("x", "extract") || v.canon.flags.has("--get")) {
+  const extracting = has("x", "extract") || v.canon.flags.has("--get") || (v.program === "bsdtar" && v.values.some((a) => /^-[A-Za-z]*x/.test(a)))
+  memberRenames(v, out, extracting)
+  if (extracting) {
     const before = out.length
     TAR_DIRECTORY(v, out)
     if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
