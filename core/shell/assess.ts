@@ -18,6 +18,7 @@ import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { memberRenames } from "./renames.ts"
+import { workingFolder } from "./workfolder.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -71,7 +72,13 @@ export const ASSESSORS = byName<Assessor>({
   bsdtar: tarTargets,
   pax: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a))),
   cpio: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a))),
-  unzip: optionTarget(["-d"]),
+  unzip: (v, out) => {
+    const before = out.length
+    UNZIP_DIRECTORY(v, out)
+    // -l/-v/-t/-z list or test, -p/-c print to stdout, -Z is zipinfo: nothing is written
+    const writesNone = v.values.some((a) => /^-[a-zA-Z]*[lvtzpcZ]/.test(a))
+    if (out.length === before && !writesNone && v.values.some((a) => !a.startsWith("-"))) workingFolder(v, out, "extracts files into the current directory")
+  },
   http: netSends,
   https: netSends,
   xh: netSends,
@@ -285,6 +292,8 @@ function raise(v: Verdict, floor: Verdict["level"]): Verdict {
 }
 
 const TAR_FILE = optionTarget(["--file"])
+const UNZIP_DIRECTORY = optionTarget(["-d"])
+
 const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
 
 /** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
@@ -305,7 +314,7 @@ function tarTargets(v: View, out: Finding[]): void {
   if (extracting) {
     const before = out.length
     TAR_DIRECTORY(v, out)
-    if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
+    if (out.length === before) workingFolder(v, out, "extracts files into the current directory")
   }
 }
 

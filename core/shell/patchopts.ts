@@ -8,6 +8,7 @@ import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { writeVerdict } from "./paths.ts"
+import { workingFolder } from "./workfolder.ts"
 
 const OPTIONS = lazyOptions({
   short: "bB:cd:D:eEfF:g:i:lnNo:p:r:RstTuvV:xY:z:Z",
@@ -25,6 +26,8 @@ export function patch(v: View, out: Finding[]): void {
   for (const o of r.valued) if (o.effect === "write" && o.value) targets.push({ word: o.value, what: o.written })
   const file = r.operands[0]
   if (file) targets.push({ word: file, what: "" })
+  // without -d the diff's files are written below the folder patch runs in
+  if (!dir) workingFolder(v, out, "patches the files its diff names in the current directory")
   for (const t of targets) {
     // after -d DIR patch works in DIR: the other names are taken from there
     const word = dir && t.word !== dir ? below(dir, t.word) : t.word

@@ -11,8 +11,11 @@ const SHELL = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profi
 // programs' own start-up files and folders that name commands to run: git (core.fsmonitor, core.pager),
 // systemd user units, python (.pth import lines, usercustomize), IPython, cargo (build.rustc-wrapper),
 // direnv, editors (vim, neovim, emacs, VS Code), gdb, tmux, screen, curl/wget, R, irb, psql, sqlite,
-// bun (preload), yarn (yarnPath), codex
-const PROGRAM = /^\.(gitconfig|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
+// bun (preload), yarn (yarnPath), codex, mercurial hooks, gradle init scripts, mvn's .mavenrc, starship
+const PROGRAM = /^\.(gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
+
+// the user's own program folder, which most distributions' ~/.profile puts first on PATH
+const ON_PATH = /^\.local\/bin(\/.*)?$/i
 
 /** Why writing `path` (absolute) is writing a startup file of the home `home`; undefined when it is not. */
 export function startupFile(path: string, home: string): string | undefined {
@@ -20,5 +23,6 @@ export function startupFile(path: string, home: string): string | undefined {
   const rel = path.slice(home === "/" ? 1 : home.length + 1)
   if (SHELL.test(rel)) return `writes to the shell startup file ${path}`
   if (PROGRAM.test(rel)) return `writes to the startup file ${path}: a program reads it at start and can run commands it names`
+  if (ON_PATH.test(rel)) return `writes to the startup file ${path}: ~/.local/bin is on the usual PATH, a program there runs in place of one of the same name`
   return undefined
 }
