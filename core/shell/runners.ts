@@ -273,12 +273,16 @@ function alias(part: Part, ex: Expander): void {
 
 function flock(part: Part, ex: Expander, unwrap: Unwrap): void {
   const c = part.words.findIndex((w, i) => i > 0 && (w.value === "-c" || w.value === "--command"))
+  const spec = { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 }
   if (c > 0) {
+    // `flock FILE -c CMD` creates FILE as the other form does
+    const file = scanOptions(part.words.slice(0, c), 1, spec).positionals[0]
+    if (file) part.writes = [...(part.writes ?? []), file]
     ex.out.push(part)
     nestedFrom(part, ex, part.words.slice(c + 1, c + 2), "shell_c")
     return
   }
-  const scan = scanOptions(part.words, 1, { valued: "wE", long: ["timeout", "conflict-exit-code"], positional: 1 })
+  const scan = scanOptions(part.words, 1, spec)
   if (scan.command >= part.words.length) {
     ex.out.push(part)
     return
