@@ -209,7 +209,7 @@ function landed(v: View, out: Finding[]): void {
   const { from, into } = land.contents
   const paths = resolveWord(into, v.part.cwd, v.place.home)
   const known = paths !== null && paths.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))
-  if (!known) out.push({ name: "write-files", level: "high", reason: `${v.program} copies the contents of ${from.text} into ${into.text}: the names it writes there are not known before it runs (a .git/hooks, .claude or startup file among them would be written)` })
+  if (!known) out.push({ name: "write-files", level: "high", reason: `${v.program} ${v.program === "mv" ? "moves" : "copies"} the contents of ${from.text} into ${into.text}: the names it writes there are not known before it runs (a .git/hooks, .claude or startup file among them would be written)` })
 }
 
 function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {

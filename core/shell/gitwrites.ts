@@ -29,6 +29,9 @@ interface Spec {
   derived?: number
   /** the last operand is where the others land (`git mv`) */
   landing?: true
+  /** the written values are taken from the top of the work tree wherever git runs (apply/am
+   *  --directory, read-tree --prefix): judged from there too (the workspace's top) */
+  fromTop?: true
 }
 
 const SPECS: Record<string, Spec> = {
@@ -41,10 +44,10 @@ const SPECS: Record<string, Spec> = {
   submodule: { short: "b", long: ["branch", "name", "reference", "depth"], writes: [], operands: { add: [1] }, derived: 0 },
   "checkout-index": { short: "", long: ["prefix", "stage"], writes: ["prefix"], operands: [] },
   archive: { short: "o", long: ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"], writes: ["o", "prefix"], operands: [] },
-  "read-tree": { short: "", long: ["prefix", "index-output", "exclude-per-directory"], writes: ["prefix", "index-output"], operands: [] },
+  "read-tree": { short: "", long: ["prefix", "index-output", "exclude-per-directory"], writes: ["prefix", "index-output"], operands: [], fromTop: true },
   subtree: { short: "Pmb", long: ["prefix", "message", "annotate", "branch", "onto"], writes: ["P", "prefix"], operands: [] },
-  apply: { short: "pC", long: ["exclude", "include", "directory", "whitespace", "build-fake-ancestor"], writes: ["directory", "build-fake-ancestor"], operands: [] },
-  am: { short: "pC", long: ["directory", "exclude", "include", "whitespace", "resolvemsg", "patch-format", "quoted-cr", "empty"], writes: ["directory"], operands: [] },
+  apply: { short: "pC", long: ["exclude", "include", "directory", "whitespace", "build-fake-ancestor"], writes: ["directory", "build-fake-ancestor"], operands: [], fromTop: true },
+  am: { short: "pC", long: ["directory", "exclude", "include", "whitespace", "resolvemsg", "patch-format", "quoted-cr", "empty"], writes: ["directory"], operands: [], fromTop: true },
   bundle: { short: "", long: ["version"], writes: [], operands: { create: [0] } },
   bugreport: { short: "os", long: ["output-directory", "suffix", "diagnose"], writes: ["o", "output-directory"], operands: [] },
   diagnose: { short: "os", long: ["output-directory", "suffix", "mode"], writes: ["o", "output-directory"], operands: [] },
@@ -90,6 +93,7 @@ export function gitWrites(v: View, out: Finding[]): void {
   }
   const { operands, written } = parse(args, spec)
   const targets = [...written, ...indexes.map((i) => operands[i]).filter((w): w is Word => w !== undefined)]
+  if (spec.fromTop) for (const w of written) if (w.value !== undefined && !w.value.startsWith("/") && !w.tilde) targets.push({ ...w, text: `${v.place.workspace}/${w.value}`, value: `${v.place.workspace}/${w.value}` })
   if (spec.landing && operands.length > 1) targets.push(operands[operands.length - 1]!, ...namedIn(operands.slice(0, -1), operands[operands.length - 1]!))
   const missing = spec.derived !== undefined && indexes.some((i) => operands[i] === undefined) ? derivedDir(operands[spec.derived]) : undefined
   if (missing) targets.push(missing)
