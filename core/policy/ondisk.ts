@@ -11,6 +11,7 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
+import { archiveMembers } from "./archives.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -45,6 +46,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       repoContent(real, p.git, paths, raised, ctx)
       continue
     }
+    if (p.unpacks) unpacked(real, p.unpacks, paths, raised, ctx)
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
@@ -83,6 +85,28 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     }
   }
   return raised
+}
+
+// an extraction: each member is a write below the folder it lands in (after --strip-components);
+// members not listed (a format not read, too large, not there yet) land where a .git/hooks or startup
+// file could be among them: high where that matters (the workspace, the home)
+function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  const into = ctx.realpath(u.into)
+  const listed = archiveMembers(archive)
+  if ("unknown" in listed) {
+    if (isInside(ctx.workspace, into) || isInside(ctx.home, into)) raised.push({ risk: "high", reason: `extracts ${archive} into ${into}: its member names cannot be listed (${listed.unknown}), so a .git/hooks, .claude or startup file among them is not ruled out` })
+    return
+  }
+  const seen = new Set<string>()
+  for (const name of listed.names) {
+    const rest = name.split("/").filter((s) => s && s !== ".").slice(u.strip)
+    if (!rest.length) continue
+    // GNU tar and unzip drop a leading / of a member name
+    const path = posix.normalize(`${into}/${rest.join("/")}`)
+    if (seen.has(path)) continue
+    seen.add(path)
+    paths.push({ path, access: "write" })
+  }
 }
 
 // the folders a recursive read walks: a glob's matches on disk (as bash expands it), else the path

@@ -19,6 +19,7 @@ import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { memberRenames } from "./renames.ts"
 import { workingFolder } from "./workfolder.ts"
+import { unpackOf } from "./unpacks.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -311,11 +312,24 @@ function tarTargets(v: View, out: Finding[]): void {
   }
   const extracting = has("x", "extract") || v.canon.flags.has("--get") || (v.program === "bsdtar" && v.values.some((a) => /^-[A-Za-z]*x/.test(a)))
   memberRenames(v, out, extracting)
+  if (extracting) unlisted(v, out)
   if (extracting) {
     const before = out.length
     TAR_DIRECTORY(v, out)
     if (out.length === before) workingFolder(v, out, "extracts files into the current directory")
   }
+}
+
+// an archive read from stdin (`| tar x`, `-f -`) or a --strip-components not static: the names written
+// are not known (an archive on disk is listed by the caller, core/policy/ondisk.ts): high where a
+// .git/hooks, .claude or startup file among them matters
+function unlisted(v: View, out: Finding[]): void {
+  const u = unpackOf(v.part)
+  if (!u || (u.archive && u.strip !== undefined)) return
+  const into = resolveWord(u.into ?? literalWord("."), v.part.cwd, v.place.home)
+  if (into && into.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))) return
+  const why = u.archive ? `--strip-components is not static` : "it reads the archive from its input"
+  out.push({ name: "write-files", level: "high", reason: `${v.program} extracts into ${u.into?.text ?? "the current directory"} names not known before it runs (${why}): a .git/hooks, .claude or startup file among them is not ruled out` })
 }
 
 /** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */

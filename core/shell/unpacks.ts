@@ -1,0 +1,116 @@
+// The archive an extraction unpacks and the folder its members land in: `tar -xf A [-C DIR]` (old-style
+// `tar xzf A`, `--file=A`, `--directory=DIR`, any unique prefix), bsdtar likewise, `unzip A [-d DIR]`.
+// The member names are in the file, not the command: the archive is reported as a touched path marked
+// `unpacks`, and the caller (core/policy/ondisk.ts) lists its members on disk and judges each as a
+// write (`tar xf x.tar` whose members are .git/hooks/* writes .git/hooks). From stdin (`| tar x`,
+// `-f -`) the names are not known: the caller is told so. Pure.
+import type { Part } from "./part.ts"
+import type { TouchedPath } from "./types.ts"
+import type { Word } from "./word.ts"
+import { resolveWord } from "./cwd.ts"
+
+export interface Unpack {
+  /** the archive's words; undefined: read from stdin */
+  archive: Word | undefined
+  into: Word | undefined
+  /** --strip-components=N; undefined when it is not static */
+  strip: number | undefined
+}
+
+/** What an extraction command unpacks, or undefined when it is not one (or the program is not tar/unzip). */
+export function unpackOf(part: Part): Unpack | undefined {
+  const p = part.program
+  if (p === "tar" || p === "gtar" || p === "bsdtar") {
+    const u = tar(part.words.slice(1))
+    // `tar xf - < a.tar`: the archive is the file given as input
+    if (u && !u.archive && part.stdin?.kind === "file") u.archive = part.stdin.target
+    return u
+  }
+  if (p === "unzip") return unzip(part.words.slice(1))
+  return undefined
+}
+
+/** The archive as a touched path marked with where its members land (none from stdin or not static). */
+export function unpackReads(part: Part, home: string): TouchedPath[] {
+  const u = unpackOf(part)
+  if (!u?.archive || u.strip === undefined) return []
+  const archive = resolveWord(u.archive, part.cwd, home)
+  const into = resolveWord(u.into ?? dotWord(u.archive), part.cwd, home)
+  if (!archive || archive.length !== 1 || !into || into.length !== 1) return []
+  return [{ path: archive[0]!, access: "read", unpacks: { into: into[0]!, strip: u.strip } }]
+}
+
+function dotWord(like: Word): Word {
+  return { ...like, text: ".", value: ".", tilde: false, glob: false }
+}
+
+const LONG_VALUED = ["file", "directory", "strip-components", "transform", "xform", "exclude", "files-from", "exclude-from", "to-command", "use-compress-program", "owner", "group", "mode", "mtime", "format", "blocking-factor", "record-size", "newer", "after-date", "label", "tape-length", "info-script", "new-volume-script", "rsh-command", "checkpoint-action", "index-file", "volno-file", "warning", "occurrence", "backup", "suffix", "quoting-style", "xattrs-include", "xattrs-exclude"]
+
+function tar(args: Word[]): Unpack | undefined {
+  let extract = false
+  let archive: Word | undefined
+  let into: Word | undefined
+  let strip: number | undefined = 0
+  const first = args[0]?.value ?? ""
+  let i = 0
+  if (/^[a-zA-Z]+$/.test(first)) {
+    // `tar xzf A`: the letters' values follow in order (f, C, b, ... take one each)
+    extract = first.includes("x")
+    let next = 1
+    for (const c of first) {
+      if (!"fCbHKLNTVX".includes(c)) continue
+      const w = args[next++]
+      if (c === "f") archive = w
+      else if (c === "C") into = w
+    }
+    i = next
+  }
+  for (; i < args.length; i++) {
+    const w = args[i]!
+    const v = w.value
+    if (v === undefined) continue
+    if (v === "--") break
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=")
+      const given = v.slice(2, eq < 0 ? undefined : eq)
+      const name = LONG_VALUED.find((n) => n === given) ?? (given.length >= 2 ? LONG_VALUED.find((n) => n.startsWith(given)) : undefined)
+      if (/^(ex|ext|extr|extra|extrac|extract|g|ge|get)$/.test(given)) extract = true
+      if (!name) continue
+      const value = eq >= 0 ? { ...w, text: v.slice(eq + 1), value: v.slice(eq + 1), tilde: false } : args[++i]
+      if (name === "file") archive = value
+      else if (name === "directory") into = value
+      else if (name === "strip-components") strip = count(value)
+      continue
+    }
+    if (!v.startsWith("-") || v === "-") continue
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j]!
+      if (c === "x") extract = true
+      if (!"fCbHKLNTVXgI".includes(c)) continue
+      const value = j + 1 < v.length ? { ...w, text: v.slice(j + 1), value: v.slice(j + 1), tilde: false } : args[++i]
+      if (c === "f") archive = value
+      else if (c === "C") into = value
+      break
+    }
+  }
+  if (!extract) return undefined
+  return { archive: archive?.value === "-" ? undefined : archive ?? undefined, into, strip }
+}
+
+function unzip(args: Word[]): Unpack | undefined {
+  let archive: Word | undefined
+  let into: Word | undefined
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined) return undefined
+    if (v === "-d") into = args[++i]
+    else if (v.startsWith("-d")) into = { ...args[i]!, text: v.slice(2), value: v.slice(2), tilde: false }
+    else if (/^-[a-zA-Z]*[lvtzpcZ]/.test(v)) return undefined
+    else if (!v.startsWith("-") && !archive) archive = args[i]
+  }
+  return archive ? { archive, into, strip: 0 } : undefined
+}
+
+function count(w: Word | undefined): number | undefined {
+  return w?.value !== undefined && /^\d+$/.test(w.value) ? Number(w.value) : undefined
+}
