@@ -1,8 +1,9 @@
 // Attack review 7, write destinations, against the compiled binary under the bundled `ci` policy (which
 // auto-approves medium): each write is first proven real with bash in the sandbox (a hook that git then
 // runs, leaving a marker file; a start-up file written), then `policy check` must ask and name the cause.
-// A work tree or an archive's prefix in .git/hooks, a copy into an existing directory, a member rename,
-// a patch's directory, husky's core.hooksPath, and start-up files when the workspace is the home.
+// A work tree or an archive's prefix in .git/hooks, an archive holding .git/hooks/*, a copy into an
+// existing directory, a member rename, a patch's directory, husky's core.hooksPath, and start-up files
+// when the workspace is the home.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -94,6 +95,21 @@ describe("round 7: writes that land in .git/hooks, .claude, a hooks folder or a 
     expect(hookRan(b.ws, b.marker)).toBe(true)
     await asksCritical("patch -s -p1 -d .git/hooks < p2.patch", b.ws, "protected path")
     await asksCritical("git apply --directory=.claude p2.patch", b.ws, ".claude")
+  })
+
+  test("a plain tar xf whose archive holds .git/hooks/* plants a hook: the members are listed and judged", async () => {
+    const { ws, marker } = repo()
+    const src = join(sb.root, `src${n}`)
+    mkdirSync(join(src, ".git", "hooks"), { recursive: true })
+    writeFileSync(join(src, ".git", "hooks", "post-index-change"), `#!/bin/sh\ntouch ${marker}\n`)
+    chmodSync(join(src, ".git", "hooks", "post-index-change"), 0o755)
+    bashIn(sb, `tar czf ${ws}/evil.tgz .git/hooks/post-index-change`, src)
+    bashIn(sb, "tar xzf evil.tgz", ws)
+    expect(hookRan(ws, marker)).toBe(true)
+    await asksCritical("tar xzf evil.tgz", ws, ".git/hooks/post-index-change")
+    const stream = await ci("cat evil.tgz | tar xz", ws)
+    expect([stream.decision, stream.risk]).toEqual(["ask", "high"])
+    expect((await ci("tar xzf evil.tgz --strip-components=2", ws)).decision).toBe("allow")
   })
 
   test("husky's core.hooksPath: a file copied into .husky/_ runs at the next checkout", async () => {
