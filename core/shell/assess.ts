@@ -18,8 +18,8 @@ import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { memberRenames } from "./renames.ts"
-import { workingFolder } from "./workfolder.ts"
-import { unpackOf } from "./unpacks.ts"
+import { tarTargets, unzipTargets } from "./extracts.ts"
+import { optionTarget } from "./optiontarget.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -73,13 +73,8 @@ export const ASSESSORS = byName<Assessor>({
   bsdtar: tarTargets,
   pax: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a))),
   cpio: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a))),
-  unzip: (v, out) => {
-    const before = out.length
-    UNZIP_DIRECTORY(v, out)
-    // -l/-v/-t/-z list or test, -p/-c print to stdout, -Z is zipinfo: nothing is written
-    const writesNone = v.values.some((a) => /^-[a-zA-Z]*[lvtzpcZ]/.test(a))
-    if (out.length === before && !writesNone && v.values.some((a) => !a.startsWith("-"))) workingFolder(v, out, "extracts files into the current directory")
-  },
+  unzip: unzipTargets,
+
   http: netSends,
   https: netSends,
   xh: netSends,
@@ -221,45 +216,6 @@ function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; wri
   }
 }
 
-/**
- * Files named by output options (`-o F`, `-oF`, `-so F`, `--output F`, `--output=F`, `--outp F`): each
- * is judged as a write and handed on for the path checks. Long names match by prefix (getopt_long
- * takes unique ones); short letters count inside a bundle of flags. Built once per program.
- */
-function optionTarget(names: string[]): Assessor {
-  const long = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2))
-  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!).join("")
-  return (v, out) => {
-    for (let i = 0; i < v.args.length; i++) {
-      const a = v.values[i]!
-      if (a.charCodeAt(0) !== 45) continue
-      if (a === "--") break
-      let target: Word | undefined
-      if (a.charCodeAt(1) === 45) {
-        const eq = a.indexOf("=")
-        const given = a.slice(2, eq < 0 ? undefined : eq)
-        if (!long.some((n) => n === given || (given.length > 0 && n.startsWith(given)))) continue
-        target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
-      } else {
-        // letters before the output letter are flags of the bundle (`-sSo FILE`)
-        let at = -1
-        for (let j = 1; j < a.length && at < 0; j++) {
-          const c = a[j]!
-          if (short.includes(c)) at = j
-          else if (!/[A-Za-z]/.test(c)) break
-        }
-        if (at < 0) continue
-        const rest = a.slice(at + 1)
-        target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
-      }
-      if (!target || target.value === "-") continue
-      v.writes.push(target)
-      const verdict = writeVerdict(target, v.part.cwd, v.place)
-      if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    }
-  }
-}
-
 function eachOperand(v: View, out: Finding[], name: string, judge: (w: Word) => Verdict | undefined, valued: string[] = []): void {
   let worst: Verdict | undefined
   for (const w of operandWords(v, valued)) {
@@ -290,46 +246,6 @@ export function operandWords(v: View, valued: string[] = []): Word[] {
 
 function raise(v: Verdict, floor: Verdict["level"]): Verdict {
   return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
-}
-
-const TAR_FILE = optionTarget(["--file"])
-const UNZIP_DIRECTORY = optionTarget(["-d"])
-
-const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
-
-/** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
-function tarTargets(v: View, out: Finding[]): void {
-  const first = v.values[0] ?? ""
-  const old = /^[a-zA-Z]+$/.test(first) ? first : "" // `tar xzf a.tar`: the first word is a bundle of flags
-  const has = (short: string, long: string) => v.canon.flags.has(`-${short}`) || v.canon.flags.has(`--${long}`) || old.includes(short)
-  if (has("c", "create")) {
-    // the archive is the word after a flag bundle ending in f (`-czf out.tgz`, `czf out.tgz`), or --file=
-    const at = v.values.findIndex((a, i) => (i === 0 && old.endsWith("f")) || /^-[a-zA-Z]*f$/.test(a))
-    const target = at >= 0 ? v.args[at + 1] : undefined
-    const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    TAR_FILE(v, out)
-  }
-  const extracting = has("x", "extract") || v.canon.flags.has("--get") || (v.program === "bsdtar" && v.values.some((a) => /^-[A-Za-z]*x/.test(a)))
-  memberRenames(v, out, extracting)
-  if (extracting) unlisted(v, out)
-  if (extracting) {
-    const before = out.length
-    TAR_DIRECTORY(v, out)
-    if (out.length === before) workingFolder(v, out, "extracts files into the current directory")
-  }
-}
-
-// an archive read from stdin (`| tar x`, `-f -`) or a --strip-components not static: the names written
-// are not known (an archive on disk is listed by the caller, core/policy/ondisk.ts): high where a
-// .git/hooks, .claude or startup file among them matters
-function unlisted(v: View, out: Finding[]): void {
-  const u = unpackOf(v.part)
-  if (!u || (u.archive && u.strip !== undefined)) return
-  const into = resolveWord(u.into ?? literalWord("."), v.part.cwd, v.place.home)
-  if (into && into.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))) return
-  const why = u.archive ? `--strip-components is not static` : "it reads the archive from its input"
-  out.push({ name: "write-files", level: "high", reason: `${v.program} extracts into ${u.into?.text ?? "the current directory"} names not known before it runs (${why}): a .git/hooks, .claude or startup file among them is not ruled out` })
 }
 
 /** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */

@@ -1,0 +1,61 @@
+// What tar, bsdtar and unzip write: tar -c its archive, an extraction the folder it lands in (-C/-d,
+// else the one it runs in), members renamed on the way (renames.ts), and names not known before it
+// runs (an archive from stdin; one on disk is listed by the caller: unpacks.ts). Pure.
+import type { Finding } from "./raw.ts"
+import type { View } from "./table.ts"
+import { writeVerdict } from "./paths.ts"
+import { resolveWord } from "./cwd.ts"
+import { literalWord } from "./word.ts"
+import { isInside } from "../base/paths.ts"
+import { optionTarget } from "./optiontarget.ts"
+import { memberRenames } from "./renames.ts"
+import { unpackOf } from "./unpacks.ts"
+import { workingFolder } from "./workfolder.ts"
+
+const TAR_FILE = optionTarget(["--file"])
+const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
+const UNZIP_DIRECTORY = optionTarget(["-d"])
+
+/** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
+export function tarTargets(v: View, out: Finding[]): void {
+  const first = v.values[0] ?? ""
+  const old = /^[a-zA-Z]+$/.test(first) ? first : "" // `tar xzf a.tar`: the first word is a bundle of flags
+  const has = (short: string, long: string) => v.canon.flags.has(`-${short}`) || v.canon.flags.has(`--${long}`) || old.includes(short)
+  if (has("c", "create")) {
+    // the archive is the word after a flag bundle ending in f (`-czf out.tgz`, `czf out.tgz`), or --file=
+    const at = v.values.findIndex((a, i) => (i === 0 && old.endsWith("f")) || /^-[a-zA-Z]*f$/.test(a))
+    const target = at >= 0 ? v.args[at + 1] : undefined
+    const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+    TAR_FILE(v, out)
+  }
+  const extracting = has("x", "extract") || v.canon.flags.has("--get") || (v.program === "bsdtar" && v.values.some((a) => /^-[A-Za-z]*x/.test(a)))
+  memberRenames(v, out, extracting)
+  if (extracting) {
+    unlisted(v, out)
+    const before = out.length
+    TAR_DIRECTORY(v, out)
+    if (out.length === before) workingFolder(v, out, "extracts files into the current directory")
+  }
+}
+
+// an archive read from stdin (`| tar x`, `-f -`) or a --strip-components not static: the names written
+// are not known (an archive on disk is listed by the caller, core/policy/ondisk.ts): high where a
+// .git/hooks, .claude or startup file among them matters
+function unlisted(v: View, out: Finding[]): void {
+  const u = unpackOf(v.part)
+  if (!u || (u.archive && u.strip !== undefined)) return
+  const into = resolveWord(u.into ?? literalWord("."), v.part.cwd, v.place.home)
+  if (into && into.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))) return
+  const why = u.archive ? `--strip-components is not static` : "it reads the archive from its input"
+  out.push({ name: "write-files", level: "high", reason: `${v.program} extracts into ${u.into?.text ?? "the current directory"} names not known before it runs (${why}): a .git/hooks, .claude or startup file among them is not ruled out` })
+}
+
+/** unzip extracts into -d DIR, else the folder it runs in (not when it only lists, tests or prints). */
+export function unzipTargets(v: View, out: Finding[]): void {
+  const before = out.length
+  UNZIP_DIRECTORY(v, out)
+  // -l/-v/-t/-z list or test, -p/-c print to stdout, -Z is zipinfo: nothing is written
+  const writesNone = v.values.some((a) => /^-[a-zA-Z]*[lvtzpcZ]/.test(a))
+  if (out.length === before && !writesNone && v.values.some((a) => !a.startsWith("-"))) workingFolder(v, out, "extracts files into the current directory")
+}
