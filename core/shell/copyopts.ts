@@ -5,6 +5,7 @@
 import type { Word } from "./word.ts"
 import { compileOptions, readOptions, type Compiled } from "./getopt.ts"
 import { basename } from "./part.ts"
+import { segmentRegex } from "./globs.ts"
 
 let specs: Record<"ln" | "cp" | "mv" | "install", Compiled> | undefined
 
@@ -74,16 +75,26 @@ export function landings(program: "ln" | "cp" | "mv" | "install", args: readonly
   return { writes: noTarget ? writes : [...writes, ...namedIn(sources, dest)] }
 }
 
-/** DEST/NAME for each source that has a static name (DEST itself not static: none). */
+/** DEST/NAME for each source that has a static name (DEST itself not static: none). A glob source
+ *  (`pkg/.*`) lands as each of the names that matter where it lands (.git, .claude, startup files) that
+ *  its last segment could match: not as a glob, whose every credential-like candidate would read as a
+ *  secret (`cp -r src/* dist/` writes no key). */
 export function namedIn(sources: readonly Word[], dest: Word): Word[] {
   const out: Word[] = []
   if (dest.value === undefined) return out
+  const at = (name: string): Word => ({ ...dest, text: `${dest.text.replace(/\/+$/, "")}/${name}`, value: `${dest.value!.replace(/\/+$/, "")}/${name}`, glob: dest.glob })
   for (const src of sources) {
     const name = nameOf(src)
-    if (name !== undefined) out.push({ ...dest, text: `${dest.text.replace(/\/+$/, "")}/${name}`, value: `${dest.value.replace(/\/+$/, "")}/${name}`, glob: dest.glob || src.glob })
+    if (name === undefined) continue
+    if (!src.glob || !/[*?[]/.test(name)) out.push(at(name))
+    // bash's wildcards skip a leading dot unless the pattern spells it (dotglob is off in `bash -c`)
+    else if (name.startsWith(".")) for (const n of LANDING_NAMES) if (segmentRegex(name).test(n)) out.push(at(n))
   }
   return out
 }
+
+// names whose arrival in a folder matters: protected folders and the home's startup files
+const LANDING_NAMES = [".git", ".claude", ".gemini", ".ccode", ".husky", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".gitconfig", ".config", ".local", ".vimrc", ".bashrc.d", ".profile.d"]
 
 // the name a source keeps in the directory it lands in; undefined when not static or `.`/`..`
 function nameOf(src: Word): string | undefined {
