@@ -81,7 +81,8 @@ export function landings(program: "ln" | "cp" | "mv" | "install", args: readonly
  *  secret (`cp -r src/* dist/` writes no key). */
 export function namedIn(sources: readonly Word[], dest: Word): Word[] {
   const out: Word[] = []
-  if (dest.value === undefined) return out
+  // a device (`cp x /dev/null`) is no folder; DEST itself is judged all the same
+  if (dest.value === undefined || /^\/(dev|proc)\//.test(dest.value)) return out
   const at = (name: string): Word => ({ ...dest, text: `${dest.text.replace(/\/+$/, "")}/${name}`, value: `${dest.value!.replace(/\/+$/, "")}/${name}`, glob: dest.glob })
   for (const src of sources) {
     const name = nameOf(src)
