@@ -107,3 +107,28 @@ function zipNames(path: string, size: number): Listing {
   }
   return { names }
 }
+
+const MAX_DIFF_BYTES = 8 * 1024 * 1024
+
+/** The file names a diff (unified, context, git) writes: `+++`/`---` and `***` headers, git's `diff --git`,
+ *  `rename to`/`copy to` lines (/dev/null skipped, quotes and a timestamp after a tab dropped). */
+export function diffTargets(path: string): Listing {
+  const st = statSync(path, { throwIfNoEntry: false })
+  if (!st) return { unknown: "it does not exist yet" }
+  if (!st.isFile()) return { unknown: "it is not a plain file" }
+  if (st.size > MAX_DIFF_BYTES) return { unknown: `a diff larger than ${MAX_DIFF_BYTES >> 20} MiB` }
+  const names = new Set<string>()
+  for (const line of readAt(path, 0, st.size).toString("utf8").split("\n")) {
+    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line)
+    if (m) names.add(unquote(m[1]!.split("\t")[0]!.trimEnd()))
+    const git = /^diff --git (\S+) (\S+)$/.exec(line)
+    if (git) for (const n of [git[1]!, git[2]!]) names.add(unquote(n))
+    if (names.size > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} files` }
+  }
+  names.delete("/dev/null")
+  return { names: [...names] }
+}
+
+function unquote(name: string): string {
+  return name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/\\(.)/g, "$1") : name
+}

@@ -11,7 +11,7 @@ import { lstatSync } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
-import { archiveMembers } from "./archives.ts"
+import { archiveMembers, diffTargets } from "./archives.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -87,25 +87,30 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
   return raised
 }
 
-// an extraction: each member is a write below the folder it lands in (after --strip-components);
+// an extraction or a patch: each member or file the diff names is a write below the folder it lands in
+// (after --strip-components, -pN);
 // members not listed (a format not read, too large, not there yet) land where a .git/hooks or startup
 // file could be among them: high where that matters (the workspace, the home)
 function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
   const into = ctx.realpath(u.into)
-  const listed = archiveMembers(archive)
+  const listed = u.diff ? diffTargets(archive) : archiveMembers(archive)
   if ("unknown" in listed) {
-    if (isInside(ctx.workspace, into) || isInside(ctx.home, into)) raised.push({ risk: "high", reason: `extracts ${archive} into ${into}: its member names cannot be listed (${listed.unknown}), so a .git/hooks, .claude or startup file among them is not ruled out` })
+    if (isInside(ctx.workspace, into) || isInside(ctx.home, into)) raised.push({ risk: "high", reason: `${u.diff ? "applies" : "extracts"} ${archive} into ${into}: its ${u.diff ? "file" : "member"} names cannot be listed (${listed.unknown}), so a .git/hooks, .claude or startup file among them is not ruled out` })
     return
   }
   const seen = new Set<string>()
   for (const name of listed.names) {
-    const rest = name.split("/").filter((s) => s && s !== ".").slice(u.strip)
-    if (!rest.length) continue
-    // GNU tar and unzip drop a leading / of a member name
-    const path = posix.normalize(`${into}/${rest.join("/")}`)
-    if (seen.has(path)) continue
-    seen.add(path)
-    paths.push({ path, access: "write" })
+    const parts = name.split("/").filter((s) => s && s !== ".")
+    // patch without -p: any number of leading folders may be dropped
+    for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip]) {
+      const rest = parts.slice(strip)
+      if (!rest.length) continue
+      // GNU tar, unzip and patch drop a leading / of a name
+      const path = posix.normalize(`${into}/${rest.join("/")}`)
+      if (seen.has(path)) continue
+      seen.add(path)
+      paths.push({ path, access: "write" })
+    }
   }
 }
 

@@ -18,7 +18,7 @@ import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { memberRenames } from "./renames.ts"
-import { tarTargets, unzipTargets } from "./extracts.ts"
+import { tarTargets, unlisted, unzipTargets } from "./extracts.ts"
 import { optionTarget } from "./optiontarget.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
@@ -44,7 +44,10 @@ export const ASSESSORS = byName<Assessor>({
   history: historyFile,
   yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
-  patch: patch,
+  patch: (v, out) => {
+    patch(v, out)
+    unlisted(v, out)
+  },
   ed: editorScript,
   ex: editorScript,
   ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
@@ -67,6 +70,7 @@ export const ASSESSORS = byName<Assessor>({
   git: (v, out) => {
     gitOutput(v, out)
     gitWrites(v, out)
+    unlisted(v, out)
   },
   tar: tarTargets,
   gtar: tarTargets,

@@ -39,16 +39,17 @@ export function tarTargets(v: View, out: Finding[]): void {
   }
 }
 
-// an archive read from stdin (`| tar x`, `-f -`) or a --strip-components not static: the names written
-// are not known (an archive on disk is listed by the caller, core/policy/ondisk.ts): high where a
-// .git/hooks, .claude or startup file among them matters
-function unlisted(v: View, out: Finding[]): void {
+// an archive or diff read from stdin (`| tar x`, `-f -`, `git diff | patch -p1`) or a --strip-components
+// not static: the names written are not known (one on disk is listed by the caller,
+// core/policy/ondisk.ts): high where a .git/hooks, .claude or startup file among them matters
+export function unlisted(v: View, out: Finding[]): void {
   const u = unpackOf(v.part)
   if (!u || (u.archive && u.strip !== undefined)) return
   const into = resolveWord(u.into ?? literalWord("."), v.part.cwd, v.place.home)
   if (into && into.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))) return
-  const why = u.archive ? `--strip-components is not static` : "it reads the archive from its input"
-  out.push({ name: "write-files", level: "high", reason: `${v.program} extracts into ${u.into?.text ?? "the current directory"} names not known before it runs (${why}): a .git/hooks, .claude or startup file among them is not ruled out` })
+  const what = u.diff ? "the diff" : "the archive"
+  const why = u.archive ? `${u.diff ? "-p" : "--strip-components"} is not static` : `it reads ${what} from its input`
+  out.push({ name: "write-files", level: "high", reason: `${v.program === "git" ? "git apply" : v.program} ${u.diff ? "patches" : "extracts"} into ${u.into?.text ?? "the current directory"} names not known before it runs (${why}): a .git/hooks, .claude or startup file among them is not ruled out` })
 }
 
 /** unzip extracts into -d DIR, else the folder it runs in (not when it only lists, tests or prints). */

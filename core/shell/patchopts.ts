@@ -10,7 +10,8 @@ import { lazyOptions, readOptions } from "./getopt.ts"
 import { writeVerdict } from "./paths.ts"
 import { workingFolder } from "./workfolder.ts"
 
-const OPTIONS = lazyOptions({
+/** GNU patch's options, compiled on first use. */
+export const patchOptions = lazyOptions({
   short: "bB:cd:D:eEfF:g:i:lnNo:p:r:RstTuvV:xY:z:Z",
   long: "backup prefix= suffix= basename-prefix= context directory= ifdef= ed remove-empty-files force fuzz= get= input= ignore-whitespace normal forward output= strip= reject-file= reverse quiet silent set-time set-utc unified version version-control= debug= verbose dry-run posix binary batch backup-if-mismatch no-backup-if-mismatch quoting-style= reject-format= read-only= follow-symlinks merge? help",
   writes: "d directory o output r reject-file B prefix Y basename-prefix",
@@ -19,7 +20,7 @@ const OPTIONS = lazyOptions({
 /** patch writes the file it is given (or -o FILE), and whatever files the diff names (below -d DIR). */
 export function patch(v: View, out: Finding[]): void {
   out.push({ name: "write-files", level: "medium", reason: "patches the files its diff names" })
-  const r = readOptions(v.args, OPTIONS())
+  const r = readOptions(v.args, patchOptions())
   if (r.unknown) out.push({ name: "unknown-option", level: "medium", reason: `patch ${r.unknown}: an option ccode does not know may name a file it writes` })
   const dir = r.valued.findLast((o) => o.name === "d" || o.name === "directory")?.value
   const targets: { word: Word; what: string }[] = []

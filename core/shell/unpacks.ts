@@ -1,5 +1,6 @@
 // The archive an extraction unpacks and the folder its members land in: `tar -xf A [-C DIR]` (old-style
-// `tar xzf A`, `--file=A`, `--directory=DIR`, any unique prefix), bsdtar likewise, `unzip A [-d DIR]`.
+// `tar xzf A`, `--file=A`, `--directory=DIR`, any unique prefix), bsdtar likewise, `unzip A [-d DIR]`;
+// and the diff a patcher applies: `patch [-d DIR] [-pN] < F` / `-i F`, `git apply [--directory=D] F...`.
 // The member names are in the file, not the command: the archive is reported as a touched path marked
 // `unpacks`, and the caller (core/policy/ondisk.ts) lists its members on disk and judges each as a
 // write (`tar xf x.tar` whose members are .git/hooks/* writes .git/hooks). From stdin (`| tar x`,
@@ -8,13 +9,19 @@ import type { Part } from "./part.ts"
 import type { TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
+import { readOptions } from "./getopt.ts"
+import { patchOptions } from "./patchopts.ts"
 
 export interface Unpack {
   /** the archive's words; undefined: read from stdin */
   archive: Word | undefined
   into: Word | undefined
-  /** --strip-components=N; undefined when it is not static */
+  /** --strip-components=N (patch -pN); undefined when it is not static, -1 any (patch without -p) */
   strip: number | undefined
+  /** a diff whose target names are written, not an archive */
+  diff?: true
+  /** more diffs (git apply A B) */
+  more?: Word[]
 }
 
 /** What an extraction command unpacks, or undefined when it is not one (or the program is not tar/unzip). */
@@ -27,6 +34,12 @@ export function unpackOf(part: Part): Unpack | undefined {
     return u
   }
   if (p === "unzip") return unzip(part.words.slice(1))
+  if (p === "patch") {
+    const u = patchInput(part.words.slice(1))
+    if (u && !u.archive && part.stdin?.kind === "file") u.archive = part.stdin.target
+    return u
+  }
+  if (p === "git" && part.git && part.words[part.git.sub]?.value === "apply") return gitApply(part.words.slice(part.git.sub + 1))
   return undefined
 }
 
@@ -34,10 +47,15 @@ export function unpackOf(part: Part): Unpack | undefined {
 export function unpackReads(part: Part, home: string): TouchedPath[] {
   const u = unpackOf(part)
   if (!u?.archive || u.strip === undefined) return []
-  const archive = resolveWord(u.archive, part.cwd, home)
   const into = resolveWord(u.into ?? dotWord(u.archive), part.cwd, home)
-  if (!archive || archive.length !== 1 || !into || into.length !== 1) return []
-  return [{ path: archive[0]!, access: "read", unpacks: { into: into[0]!, strip: u.strip } }]
+  if (!into || into.length !== 1) return []
+  const out: TouchedPath[] = []
+  for (const w of [u.archive, ...(u.more ?? [])]) {
+    const archive = resolveWord(w, part.cwd, home)
+    if (archive?.length !== 1) continue
+    out.push({ path: archive[0]!, access: "read", unpacks: u.diff ? { into: into[0]!, strip: u.strip, diff: true } : { into: into[0]!, strip: u.strip } })
+  }
+  return out
 }
 
 function dotWord(like: Word): Word {
@@ -113,4 +131,33 @@ function unzip(args: Word[]): Unpack | undefined {
 
 function count(w: Word | undefined): number | undefined {
   return w?.value !== undefined && /^\d+$/.test(w.value) ? Number(w.value) : undefined
+}
+
+// patch's own options (patchopts.ts reads them for the files it names): the diff is -i FILE, else the
+// second operand, else stdin; -pN strips N leading folders (without -p GNU patch may keep any suffix)
+function patchInput(args: Word[]): Unpack | undefined {
+  const r = readOptions(args, patchOptions())
+  const input = r.valued.findLast((o) => o.name === "i" || o.name === "input")?.value ?? r.operands[1]
+  const p = r.valued.findLast((o) => o.name === "p" || o.name === "strip")
+  const into = r.valued.findLast((o) => o.name === "d" || o.name === "directory")?.value
+  return { archive: input?.value === "-" ? undefined : input, into, strip: p ? count(p.value) : -1, diff: true }
+}
+
+// git apply's diffs (every operand; none: stdin), -pN (default 1), --directory=D (any prefix) in front of every name
+function gitApply(args: Word[]): Unpack {
+  const files: Word[] = []
+  let strip: number | undefined = 1
+  let into: Word | undefined
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!
+    const v = w.value
+    if (v === undefined) continue
+    if (v === "-p") strip = count(args[++i])
+    else if (/^-p./.test(v)) strip = count({ ...w, value: v.slice(2) })
+    else if (/^--dir/.test(v)) into = v.includes("=") ? { ...w, text: v.slice(v.indexOf("=") + 1), value: v.slice(v.indexOf("=") + 1), tilde: false } : args[++i]
+    else if (/^-(C|-exclude|-include|-whitespace|-build-fake-ancestor)$/.test(v)) i++
+    else if (!v.startsWith("-") || v === "-") files.push(w)
+  }
+  const real = files.filter((f) => f.value !== "-")
+  return { archive: real.length === files.length ? real[0] : undefined, more: real.slice(1), into, strip, diff: true }
 }
