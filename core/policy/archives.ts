@@ -5,7 +5,8 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 
-export type Listing = { names: string[] } | { unknown: string }
+/** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
+export type Listing = { names: string[] } | { unknown: string; missing?: true }
 
 const MAX_MEMBERS = 20000
 const MAX_GZIP_BYTES = 32 * 1024 * 1024
@@ -14,7 +15,7 @@ const MAX_TAR_BYTES = 256 * 1024 * 1024
 /** The names (and link targets) of the archive's members, or why they could not be listed. */
 export function archiveMembers(path: string): Listing {
   const st = statSync(path, { throwIfNoEntry: false })
-  if (!st) return { unknown: "it does not exist yet" }
+  if (!st) return { unknown: "it does not exist yet", missing: true }
   if (!st.isFile()) return { unknown: "it is not a plain file" }
   const head = readAt(path, 0, 4)
   if (head[0] === 0x1f && head[1] === 0x8b) {
@@ -114,7 +115,7 @@ const MAX_DIFF_BYTES = 8 * 1024 * 1024
  *  `rename to`/`copy to` lines (/dev/null skipped, quotes and a timestamp after a tab dropped). */
 export function diffTargets(path: string): Listing {
   const st = statSync(path, { throwIfNoEntry: false })
-  if (!st) return { unknown: "it does not exist yet" }
+  if (!st) return { unknown: "it does not exist yet", missing: true }
   if (!st.isFile()) return { unknown: "it is not a plain file" }
   if (st.size > MAX_DIFF_BYTES) return { unknown: `a diff larger than ${MAX_DIFF_BYTES >> 20} MiB` }
   const names = new Set<string>()

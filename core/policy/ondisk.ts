@@ -95,6 +95,8 @@ function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: C
   const into = ctx.realpath(u.into)
   const listed = u.diff ? diffTargets(archive) : archiveMembers(archive)
   if ("unknown" in listed) {
+    // a file that is not there fails the command, unless an earlier part makes it (`curl -o x.tgz … && tar xf x.tgz`)
+    if (listed.missing && !u.later) return
     if (isInside(ctx.workspace, into) || isInside(ctx.home, into)) raised.push({ risk: "high", reason: `${u.diff ? "applies" : "extracts"} ${archive} into ${into}: its ${u.diff ? "file" : "member"} names cannot be listed (${listed.unknown}), so a .git/hooks, .claude or startup file among them is not ruled out` })
     return
   }

@@ -190,7 +190,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
-    for (const p of unpackReads(part, run.ctx.home)) paths.push(p)
+    for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
@@ -297,7 +297,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${p.unpacks.into}:${p.unpacks.strip}:` : "") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

@@ -76,8 +76,9 @@ export interface TouchedPath {
   git?: GitContent
   /** an archive an extraction unpacks (tar -x -f, unzip) or a diff a patcher applies (patch, git
    *  apply): its member or file names are looked up on disk and judged as writes below this folder;
-   *  `strip`: tar --strip-components, patch -pN (-1: any number) */
-  unpacks?: { into: string; strip: number; diff?: true }
+   *  `strip`: tar --strip-components, patch -pN (-1: any number); `later`: an earlier part of the
+   *  command writes files, so one missing now may be made before it is read */
+  unpacks?: { into: string; strip: number; diff?: true; later?: true }
 }
 
 /** What a git command prints of its repository: the history's files, the index's (all of them, or only

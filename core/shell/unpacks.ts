@@ -44,7 +44,7 @@ export function unpackOf(part: Part): Unpack | undefined {
 }
 
 /** The archive as a touched path marked with where its members land (none from stdin or not static). */
-export function unpackReads(part: Part, home: string): TouchedPath[] {
+export function unpackReads(part: Part, home: string, wroteBefore = false): TouchedPath[] {
   const u = unpackOf(part)
   if (!u?.archive || u.strip === undefined) return []
   const into = resolveWord(u.into ?? dotWord(u.archive), part.cwd, home)
@@ -53,7 +53,10 @@ export function unpackReads(part: Part, home: string): TouchedPath[] {
   for (const w of [u.archive, ...(u.more ?? [])]) {
     const archive = resolveWord(w, part.cwd, home)
     if (archive?.length !== 1) continue
-    out.push({ path: archive[0]!, access: "read", unpacks: u.diff ? { into: into[0]!, strip: u.strip, diff: true } : { into: into[0]!, strip: u.strip } })
+    const unpacks: NonNullable<TouchedPath["unpacks"]> = { into: into[0]!, strip: u.strip }
+    if (u.diff) unpacks.diff = true
+    if (wroteBefore) unpacks.later = true
+    out.push({ path: archive[0]!, access: "read", unpacks })
   }
   return out
 }

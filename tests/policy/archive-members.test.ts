@@ -78,15 +78,15 @@ describe("archive members are the names an extraction writes", () => {
     }
   })
 
-  test("an archive that cannot be listed, or read from stdin, is high into the workspace", async () => {
-    for (const command of ["tar xJf odd.tar.xz", "tar xf missing.tar", "cat hooks.tar | tar x", "cat hook.patch | patch -p1", "patch -p1 < missing.patch"]) {
+  test("an archive that cannot be listed, made earlier in the command, or read from stdin, is high into the workspace", async () => {
+    for (const command of ["tar xJf odd.tar.xz", "git archive -o new.tar HEAD && tar xf new.tar", "cat hooks.tar | tar x", "cat hook.patch | patch -p1", "git diff > new.patch; patch -p1 < new.patch"]) {
       const d = await ci(command)
       expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
     }
   })
 
-  test("controls: ordinary members, a stripped .git, listing and a temp folder stay allowed under ci", async () => {
-    for (const command of ["tar xf plain.tar", "tar xf hooks.tar --strip-components=1", "unzip plain.zip", "unzip -l cl.zip", "tar tf hooks.tar", "tar xf hooks.tar -C /nonexistent-tmp/x", "patch -p1 < plain.patch", "git apply plain.patch", "patch -p2 < hook.patch"]) {
+  test("controls: ordinary members, a stripped .git, listing, a temp folder and a file that is not there (the command fails) stay allowed under ci", async () => {
+    for (const command of ["tar xf plain.tar", "tar xf hooks.tar --strip-components=1", "unzip plain.zip", "unzip -l cl.zip", "tar tf hooks.tar", "tar xf hooks.tar -C /nonexistent-tmp/x", "patch -p1 < plain.patch", "git apply plain.patch", "patch -p2 < hook.patch", "tar xf missing.tar", "git apply missing.patch"]) {
       const d = await ci(command)
       expect({ command, decision: d.decision }).toEqual({ command, decision: command.includes("/nonexistent-tmp") ? "ask" : "allow" })
     }
