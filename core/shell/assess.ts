@@ -18,7 +18,7 @@ import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { memberRenames } from "./renames.ts"
-import { tarTargets, unlisted, unzipTargets } from "./extracts.ts"
+import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.ts"
 import { optionTarget } from "./optiontarget.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
@@ -75,8 +75,15 @@ export const ASSESSORS = byName<Assessor>({
   tar: tarTargets,
   gtar: tarTargets,
   bsdtar: tarTargets,
-  pax: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a))),
-  cpio: (v, out) => memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a))),
+  pax: (v, out) => {
+    memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a)))
+    unlistedExtract(v, out)
+  },
+  cpio: (v, out) => {
+    memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a)))
+    unlistedExtract(v, out)
+  },
+  ...Object.fromEntries(["7z", "7za", "7zz", "unrar", "ar"].map((n) => [n, unlistedExtract])),
   unzip: unzipTargets,
 
   http: netSends,

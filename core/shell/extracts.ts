@@ -60,3 +60,27 @@ export function unzipTargets(v: View, out: Finding[]): void {
   const writesNone = v.values.some((a) => /^-[a-zA-Z]*[lvtzpcZ]/.test(a))
   if (out.length === before && !writesNone && v.values.some((a) => !a.startsWith("-"))) workingFolder(v, out, "extracts files into the current directory")
 }
+
+/** Extractors whose archives ccode does not list (7z, unrar, ar, cpio -i, pax -r): the names they write
+ *  are not known, high when they land in the workspace or the home (7z -oDIR, unrar's DIR/ operand, cpio
+ *  -D DIR, else the folder it runs in). */
+export function unlistedExtract(v: View, out: Finding[]): void {
+  const p = v.program
+  const ops = v.values.filter((a) => !a.startsWith("-"))
+  const extracting = p === "7z" || p === "7za" || p === "7zz" ? /^[xe]$/.test(ops[0] ?? "")
+    : p === "unrar" ? /^[xe]$/.test(ops[0] ?? "")
+    : p === "ar" ? /^-?[a-zA-Z]*x/.test(v.values[0] ?? "")
+    : p === "cpio" ? v.values.some((a) => /^-[a-zA-Z]*i|^--ext/.test(a))
+    : p === "pax" ? v.values.some((a) => /^-[a-zA-Z]*r/.test(a))
+    : false
+  if (!extracting) return
+  const at = v.args.findIndex((a, i) => /^-o./.test(v.values[i]!) && p.startsWith("7z"))
+  const dirAt = p === "cpio" ? v.values.findIndex((a) => a === "-D" || a === "--directory") : -1
+  const into = at >= 0 ? { ...v.args[at]!, text: v.values[at]!.slice(2), value: v.args[at]!.value?.slice(2), tilde: false }
+    : dirAt >= 0 ? v.args[dirAt + 1]
+    : p === "unrar" && ops.length > 2 && ops[ops.length - 1]!.endsWith("/") ? v.args[v.values.lastIndexOf(ops[ops.length - 1]!)]
+    : literalWord(".")
+  const places = into ? resolveWord(into, v.part.cwd, v.place.home) : null
+  if (places && places.every((d) => !isInside(v.place.workspace, d) && !isInside(v.place.home, d))) return
+  out.push({ name: "write-files", level: "high", reason: `${p} extracts into ${into?.text ?? "a folder not known"} names ccode does not list (it reads only tar, tar.gz and zip archives): a .git/hooks, .claude or startup file among them is not ruled out` })
+}
