@@ -1,7 +1,8 @@
 // The hooks folder the workspace's repository really uses when its config moves it: core.hooksPath of
-// the repository's config (.git/config, config.worktree), the user's (~/.gitconfig, the XDG one) or the
-// system's. husky sets `core.hooksPath = .husky/_` in most JS repositories; a file written there runs at
-// the next checkout or commit exactly as one in .git/hooks would. Reads a few small files, never writes.
+// the repository's config (.git/config, config.worktree), the user's (~/.gitconfig, the XDG one), the
+// system's, or the environment's GIT_CONFIG_KEY_n. husky sets `core.hooksPath = .husky/_` in most JS
+// repositories; a file written there runs at the next checkout or commit exactly as one in .git/hooks
+// would. Reads a few small files, never writes.
 import { readFileSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { realpathExisting } from "./paths.ts"
@@ -24,6 +25,9 @@ export function hooksDirs(workspace: string, home: string, gitDirs: readonly str
   ]
   let value: string | undefined
   for (const f of files) value = hooksPathIn(f) ?? value
+  // GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n in the environment git runs with come last
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0)
+  for (let i = 0; i < Math.min(count, 100); i++) if (env[`GIT_CONFIG_KEY_${i}`]?.toLowerCase() === "core.hookspath") value = env[`GIT_CONFIG_VALUE_${i}`] || value
   if (!value) return []
   // git expands `~/` in a path setting; a relative one is taken from the top of the work tree
   const dir = realpathExisting(resolve(workspace, value.startsWith("~/") ? join(home, value.slice(2)) : value))

@@ -55,6 +55,15 @@ describe("the hooks folder core.hooksPath names", () => {
     expect({ decision: g.decision, risk: g.risk, named: g.reason.includes("core.hooksPath") }).toEqual({ decision: "ask", risk: "critical", named: true })
   })
 
+  test("core.hooksPath from GIT_CONFIG_KEY_n in the environment git runs with", async () => {
+    const ws = repo("envset", "[core]\n\tbare = false\n")
+    const policy = bundledPolicy("ci")
+    const env = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "tools/hooks" }
+    const call = await prepareCall("shell", { command: "echo id > tools/hooks/pre-commit" }, { cwd: ws, workspace: ws, home, env, tmpDirs: ["/nonexistent-tmp"], policy })
+    const d = decide(policy, call, { grants: [] })
+    expect({ decision: d.decision, risk: d.risk, named: d.reason.includes("core.hooksPath") }).toEqual({ decision: "ask", risk: "critical", named: true })
+  })
+
   test("controls: without core.hooksPath .husky is an ordinary folder; other writes stay medium", async () => {
     const ws = repo("nohooks", "[core]\n\tbare = false\n")
     for (const command of ["echo id > .husky/_/post-checkout", "echo x > src/a.ts"]) {
