@@ -5,7 +5,8 @@
 // A workspace that is a folder of a bigger project (a monorepo package, a folder of a clone) then runs
 // the parent's scripts, conftest.py or build.rs: code that was never in the workspace. This finds the
 // first such file above the workspace a runner started in `dir` would use. Reads the fs, never writes.
-import { closeSync, openSync, readSync, statSync } from "node:fs"
+import { closeSync, readSync, statSync } from "node:fs"
+import { openRegular } from "./readsafe.ts"
 import { dirname, join } from "node:path"
 import { isInside } from "./paths.ts"
 
@@ -122,7 +123,7 @@ function exists(path: string): boolean {
 function holds(path: string, text: string): boolean {
   let fd: number | undefined
   try {
-    fd = openSync(path, "r")
+    fd = openRegular(path)
     const buf = Buffer.alloc(64 * 1024)
     const n = readSync(fd, buf, 0, buf.length, 0)
     return buf.subarray(0, n).toString("utf8").includes(text)

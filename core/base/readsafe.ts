@@ -17,12 +17,20 @@ export function readRegular(path: string, max = 4 << 20): string {
   return readRegularBytes(path, max).toString("utf8")
 }
 
+/** A descriptor open on a regular file (without blocking); the caller closes it. Throws like openSync,
+ *  and NotRegularFile for anything else. */
+export function openRegular(path: string): number {
+  const fd = openSync(path, FLAGS)
+  if (fstatSync(fd).isFile()) return fd
+  closeSync(fd)
+  throw new NotRegularFile(`${path} is not a regular file`)
+}
+
 /** The same as bytes. */
 export function readRegularBytes(path: string, max = 64 << 20): Buffer {
-  const fd = openSync(path, FLAGS)
+  const fd = openRegular(path)
   try {
     const st = fstatSync(fd)
-    if (!st.isFile()) throw new NotRegularFile(`${path} is not a regular file`)
     const size = Math.min(st.size, max)
     const buf = Buffer.allocUnsafe(size)
     let at = 0

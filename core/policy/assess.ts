@@ -4,6 +4,7 @@ import { riskRank, type Risk } from "../base/risk.ts"
 import type { Call } from "./types.ts"
 import type { CompiledPolicy } from "./compile.ts"
 import { isInside } from "../base/paths.ts"
+import { startupFile } from "../shell/startup.ts"
 
 export interface RiskAssessment {
   risk: Risk
@@ -52,9 +53,15 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
       if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, rp.reason ? `${p.path} ${rp.reason}` : `${p.path} matches risk.paths "${rp.pattern}"`)
     }
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
+    // the host tools' writes too (write_file, Claude's Write/Edit): with the workspace in or at the
+    // home, ~/.bashrc or ~/.gitconfig is a workspace file, and the next shell or git runs what it says
+    const startup = startupFile(p.path, call.home)
+    if (startup) found.add("critical", startup)
     const asDotGit = call.gitDirs && cp.protectedPaths.patterns.length ? dotGitAlias(call.gitDirs, call.workspace, p.path) : undefined
     if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}`)
+    } else if (hooksDir(call.hooksDirs, p.path)) {
+      found.add("critical", `writes to ${p.path} in ${hooksDir(call.hooksDirs, p.path)}, the hooks folder the repository's core.hooksPath names: git runs the programs there`)
     } else if (asDotGit && cp.protectedPaths.hits(asDotGit, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}: the workspace's git directory (its .git file points there), protected as ${asDotGit}`)
     } else if (!isInside(call.workspace, p.path) && !call.tmpDirs.some((t) => isInside(t, p.path))) {
@@ -62,6 +69,11 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
     }
   }
   return { risk: found.level, reasons: found.reasons(), commands }
+}
+
+// the hooks folder (core.hooksPath) a path is in or is
+function hooksDir(dirs: readonly string[] | undefined, path: string): string | undefined {
+  return dirs?.find((d) => isInside(d, path))
 }
 
 // a path in the git directory the workspace's .git file points to, as the same path below .git

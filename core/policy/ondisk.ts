@@ -12,6 +12,7 @@ import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
 import { rgSources } from "./rgsources.ts"
+import { archiveMembers, diffTargets } from "./archives.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -48,6 +49,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       repoContent(real, p.git, paths, raised, ctx)
       continue
     }
+    if (p.unpacks) unpacked(real, p.unpacks, paths, raised, ctx)
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
@@ -87,6 +89,35 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     }
   }
   return raised
+}
+
+// an extraction or a patch: each member or file the diff names is a write below the folder it lands in
+// (after --strip-components, -pN);
+// members not listed (a format not read, too large, not there yet) land where a .git/hooks or startup
+// file could be among them: high where that matters (the workspace, the home)
+function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
+  const into = ctx.realpath(u.into)
+  const listed = u.diff ? diffTargets(archive) : archiveMembers(archive)
+  if ("unknown" in listed) {
+    // a file that is not there fails the command, unless an earlier part makes it (`curl -o x.tgz … && tar xf x.tgz`)
+    if (listed.missing && !u.later) return
+    if (isInside(ctx.workspace, into) || isInside(ctx.home, into)) raised.push({ risk: "high", reason: `${u.diff ? "applies" : "extracts"} ${archive} into ${into}: its ${u.diff ? "file" : "member"} names cannot be listed (${listed.unknown}), so a .git/hooks, .claude or startup file among them is not ruled out` })
+    return
+  }
+  const seen = new Set<string>()
+  for (const name of listed.names) {
+    const parts = name.split("/").filter((s) => s && s !== ".")
+    // patch without -p: any number of leading folders may be dropped
+    for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip]) {
+      const rest = parts.slice(strip)
+      if (!rest.length) continue
+      // GNU tar, unzip and patch drop a leading / of a name
+      const path = posix.normalize(`${into}/${rest.join("/")}`)
+      if (seen.has(path)) continue
+      seen.add(path)
+      paths.push({ path, access: "write" })
+    }
+  }
 }
 
 // the folders a recursive read walks: a glob's matches on disk (as bash expands it), else the path

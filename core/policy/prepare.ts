@@ -1,6 +1,7 @@
 // Turning a proposed tool call into a Call for decide(): the I/O edge of the policy engine (shell
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
+import { hooksDirs } from "../base/hookspath.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
@@ -67,6 +68,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     tmpDirs: ctx.tmpDirs ?? defaultTmpDirs(real),
     ...gitDirsOf(ctx.workspace),
   }
+  const hooks = hooksDirs(ctx.workspace, ctx.home, base.gitDirs, ctx.env)
+  if (hooks.length) Object.assign(base, { hooksDirs: hooks })
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""

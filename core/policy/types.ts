@@ -112,6 +112,9 @@ export interface Call {
   /** the workspace's git directories when its `.git` is a file or link pointing elsewhere (a writes
    *  there is judged as the same write below .git) */
   gitDirs?: string[]
+  /** the hooks folders core.hooksPath names for the workspace's repository (husky's .husky/_ and
+   *  .husky): a write there is a write to .git/hooks by another name */
+  hooksDirs?: string[]
 }
 
 /** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */

@@ -18,6 +18,7 @@ import { writeVerdict, type PlaceContext } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
 import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
 import { gitContentReads } from "./gitcontent.ts"
+import { unpackReads } from "./unpacks.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
@@ -194,6 +195,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
+    for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
@@ -296,7 +298,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
   for (const q of paths) {
-    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.git === p.git) return true
+    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.git === p.git && q.unpacks === p.unpacks) return true
   }
   return false
 }
@@ -311,7 +313,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

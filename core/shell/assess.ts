@@ -7,16 +7,21 @@ import { resolveWord } from "./cwd.ts"
 import { literalWord, type Word } from "./word.ts"
 import { awk, sed, findUnknown, unknownOption } from "./textassess.ts"
 import { riskRank } from "../base/risk.ts"
+import { isInside } from "../base/paths.ts"
 import { byName } from "./options.ts"
 import { mktemp } from "./mktemp.ts"
-import { intoDirectory } from "./copyopts.ts"
+import { intoDirectory, landings } from "./copyopts.ts"
 import { jqModules } from "./jqmodules.ts"
 import { NAME_PROGRAMS, variableNames } from "./builtins.ts"
-import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager, patch } from "./outside.ts"
+import { cargo, editorScript, go, interpreter, INTERPRETERS, make, packageManager } from "./outside.ts"
+import { patch } from "./patchopts.ts"
 import { gitWrites } from "./gitwrites.ts"
 import { netFiles } from "./netfiles.ts"
 import { remoteArchive } from "./remotearchive.ts"
 import { DNS_ASSESSORS } from "./dns.ts"
+import { memberRenames } from "./renames.ts"
+import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.ts"
+import { optionTarget } from "./optiontarget.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -41,7 +46,10 @@ export const ASSESSORS = byName<Assessor>({
   history: historyFile,
   yq: jqModules,
   tee: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
-  patch: patch,
+  patch: (v, out) => {
+    patch(v, out)
+    unlisted(v, out)
+  },
   ed: editorScript,
   ex: editorScript,
   ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
@@ -64,16 +72,31 @@ export const ASSESSORS = byName<Assessor>({
   git: (v, out) => {
     gitOutput(v, out)
     gitWrites(v, out)
+    unlisted(v, out)
   },
   tar: (v, out) => {
     tarTargets(v, out)
     remoteArchive(v, out)
   },
-  gtar: remoteArchive,
+  gtar: (v, out) => {
+    tarTargets(v, out)
+    remoteArchive(v, out)
+  },
+  bsdtar: tarTargets,
   ...DNS_ASSESSORS,
-  cpio: remoteArchive,
+  pax: (v, out) => {
+    memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*r/.test(a)))
+    unlistedExtract(v, out)
+  },
+  cpio: (v, out) => {
+    memberRenames(v, out, v.values.some((a) => /^-[A-Za-z]*i|^--ext/.test(a)))
+    unlistedExtract(v, out)
+    remoteArchive(v, out)
+  },
   mt: remoteArchive,
-  unzip: optionTarget(["-d"]),
+  ...Object.fromEntries(["7z", "7za", "7zz", "unrar", "ar"].map((n) => [n, unlistedExtract])),
+  unzip: unzipTargets,
+
   http: netSends,
   https: netSends,
   xh: netSends,
@@ -183,11 +206,7 @@ function lastOperand(v: View, out: Finding[]): void {
     judgeWrites(v, out, into)
     return
   }
-  const ops = operandWords(v)
-  const target = ops.length > 1 ? ops[ops.length - 1] : undefined
-  if (!target) return
-  const verdict = writeVerdict(target, v.part.cwd, v.place)
-  if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
+  landed(v, out)
 }
 
 /** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
@@ -195,6 +214,20 @@ function moves(v: View, out: Finding[]): void {
   eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
   const into = intoDirectory("mv", v.args)
   if (into) judgeWrites(v, out, into)
+  else landed(v, out)
+}
+
+// the destination and DEST/NAME for each source (copyopts.ts landings); a folder's contents copied in
+// (`cp -r pkg/. .`, `cp -rT pkg .`) write names not known here: .git/hooks, .claude or a startup file
+// among them would be written, so high where such names matter (the workspace, the home)
+function landed(v: View, out: Finding[]): void {
+  const land = landings(v.program as "cp" | "ln" | "install" | "mv", v.args)
+  judgeWrites(v, out, { dir: undefined, writes: land.writes })
+  if (!land.contents) return
+  const { from, into } = land.contents
+  const paths = resolveWord(into, v.part.cwd, v.place.home)
+  const known = paths !== null && paths.every((p) => !isInside(v.place.workspace, p) && !isInside(v.place.home, p))
+  if (!known) out.push({ name: "write-files", level: "high", reason: `${v.program} ${v.program === "mv" ? "moves" : "copies"} the contents of ${from.text} into ${into.text}: the names it writes there are not known before it runs (a .git/hooks, .claude or startup file among them would be written)` })
 }
 
 function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; writes: Word[] }): void {
@@ -202,45 +235,6 @@ function judgeWrites(v: View, out: Finding[], into: { dir: Word | undefined; wri
     v.writes.push(w)
     const verdict = writeVerdict(w, v.part.cwd, v.place)
     if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-  }
-}
-
-/**
- * Files named by output options (`-o F`, `-oF`, `-so F`, `--output F`, `--output=F`, `--outp F`): each
- * is judged as a write and handed on for the path checks. Long names match by prefix (getopt_long
- * takes unique ones); short letters count inside a bundle of flags. Built once per program.
- */
-function optionTarget(names: string[]): Assessor {
-  const long = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2))
-  const short = names.filter((n) => /^-[A-Za-z]$/.test(n)).map((n) => n[1]!).join("")
-  return (v, out) => {
-    for (let i = 0; i < v.args.length; i++) {
-      const a = v.values[i]!
-      if (a.charCodeAt(0) !== 45) continue
-      if (a === "--") break
-      let target: Word | undefined
-      if (a.charCodeAt(1) === 45) {
-        const eq = a.indexOf("=")
-        const given = a.slice(2, eq < 0 ? undefined : eq)
-        if (!long.some((n) => n === given || (given.length > 0 && n.startsWith(given)))) continue
-        target = eq < 0 ? v.args[++i] : { ...v.args[i]!, text: a.slice(eq + 1), value: a.slice(eq + 1), tilde: false }
-      } else {
-        // letters before the output letter are flags of the bundle (`-sSo FILE`)
-        let at = -1
-        for (let j = 1; j < a.length && at < 0; j++) {
-          const c = a[j]!
-          if (short.includes(c)) at = j
-          else if (!/[A-Za-z]/.test(c)) break
-        }
-        if (at < 0) continue
-        const rest = a.slice(at + 1)
-        target = rest ? { ...v.args[i]!, text: rest, value: rest, tilde: false } : v.args[++i]
-      }
-      if (!target || target.value === "-") continue
-      v.writes.push(target)
-      const verdict = writeVerdict(target, v.part.cwd, v.place)
-      if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    }
   }
 }
 
@@ -274,29 +268,6 @@ export function operandWords(v: View, valued: string[] = []): Word[] {
 
 function raise(v: Verdict, floor: Verdict["level"]): Verdict {
   return riskRank(v.level) >= riskRank(floor) ? v : { level: floor, reason: v.reason }
-}
-
-const TAR_FILE = optionTarget(["--file"])
-const TAR_DIRECTORY = optionTarget(["-C", "--directory"])
-
-/** tar writes its archive (-c -f FILE) or the files it extracts (-x into -C DIR, else the cwd). */
-function tarTargets(v: View, out: Finding[]): void {
-  const first = v.values[0] ?? ""
-  const old = /^[a-zA-Z]+$/.test(first) ? first : "" // `tar xzf a.tar`: the first word is a bundle of flags
-  const has = (short: string, long: string) => v.canon.flags.has(`-${short}`) || v.canon.flags.has(`--${long}`) || old.includes(short)
-  if (has("c", "create")) {
-    // the archive is the word after a flag bundle ending in f (`-czf out.tgz`, `czf out.tgz`), or --file=
-    const at = v.values.findIndex((a, i) => (i === 0 && old.endsWith("f")) || /^-[a-zA-Z]*f$/.test(a))
-    const target = at >= 0 ? v.args[at + 1] : undefined
-    const verdict = target ? writeVerdict(target, v.part.cwd, v.place) : undefined
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: verdict.reason })
-    TAR_FILE(v, out)
-  }
-  if (has("x", "extract") || v.canon.flags.has("--get")) {
-    const before = out.length
-    TAR_DIRECTORY(v, out)
-    if (out.length === before) out.push({ name: "write-files", level: "medium", reason: "extracts files into the current directory" })
-  }
 }
 
 /** `history -w FILE` / `-a FILE` write the shell's history (which `history -s TEXT` fills) into FILE. */

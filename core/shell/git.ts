@@ -17,6 +17,8 @@ export interface GitView {
   dirs?: Word[]
   /** the -C options alone: where git starts, what relative paths it is given are taken from */
   chdirs?: Word[]
+  /** the last --work-tree: the folder checkout, restore, stash, reset... write the tracked files into */
+  workTree?: Word
   /** --git-dir naming a directory that is not a `.git`: its config is not a protected path, so a
    *  workspace write could have planted core.pager/core.fsmonitor there for this git to run */
   bareDir?: string
@@ -57,6 +59,7 @@ export function readGit(words: Word[]): GitView {
       const dir = value === undefined ? { ...words[i]!, value: undefined } : { ...words[i]!, text: value, value, tilde: words[i]!.value === value && words[i]!.tilde }
       view.dirs = [...(view.dirs ?? []), dir]
       if (name === "-C") view.chdirs = [...(view.chdirs ?? []), dir]
+      if (name === "--work-tree") view.workTree = dir
     }
     if (name === "-c" || v.startsWith("-c")) config(view, value, "-c")
     else if (name === "--config-env") config(view, value, "--config-env")

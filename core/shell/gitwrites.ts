@@ -1,7 +1,11 @@
 // The files and directories git subcommands write that their options and operands name: the clone's
 // and init's directory, --separate-git-dir, `worktree add PATH`, `submodule add REPO PATH`,
 // `checkout-index --prefix=`, `archive -o`, `bundle create FILE`, `format-patch -o DIR`, `bugreport -o`,
-// `diagnose -o`, `index-pack -o`, `pack-objects BASE` (`--output`, any
+// `diagnose -o`, `index-pack -o`, `pack-objects BASE`, `read-tree --prefix=` (with -u it checks the
+// files out there), `subtree add --prefix=`, `apply`/`am --directory=` (the diff's files land below it),
+// `archive --prefix=` (the members' folder: `git archive --prefix=.git/hooks/ HEAD | tar x` writes
+// there), `mv SRC... DEST` (DEST/NAME), and `--work-tree=DIR` of every command that may write the work
+// tree (checkout, restore, stash, reset...: the tracked files land in DIR) (`--output`, any
 // subcommand's, is judged in assess.ts).
 // Each is judged as a write (outside the workspace high, rc files and protected paths critical). Pure.
 import type { Finding } from "./raw.ts"
@@ -9,6 +13,8 @@ import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
 import { writeVerdict } from "./paths.ts"
 import { resolveWord } from "./cwd.ts"
+import { namedIn } from "./copyopts.ts"
+import { isInside } from "../base/paths.ts"
 
 interface Spec {
   /** short letters that take a value */
@@ -21,6 +27,11 @@ interface Spec {
   operands: number[] | Record<string, number[]>
   /** the repository operand a missing directory operand is named after (clone, submodule add) */
   derived?: number
+  /** the last operand is where the others land (`git mv`) */
+  landing?: true
+  /** the written values are taken from the top of the work tree wherever git runs (apply/am
+   *  --directory, read-tree --prefix): judged from there too (the workspace's top) */
+  fromTop?: true
 }
 
 const SPECS: Record<string, Spec> = {
@@ -32,22 +43,38 @@ const SPECS: Record<string, Spec> = {
   worktree: { short: "bB", long: ["reason"], writes: [], operands: { add: [0], move: [1] } },
   submodule: { short: "b", long: ["branch", "name", "reference", "depth"], writes: [], operands: { add: [1] }, derived: 0 },
   "checkout-index": { short: "", long: ["prefix", "stage"], writes: ["prefix"], operands: [] },
-  archive: { short: "o", long: ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"], writes: ["o"], operands: [] },
+  archive: { short: "o", long: ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"], writes: ["o", "prefix"], operands: [] },
+  "read-tree": { short: "", long: ["prefix", "index-output", "exclude-per-directory"], writes: ["prefix", "index-output"], operands: [], fromTop: true },
+  subtree: { short: "Pmb", long: ["prefix", "message", "annotate", "branch", "onto"], writes: ["P", "prefix"], operands: [] },
+  apply: { short: "pC", long: ["exclude", "include", "directory", "whitespace", "build-fake-ancestor"], writes: ["directory", "build-fake-ancestor"], operands: [], fromTop: true },
+  am: { short: "pC", long: ["directory", "exclude", "include", "whitespace", "resolvemsg", "patch-format", "quoted-cr", "empty"], writes: ["directory"], operands: [], fromTop: true },
   bundle: { short: "", long: ["version"], writes: [], operands: { create: [0] } },
   bugreport: { short: "os", long: ["output-directory", "suffix", "diagnose"], writes: ["o", "output-directory"], operands: [] },
   diagnose: { short: "os", long: ["output-directory", "suffix", "mode"], writes: ["o", "output-directory"], operands: [] },
   "index-pack": { short: "o", long: ["keep", "index-version", "threads", "max-input-size", "object-format", "promisor"], writes: ["o"], operands: [] },
   // `git pack-objects BASE` writes BASE-<hash>.pack and .idx (not with --stdout)
   "pack-objects": { short: "", long: [], writes: [], operands: [0] },
+  // `git mv SRC... DEST`: DEST, and DEST/NAME when DEST is a directory (copyopts.ts landings)
+  mv: { short: "", long: [], writes: [], operands: [], landing: true },
   "format-patch": {
     short: "ovN", writes: ["o", "output-directory"], operands: [],
     long: ["output-directory", "reroll-count", "subject-prefix", "in-reply-to", "to", "cc", "from", "signature", "signature-file", "cover-from-description", "base", "range-diff", "interdiff", "creation-factor", "add-header", "suffix", "filename-max-length", "start-number", "description-file", "output"],
   },
 }
 
+// what reads the work tree without writing it: anything else given --work-tree=DIR may write DIR
+const READS_TREE = new Set([
+  "status", "diff", "diff-files", "diff-index", "diff-tree", "log", "show", "ls-files", "ls-tree", "grep", "blame", "annotate", "describe",
+  "rev-parse", "rev-list", "shortlog", "whatchanged", "cat-file", "check-ignore", "check-attr", "config", "var", "help", "version",
+  "add", "commit", "count-objects", "fsck", "name-rev", "for-each-ref", "show-ref", "branch", "tag", "remote", "fetch", "push", "reflog", "notes",
+])
+
 /** Judge the paths a git subcommand writes (v.args[0] is the subcommand: global options are gone). */
 export function gitWrites(v: View, out: Finding[]): void {
   const sub = v.args[0]?.value
+  // a work tree outside the workspace is judged where git runs (readonly.ts: git-elsewhere)
+  const tree = v.part.git?.workTree
+  if (tree && (sub === undefined || !READS_TREE.has(sub)) && inWorkspace(v, tree)) judge(v, out, [tree], sub ?? "(no subcommand)", "--work-tree")
   const spec = sub === undefined ? undefined : SPECS[sub]
   if (!spec) return
   let args = v.args.slice(1)
@@ -66,8 +93,14 @@ export function gitWrites(v: View, out: Finding[]): void {
   }
   const { operands, written } = parse(args, spec)
   const targets = [...written, ...indexes.map((i) => operands[i]).filter((w): w is Word => w !== undefined)]
+  if (spec.fromTop) for (const w of written) if (w.value !== undefined && !w.value.startsWith("/") && !w.tilde) targets.push({ ...w, text: `${v.place.workspace}/${w.value}`, value: `${v.place.workspace}/${w.value}` })
+  if (spec.landing && operands.length > 1) targets.push(operands[operands.length - 1]!, ...namedIn(operands.slice(0, -1), operands[operands.length - 1]!))
   const missing = spec.derived !== undefined && indexes.some((i) => operands[i] === undefined) ? derivedDir(operands[spec.derived]) : undefined
   if (missing) targets.push(missing)
+  judge(v, out, targets, sub!)
+}
+
+function judge(v: View, out: Finding[], targets: Word[], sub: string, how = "writes there"): void {
   // `git -C DIR`: relative paths are taken from DIR (a -C that is not static leaves the folder unknown)
   let cwd = v.part.cwd
   for (const d of v.part.git?.chdirs ?? []) cwd = cwd === null || d.value === undefined ? null : resolveWord(d, cwd, v.place.home)
@@ -78,8 +111,13 @@ export function gitWrites(v: View, out: Finding[]): void {
     if (moved) for (const p of moved) v.writes.push({ ...t, text: p, value: p, tilde: false })
     else v.writes.push(t)
     const verdict = writeVerdict(t, cwd, v.place)
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `git ${sub} writes there: ${verdict.reason}` })
+    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: how === "--work-tree" ? `git --work-tree=${t.text} ${sub} may write the tracked files there: ${verdict.reason}` : `git ${sub} writes there: ${verdict.reason}` })
   }
+}
+
+function inWorkspace(v: View, w: Word): boolean {
+  const paths = w.value === undefined ? null : resolveWord(w, v.part.cwd, v.place.home)
+  return paths !== null && paths.every((p) => isInside(v.place.workspace, p))
 }
 
 // git's parse-options: `--name=V`, `--name V` (any unique prefix), `-xV`, `-x V`, bundles (`-qo F`), `--` ends options

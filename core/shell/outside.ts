@@ -1,7 +1,7 @@
 // Builds and runners are low only while they run the workspace's own code. Options and operands that
 // point them elsewhere — a URL, a package@version, a script or project outside the workspace, a shell
 // or wrapper they run (npm --script-shell, go test -exec, cargo --config, make --eval) — raise them,
-// with the option named. Also the editors and patchers that write what their input says. Pure.
+// with the option named. Also the editors that write what their input says. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
 import type { Word } from "./word.ts"
@@ -102,20 +102,6 @@ export function make(v: View, out: Finding[]): void {
   for (const o of optionValues(v, ["file", "makefile", "directory", "include-dir"], "fCI", 2)) {
     const where = outside(v, o.value)
     if (where) out.push(high("runs-outside-code", `make ${o.written} ${where}: runs a Makefile from outside the workspace`))
-  }
-}
-
-/** patch writes the file it is given (or -o FILE), and whatever files the diff names. */
-export function patch(v: View, out: Finding[]): void {
-  out.push({ name: "write-files", level: "medium", reason: "patches the files its diff names" })
-  const targets = optionValues(v, ["output"], "o", 2).map((o) => o.value)
-  const operand = v.args.find((a, i) => !(a.value ?? "").startsWith("-") && !/^-[pFoDdriBYzVgbz]$|^--/.test(v.values[i - 1] ?? ""))
-  if (operand) targets.push(operand)
-  for (const t of targets) {
-    if (!t) continue
-    v.writes.push(t)
-    const verdict = writeVerdict(t, v.part.cwd, v.place)
-    if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `patch writes ${verdict.reason}` })
   }
 }
 

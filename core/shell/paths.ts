@@ -8,6 +8,7 @@ import { isInsideFold, resolveWord, unicodeFold } from "./cwd.ts"
 import { globCandidates } from "./globs.ts"
 import type { Through } from "./links.ts"
 import { throughUnknownFd } from "./fds.ts"
+import { startupFile } from "./startup.ts"
 
 export interface PlaceContext {
   workspace: string
@@ -130,10 +131,6 @@ const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$\(\([^)]*\)\)|\$[A-Za-z_][A-Za-z0-9
 
 // the caller's output (/dev/fd/1, /dev/fd/2: what fds.ts leaves of a descriptor the command did not redirect)
 const NOT_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/1", "/dev/fd/2"])
-// and the folders whose every file a shell or the session sources at start (Fedora's ~/.bashrc
-// sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there, the folder itself
-// included (`git clone . ~/.bashrc.d`), is one to a startup file
-const RC_FILES = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
 const DISKS = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop)/
 
 /** How bad a write to this target is; undefined for the harmless ones (/dev/null). */
@@ -163,10 +160,12 @@ export function writeVerdict(target: Word, cwd: Cwd, c: PlaceContext): Verdict |
     // what is dangerous is compared ignoring case (a case-insensitive file system writes ~/.BASHRC as
     // ~/.bashrc, /ETC/hosts as /etc/hosts); what is safe (inside the workspace) is compared exactly
     if (isInsideFold("/etc", p) || isInsideFold("/boot", p) || isInsideFold("/private/etc", p)) return { level: "critical", reason: `writes to the system file ${p}` }
-    if (isInsideFold(c.home, p) && RC_FILES.test(p.slice(c.home.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p}` }
+    const startup = startupFile(p, c.home)
+    if (startup) return { level: "critical", reason: startup }
     // HOME through a link: the real paths a call's writes resolve to are below the home's real path
     const real = c.realpath ? c.realpath(c.home) : c.home
-    if (real !== c.home && isInsideFold(real, p) && RC_FILES.test(p.slice(real.length + 1))) return { level: "critical", reason: `writes to the shell startup file ${p} (the home directory ${c.home} leads to ${real})` }
+    const viaLink = real !== c.home ? startupFile(p, real) : undefined
+    if (viaLink) return { level: "critical", reason: `${viaLink} (the home directory ${c.home} leads to ${real})` }
     if (isInside(c.workspace, p)) return { level: "medium", reason: `writes ${p}` }
     if (c.tmp.some((t) => isInside(t, p))) return { level: "medium", reason: `writes the temporary file ${p}` }
     if (inSystem(p) || p.startsWith("/dev/")) return { level: "critical", reason: `writes to the system path ${p}` }

@@ -74,6 +74,11 @@ export interface TouchedPath {
   /** a git command started in this folder prints content its repository holds without naming the
    *  files (git show, log -p, diff, grep): the names the repository holds are looked up on disk */
   git?: GitContent
+  /** an archive an extraction unpacks (tar -x -f, unzip) or a diff a patcher applies (patch, git
+   *  apply): its member or file names are looked up on disk and judged as writes below this folder;
+   *  `strip`: tar --strip-components, patch -pN (-1: any number); `later`: an earlier part of the
+   *  command writes files, so one missing now may be made before it is read */
+  unpacks?: { into: string; strip: number; diff?: true; later?: true }
 }
 
 /** What a git command prints of its repository: the history's files, the index's (all of them, or only

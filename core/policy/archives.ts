@@ -1,0 +1,136 @@
+// The member names of an archive on disk, for judging what an extraction writes: tar (plain or gzip,
+// GNU long names and pax `path` records) and zip (its central directory). Bounded in bytes read and
+// members listed: past a bound, or for a format not read here (xz, bzip2, zstd, 7z...), the answer is
+// "not listed" and the caller fails closed. Side effects: reads one file.
+import { closeSync, readSync, statSync } from "node:fs"
+import { openRegular } from "../base/readsafe.ts"
+import { gunzipSync } from "node:zlib"
+
+/** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
+export type Listing = { names: string[] } | { unknown: string; missing?: true }
+
+const MAX_MEMBERS = 20000
+const MAX_GZIP_BYTES = 32 * 1024 * 1024
+const MAX_TAR_BYTES = 256 * 1024 * 1024
+
+/** The names (and link targets) of the archive's members, or why they could not be listed. */
+export function archiveMembers(path: string): Listing {
+  const st = statSync(path, { throwIfNoEntry: false })
+  if (!st) return { unknown: "it does not exist yet", missing: true }
+  if (!st.isFile()) return { unknown: "it is not a plain file" }
+  const head = readAt(path, 0, 4)
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    if (st.size > MAX_GZIP_BYTES) return { unknown: `a compressed archive larger than ${MAX_GZIP_BYTES >> 20} MiB` }
+    let data: Buffer
+    try {
+      data = gunzipSync(readAt(path, 0, st.size), { maxOutputLength: MAX_TAR_BYTES })
+    } catch {
+      return { unknown: "it does not decompress within the bound" }
+    }
+    return tarNames((at, n) => data.subarray(at, at + n), data.length)
+  }
+  if (head[0] === 0x50 && head[1] === 0x4b) return zipNames(path, st.size)
+  if (st.size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return tarNames((at, n) => readAt(path, at, n), st.size)
+  return { unknown: "a format ccode does not list (only tar, tar.gz and zip)" }
+}
+
+function readAt(path: string, at: number, n: number): Buffer {
+  const fd = openRegular(path)
+  try {
+    const buf = Buffer.alloc(n)
+    const got = readSync(fd, buf, 0, n, at)
+    return buf.subarray(0, got)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+// 512-byte headers: name (0..100), size (124, octal), type (156), link name (157..257), ustar prefix (345..500)
+function tarNames(read: (at: number, n: number) => Buffer, size: number): Listing {
+  const names: string[] = []
+  let at = 0
+  let longName: string | undefined
+  while (at + 512 <= size) {
+    const h = read(at, 512)
+    if (h.length < 512 || h.every((b) => b === 0)) break
+    const body = parseInt(text(h, 124, 12).trim() || "0", 8)
+    if (!Number.isFinite(body) || body < 0) return { unknown: "a header that cannot be read" }
+    const type = String.fromCharCode(h[156]!)
+    const data = at + 512
+    at = data + Math.ceil(body / 512) * 512
+    if (type === "L") {
+      longName = text(read(data, body), 0, body)
+      continue
+    }
+    if (type === "x") {
+      const path = /(?:^|\n)\d+ path=([^\n]*)/.exec(read(data, body).toString("utf8"))
+      if (path) longName = path[1]
+      continue
+    }
+    if (type === "g" || type === "K") continue
+    const prefix = text(h, 345, 155)
+    const name = longName ?? (prefix ? `${prefix}/${text(h, 0, 100)}` : text(h, 0, 100))
+    longName = undefined
+    names.push(name)
+    // a link member: what it points to is written through later members, or read: judged too
+    if (type === "1" || type === "2") names.push(`${name}/../${text(h, 157, 100)}`)
+    if (names.length > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} members` }
+  }
+  return { names }
+}
+
+function text(b: Buffer, at: number, n: number): string {
+  const s = b.subarray(at, at + n)
+  const end = s.indexOf(0)
+  return s.subarray(0, end < 0 ? s.length : end).toString("utf8")
+}
+
+// the end-of-central-directory record (in the last 64 KiB) gives the central directory's place
+function zipNames(path: string, size: number): Listing {
+  const tailLen = Math.min(size, 65557)
+  const tail = readAt(path, size - tailLen, tailLen)
+  const eocd = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  if (eocd < 0) return { unknown: "a zip file without its directory" }
+  const count = tail.readUInt16LE(eocd + 10)
+  const dirSize = tail.readUInt32LE(eocd + 12)
+  const dirAt = tail.readUInt32LE(eocd + 16)
+  if (count === 0xffff || dirAt === 0xffffffff) return { unknown: "a zip64 archive" }
+  if (count > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} members` }
+  const dir = readAt(path, dirAt, dirSize)
+  const names: string[] = []
+  let at = 0
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > dir.length || dir.readUInt32LE(at) !== 0x02014b50) return { unknown: "a zip directory that cannot be read" }
+    const n = dir.readUInt16LE(at + 28)
+    const extra = dir.readUInt16LE(at + 30)
+    const comment = dir.readUInt16LE(at + 32)
+    names.push(dir.subarray(at + 46, at + 46 + n).toString("utf8"))
+    at += 46 + n + extra + comment
+  }
+  return { names }
+}
+
+const MAX_DIFF_BYTES = 8 * 1024 * 1024
+
+/** The file names a diff (unified, context, git) writes: `+++`/`---` and `***` headers, git's `diff --git`,
+ *  `rename to`/`copy to` lines (/dev/null skipped, quotes and a timestamp after a tab dropped). */
+export function diffTargets(path: string): Listing {
+  const st = statSync(path, { throwIfNoEntry: false })
+  if (!st) return { unknown: "it does not exist yet", missing: true }
+  if (!st.isFile()) return { unknown: "it is not a plain file" }
+  if (st.size > MAX_DIFF_BYTES) return { unknown: `a diff larger than ${MAX_DIFF_BYTES >> 20} MiB` }
+  const names = new Set<string>()
+  for (const line of readAt(path, 0, st.size).toString("utf8").split("\n")) {
+    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line)
+    if (m) names.add(unquote(m[1]!.split("\t")[0]!.trimEnd()))
+    const git = /^diff --git (\S+) (\S+)$/.exec(line)
+    if (git) for (const n of [git[1]!, git[2]!]) names.add(unquote(n))
+    if (names.size > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} files` }
+  }
+  names.delete("/dev/null")
+  return { names: [...names] }
+}
+
+function unquote(name: string): string {
+  return name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/\\(.)/g, "$1") : name
+}

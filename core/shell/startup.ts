@@ -1,0 +1,28 @@
+// The files in a home folder that a shell, a session or an everyday program reads at start and can run
+// programs from: a write there runs code later, in every new shell, repository, editor or interpreter
+// (~/.gitconfig's core.fsmonitor runs on every `git status`, a site-packages .pth line in every python).
+// Judged for shell writes and for the host tools' writes alike. Names compared ignoring case. Pure.
+import { isInsideFold } from "./cwd.ts"
+
+// shell and session start-up files, and the folders whose every file a shell or the session sources at
+// start (Fedora's ~/.bashrc sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there,
+// the folder itself included (`git clone . ~/.bashrc.d`), is one to a startup file
+const SHELL = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|inputrc|pam_environment|xprofile|xinitrc|xsession|xsessionrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
+// programs' own start-up files and folders that name commands to run: git (core.fsmonitor, core.pager),
+// systemd user units, python (.pth import lines, usercustomize), IPython, cargo (build.rustc-wrapper),
+// direnv, editors (vim, neovim, emacs, VS Code), gdb, tmux, screen, curl/wget, R, irb, psql, sqlite,
+// bun (preload), yarn (yarnPath), codex, mercurial hooks, gradle init scripts, mvn's .mavenrc, starship
+const PROGRAM = /^\.(gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
+
+// the user's own program folder, which most distributions' ~/.profile puts first on PATH
+const ON_PATH = /^\.local\/bin(\/.*)?$/i
+
+/** Why writing `path` (absolute) is writing a startup file of the home `home`; undefined when it is not. */
+export function startupFile(path: string, home: string): string | undefined {
+  if (!home || !isInsideFold(home, path) || path.length === home.length) return undefined
+  const rel = path.slice(home === "/" ? 1 : home.length + 1)
+  if (SHELL.test(rel)) return `writes to the shell startup file ${path}`
+  if (PROGRAM.test(rel)) return `writes to the startup file ${path}: a program reads it at start and can run commands it names`
+  if (ON_PATH.test(rel)) return `writes to the startup file ${path}: ~/.local/bin is on the usual PATH, a program there runs in place of one of the same name`
+  return undefined
+}
