@@ -15,7 +15,13 @@ const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
 // is no secret, so the user part must look like a token: a token prefix, or long with a digit in it
 const URL_USER = /\bhttps?:\/\/([^/@\s:]+)@/gi
 const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glcbt-|glrt-|x-access-token|x-token-auth|oauth2|gitlab-ci-token|ATBB|xox[a-z]-)/i
-const SECRET_KEY = /(^|\.)(extraheader|password|pass|smtppass|token|accesstoken|oauthtoken)$/i
+// the last word of a key (after `.`, `-` or `_`: `github.oauth-token`, `hub.oauthtoken`, `foo.api_key`)
+const SECRET_KEY = /(^|[._-])(extraheader|password|passwd|pass|smtppass|token|accesstoken|oauth-?token|access-?token|auth-?token|api-?key|apikey|secret|client-?secret|passphrase)$/i
+// keys whose value is a program git runs for a password or a connection: arguments after the program are
+// not needed, so a value with a space (`echo ghp_…`, `sshpass -p PW ssh`) or a token in it carries the secret
+const PROGRAM_KEY = /^core\.(askpass|sshcommand)$/i
+// a user name that is a token (GitHub and GitLab take a token as the user name of an https login)
+const USER_KEY = /^credential\.(.*\.)?username$/i
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
  *  the user's and the system's. */
@@ -72,11 +78,13 @@ export function gitConfigCredential(file: string): string | undefined {
   }
   const entries = parseConfig(text)
   // a file git would refuse is read as text: a URL with a password in it is one all the same
-  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) ? "a line with a credential" : undefined
+  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) || /askpass\s*=\s*\S+\s+\S/i.test(text) ? "a line with a credential" : undefined
   for (const e of entries) {
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
     // `credential.helper = "!f() { echo password=…; }; f"`: the helper carries the secret itself
     if (/^credential\..*helper$|^credential\.helper$/i.test(e.key) && e.value !== null && HELPER_SECRET.test(e.value)) return `${masked(e.key)} (a helper that holds its password)`
+    if (PROGRAM_KEY.test(e.key) && e.value !== null && programSecret(e.key, e.value)) return `${masked(e.key)} (a program line that holds a secret)`
+    if (USER_KEY.test(e.key) && e.value !== null && tokenLike(e.value)) return `${masked(e.key)} (a token as the user name)`
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
     if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }
@@ -84,6 +92,20 @@ export function gitConfigCredential(file: string): string | undefined {
 }
 
 const HELPER_SECRET = /(password|passwd|token|secret)\s*=/i
+
+// a token by its prefix, an old 40-hex GitHub token, or a long run of letters and digits
+function tokenLike(value: string): boolean {
+  const v = value.trim()
+  return TOKEN_PREFIX.test(v) || /^[0-9a-f]{40}$/i.test(v) || (v.length >= 32 && /^[\w-]+$/.test(v) && /[a-z]/i.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4)
+}
+
+// core.askPass with arguments, or any word of it a token; core.sshCommand with a password option or a token
+function programSecret(key: string, value: string): boolean {
+  const words = value.trim().split(/\s+/)
+  if (words.some(tokenLike) || HELPER_SECRET.test(value)) return true
+  if (/askpass$/i.test(key)) return words.length > 1
+  return /\bsshpass\b/.test(value)
+}
 
 function tokenUser(text: string): boolean {
   for (const m of text.matchAll(URL_USER)) {

@@ -72,6 +72,19 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "/etc/gitlab-runner/config.toml", "/etc/mysql/debian.cnf", "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant",
   "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/krb5.keytab",
   "/etc/openvpn", "/etc/wireguard",
+  // Debian's daily copies of the password hashes and PAM's old ones; apt's private repository logins;
+  // root's podman/buildah/skopeo login; systemd's service credentials (LoadCredential=, SetCredential=) and
+  // the host key that decrypts encrypted ones
+  "/var/backups/shadow.bak", "/var/backups/gshadow.bak", "/etc/shadow.bak", "/etc/gshadow.bak", "/etc/security/opasswd",
+  "/etc/apt/auth.conf", "/etc/apt/auth.conf.d", "/etc/containers/auth.json", "/run/credentials", "/etc/credstore",
+  "/etc/credstore.encrypted", "/run/credstore", "/run/credstore.encrypted", "/var/lib/systemd/credential.secret",
+  // other services' passwords and keys: Samba, SSSD, LDAP clients, mail relays, davfs, rsync daemons, Ceph,
+  // kubelet and k3s, Docker's daemon key, GitLab's and Jenkins's first passwords, iwd's Wi-Fi keys
+  "/etc/samba/smbpasswd", "/var/lib/samba/private", "/var/lib/sss/secrets", "/etc/sssd/sssd.conf", "/etc/ldap.secret",
+  "/etc/pam_ldap.secret", "/etc/postfix/sasl_passwd", "/etc/postfix/sasl_passwd.db", "/etc/exim4/passwd.client", "/etc/msmtprc",
+  "/etc/ssmtp/ssmtp.conf", "/etc/davfs2/secrets", "/etc/rsyncd.secrets", "/etc/kubernetes/kubelet.conf",
+  "/var/lib/rancher/k3s/server/token", "/etc/docker/key.json", "/etc/gitlab/initial_root_password",
+  "/etc/gitlab/gitlab-secrets.json", "/var/lib/jenkins/secrets", "/var/lib/iwd",
 ]
 
 /**
@@ -111,6 +124,17 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // files, cloud service-account keys, Azure Functions' local secrets
   ".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".passwd-s3fs", "/**/.docker/config.json", "/**/.kube/config",
   "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
+  // PuTTY, Apple (.p8) and Kerberos (.keytab) keys, GPG secret keyrings and armored secret-key exports, VPN
+  // profiles with their keys inline
+  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "secring.*", "*secret*.asc", "*private*.asc", "*.ovpn",
+  // cloud keys: Firebase Admin SDK and GCP service-account keys, Google OAuth client secrets and the tokens
+  // its quickstarts store
+  "*serviceaccount*.json", "*service_account*.json", "*adminsdk*.json", "client_secret*.json", "credentials.json",
+  "token.json", "token.pickle", "key.json", "*-key.json", "*_key.json",
+  // terraform variable values (`variables.tf` declares them and stays readable; a .tfvars file holds them),
+  // editors' saved (S)FTP logins, Ansible vault passwords, Composer's project login, secrets files
+  "*.tfvars", "*.tfvars.json", "sftp-config.json", "sftp.json", ".ftpconfig", ".remote-sync.json", "*vault?pass*",
+  "auth.json", "_netrc", ".boto", "secrets.yml", "secrets.yaml", "secrets.json", "secrets.toml",
 ]
 
 /**
@@ -125,7 +149,9 @@ export const MACHINE_SECRETS: readonly string[] = [
   // all of memory, every process's (readable as root)
   "/proc/kcore", "/dev/mem", "/dev/kmem",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
-  "/run/user/*/containers/auth.json",
+  "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
+  // Kerberos ticket caches (usable tickets): the default FILE: cache and the DIR: caches under the runtime directory
+  "/tmp/krb5cc*", "/var/tmp/krb5cc*", "/run/user/*/krb5cc*", "/tmp/krb5cc*/**", "/run/user/*/krb5cc*/**",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below
