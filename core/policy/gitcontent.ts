@@ -10,6 +10,7 @@ import { gitfileTarget } from "../base/gitrepo.ts"
 import { indexEntries } from "../base/gitlinks.ts"
 import { safeGitArgv, safeGitEnv } from "../git/safe-git.ts"
 import type { GitContent } from "../shell/types.ts"
+import { placeObjects } from "./gitobjects.ts"
 
 /** How many names and how long the history's listing may take; past either it is not known. */
 const MAX_NAMES = 200_000
@@ -21,6 +22,8 @@ export interface RepoFiles {
   files: string[]
   /** why not every name could be looked at */
   unknown?: string
+  /** a blob named by id that no commit or index entry holds (placeObjects) */
+  unplaced?: string
 }
 
 /** The files below the repository found from `start` that the command could print: `judged` picks them. */
@@ -53,7 +56,9 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     if (typeof names === "string") unknown = names
     else for (const n of names) keep(n)
   }
-  return unknown ? { files: [...files], unknown } : { files: [...files] }
+  const placed = content.objects ? placeObjects(repo.top, content.objects) : undefined
+  for (const n of placed?.paths ?? []) keep(n)
+  return { files: [...files], ...(unknown ? { unknown } : {}), ...(placed?.unplaced ? { unplaced: placed.unplaced } : {}) }
 }
 
 // `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)

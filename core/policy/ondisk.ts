@@ -151,6 +151,7 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   const found = gitContentFiles(start, content, ctx.judged)
   for (const path of found.files) paths.push({ path, access: "read" })
   if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
+  if (found.unplaced) raised.push({ risk: "high", reason: `git prints an object it is given by id, and ${found.unplaced}` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
 }
 

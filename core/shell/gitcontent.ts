@@ -95,11 +95,12 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
     case "cat-file":
       // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
-      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
+      // a blob no commit holds (staged, then dropped) is looked up by its id too
+      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true, ...objectsOf(args) } : undefined
     case "diff":
     case "diff-index":
       if (quiet || flags.includes("--no-index")) return undefined
-      if (revs) return { history: true, index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", cached(flags)) : {}) }
+      if (revs) return { history: true, index: "all", ...narrowed, ...objectsOf(args), ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", cached(flags)) : {}) }
       return cached(flags) ? { index: "all", ...narrowed, ...(sub === "diff" && flags.every((f) => DIFF_KEEPS.test(f)) ? asked("diff", true) : {}) } : { index: "changed", ...narrowed }
     case "diff-files":
       return quiet ? undefined : { index: "changed", ...narrowed }
@@ -108,12 +109,18 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       return { history: true, ...narrowed }
     case "show":
       if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
-      return { history: true, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
+      return { history: true, ...narrowed, ...objectsOf(args), ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
       if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...narrowed }
       return undefined
   }
+}
+
+// the operands that can name an object (not `REV:path`, judged as a path): a blob among them prints its content
+function objectsOf(args: Word[]): Pick<GitContent, "objects"> {
+  const names = args.map((w) => w.value).filter((v): v is string => v !== undefined && !v.includes(":") && v !== "")
+  return names.length ? { objects: names } : {}
 }
 
 function asksPatch(flag: string): boolean {

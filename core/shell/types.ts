@@ -85,6 +85,8 @@ export interface GitContent {
   within?: string[]
   /** git can list the very names it prints: `git show REVS --name-only` or `git diff [--cached] REVS --name-only` */
   ask?: { kind: "show" | "diff"; revs: string[]; cached?: true }
+  /** objects named by id or revision whose content it prints when they are blobs (`git cat-file -p ID`) */
+  objects?: string[]
 }
 
 export interface ShellAnalysis {
