@@ -126,15 +126,22 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
   // PuTTY, Apple (.p8) and Kerberos (.keytab) keys, GPG secret keyrings and armored secret-key exports, VPN
   // profiles with their keys inline
-  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "secring.*", "*secret*.asc", "*private*.asc", "*.ovpn",
+  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "secring.gpg", "secring.kbx", "*secret*.asc", "*private*.asc", "*.ovpn",
   // cloud keys: Firebase Admin SDK and GCP service-account keys, Google OAuth client secrets and the tokens
   // its quickstarts store
   "*serviceaccount*.json", "*service_account*.json", "*adminsdk*.json", "client_secret*.json", "credentials.json",
   "token.json", "token.pickle", "key.json", "*-key.json", "*_key.json",
   // terraform variable values (`variables.tf` declares them and stays readable; a .tfvars file holds them),
-  // editors' saved (S)FTP logins, Ansible vault passwords, Composer's project login, secrets files
-  "*.tfvars", "*.tfvars.json", "sftp-config.json", "sftp.json", ".ftpconfig", ".remote-sync.json", "*vault?pass*",
-  "auth.json", "_netrc", ".boto", "secrets.yml", "secrets.yaml", "secrets.json", "secrets.toml",
+  // editors' saved (S)FTP logins, Ansible vault passwords, Composer's project login, secrets files. No name
+  // here ends in an everyday extension of its own (.txt, .yaml, .toml, .ts): a glob (`cat *.txt`) is judged
+  // by the names it could match, and would ask for every file of that kind
+  "*.tfvars", "*.tfvars.json", "sftp-config.json", "sftp.json", ".ftpconfig", ".remote-sync.json", ".vault_pass",
+  ".vault-pass", ".vault_password", ".vault-password", "vault_pass", "vault-pass", "auth.json", "_netrc", ".boto",
+  "secrets.yml", "secrets.json",
+  // Kerberos ticket caches (usable tickets), wherever KRB5CCNAME puts them: the FILE: cache (/tmp/krb5cc_UID)
+  // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
+  // /tmp holds, not by a name it could match
+  "krb5cc_*", "/**/krb5cc*/tkt*",
 ]
 
 /**
@@ -150,8 +157,17 @@ export const MACHINE_SECRETS: readonly string[] = [
   "/proc/kcore", "/dev/mem", "/dev/kmem",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
-  // Kerberos ticket caches (usable tickets): the default FILE: cache and the DIR: caches under the runtime directory
-  "/tmp/krb5cc*", "/var/tmp/krb5cc*", "/run/user/*/krb5cc*", "/tmp/krb5cc*/**", "/run/user/*/krb5cc*/**",
+]
+
+/**
+ * Variables whose value names a credential file or folder (a Kerberos ticket cache or keytab, systemd's
+ * service credentials, a cloud key file, a login file): a read of a path written with one of them is a
+ * read of a credential whatever the value is (the value can put it anywhere, `FILE:` prefix and all).
+ */
+export const CREDENTIAL_VARIABLES: readonly string[] = [
+  "KRB5CCNAME", "KRB5_KTNAME", "KRB5_CLIENT_KTNAME", "CREDENTIALS_DIRECTORY", "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_SHARED_CREDENTIALS_FILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AZURE_FEDERATED_TOKEN_FILE", "PGPASSFILE", "NETRC",
+  "REGISTRY_AUTH_FILE", "DOCKER_CONFIG", "KUBECONFIG", "GNUPGHOME", "CLOUDSDK_CONFIG", "VAULT_TOKEN_FILE",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below

@@ -13,7 +13,7 @@ import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { byName } from "./options.ts"
 import { segmentRegex } from "./globs.ts"
-import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS, CREDENTIAL_VARIABLES } from "../base/secrets.ts"
 import { operands } from "./part.ts"
 import { jqInputs } from "./jqmodules.ts"
 
@@ -56,6 +56,20 @@ export function unknownReads(part: Part): string | undefined {
     if (w.procsub) continue
     if (w.value === undefined || w.placeholder || w.hollow) return `${part.program} shows ${w.text}, a file named only at run time: it could be a secret`
     if (part.cwd === null && !w.value.startsWith("/") && !w.tilde && w.value !== "-") return `${part.program} shows ${w.value} in a directory not known before it runs`
+  }
+  return undefined
+}
+
+let credentialVar: RegExp | undefined
+
+/** A content-showing read (or an input redirect) of a path written with a variable that names a credential
+ *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
+export function credentialVariableRead(part: Part): string | undefined {
+  credentialVar ??= new RegExp(`\\$\\{?[#!]?(${CREDENTIAL_VARIABLES.join("|")})\\b`)
+  const words = [...(SHOWS_CONTENT.has(part.program) ? part.words.slice(1) : []), ...part.redirects.filter((r) => r.access === "read").map((r) => r.target)]
+  for (const w of words) {
+    const m = credentialVar.exec(w.text)
+    if (m) return `${part.program} reads ${w.text}: $${m[1]} names a credential file (a read sends it to the model)`
   }
   return undefined
 }
