@@ -157,6 +157,9 @@ export const MACHINE_SECRETS: readonly string[] = [
   "/proc/kcore", "/dev/mem", "/dev/kmem",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
+  // the dangling blobs and trees `git fsck --lost-found` writes out, named by id: a credential file staged and
+  // dropped before any commit is one, and nothing says which
+  "/**/.git/lost-found/other/**",
 ]
 
 /**
