@@ -158,8 +158,8 @@ export const MACHINE_SECRETS: readonly string[] = [
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
   // the dangling blobs and trees `git fsck --lost-found` writes out, named by id: a credential file staged and
-  // dropped before any commit is one, and nothing says which
-  "/**/.git/lost-found/other/**",
+  // dropped before any commit is one, and nothing says which (the id's shape keeps `src/**/*.ts` from meeting it)
+  `/**/.git/lost-found/other/${"[0-9a-f]".repeat(40)}*`,
 ]
 
 /**
