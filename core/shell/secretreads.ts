@@ -65,13 +65,22 @@ let credentialVar: RegExp | undefined
 /** A content-showing read (or an input redirect) of a path written with a variable that names a credential
  *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
 export function credentialVariableRead(part: Part): string | undefined {
-  credentialVar ??= new RegExp(`\\$\\{?[#!]?(${CREDENTIAL_VARIABLES.join("|")})\\b`)
-  const words = [...(SHOWS_CONTENT.has(part.program) ? part.words.slice(1) : []), ...part.redirects.filter((r) => r.access === "read").map((r) => r.target)]
-  for (const w of words) {
-    const m = credentialVar.exec(w.text)
-    if (m) return `${part.program} reads ${w.text}: $${m[1]} names a credential file (a read sends it to the model)`
+  if (SHOWS_CONTENT.has(part.program)) for (let i = 1; i < part.words.length; i++) {
+    const found = credentialVariable(part.program, part.words[i]!)
+    if (found) return found
+  }
+  for (const r of part.redirects) if (r.access === "read") {
+    const found = credentialVariable(part.program, r.target)
+    if (found) return found
   }
   return undefined
+}
+
+function credentialVariable(program: string, w: Word): string | undefined {
+  if (!w.text.includes("$")) return undefined
+  credentialVar ??= new RegExp(`\\$\\{?[#!]?(${CREDENTIAL_VARIABLES.join("|")})\\b`)
+  const m = credentialVar.exec(w.text)
+  return m ? `${program} reads ${w.text}: $${m[1]} names a credential file (a read sends it to the model)` : undefined
 }
 
 // git's subcommands that print files' content as committed, staged or in the work tree
