@@ -3,7 +3,8 @@
 // A read of such a file (cat .git/config, git config -l) sends the credential to the model; the same read
 // of an ordinary config is harmless, so the file is looked at. Reads one small file; never writes.
 import { lstatSync, readFileSync, statSync } from "node:fs"
-import { resolve } from "node:path"
+import { homedir } from "node:os"
+import { dirname, resolve } from "node:path"
 import { parseConfig } from "./gitconfig.ts"
 import { gitfileTarget } from "./gitrepo.ts"
 
@@ -24,9 +25,9 @@ const PROGRAM_KEY = /^core\.(askpass|sshcommand)$/i
 const USER_KEY = /^credential\.(.*\.)?username$/i
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
- *  the user's and the system's. */
+ *  the user's and the system's, and the files users include by name (`~/.gitconfig.local`, `~/.gitconfig-work`). */
 export function isGitConfigFile(path: string): boolean {
-  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
+  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig(?:[.-][^/]*)?$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
 }
 
 /**
@@ -60,8 +61,12 @@ export function gitConfigSources(path: string): string[] {
   return out
 }
 
-/** The key that holds a credential (never its value), or undefined when none does or the file is not there. */
-export function gitConfigCredential(file: string): string | undefined {
+/** The key that holds a credential (never its value), or undefined when none does or the file is not there.
+ *  The files it includes (`include.path`, `includeIf.<cond>.path`, whatever the condition) are looked at
+ *  too: `git config -l` prints their entries as its own. */
+export function gitConfigCredential(file: string, seen: Set<string> = new Set()): string | undefined {
+  if (seen.has(file) || seen.size >= MAX_INCLUDES) return undefined
+  seen.add(file)
   let st
   try {
     st = statSync(file, { throwIfNoEntry: false })
@@ -88,8 +93,18 @@ export function gitConfigCredential(file: string): string | undefined {
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
     if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }
+  for (const e of entries) {
+    if (e.value === null || !/^include(if\..*)?\.path$/i.test(e.key)) continue
+    const home = process.env.HOME ?? homedir()
+    const target = e.value.startsWith("~/") ? home + e.value.slice(1) : resolve(dirname(file), e.value)
+    const found = gitConfigCredential(target, seen)
+    if (found) return `${found} in ${e.value}, which ${masked(e.key)} includes`
+  }
   return undefined
 }
+
+// git follows at most 10 nested includes; a few more files are looked at before giving up quietly
+const MAX_INCLUDES = 16
 
 const HELPER_SECRET = /(password|passwd|token|secret)\s*=/i
 

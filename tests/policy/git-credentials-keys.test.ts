@@ -78,6 +78,27 @@ describe("git config keys that hold a token", () => {
     rmSync(join(home, ".gitconfig"))
   })
 
+  test("a token in a file the config includes: git config -l and the included file's reads ask", async () => {
+    writeFileSync(join(ws, ".git", "config"), "[core]\n\tbare = false\n[include]\n\tpath = ../cfg/gitconfig-secrets\n")
+    mkdirSync(join(ws, "cfg"), { recursive: true })
+    writeFileSync(join(ws, "cfg", "gitconfig-secrets"), `[github]\n\toauth-token = ${TOKEN}\n`)
+    const d = await decideIn("git config -l")
+    expect([d.decision, d.risk]).toEqual(["ask", "high"])
+    expect(d.reason).toContain("github.oauth-token in ../cfg/gitconfig-secrets, which include.path includes")
+    expect(d.reason).not.toContain("FAKESECRET")
+    // includeIf, whatever its condition, and a file named like a user's git config
+    writeFileSync(join(ws, ".git", "config"), '[includeIf "gitdir:~/work/"]\n\tpath = ../cfg/gitconfig-secrets\n')
+    expect((await decideIn("git config -l")).risk).toBe("high")
+    writeFileSync(join(home, ".gitconfig.local"), `[credential "https://github.com"]\n\tusername = ${TOKEN}\n`)
+    expect((await decideIn("cat ~/.gitconfig.local")).risk).toBe("high")
+    writeFileSync(join(home, ".gitconfig.local"), "[user]\n\tname = a\n")
+    expect((await decideIn("cat ~/.gitconfig.local")).decision).toBe("allow")
+    // an include cycle ends
+    writeFileSync(join(ws, ".git", "config"), "[include]\n\tpath = config\n")
+    const cycle = await decideIn("git config -l")
+    expect(cycle.reason).not.toContain("holds a credential")
+  })
+
   test("ordinary askPass, user names and ssh commands stay allowed", async () => {
     writeFileSync(join(ws, ".git", "config"), "[core]\n\taskPass = /usr/bin/ksshaskpass\n\tsshCommand = ssh -i ~/.ssh/deploy\n[credential \"https://github.com\"]\n\tusername = octocat\n")
     for (const command of ["git config -l", "cat .git/config", "git config core.askpass"]) {
