@@ -108,7 +108,12 @@ function contentOf(part: Part, sub: string, home: string): GitContent | undefine
       if (words[2]?.value !== "show" || quiet) return undefined
       return { history: true, ...narrowed }
     case "show":
-      if (quiet || (args.length > 0 && args.every((w) => (w.value ?? "").includes(":")))) return undefined
+      if (args.length > 0 && args.every((w) => (w.value ?? "").includes(":"))) return undefined
+      // a blob is printed whole whatever the diff options (`git show -s ID`, `--stat`)
+      if (quiet) {
+        const named = objectsOf(args)
+        return named.objects ? named : undefined
+      }
       return { history: true, ...narrowed, ...objectsOf(args), ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }

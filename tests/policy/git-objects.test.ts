@@ -67,7 +67,9 @@ describe("git objects named by id", () => {
 
   test("the dangling blob read by its id (full or short) asks high", async () => {
     const d7 = id.dangling!.slice(0, 7)
-    for (const command of [`git cat-file -p ${id.dangling}`, `git show ${id.dangling}`, `git cat-file -p ${d7}`, `git show ${id.dangling!.slice(0, 12)}`, `git cat-file blob ${d7}`, `git --no-pager show ${d7}`, `git diff ${id.x} ${d7}`]) {
+    for (const command of [`git cat-file -p ${id.dangling}`, `git show ${id.dangling}`, `git cat-file -p ${d7}`, `git show ${id.dangling!.slice(0, 12)}`, `git cat-file blob ${d7}`, `git --no-pager show ${d7}`, `git diff ${id.x} ${d7}`, `git cat-file -p ${d7}^{blob}`,
+      // git show prints a blob whole whatever the diff options
+      `git show -s ${d7}`, `git show --stat ${d7}`, `git show --name-only ${d7}`]) {
       const d = await decideIn(command)
       expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
       expect(d.reason).toContain("held by no commit")
@@ -83,7 +85,7 @@ describe("git objects named by id", () => {
   })
 
   test("ordinary objects and the listings stay allowed", async () => {
-    for (const command of [`git cat-file -p ${id.x}`, `git show ${id.notes!.slice(0, 7)}`, `git cat-file -p ${id.commit}`, "git show HEAD", "git cat-file -p HEAD", "git fsck --dangling", "git ls-files -s", `git cat-file -t ${id.dangling}`]) {
+    for (const command of [`git cat-file -p ${id.x}`, `git show ${id.notes!.slice(0, 7)}`, `git cat-file -p ${id.commit}`, "git show HEAD", "git show -s HEAD", "git show --stat HEAD", `git diff --stat ${id.x} ${id.dangling}`, "git cat-file -p HEAD", "git fsck --dangling", "git ls-files -s", `git cat-file -t ${id.dangling}`]) {
       const d = await decideIn(command)
       expect({ command, decision: d.decision }).toEqual({ command, decision: "allow" })
     }
