@@ -142,6 +142,8 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
   // /tmp holds, not by a name it could match
   "krb5cc_*", "/**/krb5cc*/tkt*",
+  // a blob `git unpack-file ID` wrote out under a made-up name: a dangling .env is one, and nothing says which
+  ".merge_file_*",
 ]
 
 /**
