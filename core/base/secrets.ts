@@ -126,7 +126,7 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
   // PuTTY, Apple (.p8) and Kerberos (.keytab) keys, GPG secret keyrings and armored secret-key exports, VPN
   // profiles with their keys inline
-  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "secring.gpg", "secring.kbx", "*secret*.asc", "*private*.asc", "*.ovpn",
+  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "*.jceks", "*.bks", "*.keychain", "*.keychain-db", "*.psafe3", "secring.gpg", "secring.kbx", "*secret*.asc", "*private*.asc", "*.ovpn",
   // cloud keys: Firebase Admin SDK and GCP service-account keys, Google OAuth client secrets and the tokens
   // its quickstarts store
   "*serviceaccount*.json", "*service_account*.json", "*adminsdk*.json", "client_secret*.json", "credentials.json",
