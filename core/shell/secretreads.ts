@@ -61,11 +61,13 @@ export function unknownReads(part: Part): string | undefined {
 }
 
 let credentialVar: RegExp | undefined
+// programs that copy what they read into other files (a copy in the workspace is then an ordinary read)
+const COPIES = new Set(["cp", "mv", "ln", "install", "rsync", "scp", "tar", "zip", "gzip", "bzip2", "xz", "zstd", "dd", "base32", "split", "csplit"])
 
 /** A content-showing read (or an input redirect) of a path written with a variable that names a credential
  *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
 export function credentialVariableRead(part: Part): string | undefined {
-  if (SHOWS_CONTENT.has(part.program)) for (let i = 1; i < part.words.length; i++) {
+  if (SHOWS_CONTENT.has(part.program) || COPIES.has(part.program)) for (let i = 1; i < part.words.length; i++) {
     const found = credentialVariable(part.program, part.words[i]!)
     if (found) return found
   }
