@@ -16,15 +16,18 @@ const URL_SECRET = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i
 // is no secret, so the user part must look like a token: a token prefix, or long with a digit in it
 const URL_USER = /\bhttps?:\/\/([^/@\s:]+)@/gi
 const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glcbt-|glrt-|x-access-token|x-token-auth|oauth2|gitlab-ci-token|ATBB|xox[a-z]-)/i
-// (`github.oauth-token`, `x.api_key`: a `-` or `_` before the word too)
-const SECRET_KEY = /(^|[._-])(extraheader|password|passwd|pass|smtppass|token|accesstoken|oauthtoken|api[-_]?key|secret|passphrase)$/i
-// a token by its shape: the well-known prefixes, or a long run of letters and digits
-const TOKEN_VALUE = /(?:^|[\s'"=:])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[a-z]-[\w-]{10,})|^(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{30,}$/
+// the last word of a key (after `.`, `-` or `_`: `github.oauth-token`, `hub.oauthtoken`, `foo.api_key`)
+const SECRET_KEY = /(^|[._-])(extraheader|password|passwd|pass|smtppass|token|accesstoken|oauth-?token|access-?token|auth-?token|api-?key|apikey|secret|client-?secret|passphrase)$/i
+// keys whose value is a program git runs for a password or a connection: arguments after the program are
+// not needed, so a value with a space (`echo ghp_…`, `sshpass -p PW ssh`) or a token in it carries the secret
+const PROGRAM_KEY = /^core\.(askpass|sshcommand)$/i
+// a user name that is a token (GitHub and GitLab take a token as the user name of an https login)
+const USER_KEY = /^credential\.(.*\.)?username$/i
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
- *  the user's and the system's. */
+ *  the user's and the system's, and the files users include by name (`~/.gitconfig.local`, `~/.gitconfig-work`). */
 export function isGitConfigFile(path: string): boolean {
-  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
+  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig(?:[.-][^/]*)?$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
 }
 
 /**
@@ -61,25 +64,27 @@ export function gitConfigSources(path: string): string[] {
 /** The key that holds a credential (never its value), or undefined when none does or the file is not there.
  *  The files it includes (include.path, includeIf.*.path, whatever the condition: it can hold) are read
  *  as git reads them: relative to the including file, `~/` from `home`. */
-export function gitConfigCredential(file: string, home?: string, depth = 0): string | undefined {
-  return ownCredential(file, home, depth)
+export function gitConfigCredential(file: string, home?: string, depth = 0, chain: ReadonlySet<string> = new Set()): string | undefined {
+  // a file that includes itself (directly or through others): git refuses the config, printing no more
+  if (chain.has(file)) return undefined
+  return ownCredential(file, home, depth, new Set([...chain, file]))
 }
 
 // git stops at 10 levels of includes
 const MAX_INCLUDE_DEPTH = 10
 
-function includedCredential(file: string, path: string, home: string | undefined, depth: number): string | undefined {
+function includedCredential(file: string, path: string, home: string | undefined, depth: number, chain: ReadonlySet<string>): string | undefined {
   if (depth >= MAX_INCLUDE_DEPTH) return `an include ${MAX_INCLUDE_DEPTH} levels deep, not followed`
   let target: string | undefined
   if (path.startsWith("~/")) target = home === undefined ? undefined : `${home}${path.slice(1)}`
   else if (path.startsWith("%(prefix)/") || path.startsWith("~")) target = undefined
   else target = resolve(dirname(file), path)
   if (target === undefined) return `an include of ${path.slice(0, 60)}, which ccode does not place`
-  const key = gitConfigCredential(target, home, depth + 1)
+  const key = gitConfigCredential(target, home, depth + 1, chain)
   return key === undefined ? undefined : `${key} in ${target}, which ${file} includes`
 }
 
-function ownCredential(file: string, home: string | undefined, depth: number): string | undefined {
+function ownCredential(file: string, home: string | undefined, depth: number, chain: ReadonlySet<string>): string | undefined {
   let st
   try {
     st = statSync(file, { throwIfNoEntry: false })
@@ -96,25 +101,40 @@ function ownCredential(file: string, home: string | undefined, depth: number): s
   }
   const entries = parseConfig(text)
   // a file git would refuse is read as text: a URL with a password in it is one all the same
-  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) ? "a line with a credential" : undefined
+  if (typeof entries === "string") return URL_SECRET.test(text) || tokenUser(text) || /extraheader/i.test(text) || HELPER_SECRET.test(text) || /askpass\s*=\s*\S+\s+\S/i.test(text) ? "a line with a credential" : undefined
   for (const e of entries) {
     if (/^include(?:if\..*)?\.path$/i.test(e.key) && e.value) {
-      const inc = includedCredential(file, e.value, home, depth)
+      const inc = includedCredential(file, e.value, home, depth, chain)
       if (inc) return inc
       continue
     }
     if (SECRET_KEY.test(e.key) && e.value) return masked(e.key)
     // `credential.helper = "!f() { echo password=…; }; f"`: the helper carries the secret itself
     if (/^credential\..*helper$|^credential\.helper$/i.test(e.key) && e.value !== null && HELPER_SECRET.test(e.value)) return `${masked(e.key)} (a helper that holds its password)`
-    // `core.askPass = echo ghp_…` (git takes its output as the password), a token as a credential's user name
-    if (/^core\.askpass$|^credential\.(.*\.)?(helper|username)$/i.test(e.key) && e.value !== null && TOKEN_VALUE.test(e.value.trim())) return `${masked(e.key)} (a token in its value)`
+    if (PROGRAM_KEY.test(e.key) && e.value !== null && programSecret(e.key, e.value)) return `${masked(e.key)} (a program line that holds a secret)`
+    if (USER_KEY.test(e.key) && e.value !== null && tokenLike(e.value)) return `${masked(e.key)} (a token as the user name)`
     if (URL_SECRET.test(e.key) || (e.value !== null && URL_SECRET.test(e.value))) return `${masked(e.key)} (a URL with a password)`
     if (tokenUser(e.key) || (e.value !== null && tokenUser(e.value))) return `${masked(e.key)} (a URL with a token as its user)`
   }
   return undefined
 }
 
+
 const HELPER_SECRET = /(password|passwd|token|secret)\s*=/i
+
+// a token by its prefix, an old 40-hex GitHub token, or a long run of letters and digits
+function tokenLike(value: string): boolean {
+  const v = value.trim()
+  return TOKEN_PREFIX.test(v) || /^[0-9a-f]{40}$/i.test(v) || (v.length >= 32 && /^[\w-]+$/.test(v) && /[a-z]/i.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4)
+}
+
+// core.askPass with arguments, or any word of it a token; core.sshCommand with a password option or a token
+function programSecret(key: string, value: string): boolean {
+  const words = value.trim().split(/\s+/)
+  if (words.some(tokenLike) || HELPER_SECRET.test(value)) return true
+  if (/askpass$/i.test(key)) return words.length > 1
+  return /\bsshpass\b/.test(value)
+}
 
 function tokenUser(text: string): boolean {
   for (const m of text.matchAll(URL_USER)) {

@@ -72,6 +72,19 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "/etc/gitlab-runner/config.toml", "/etc/mysql/debian.cnf", "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant",
   "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/krb5.keytab",
   "/etc/openvpn", "/etc/wireguard",
+  // Debian's daily copies of the password hashes and PAM's old ones; apt's private repository logins;
+  // root's podman/buildah/skopeo login; systemd's service credentials (LoadCredential=, SetCredential=) and
+  // the host key that decrypts encrypted ones
+  "/var/backups/shadow.bak", "/var/backups/gshadow.bak", "/etc/shadow.bak", "/etc/gshadow.bak", "/etc/security/opasswd",
+  "/etc/apt/auth.conf", "/etc/apt/auth.conf.d", "/etc/containers/auth.json", "/run/credentials", "/etc/credstore",
+  "/etc/credstore.encrypted", "/run/credstore", "/run/credstore.encrypted", "/var/lib/systemd/credential.secret",
+  // other services' passwords and keys: Samba, SSSD, LDAP clients, mail relays, davfs, rsync daemons, Ceph,
+  // kubelet and k3s, Docker's daemon key, GitLab's and Jenkins's first passwords, iwd's Wi-Fi keys
+  "/etc/samba/smbpasswd", "/var/lib/samba/private", "/var/lib/sss/secrets", "/etc/sssd/sssd.conf", "/etc/ldap.secret",
+  "/etc/pam_ldap.secret", "/etc/postfix/sasl_passwd", "/etc/postfix/sasl_passwd.db", "/etc/exim4/passwd.client", "/etc/msmtprc",
+  "/etc/ssmtp/ssmtp.conf", "/etc/davfs2/secrets", "/etc/rsyncd.secrets", "/etc/kubernetes/kubelet.conf",
+  "/var/lib/rancher/k3s/server/token", "/etc/docker/key.json", "/etc/gitlab/initial_root_password",
+  "/etc/gitlab/gitlab-secrets.json", "/var/lib/jenkins/secrets", "/var/lib/iwd",
 ]
 
 /**
@@ -111,6 +124,26 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // files, cloud service-account keys, Azure Functions' local secrets
   ".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".passwd-s3fs", "/**/.docker/config.json", "/**/.kube/config",
   "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", "*.kdbx", ".htpasswd", "service-account*.json", "local.settings.json",
+  // PuTTY, Apple (.p8) and Kerberos (.keytab) keys, GPG secret keyrings and armored secret-key exports, VPN
+  // profiles with their keys inline
+  "*.ppk", "*.p8", "*.pkcs12", "*.keytab", "*.jceks", "*.bks", "*.keychain", "*.keychain-db", "*.psafe3", "secring.gpg", "secring.kbx", "*secret*.asc", "*private*.asc", "*.ovpn",
+  // cloud keys: Firebase Admin SDK and GCP service-account keys, Google OAuth client secrets and the tokens
+  // its quickstarts store
+  "*serviceaccount*.json", "*service_account*.json", "*adminsdk*.json", "client_secret*.json", "credentials.json",
+  "token.json", "token.pickle", "key.json", "*-key.json", "*_key.json",
+  // terraform variable values (`variables.tf` declares them and stays readable; a .tfvars file holds them),
+  // editors' saved (S)FTP logins, Ansible vault passwords, Composer's project login, secrets files. No name
+  // here ends in an everyday extension of its own (.txt, .yaml, .toml, .ts): a glob (`cat *.txt`) is judged
+  // by the names it could match, and would ask for every file of that kind
+  "*.tfvars", "*.tfvars.json", "sftp-config.json", "sftp.json", ".ftpconfig", ".remote-sync.json", ".vault_pass",
+  ".vault-pass", ".vault_password", ".vault-password", "vault_pass", "vault-pass", "auth.json", "_netrc", ".boto",
+  "secrets.yml", "secrets.json",
+  // Kerberos ticket caches (usable tickets), wherever KRB5CCNAME puts them: the FILE: cache (/tmp/krb5cc_UID)
+  // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
+  // /tmp holds, not by a name it could match
+  "krb5cc_*", "/**/krb5cc*/tkt*",
+  // a blob `git unpack-file ID` wrote out under a made-up name: a dangling .env is one, and nothing says which
+  ".merge_file_*",
 ]
 
 /**
@@ -129,7 +162,21 @@ export const MACHINE_SECRETS: readonly string[] = [
   "/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/md*", "/dev/dm-*", "/dev/loop*",
   "/dev/mapper/*", "/dev/disk/*/*", "/dev/block/*", "/dev/root", "/dev/nbd*", "/dev/zd*", "/dev/rbd*",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
-  "/run/user/*/containers/auth.json",
+  "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
+  // the dangling blobs and trees `git fsck --lost-found` writes out, named by id: a credential file staged and
+  // dropped before any commit is one, and nothing says which (the id's shape keeps `src/**/*.ts` from meeting it)
+  `/**/.git/lost-found/other/${"[0-9a-f]".repeat(40)}*`,
+]
+
+/**
+ * Variables whose value names a credential file or folder (a Kerberos ticket cache or keytab, systemd's
+ * service credentials, a cloud key file, a login file): a read of a path written with one of them is a
+ * read of a credential whatever the value is (the value can put it anywhere, `FILE:` prefix and all).
+ */
+export const CREDENTIAL_VARIABLES: readonly string[] = [
+  "KRB5CCNAME", "KRB5_KTNAME", "KRB5_CLIENT_KTNAME", "CREDENTIALS_DIRECTORY", "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_SHARED_CREDENTIALS_FILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AZURE_FEDERATED_TOKEN_FILE", "PGPASSFILE", "NETRC",
+  "REGISTRY_AUTH_FILE", "DOCKER_CONFIG", "KUBECONFIG", "GNUPGHOME", "CLOUDSDK_CONFIG", "VAULT_TOKEN_FILE",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below

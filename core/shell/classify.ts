@@ -12,7 +12,7 @@ import { unknownInput } from "./redirects.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
 import { buildArguments, projectAbove } from "./builds.ts"
-import { unknownReads } from "./secretreads.ts"
+import { credentialVariableRead, unknownReads } from "./secretreads.ts"
 import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
@@ -91,6 +91,8 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
   if (hidden) findings.push({ name: "read-unknown", level: "medium", reason: hidden })
+  const credential = credentialVariableRead(part)
+  if (credential) findings.push({ name: "read-unknown", level: "high", reason: credential })
   if (!known && !part.unresolved) {
     // on a case-insensitive file system (macOS) `Rm` runs rm: a known program in another case is not
     // an unknown medium command (ci would auto-approve `Rm -rf /`)

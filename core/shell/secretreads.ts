@@ -13,7 +13,7 @@ import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { byName } from "./options.ts"
 import { segmentRegex } from "./globs.ts"
-import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS, CREDENTIAL_VARIABLES } from "../base/secrets.ts"
 import { operands } from "./part.ts"
 import { jqInputs } from "./jqmodules.ts"
 
@@ -58,6 +58,31 @@ export function unknownReads(part: Part): string | undefined {
     if (part.cwd === null && !w.value.startsWith("/") && !w.tilde && w.value !== "-") return `${part.program} shows ${w.value} in a directory not known before it runs`
   }
   return undefined
+}
+
+let credentialVar: RegExp | undefined
+// programs that copy what they read into other files (a copy in the workspace is then an ordinary read)
+const COPIES = new Set(["cp", "mv", "ln", "install", "rsync", "scp", "tar", "zip", "gzip", "bzip2", "xz", "zstd", "dd", "base32", "split", "csplit"])
+
+/** A content-showing read (or an input redirect) of a path written with a variable that names a credential
+ *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
+export function credentialVariableRead(part: Part): string | undefined {
+  if (SHOWS_CONTENT.has(part.program) || COPIES.has(part.program)) for (let i = 1; i < part.words.length; i++) {
+    const found = credentialVariable(part.program, part.words[i]!)
+    if (found) return found
+  }
+  for (const r of part.redirects) if (r.access === "read") {
+    const found = credentialVariable(part.program, r.target)
+    if (found) return found
+  }
+  return undefined
+}
+
+function credentialVariable(program: string, w: Word): string | undefined {
+  if (!w.text.includes("$")) return undefined
+  credentialVar ??= new RegExp(`\\$\\{?[#!]?(${CREDENTIAL_VARIABLES.join("|")})\\b`)
+  const m = credentialVar.exec(w.text)
+  return m ? `${program} reads ${w.text}: $${m[1]} names a credential file (a read sends it to the model)` : undefined
 }
 
 // git's subcommands that print files' content as committed, staged or in the work tree

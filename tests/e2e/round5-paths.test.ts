@@ -94,9 +94,10 @@ describe("round 5 paths", () => {
     const deep = "a/".repeat(2041)
     try {
       expect(bash(`mkdir -p ${deep} && ln -s ${sb.home}/sub ${deep}l`, ws).exitCode).toBe(0)
-      // .boto: a credential only in a home (short: the path must fit in PATH_MAX; a workspace's .netrc would ask by its name alone)
-      writeFileSync(join(sb.home, ".boto"), "*:*:*:*:FAKESECRET-pgpass\n")
-      const rel = `${deep}l/../.boto`
+      // .pause: a credential only in a home (short: the path must fit in PATH_MAX; a workspace's .netrc or
+      // .boto would ask by its name alone)
+      writeFileSync(join(sb.home, ".pause"), "*:*:*:*:FAKESECRET-pgpass\n")
+      const rel = `${deep}l/../.pause`
       expect(bash(`cat ${rel}`, ws).stdout.toString()).toContain("FAKESECRET-pgpass")
       const d = await policyCheck(sb, `cat ${rel}`, { cwd: ws })
       expect(d.decision).toBe("ask")

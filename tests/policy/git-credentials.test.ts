@@ -47,10 +47,10 @@ describe("git config files that hold a credential", () => {
       ["[credential]\n\thelper = store\n", undefined],
       ["[credential]\n\thelper = cache --timeout=3600\n", undefined],
       // attack review 8: a token under other keys, in an askpass line, as a credential's user name
-      ["[core]\n\taskPass = echo ghp_FAKESECRETaskpass1234567890abcd\n", "core.askpass (a token in its value)"],
+      ["[core]\n\taskPass = echo ghp_FAKESECRETaskpass1234567890abcd\n", "core.askpass (a program line that holds a secret)"],
       ["[github]\n\toauth-token = ghp_FAKESECRET\n", "github.oauth-token"],
       ["[x]\n\tapi-key = k\n", "x.api-key"],
-      ['[credential "https://github.com"]\n\tusername = ghp_FAKESECRETcreduser123456789\n', "credential.https://github.com.username (a token in its value)"],
+      ['[credential "https://github.com"]\n\tusername = ghp_FAKESECRETcreduser123456789\n', "credential.https://github.com.username (a token as the user name)"],
       ["[core]\n\taskPass = /usr/lib/ssh/x11-ssh-askpass\n", undefined],
       ['[credential "https://dev.azure.com"]\n\tusername = john.smith2@example.com\n', undefined],
       ["[credential]\n\tusername = bob\n", undefined],
