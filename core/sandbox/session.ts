@@ -11,7 +11,8 @@ import { sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
 import { parseAllowlist } from "../base/hosts.ts"
-import { networkOf, type NetworkListener } from "./network.ts"
+import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
+import { sharedSandbox } from "./shared.ts"
 import type { SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
@@ -50,7 +51,7 @@ export async function sandboxStatus(policy: SandboxPolicy, path: string | undefi
 /** What a tool's spawn needs from the run's sandbox (ToolContext.sandbox). */
 export interface Sandbox {
   /** the argv and environment to spawn instead of the given ones */
-  wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): { argv: string[]; env: Record<string, string> }
+  wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped
   /**
    * a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped
    * again); ends the call's network proxy (every call's when no call id is given)
@@ -62,6 +63,16 @@ export interface Sandbox {
   within(workspace: string): Sandbox
   /** the run's folder under CCODE_HOME (previews keep their scratch copies there) */
   runDir: string
+  /** the run is over: its shared sandbox (live.ts), if one was started, is stopped with all inside */
+  close(): Promise<void>
+}
+
+/** A spawn made sandboxed. `release`, when set, must be awaited once the call's own processes are killed. */
+export interface Wrapped {
+  argv: string[]
+  env: Record<string, string>
+  /** the call joined the run's shared sandbox: ends everything it left in there and frees it for the next call */
+  release?: () => Promise<void>
 }
 
 export interface RunSandboxInput {
@@ -89,6 +100,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
+  const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"])
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
@@ -98,7 +110,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
-      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env, proxy), argv), env }
+      const laid = layout(spawn.cwd, spawn.env, proxy)
+      const joined = shared.join(laid)
+      if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
+      return { argv: bwrapArgv(laid, argv), env }
     },
     explain(result, cwd, callId) {
       const refused = net.close(callId)
@@ -123,10 +138,11 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
     within: (workspace) => sandboxAt({ ...input, workspace }, bwrap, net),
     onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
+    close: () => shared.close(),
   }
 }
 
 /** The one call a process-running tool makes: spawn through the sandbox when the run has one. */
-export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }) {
+export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped {
   return sandbox ? sandbox.wrap(argv, spawn) : { argv: [...argv], env: spawn.env }
 }
