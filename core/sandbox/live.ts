@@ -56,8 +56,14 @@ export function layoutIdentity(layout: SandboxLayout): string | undefined {
   return out.join(",")
 }
 
-/** nsenter and setpriv from the system's own folders (never from PATH, which the workspace may lead). */
-export function joinTools(): { nsenter: string; setpriv: string } | undefined {
+export interface JoinTools {
+  nsenter: string
+  setpriv: string
+  env: string
+}
+
+/** nsenter, setpriv and env from the system's own folders (never from PATH, which the workspace may lead). */
+export function joinTools(): JoinTools | undefined {
   const find = (name: string) => SYSTEM_DIRS.map((dir) => `${dir}/${name}`).find((path) => {
     try {
       accessSync(path, constants.X_OK)
@@ -68,7 +74,8 @@ export function joinTools(): { nsenter: string; setpriv: string } | undefined {
   })
   const nsenter = find("nsenter")
   const setpriv = find("setpriv")
-  return nsenter && setpriv ? { nsenter, setpriv } : undefined
+  const env = find("env")
+  return nsenter && setpriv && env ? { nsenter, setpriv, env } : undefined
 }
 
 /**
@@ -76,7 +83,7 @@ export function joinTools(): { nsenter: string; setpriv: string } | undefined {
  * network proxy (per call), a holder that a call could rewrite (ccode inside a writable root), a holder
  * that does not become a non-dumpable pid 1, a join that does not drop every capability.
  */
-export async function startLive(layout: SandboxLayout, hold: string[], tools: { nsenter: string; setpriv: string }): Promise<LiveSandbox | undefined> {
+export async function startLive(layout: SandboxLayout, hold: string[], tools: JoinTools): Promise<LiveSandbox | undefined> {
   if (layout.proxy || layout.network === "proxy") return undefined
   if (hold.some((path) => layout.writable.some((w) => isInside(w, realOr(path))))) return undefined
   const identity = layoutIdentity(layout)
@@ -111,9 +118,13 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: { 
   const ownUser = readlinkOr("/proc/self/ns/user")
   const user = readlinkOr(`/proc/${live.init}/ns/user`)
   const userArgs = user && user !== ownUser ? ["--user", "--preserve-credentials"] : []
+  // the working directory is the holder's (`--wd` alone), then the call's through env: nsenter opens a
+  // `--wd=DIR` (and keeps its own cwd) before it enters, which would leave the call in a folder of the
+  // host's mount tree, where every relative path escapes the sandbox's read-only mounts
   live.join = (cwd) => [
-    tools.nsenter, `--target=${live.init}`, ...userArgs, "--mount", "--pid", "--net", "--ipc", "--root", `--wd=${cwd}`, "--",
+    tools.nsenter, `--target=${live.init}`, ...userArgs, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
     tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
+    tools.env, `--chdir=${cwd}`, "--",
   ]
   if (!user || !(await joinDropsEverything(live.join(layout.cwd)))) {
     await live.stop()

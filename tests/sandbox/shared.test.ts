@@ -74,6 +74,18 @@ describe.skipIf(!usable)("calls of a run share one live sandbox", () => {
     expect(readFileSync(join(ws, "inside.txt"), "utf8")).toBe("x\n")
   })
 
+  test("relative paths resolve inside the sandbox: a read-only path under the call's cwd stays read-only", async () => {
+    const { ws, run, warm } = setup()
+    mkdirSync(join(ws, ".git", "hooks"), { recursive: true })
+    mkdirSync(join(ws, "sub"), { recursive: true })
+    expect(await warm()).toBe(true)
+    const top = await run("echo evil > .git/hooks/x")
+    const deeper = await run("cd sub && echo evil > ../.git/hooks/y")
+    expect([top.status, deeper.status]).toEqual(["error", "error"])
+    expect(readdirSync(join(ws, ".git", "hooks"))).toEqual([])
+    expect((await run("pwd; readlink /proc/self/cwd")).text).toBe(`${ws}\n${ws}\n`)
+  })
+
   test("a background sleep, a setsid'd child and an untagged double fork started by one step are gone before the next", async () => {
     const { run, warm } = setup()
     expect(await warm()).toBe(true)
