@@ -66,12 +66,14 @@ describe.skipIf(!usable)("calls of a run share one live sandbox", () => {
   test("a joined call has no capability, no new privileges, and the sandbox's mounts", async () => {
     const { ws, run, warm } = setup()
     expect(await warm()).toBe(true)
-    const result = await run("grep -E '^(Cap|NoNewPrivs)' /proc/self/status; touch /etc/ccode-probe 2>&1; echo x > inside.txt; pwd")
+    const result = await run("grep -E '^(Cap|NoNewPrivs)' /proc/self/status; touch /etc/ccode-probe 2>&1; echo x > inside.txt; pwd; echo fds $(ls /proc/self/fd)")
     for (const cap of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) expect(result.text).toContain(`${cap}:\t0000000000000000`)
     expect(result.text).toContain("NoNewPrivs:\t1")
     expect(result.text).toContain("Read-only file system")
     expect(result.text).toContain(ws)
     expect(readFileSync(join(ws, "inside.txt"), "utf8")).toBe("x\n")
+    // nothing open but its own output and input (and ls's listing): no descriptor of the host's tree to openat() from
+    expect(result.text).toContain("fds 0 1 2 3\n")
   })
 
   test("relative paths resolve inside the sandbox: a read-only path under the call's cwd stays read-only", async () => {
