@@ -39,7 +39,9 @@ export function layoutKey(layout: SandboxLayout): string {
 /**
  * What the mounts were made of: a path replaced on the host since (a secret renamed over, a .git/config
  * rewritten through a rename, a hidden file removed and linked back) has another inode or ctime, and the
- * live sandbox's mount would still sit on the old one. Undefined when a path cannot be looked at.
+ * live sandbox's mount would still sit on the old one. And the host's mount table: a file system mounted
+ * on the host since is not in the live sandbox, where a bwrap started now would show it (read-only).
+ * Undefined when a path cannot be looked at.
  */
 export function layoutIdentity(layout: SandboxLayout): string | undefined {
   const paths = [...layout.writable, ...layout.pinned, ...layout.readOnly, ...layout.hidden.map((h) => h.path), "/dev/null"]
@@ -53,7 +55,8 @@ export function layoutIdentity(layout: SandboxLayout): string | undefined {
       return undefined
     }
   }
-  return out.join(",")
+  const mounts = statText("/proc/self/mountinfo")
+  return mounts === undefined ? undefined : `${out.join(",")}\n${mounts}`
 }
 
 export interface JoinTools {
@@ -85,7 +88,7 @@ export function joinTools(): JoinTools | undefined {
  */
 export async function startLive(layout: SandboxLayout, hold: string[], tools: JoinTools): Promise<LiveSandbox | undefined> {
   if (layout.proxy || layout.network === "proxy") return undefined
-  if (hold.some((path) => layout.writable.some((w) => isInside(w, realOr(path))))) return undefined
+  if (hold.some((path) => path.startsWith("/") && layout.writable.some((w) => isInside(w, realOr(path))))) return undefined
   const identity = layoutIdentity(layout)
   if (identity === undefined) return undefined
   const argv = bwrapArgv(layout, hold)

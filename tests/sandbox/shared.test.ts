@@ -158,6 +158,22 @@ describe.skipIf(!usable)("a path changed on the host is never seen through the l
     expect(readFileSync(join(ws, ".git", "config"), "utf8")).toBe("[core]\n\tbare = false\n")
   })
 
+  test.skipIf(process.getuid?.() !== 0)("a file system mounted on the host since is there inside, read-only, as in a bwrap started now", async () => {
+    const { run, warm } = setup()
+    const mnt = realpathSync(mkdtempSync(join(root, "mnt-")))
+    expect(await warm()).toBe(true)
+    const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "ccode-test", mnt])
+    if (mounted.exitCode !== 0) return // no mount here (a container without the capability): nothing to propagate
+    try {
+      const result = await run(`grep -c ' ${mnt} ' /proc/self/mountinfo; touch ${mnt}/planted`)
+      expect(result.status).toBe("error")
+      expect(result.text).toStartWith("1\n")
+      expect(result.text).toContain("Read-only file system")
+    } finally {
+      Bun.spawnSync(["umount", mnt])
+    }
+  })
+
   test("a folder a step created is protected from the next call on (a new layout, a new sandbox)", async () => {
     const { ws, run, warm } = setup()
     expect(await warm()).toBe(true)
