@@ -121,13 +121,16 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   const ownUser = readlinkOr("/proc/self/ns/user")
   const user = readlinkOr(`/proc/${live.init}/ns/user`)
   const userArgs = user && user !== ownUser ? ["--user", "--preserve-credentials"] : []
-  // the working directory is the holder's (`--wd` alone), then the call's through env: nsenter opens a
-  // `--wd=DIR` (and keeps its own cwd) before it enters, which would leave the call in a folder of the
-  // host's mount tree, where every relative path escapes the sandbox's read-only mounts
+  // the working directory is the holder's (`--wd` alone: the start's cwd, inside), then the call's through
+  // env when it is another folder: nsenter opens a `--wd=DIR` (and keeps its own cwd) before it enters,
+  // which would leave the call in a folder of the host's mount tree, where every relative path escapes
+  // the sandbox's read-only mounts
+  const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
   live.join = (cwd) => [
     tools.nsenter, `--target=${live.init}`, ...userArgs, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
     tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
-    tools.env, `--chdir=${cwd}`, "--",
+    // the holder's own folder, unless it was removed and made again since (then the holder's is the old one)
+    ...(cwd === startCwd.path && startCwd.id !== undefined && fileId(cwd) === startCwd.id ? [] : [tools.env, `--chdir=${cwd}`, "--"]),
   ]
   if (!user || !(await joinDropsEverything(live.join(layout.cwd)))) {
     await live.stop()
@@ -211,6 +214,15 @@ function holderPid(bwrap: number): number | undefined {
 
 async function untilGone(pid: number): Promise<void> {
   for (let i = 0; pid && i < 1000 && isLive(pid); i++) await Bun.sleep(1)
+}
+
+function fileId(path: string): string | undefined {
+  try {
+    const stat = statSync(path, { bigint: true })
+    return `${stat.dev}:${stat.ino}`
+  } catch {
+    return undefined
+  }
 }
 
 function statText(path: string): string | undefined {

@@ -88,6 +88,16 @@ describe.skipIf(!usable)("calls of a run share one live sandbox", () => {
     expect((await run("pwd; readlink /proc/self/cwd")).text).toBe(`${ws}\n${ws}\n`)
   })
 
+  test("a call in another folder than the first call's runs there, and the next one back in the workspace", async () => {
+    const { ws, run, warm } = setup()
+    mkdirSync(join(ws, "sub"), { recursive: true })
+    expect(await warm()).toBe(true)
+    const inSub = (command: string) => executeTool(shell, { command, cwd: "sub" }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs: 20_000, idleTimeoutMs: 20_000, sandbox: boxes.at(-1) })
+    expect((await inSub("pwd; echo a > here.txt")).text).toBe(`${join(ws, "sub")}\n`)
+    expect(readFileSync(join(ws, "sub", "here.txt"), "utf8")).toBe("a\n")
+    expect((await run("pwd")).text).toBe(`${ws}\n`)
+  })
+
   test("a background sleep, a setsid'd child and an untagged double fork started by one step are gone before the next", async () => {
     const { run, warm } = setup()
     expect(await warm()).toBe(true)
