@@ -5,10 +5,8 @@
 // before the call ends. Never weaker than a bwrap per call: whatever cannot be checked is not shared.
 import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
 import { isInside } from "../base/paths.ts"
-import { forget, track } from "../tools/process/kill.ts"
-import { bootTicks, isLive, withDescendants } from "../tools/process/table.ts"
 import { bwrapArgv } from "./args.ts"
-import type { SandboxLayout } from "./types.ts"
+import type { ProcessTable, SandboxLayout } from "./types.ts"
 
 /** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
 const START_TIMEOUT_MS = 5000
@@ -28,6 +26,7 @@ export interface LiveSandbox {
   dead: boolean
   /** host pid of its pid 1 (the holder) */
   init: number
+  processes: ProcessTable
   stop(): Promise<void>
 }
 
@@ -86,7 +85,7 @@ export function joinTools(): JoinTools | undefined {
  * network proxy (per call), a holder that a call could rewrite (ccode inside a writable root), a holder
  * that does not become a non-dumpable pid 1, a join that does not drop every capability.
  */
-export async function startLive(layout: SandboxLayout, hold: string[], tools: JoinTools): Promise<LiveSandbox | undefined> {
+export async function startLive(layout: SandboxLayout, hold: string[], tools: JoinTools, processes: ProcessTable): Promise<LiveSandbox | undefined> {
   if (layout.proxy || layout.network === "proxy") return undefined
   if (hold.some((path) => path.startsWith("/") && layout.writable.some((w) => isInside(w, realOr(path))))) return undefined
   const identity = layoutIdentity(layout)
@@ -94,19 +93,19 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   const argv = bwrapArgv(layout, hold)
   // pid 1 is the holder itself: no bwrap init a command could ptrace and keep running between calls
   argv.splice(1, 0, "--as-pid-1")
-  const since = bootTicks()
+  const since = processes.bootTicks()
   const child = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, detached: true })
   const tag = `sandbox:${child.pid}`
   // its own group, known to every step's end: never taken for a step's escape
-  track(tag, child.pid, since)
+  processes.track(tag, child.pid, since)
   const live: LiveSandbox = {
-    key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0,
+    key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0, processes,
     async stop() {
       live.dead = true
       child.kill("SIGKILL")
       await child.exited
-      forget(tag)
-      await untilGone(live.init)
+      processes.forget(tag)
+      await untilGone(live.init, processes)
     },
   }
   void child.exited.then(() => {
@@ -149,7 +148,7 @@ export async function endCall(live: LiveSandbox): Promise<boolean> {
     const left = liveInNamespace(live.init)
     if (left === 0) return true
     if (left === undefined) break
-    for (const pid of withDescendants([live.init])) if (pid !== live.init) send(pid)
+    for (const pid of live.processes.withDescendants([live.init])) if (pid !== live.init) send(pid)
     await Bun.sleep(round < 20 ? 1 : 10)
   }
   await live.stop()
@@ -212,8 +211,8 @@ function holderPid(bwrap: number): number | undefined {
   }
 }
 
-async function untilGone(pid: number): Promise<void> {
-  for (let i = 0; pid && i < 1000 && isLive(pid); i++) await Bun.sleep(1)
+async function untilGone(pid: number, processes: ProcessTable): Promise<void> {
+  for (let i = 0; pid && i < 1000 && processes.isLive(pid); i++) await Bun.sleep(1)
 }
 
 function fileId(path: string): string | undefined {

@@ -13,7 +13,7 @@ import { missingPlantable, planted, setAside } from "./planted.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
 import { sharedSandbox } from "./shared.ts"
-import type { SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
+import type { ProcessTable, SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
 export interface SandboxStatus {
@@ -85,6 +85,8 @@ export interface RunSandboxInput {
   runDir: string
   /** where the proxies' unix sockets live (CCODE_HOME/net): hidden from every sandbox */
   netDir?: string
+  /** the step processes' table: given, the run's calls share one live sandbox (live.ts) */
+  processes?: ProcessTable
 }
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
@@ -100,7 +102,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
-  const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"])
+  const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
@@ -135,7 +137,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
-    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap, net),
+    // a preview's scratch copy is new at every call: nothing to share
+    within: (workspace) => sandboxAt({ ...input, workspace, processes: undefined }, bwrap, net),
     onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
     close: () => shared.close(),

@@ -3,7 +3,7 @@
 // it; otherwise the call starts a bwrap of its own, as every call used to. Started at the second call
 // in a row with the same layout (a run of one call, or a preview's scratch copy, never pays for it).
 import { endCall, joinTools, layoutIdentity, layoutKey, startLive, type LiveSandbox } from "./live.ts"
-import type { SandboxLayout } from "./types.ts"
+import type { ProcessTable, SandboxLayout } from "./types.ts"
 
 export interface SharedSandbox {
   /** the argv prefix that joins the live sandbox and what ends the call in it, or undefined: start a bwrap */
@@ -11,9 +11,10 @@ export interface SharedSandbox {
   close(): Promise<void>
 }
 
-export function sharedSandbox(hold: string[]): SharedSandbox {
+export function sharedSandbox(hold: string[], processes: ProcessTable | undefined): SharedSandbox {
   // CCODE_SANDBOX_SHARED=0: every call starts its own bwrap (to compare, or where joining misbehaves)
-  const tools = process.env.CCODE_SANDBOX_SHARED === "0" ? undefined : joinTools()
+  // without the runner's process table (a sandbox made for one tool's tests) every call starts its own bwrap
+  const tools = process.env.CCODE_SANDBOX_SHARED === "0" || !processes ? undefined : joinTools()
   let live: LiveSandbox | undefined
   let starting: Promise<void> | undefined
   let lastKey: string | undefined
@@ -42,7 +43,7 @@ export function sharedSandbox(hold: string[]): SharedSandbox {
         retire(current)
       }
       if (!live && !starting && !failed && lastKey === key) {
-        starting = startLive(layout, hold, tools).then((started) => {
+        starting = startLive(layout, hold, tools, processes!).then((started) => {
           live = started
           failed = !started
           starting = undefined

@@ -8,6 +8,8 @@ import { join } from "node:path"
 import type { SandboxPolicy } from "../../core/policy/types.ts"
 import { joinTools } from "../../core/sandbox/live.ts"
 import { runSandbox, type Sandbox } from "../../core/sandbox/session.ts"
+import { forget, track } from "../../core/tools/process/kill.ts"
+import { bootTicks, isLive, withDescendants } from "../../core/tools/process/table.ts"
 import { shell } from "../../core/tools/builtin/shell.ts"
 import { executeTool } from "../../core/tools/execute.ts"
 import type { ToolResult } from "../../core/tools/types.ts"
@@ -24,7 +26,7 @@ const usable = Boolean(Bun.which("bwrap") && joinTools() && process.platform ===
 function setup(extra: Partial<SandboxPolicy> = {}) {
   const ws = realpathSync(mkdtempSync(join(root, "ws-")))
   const policy: SandboxPolicy = { mode: "required", network: "none", writable: [], hidden: [], read_only: [], preview: false, ...extra }
-  const sandbox = runSandbox({ status: { mode: "required", bwrap: Bun.which("bwrap")!, notes: [] }, policy, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(ws, ".run") })!
+  const sandbox = runSandbox({ status: { mode: "required", bwrap: Bun.which("bwrap")!, notes: [] }, policy, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(ws, ".run"), processes: { track, forget, bootTicks, isLive, withDescendants } })!
   boxes.push(sandbox)
   const run = (command: string, timeoutMs = 20_000): Promise<ToolResult> =>
     executeTool(shell, { command }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs, idleTimeoutMs: timeoutMs, sandbox })
