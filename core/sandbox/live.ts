@@ -95,6 +95,8 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   argv.splice(1, 0, "--as-pid-1")
   const since = processes.bootTicks()
   const child = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, detached: true })
+  // never what keeps ccode running: it is stopped at the run's end, and dies with ccode in any case
+  child.unref()
   const tag = `sandbox:${child.pid}`
   // its own group, known to every step's end: never taken for a step's escape
   processes.track(tag, child.pid, since)
