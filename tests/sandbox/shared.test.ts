@@ -28,8 +28,8 @@ function setup(extra: Partial<SandboxPolicy> = {}) {
   const policy: SandboxPolicy = { mode: "required", network: "none", writable: [], hidden: [], read_only: [], preview: false, ...extra }
   const sandbox = runSandbox({ status: { mode: "required", bwrap: Bun.which("bwrap")!, notes: [] }, policy, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(ws, ".run"), processes: { track, forget, bootTicks, isLive, withDescendants } })!
   boxes.push(sandbox)
-  const run = (command: string, timeoutMs = 20_000): Promise<ToolResult> =>
-    executeTool(shell, { command }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs, idleTimeoutMs: timeoutMs, sandbox })
+  const run = (command: string, timeoutMs = 20_000, signal?: AbortSignal): Promise<ToolResult> =>
+    executeTool(shell, { command }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs, idleTimeoutMs: timeoutMs, sandbox, signal })
   /** the step ran joined to the shared sandbox: its pid 1 is the holder, not a bwrap of its own */
   const joined = async () => (await run("tr '\\0' ' ' < /proc/1/cmdline")).text.includes("__sandbox-hold")
   /** run steps until one is joined (the live sandbox starts at the second call with the same layout) */
@@ -120,6 +120,18 @@ describe.skipIf(!usable)("calls of a run share one live sandbox", () => {
     expect(result.error?.code).toBe("TIMEOUT")
     const next = await run("ps -eo comm 2>/dev/null | grep -c sleep || true")
     expect(next.text.trim()).toBe("0")
+    expect(await joined()).toBe(true)
+  })
+
+  test("a call cancelled while it runs in the sandbox ends as interrupted, leaves nothing, and the next call joins", async () => {
+    const { run, warm, joined } = setup()
+    expect(await warm()).toBe(true)
+    const cancel = new AbortController()
+    setTimeout(() => cancel.abort("interrupted"), 400)
+    const result = await run("sleep 300 & (trap '' TERM INT; sleep 301) & echo $TMPDIR; sleep 302", 20_000, cancel.signal)
+    expect(result.error?.code).toBe("INTERRUPTED")
+    expect(result.text).toContain(".run/tmp")
+    expect((await run("ps -eo comm 2>/dev/null | grep -c sleep || true")).text.trim()).toBe("0")
     expect(await joined()).toBe(true)
   })
 
