@@ -142,19 +142,21 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
 
 /**
  * After a call: SIGKILL every process in the sandbox but its pid 1, until its pid namespace's /proc
- * lists no live one (zombies are the holder's to reap). False when that could not be reached: the
- * sandbox is then stopped, which ends everything in it.
+ * lists no live one (zombies are the holder's to reap): "clean". Otherwise the sandbox is stopped,
+ * which ends everything in it: "ended" when it had ended by itself (its holder killed), "stuck" when
+ * its /proc could not be read or kept a live process (never worth starting another for this run).
  */
-export async function endCall(live: LiveSandbox): Promise<boolean> {
+export async function endCall(live: LiveSandbox): Promise<"clean" | "ended" | "stuck"> {
   for (let round = 0; round < END_ROUNDS && !live.dead; round++) {
     const left = liveInNamespace(live.init)
-    if (left === 0) return true
+    if (left === 0) return "clean"
     if (left === undefined) break
     for (const pid of live.processes.withDescendants([live.init])) if (pid !== live.init) send(pid)
     await Bun.sleep(round < 20 ? 1 : 10)
   }
+  const ended = live.dead
   await live.stop()
-  return false
+  return ended ? "ended" : "stuck"
 }
 
 /** Processes of the namespace other than its pid 1 that still run, from its own /proc; undefined when unreadable. */

@@ -34,7 +34,9 @@ export function sharedSandbox(hold: string[], processes: ProcessTable | undefine
           return {
             prefix: current.join(layout.cwd),
             release: async () => {
-              if (!(await endCall(current))) retire(current)
+              const end = await endCall(current)
+              if (end !== "clean") retire(current)
+              if (end === "stuck") failed = true
               current.busy = false
             },
           }
