@@ -7,6 +7,7 @@ import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpat
 import { isInside } from "../base/paths.ts"
 import { bwrapArgv } from "./args.ts"
 import type { ProcessTable, SandboxLayout } from "./types.ts"
+import { userJoin } from "./userns.ts"
 
 /** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
 const START_TIMEOUT_MS = 5000
@@ -26,6 +27,8 @@ export interface LiveSandbox {
   dead: boolean
   /** host pid of its pid 1 (the holder) */
   init: number
+  /** what stopping it releases besides the processes (a descriptor of its outer user namespace) */
+  onStop?: () => void
   processes: ProcessTable
   stop(): Promise<void>
 }
@@ -104,6 +107,8 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0, processes,
     async stop() {
       live.dead = true
+      live.onStop?.()
+      live.onStop = undefined
       child.kill("SIGKILL")
       await child.exited
       processes.forget(tag)
@@ -119,21 +124,28 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     await live.stop()
     return undefined
   }
-  const ownUser = readlinkOr("/proc/self/ns/user")
-  const user = readlinkOr(`/proc/${live.init}/ns/user`)
-  const userArgs = user && user !== ownUser ? ["--user", "--preserve-credentials"] : []
+  const users = userJoin(live.init)
+  if (!users) {
+    await live.stop()
+    return undefined
+  }
+  if (users.kind === "two") live.onStop = users.close
+  // the sandbox's namespaces through the user namespace that owns them, then the one its processes are in
+  const enter = users.kind === "none" ? [] : users.kind === "one" ? ["--user", "--preserve-credentials"] : [`--user=${users.outer}`, "--preserve-credentials"]
+  // inside, the holder is pid 1 of the sandbox's own /proc
+  const nested = users.kind === "two" ? [tools.nsenter, "--user=/proc/1/ns/user", "--preserve-credentials", "--"] : []
   // the working directory is the holder's (`--wd` alone: the start's cwd, inside), then the call's through
   // env when it is another folder: nsenter opens a `--wd=DIR` (and keeps its own cwd) before it enters,
   // which would leave the call in a folder of the host's mount tree, where every relative path escapes
   // the sandbox's read-only mounts
   const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
   live.join = (cwd) => [
-    tools.nsenter, `--target=${live.init}`, ...userArgs, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
+    tools.nsenter, `--target=${live.init}`, ...enter, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--", ...nested,
     tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
     // the holder's own folder, unless it was removed and made again since (then the holder's is the old one)
     ...(cwd === startCwd.path && startCwd.id !== undefined && fileId(cwd) === startCwd.id ? [] : [tools.env, `--chdir=${cwd}`, "--"]),
   ]
-  if (!user || !(await joinDropsEverything(live.join(layout.cwd)))) {
+  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`)))) {
     await live.stop()
     return undefined
   }
@@ -154,7 +166,8 @@ export async function endCall(live: LiveSandbox): Promise<"clean" | "ended" | "s
     for (const pid of live.processes.withDescendants([live.init])) if (pid !== live.init) send(pid)
     await Bun.sleep(round < 20 ? 1 : 10)
   }
-  const ended = live.dead
+  // its holder gone (killed, crashed): the sandbox ended by itself, and bwrap's exit may not be seen yet
+  const ended = live.dead || !live.processes.isLive(live.init)
   await live.stop()
   return ended ? "ended" : "stuck"
 }
@@ -176,14 +189,20 @@ function liveInNamespace(init: number): number | undefined {
   return count
 }
 
-async function joinDropsEverything(join: string[]): Promise<boolean> {
+/** The probe: a join that has no capability, no new privileges, and is in the holder's pid and user namespaces. */
+async function joinDropsEverything(join: string[], holderUser: string | undefined): Promise<boolean> {
   try {
-    const probe = Bun.spawn([...join, "/bin/cat", "/proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
+    const probe = Bun.spawn([...join, "/bin/sh", "-c", "readlink /proc/self/ns/user; cat /proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
     const [text, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited])
+    if (!holderUser || text.split("\n")[0] !== holderUser) return false
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(text)?.[1]
     // the sandbox's own /proc: a process there is in its pid namespace, and sees one level of pids
     const nspid = /^NSpid:\s*\d+\s*$/m.test(text)
-    return code === 0 && nspid && field("NoNewPrivs") === "1" && ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].every((c) => /^0+$/.test(field(c) ?? "x"))
+    const none = (cap: string) => /^0+$/.test(field(cap) ?? "x")
+    // a uid other than 0 gains nothing from the bounding set with no new privileges (its exec grants no
+    // capability; setpriv, itself run without any, cannot empty it there); uid 0 would, at every exec
+    const root = /^Uid:\s*0\s/m.test(text)
+    return code === 0 && nspid && field("NoNewPrivs") === "1" && ["CapInh", "CapPrm", "CapEff", "CapAmb"].every(none) && (none("CapBnd") || !root)
   } catch {
     return false
   }
