@@ -45,7 +45,10 @@ try {
       report({ name: `step overhead, ${c.name}, ${kind} (vs bash loop)`, value: round(wall), unit: "ms/step", budget: c.budget === undefined ? undefined : `<= ${c.budget}`, ok })
       report({ name: `  cpu time of it (ccode + its git + bwrap)`, value: round(cpu), unit: "ms/step" })
       if (c.budget === undefined) continue
-      // each sandboxed step starts a bwrap (new namespaces, the sandbox's mounts): its share, apart
+      // the run's calls join one live sandbox; a bwrap per call (new namespaces, the sandbox's mounts), as before it
+      const perCall = overheadPerStep(dir, command, { CCODE_SANDBOX_SHARED: "0" })
+      report({ name: `  the same with a bwrap per call (CCODE_SANDBOX_SHARED=0)`, value: round(perCall.wall), unit: "ms/step" })
+      report({ name: `    cpu time of it`, value: round(perCall.cpu), unit: "ms/step" })
       const bare = overheadPerStep(dir, command, { CCODE_SANDBOX: "off" })
       report({ name: `  the same without the OS sandbox (CCODE_SANDBOX=off)`, value: round(bare.wall), unit: "ms/step" })
       report({ name: `    cpu time of it`, value: round(bare.cpu), unit: "ms/step" })

@@ -44,8 +44,10 @@ export async function main(argv: string[]): Promise<number> {
     else console.error(rootUsage())
     return wantsHelp ? 0 : 2
   }
-  // internal, unlisted: the network bridge ccode starts inside a sandbox with a host allowlist (core/sandbox/bridge.ts)
+  // internal, unlisted: the network bridge ccode starts inside a sandbox with a host allowlist (core/sandbox/bridge.ts),
+  // and pid 1 of a run's shared sandbox (core/sandbox/hold.ts)
   if (name === "__sandbox-bridge" && index === 0) return (await import("../core/sandbox/bridge.ts")).bridgeMain(argv.slice(1))
+  if (name === "__sandbox-hold" && index === 0) return (await import("../core/sandbox/hold.ts")).holdMain()
   // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
   if (name === "hook" && !wantsHelp) {
     oneShotJit()

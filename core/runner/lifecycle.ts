@@ -253,6 +253,7 @@ async function driveSegment(ctx: RunContext, env: RunEnv): Promise<RunResult> {
   } finally {
     env.interrupt.removeEventListener("abort", onInterrupt)
     await watchEnd(ctx)
+    await ctx.sandbox?.close()
   }
   return finishRun(ctx, env.home)
 }

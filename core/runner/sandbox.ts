@@ -5,6 +5,8 @@ import { join } from "node:path"
 import { runSandbox, type Sandbox, type SandboxStatus } from "../sandbox/session.ts"
 import type { Policy } from "../policy/types.ts"
 import type { RunContext } from "./context.ts"
+import { forget, track } from "../tools/process/kill.ts"
+import { bootTicks, isLive, withDescendants } from "../tools/process/table.ts"
 
 export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
   const sandboxed = status.bwrap !== undefined
@@ -33,5 +35,6 @@ export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
 export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string): Sandbox | undefined {
   return runSandbox({
     status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
+    processes: { track, forget, bootTicks, isLive, withDescendants },
   })
 }

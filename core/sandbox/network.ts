@@ -89,10 +89,13 @@ export function proxyEnv(rules: readonly HostRule[]): Record<string, string> {
   }
 }
 
-/** How to run the bridge: the compiled binary, or bun with the entry point when run from source. */
 function selfCommand(): string[] {
+  return [...ccodeCommand(), "__sandbox-bridge"]
+}
+
+/** How to run ccode itself inside a sandbox: the compiled binary, or bun with the entry point when run from source. */
+export function ccodeCommand(): string[] {
   // a compiled binary's own modules live under /$bunfs/; from source, bun runs the entry point
   const compiled = import.meta.path.includes("$bunfs")
-  const self = compiled ? [process.execPath] : [process.execPath, resolve(import.meta.dir, "../../cli/main.ts")]
-  return [...self, "__sandbox-bridge"]
+  return compiled ? [process.execPath] : [process.execPath, resolve(import.meta.dir, "../../cli/main.ts")]
 }

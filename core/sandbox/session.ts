@@ -11,8 +11,9 @@ import { sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
 import { parseAllowlist } from "../base/hosts.ts"
-import { networkOf, type NetworkListener } from "./network.ts"
-import type { SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
+import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
+import { sharedSandbox } from "./shared.ts"
+import type { ProcessTable, SandboxLayout, SandboxProbe, SandboxProxy } from "./types.ts"
 
 /** How a run stands with the sandbox: used (`bwrap` set), off by policy, or unavailable with the reason. */
 export interface SandboxStatus {
@@ -50,7 +51,7 @@ export async function sandboxStatus(policy: SandboxPolicy, path: string | undefi
 /** What a tool's spawn needs from the run's sandbox (ToolContext.sandbox). */
 export interface Sandbox {
   /** the argv and environment to spawn instead of the given ones */
-  wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): { argv: string[]; env: Record<string, string> }
+  wrap(argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped
   /**
    * a failed result whose output shows the sandbox stopped it, said so (not retried: it would be stopped
    * again); ends the call's network proxy (every call's when no call id is given)
@@ -62,6 +63,16 @@ export interface Sandbox {
   within(workspace: string): Sandbox
   /** the run's folder under CCODE_HOME (previews keep their scratch copies there) */
   runDir: string
+  /** the run is over: its shared sandbox (live.ts), if one was started, is stopped with all inside */
+  close(): Promise<void>
+}
+
+/** A spawn made sandboxed. `release`, when set, must be awaited once the call's own processes are killed. */
+export interface Wrapped {
+  argv: string[]
+  env: Record<string, string>
+  /** the call joined the run's shared sandbox: ends everything it left in there and frees it for the next call */
+  release?: () => Promise<void>
 }
 
 export interface RunSandboxInput {
@@ -74,6 +85,8 @@ export interface RunSandboxInput {
   runDir: string
   /** where the proxies' unix sockets live (CCODE_HOME/net): hidden from every sandbox */
   netDir?: string
+  /** the step processes' table: given, the run's calls share one live sandbox (live.ts) */
+  processes?: ProcessTable
 }
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
@@ -89,6 +102,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
+  const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 })
@@ -98,7 +112,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
-      return { argv: bwrapArgv(layout(spawn.cwd, spawn.env, proxy), argv), env }
+      const laid = layout(spawn.cwd, spawn.env, proxy)
+      const joined = shared.join(laid)
+      if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
+      return { argv: bwrapArgv(laid, argv), env }
     },
     explain(result, cwd, callId) {
       const refused = net.close(callId)
@@ -120,13 +137,15 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
-    within: (workspace) => sandboxAt({ ...input, workspace }, bwrap, net),
+    // a preview's scratch copy is new at every call: nothing to share
+    within: (workspace) => sandboxAt({ ...input, workspace, processes: undefined }, bwrap, net),
     onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
+    close: () => shared.close(),
   }
 }
 
 /** The one call a process-running tool makes: spawn through the sandbox when the run has one. */
-export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }) {
+export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped {
   return sandbox ? sandbox.wrap(argv, spawn) : { argv: [...argv], env: spawn.env }
 }

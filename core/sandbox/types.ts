@@ -33,5 +33,18 @@ export interface SandboxProxy {
   bridge: string[]
 }
 
+/**
+ * What a run's live sandbox (live.ts) needs from the process table of the tools that run steps, given
+ * by the runner (the sandbox sits below the tools): its bwrap's group kept out of every step's
+ * escapes, and the processes left in it found and waited for.
+ */
+export interface ProcessTable {
+  track(tag: string, pgid: number, since: number): void
+  forget(tag: string): void
+  bootTicks(): number
+  isLive(pid: number): boolean
+  withDescendants(roots: number[]): number[]
+}
+
 /** Whether the sandbox works on this machine, and if not, why (said to the user as is). */
 export type SandboxProbe = { ok: true; bwrap: string } | { ok: false; reason: string }

@@ -46,7 +46,13 @@ async function runBash(argv: string[], cwd: string, ctx: ToolContext): Promise<T
   // namespace takes every process inside down with it when the group is killed
   const wrapped = sandboxed(ctx.sandbox, argv, { cwd, env: ctx.env })
   const since = bootTicks() // every process of the step starts at or after it
-  const child = spawnStep({ argv: wrapped.argv, cwd, env: wrapped.env, tag })
+  let child: ReturnType<typeof spawnStep>
+  try {
+    child = spawnStep({ argv: wrapped.argv, cwd, env: wrapped.env, tag })
+  } catch (error) {
+    await wrapped.release?.()
+    throw error
+  }
   const pgid = child.pid
   track(tag, pgid, since)
   ctx.onProcess?.({ pgid })
@@ -73,6 +79,8 @@ async function runBash(argv: string[], cwd: string, ctx: ToolContext): Promise<T
   } finally {
     ctx.signal.removeEventListener("abort", onAbort)
     await killStep(tag, pgid)
+    // in a shared sandbox, what the step left there (orphans went to its pid 1, not to ccode) ends too
+    await wrapped.release?.()
     forget(tag)
   }
   // everything of the step is dead now; what an escape wrote before dying is taken, then reading stops

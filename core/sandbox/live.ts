@@ -1,0 +1,280 @@
+// A run's shared sandbox: one bwrap kept alive, whose pid 1 is `ccode __sandbox-hold`, that calls
+// join with nsenter (its namespaces and root) instead of each starting a bwrap of its own (7-10 ms
+// a call). Joined only by a call whose layout is the one it was started with and whose mounted paths
+// are still the same files (identity below); one call at a time; everything a call started is killed
+// before the call ends. Never weaker than a bwrap per call: whatever cannot be checked is not shared.
+import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { isInside } from "../base/paths.ts"
+import { bwrapArgv } from "./args.ts"
+import type { ProcessTable, SandboxLayout } from "./types.ts"
+import { userJoin } from "./userns.ts"
+
+/** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
+const START_TIMEOUT_MS = 5000
+const END_ROUNDS = 200
+const SYSTEM_DIRS = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
+
+export interface LiveSandbox {
+  /** the layout it was started with, cwd aside (a call's cwd is its own chdir) */
+  key: string
+  /** dev and inode (and ctime, for files) of every path mounted or hidden, when it was started */
+  identity: string
+  /** the argv that joins it, up to the working directory */
+  join: (cwd: string) => string[]
+  /** a call is joined to it now */
+  busy: boolean
+  /** the holder or bwrap ended, or a call's leftovers could not be ended: never joined again */
+  dead: boolean
+  /** host pid of its pid 1 (the holder) */
+  init: number
+  /** what stopping it releases besides the processes (a descriptor of its outer user namespace) */
+  onStop?: () => void
+  processes: ProcessTable
+  stop(): Promise<void>
+}
+
+/** The layout a live sandbox is reused for: everything but the working directory. */
+export function layoutKey(layout: SandboxLayout): string {
+  return JSON.stringify({ ...layout, cwd: "" })
+}
+
+/**
+ * What the mounts were made of: a path replaced on the host since (a secret renamed over, a .git/config
+ * rewritten through a rename, a hidden file removed and linked back) has another inode or ctime, and the
+ * live sandbox's mount would still sit on the old one. And the host's mount table: a file system mounted
+ * on the host since is not in the live sandbox, where a bwrap started now would show it (read-only).
+ * Undefined when a path cannot be looked at.
+ */
+export function layoutIdentity(layout: SandboxLayout): string | undefined {
+  const paths = [...layout.writable, ...layout.pinned, ...layout.readOnly, ...layout.hidden.map((h) => h.path), "/dev/null"]
+  const out: string[] = []
+  for (const path of paths) {
+    try {
+      const stat = statSync(path, { bigint: true })
+      // a directory's ctime moves with every entry made in it; its inode is its one dentry
+      out.push(`${stat.dev}:${stat.ino}${stat.isDirectory() ? "" : `:${stat.ctimeNs}`}`)
+    } catch {
+      return undefined
+    }
+  }
+  const mounts = statText("/proc/self/mountinfo")
+  return mounts === undefined ? undefined : `${out.join(",")}\n${mounts}`
+}
+
+export interface JoinTools {
+  nsenter: string
+  setpriv: string
+  env: string
+}
+
+/** nsenter, setpriv and env from the system's own folders (never from PATH, which the workspace may lead). */
+export function joinTools(): JoinTools | undefined {
+  const find = (name: string) => SYSTEM_DIRS.map((dir) => `${dir}/${name}`).find((path) => {
+    try {
+      accessSync(path, constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+  const nsenter = find("nsenter")
+  const setpriv = find("setpriv")
+  const env = find("env")
+  return nsenter && setpriv && env ? { nsenter, setpriv, env } : undefined
+}
+
+/**
+ * Start a live sandbox for this layout, or undefined when it cannot be shared safely: a layout with a
+ * network proxy (per call), a holder that a call could rewrite (ccode inside a writable root), a holder
+ * that does not become a non-dumpable pid 1, a join that does not drop every capability.
+ */
+export async function startLive(layout: SandboxLayout, hold: string[], tools: JoinTools, processes: ProcessTable): Promise<LiveSandbox | undefined> {
+  if (layout.proxy || layout.network === "proxy") return undefined
+  if (hold.some((path) => path.startsWith("/") && layout.writable.some((w) => isInside(w, realOr(path))))) return undefined
+  const identity = layoutIdentity(layout)
+  if (identity === undefined) return undefined
+  const argv = bwrapArgv(layout, hold)
+  // pid 1 is the holder itself: no bwrap init a command could ptrace and keep running between calls
+  argv.splice(1, 0, "--as-pid-1")
+  const since = processes.bootTicks()
+  const child = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, detached: true })
+  // never what keeps ccode running: it is stopped at the run's end, and dies with ccode in any case
+  child.unref()
+  const tag = `sandbox:${child.pid}`
+  // its own group, known to every step's end: never taken for a step's escape
+  processes.track(tag, child.pid, since)
+  const live: LiveSandbox = {
+    key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0, processes,
+    async stop() {
+      live.dead = true
+      live.onStop?.()
+      live.onStop = undefined
+      child.kill("SIGKILL")
+      await child.exited
+      processes.forget(tag)
+      await untilGone(live.init, processes)
+    },
+  }
+  void child.exited.then(() => {
+    live.dead = true
+  })
+  const ready = await readyLine(child.stdout, START_TIMEOUT_MS)
+  live.init = holderPid(child.pid) ?? 0
+  if (!ready || !live.init || live.dead) {
+    await live.stop()
+    return undefined
+  }
+  const users = userJoin(live.init)
+  if (!users) {
+    await live.stop()
+    return undefined
+  }
+  if (users.kind === "two") live.onStop = users.close
+  // the sandbox's namespaces through the user namespace that owns them, then the one its processes are in
+  const enter = users.kind === "none" ? [] : users.kind === "one" ? ["--user", "--preserve-credentials"] : [`--user=${users.outer}`, "--preserve-credentials"]
+  // inside, the holder is pid 1 of the sandbox's own /proc
+  const nested = users.kind === "two" ? [tools.nsenter, "--user=/proc/1/ns/user", "--preserve-credentials", "--"] : []
+  // the working directory is the holder's (`--wd` alone: the start's cwd, inside), then the call's through
+  // env when it is another folder: nsenter opens a `--wd=DIR` (and keeps its own cwd) before it enters,
+  // which would leave the call in a folder of the host's mount tree, where every relative path escapes
+  // the sandbox's read-only mounts
+  const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
+  live.join = (cwd) => [
+    tools.nsenter, `--target=${live.init}`, ...enter, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--", ...nested,
+    tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
+    // the holder's own folder, unless it was removed and made again since (then the holder's is the old one)
+    ...(cwd === startCwd.path && startCwd.id !== undefined && fileId(cwd) === startCwd.id ? [] : [tools.env, `--chdir=${cwd}`, "--"]),
+  ]
+  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`)))) {
+    await live.stop()
+    return undefined
+  }
+  return live
+}
+
+/**
+ * After a call: SIGKILL every process in the sandbox but its pid 1, until its pid namespace's /proc
+ * lists no live one (zombies are the holder's to reap): "clean". Otherwise the sandbox is stopped,
+ * which ends everything in it: "ended" when it had ended by itself (its holder killed), "stuck" when
+ * its /proc could not be read or kept a live process (never worth starting another for this run).
+ */
+export async function endCall(live: LiveSandbox): Promise<"clean" | "ended" | "stuck"> {
+  for (let round = 0; round < END_ROUNDS && !live.dead; round++) {
+    const left = liveInNamespace(live.init)
+    if (left === 0) return "clean"
+    if (left === undefined) break
+    for (const pid of live.processes.withDescendants([live.init])) if (pid !== live.init) send(pid)
+    await Bun.sleep(round < 20 ? 1 : 10)
+  }
+  // its holder gone (killed, crashed): the sandbox ended by itself, and bwrap's exit may not be seen yet
+  const ended = live.dead || !live.processes.isLive(live.init)
+  await live.stop()
+  return ended ? "ended" : "stuck"
+}
+
+/** Processes of the namespace other than its pid 1 that still run, from its own /proc; undefined when unreadable. */
+function liveInNamespace(init: number): number | undefined {
+  let count = 0
+  try {
+    for (const entry of readdirSync(`/proc/${init}/root/proc`)) {
+      if (entry === "1" || !/^\d+$/.test(entry)) continue
+      const stat = statText(`/proc/${init}/root/proc/${entry}/stat`)
+      if (stat === undefined) continue // gone between the listing and the read
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
+      if (state !== "Z" && state !== "X") count++
+    }
+  } catch {
+    return undefined
+  }
+  return count
+}
+
+/** The probe: a join that has no capability, no new privileges, and is in the holder's pid and user namespaces. */
+async function joinDropsEverything(join: string[], holderUser: string | undefined): Promise<boolean> {
+  try {
+    const probe = Bun.spawn([...join, "/bin/sh", "-c", "readlink /proc/self/ns/user; cat /proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
+    const [text, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited])
+    if (!holderUser || text.split("\n")[0] !== holderUser) return false
+    const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(text)?.[1]
+    // the sandbox's own /proc: a process there is in its pid namespace, and sees one level of pids
+    const nspid = /^NSpid:\s*\d+\s*$/m.test(text)
+    const none = (cap: string) => /^0+$/.test(field(cap) ?? "x")
+    // a uid other than 0 gains nothing from the bounding set with no new privileges (its exec grants no
+    // capability; setpriv, itself run without any, cannot empty it there); uid 0 would, at every exec
+    const root = /^Uid:\s*0\s/m.test(text)
+    return code === 0 && nspid && field("NoNewPrivs") === "1" && ["CapInh", "CapPrm", "CapEff", "CapAmb"].every(none) && (none("CapBnd") || !root)
+  } catch {
+    return false
+  }
+}
+
+async function readyLine(stream: ReadableStream<Uint8Array>, ms: number): Promise<boolean> {
+  const reader = stream.getReader()
+  const timer = Bun.sleep(ms).then(() => undefined)
+  let text = ""
+  try {
+    while (!text.includes("\n")) {
+      const next = await Promise.race([reader.read(), timer])
+      if (!next || next.done) return false
+      text += new TextDecoder().decode(next.value)
+    }
+    return text === "ready\n"
+  } finally {
+    reader.cancel().catch(() => undefined)
+  }
+}
+
+// bwrap's one child is the holder (pid 1 inside)
+function holderPid(bwrap: number): number | undefined {
+  try {
+    const pid = Number(readFileSync(`/proc/${bwrap}/task/${bwrap}/children`, "utf8").trim().split(" ")[0])
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function untilGone(pid: number, processes: ProcessTable): Promise<void> {
+  for (let i = 0; pid && i < 1000 && processes.isLive(pid); i++) await Bun.sleep(1)
+}
+
+function fileId(path: string): string | undefined {
+  try {
+    const stat = statSync(path, { bigint: true })
+    return `${stat.dev}:${stat.ino}`
+  } catch {
+    return undefined
+  }
+}
+
+function statText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "latin1")
+  } catch {
+    return undefined
+  }
+}
+
+function readlinkOr(path: string): string | undefined {
+  try {
+    return readlinkSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function send(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL")
+  } catch {
+    // gone already
+  }
+}
