@@ -7,12 +7,15 @@ import { isInsideFold } from "./cwd.ts"
 // shell and session start-up files, and the folders whose every file a shell or the session sources at
 // start (Fedora's ~/.bashrc sources ~/.bashrc.d/*, fish autoloads conf.d and functions): a write there,
 // the folder itself included (`git clone . ~/.bashrc.d`), is one to a startup file
-const SHELL = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|inputrc|pam_environment|xprofile|xinitrc|xsession|xsessionrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
+const SHELL = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|bash_completion|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|inputrc|pam_environment|xprofile|xinitrc|xsession|xsessionrc|config\/fish\/config\.fish)$|^\.(bashrc\.d|zshrc\.d|profile\.d|config\/fish\/(conf\.d|functions)|config\/autostart|config\/environment\.d)(\/.*)?$/i
 // programs' own start-up files and folders that name commands to run: git (core.fsmonitor, core.pager),
 // systemd user units, python (.pth import lines, usercustomize), IPython, cargo (build.rustc-wrapper),
 // direnv, editors (vim, neovim, emacs, VS Code), gdb, tmux, screen, curl/wget, R, irb, psql, sqlite,
-// bun (preload), yarn (yarnPath), codex, mercurial hooks, gradle init scripts, mvn's .mavenrc, starship
-const PROGRAM = /^\.(gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
+// bun (preload), yarn (yarnPath), codex, mercurial hooks, gradle init scripts, mvn's .mavenrc, starship;
+// mail (.mailcap and mutt's commands, .forward's `|cmd`), gem and conda settings, REPL and debugger start-up
+// files (ghci, guile, sbcl, lldb, pdb, perl's debugger, erlang, mongosh, octave, tcl, leiningen, julia),
+// Jupyter's config folder, PowerShell profiles, sbt's global plugins
+const PROGRAM = /^\.(gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|mailcap|forward|muttrc|gemrc|condarc|ghci|guile|sbclrc|lldbinit|pdbrc|perldb|erlang|mongoshrc\.js|mongorc\.js|octaverc|tclshrc|wishrc|lein\/profiles\.clj|julia\/config\/startup\.jl|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|jupyter|config\/powershell|sbt\/[^/]+\/plugins|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
 
 // the user's own program folder, which most distributions' ~/.profile puts first on PATH
 const ON_PATH = /^\.local\/bin(\/.*)?$/i

@@ -17,6 +17,10 @@ const STARTUP = [
   ".local/lib/python3.11/site-packages/x.pth", ".local/lib/python3.12/site-packages/usercustomize.py", ".ipython/profile_default/startup/x.py",
   ".cargo/config.toml", ".config/direnv/direnvrc", ".vimrc", ".config/nvim/init.lua", ".emacs", ".emacs.d/init.el", ".gdbinit",
   ".codex/config.toml", ".config/Code/User/settings.json", ".pythonrc", ".tmux.conf", ".curlrc", ".bunfig.toml", ".GITCONFIG",
+  // review 8B: mail, REPL and debugger start-up files, Jupyter, PowerShell, sbt plugins, bash-completion
+  ".mailcap", ".forward", ".muttrc", ".gemrc", ".condarc", ".ghci", ".pdbrc", ".erlang", ".mongoshrc.js", ".lldbinit",
+  ".jupyter/jupyter_notebook_config.py", ".config/powershell/Microsoft.PowerShell_profile.ps1", ".sbt/1.0/plugins/x.sbt",
+  ".bash_completion", ".julia/config/startup.jl",
 ]
 
 describe("start-up files when the workspace is the home", () => {
