@@ -85,6 +85,13 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "/etc/ssmtp/ssmtp.conf", "/etc/davfs2/secrets", "/etc/rsyncd.secrets", "/etc/kubernetes/kubelet.conf",
   "/var/lib/rancher/k3s/server/token", "/etc/docker/key.json", "/etc/gitlab/initial_root_password",
   "/etc/gitlab/gitlab-secrets.json", "/var/lib/jenkins/secrets", "/var/lib/iwd",
+  // more of the same: fetchmail's and strongSwan's passwords, cloud-init's user data (passwords, tokens),
+  // the global npm config (_authToken), boto's, containers' configs (their environment), Grafana's admin
+  // password, Tailscale's and ZeroTier's node keys
+  "/etc/fetchmailrc", "/etc/strongswan/ipsec.secrets", "/etc/strongswan/ipsec.d/private", "/etc/swanctl/private",
+  "/var/lib/cloud/instance/user-data.txt", "/var/lib/cloud/instances", "/etc/npmrc", "/usr/etc/npmrc", "/etc/boto.cfg",
+  "/var/lib/docker/containers", "/var/lib/containers/storage/overlay-containers", "/etc/grafana/grafana.ini",
+  "/var/lib/tailscale", "/var/lib/zerotier-one/identity.secret",
 ]
 
 /**
@@ -99,7 +106,7 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   "~/.terraformrc",
   // PHP's, Ivy's, sbt's and helm's registry logins, beside the repositories an install reads
   "~/.composer/auth.json", "~/.config/composer/auth.json", "~/.ivy2/.credentials", "~/.sbt/credentials",
-  "~/.config/helm/repositories.yaml",
+  "~/.config/helm/repositories.yaml", "/etc/pip.conf", "/etc/xdg/pip/pip.conf",
   // Bundler's, pnpm's, cabal's, R's and nix's settings (registry passwords, GITHUB_PAT, access-tokens) beside
   // the mirrors and options a build reads
   "~/.bundle/config", "~/.config/pnpm/rc", "~/.cabal/config", "~/.Renviron", "~/.config/nix/nix.conf",
@@ -138,6 +145,10 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "*.tfvars", "*.tfvars.json", "sftp-config.json", "sftp.json", ".ftpconfig", ".remote-sync.json", ".vault_pass",
   ".vault-pass", ".vault_password", ".vault-password", "vault_pass", "vault-pass", "auth.json", "_netrc", ".boto",
   "secrets.yml", "secrets.json",
+  // Streamlit's secrets, yarn 1's and terraform's CLI settings (tokens), a GitHub Actions runner's
+  // credentials (Ansible's `.vault_pass.txt` and dynaconf's `.secrets.toml` end in an everyday extension)
+  "/**/.streamlit/secrets.toml", ".yarnrc", ".terraformrc",
+  "/**/actions-runner/.credentials", "/**/actions-runner/.credentials_rsaparams",
   // Kerberos ticket caches (usable tickets), wherever KRB5CCNAME puts them: the FILE: cache (/tmp/krb5cc_UID)
   // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
   // /tmp holds, not by a name it could match
