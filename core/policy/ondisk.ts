@@ -70,8 +70,14 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
-      // `cat .git/*` prints the config as `cat .git/config` does
-      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised, ctx.home)
+      // `cat .git/*` prints the config as `cat .git/config` does; `.git/remotes/*` through a `.git` file
+      // is the git directory's (git remote lists them)
+      if (p.access === "read") {
+        for (const src of gitConfigSources(p.path)) {
+          const matched = src === p.path ? found : globLinks(src, realpath, undefined, true)
+          for (const name of [...matched.names, ...(matched.tails ?? [])]) if (isGitConfigFile(name) || inGitDir(name, ctx.gitDirs)) gitCredential(name, raised, ctx.home)
+        }
+      }
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -171,7 +177,7 @@ function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
 // the config of the git directory the workspace's .git file points to (`cat gitdata/config`)
 function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean {
-  return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
+  return gitDirs !== undefined && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree` || /^\/(?:remotes|branches)\/[^/]+$/.test(path.slice(d.length)) && path.startsWith(d))
 }
 
 function gitCredential(file: string, raised: Raised, home?: string): void {
