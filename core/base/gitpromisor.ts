@@ -8,7 +8,7 @@ import { configKeyRisk } from "./gitkeys.ts"
 import type { ConfigEntry } from "./gitconfig.ts"
 
 /** The commands that read no object (a config, the refs' names, the index): no lazy fetch. */
-export const NO_OBJECTS = ["help", "version", "config", "var", "remote", "ls-files", "check-ignore", "worktree", "count-objects"]
+export const NO_OBJECTS = ["help", "version", "config", "var", "remote", "ls-files", "check-ignore", "count-objects"]
 // the commands that read files' contents or trees, which a partial clone lacks; the ones that read only
 // commits and refs (branch, tag, describe, rev-parse, for-each-ref) find them there: a partial clone's
 // filters omit blobs and trees only

@@ -156,8 +156,13 @@ function embeddedRepo(v: View, start: string, repo: string | undefined): string 
   return undefined
 }
 
-// the git command a repository's config is asked about: `git log --help` is `git help log`
+// the git command a repository's config is asked about: `git log --help` is `git help log`; `git remote
+// update`, `prune` and `show` without -n fetch from the remotes as `git fetch` does
 function gitCommand(v: View): string {
   const sub = v.args[0]?.value ?? ""
-  return v.args.some((a) => a.value === undefined || a.value === "--help") ? "help" : sub
+  if (v.args.some((a) => a.value === undefined || a.value === "--help")) return "help"
+  if (sub !== "remote") return sub
+  const words = v.args.slice(1).map((a) => a.value!)
+  const op = words.find((w) => !w.startsWith("-"))
+  return op === "update" || op === "prune" || (op === "show" && !words.includes("-n")) ? "fetch" : sub
 }

@@ -83,7 +83,8 @@ describe("partial clones", () => {
     // its remote's transport runs a program: every command that reads an object is high, ci too
     for (const [key, value] of [["remote.origin.uploadpack", "cat ~/.netrc >&2; git-upload-pack"], ["core.sshCommand", "cat ~/.netrc >&2; false"], ["protocol.ext.allow", "always"], ["credential.helper", "!cat ~/.netrc"]] as const) {
       git(ws, "config", key, value)
-      expect({ key, v: await verdicts(ws, [...READS, "git log --oneline", "git branch -v"], "ci") }).toEqual({ key, v: each([...READS, "git log --oneline", "git branch -v"], "ask/high") })
+      const HIGH = [...READS, "git log --oneline", "git branch -v", "git remote update", "git worktree add w"]
+      expect({ key, v: await verdicts(ws, HIGH, "ci") }).toEqual({ key, v: each(HIGH, "ask/high") })
       expect(await verdicts(ws, NO_OBJECTS)).toEqual(each(NO_OBJECTS, "allow/safe"))
       git(ws, "config", "--unset", key)
     }
