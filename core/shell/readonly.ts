@@ -22,7 +22,7 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     // a git-dir file that leads outside (a link to a credential, another object store): every git
     // command can print what is there, a read no policy auto-approves; so is a partial clone's lazy
     // fetch that runs a program its config names
-    if (foreign) out.push({ name: "git-embedded", level: foreign.level ?? (foreign.text.startsWith(STATE) ? "high" : "medium"), reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign.text}` })
+    if (foreign) out.push({ name: "git-embedded", level: foreign.level, reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign.text}` })
     if (v.part.git?.bare) out.push({ name: "git-bare", level: "medium", reason: `git --bare uses ${bareFolder(v)} as a repository: its config is a file of the workspace` })
     if (!spec) {
       // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
@@ -120,7 +120,7 @@ const STATE = "the workspace's repository, whose git directory makes git read a 
 /** git started inside the workspace can still obey another repository's config: one embedded in the
  *  workspace (a bare repository or a folder with its own .git, committed or unpacked there), or one an
  *  earlier part of the command makes. Safe only where the repository is proven the workspace's own. */
-function embedded(v: View): { text: string; level?: "high" | "medium" } | undefined {
+function embedded(v: View): { text: string; level: "high" | "medium" } | undefined {
   const { gitRepo, wroteBefore, workspace, realpath } = v.place
   const cwd = v.part.cwd
   if ((!gitRepo && !wroteBefore) || cwd === null) return undefined
@@ -128,17 +128,19 @@ function embedded(v: View): { text: string; level?: "high" | "medium" } | undefi
   // `git -C a -C b` starts in a/b
   let starts = cwd
   for (const w of dirs) starts = resolveWord(w, starts, v.place.home) ?? []
+  const found: { text: string; level: "high" | "medium" }[] = []
   for (const start of starts) {
     const answer = gitRepo?.(start)
     const lines = answer?.split("\n") ?? []
     for (const layer of lines.slice(0, -1)) {
       const lazy = lazyLayerFor(layer, gitCommand(v))
-      if (lazy) return { text: lazy.reason, level: lazy.level }
+      if (lazy) found.push({ text: lazy.reason, level: lazy.level })
     }
     const text = embeddedRepo(v, start, lines.at(-1))
-    if (text) return { text }
+    // a git-dir file that leads outside is high for every command
+    if (text) found.push({ text, level: text.startsWith(STATE) ? "high" : "medium" })
   }
-  return undefined
+  return found.find((f) => f.level === "high") ?? found[0]
 }
 
 function embeddedRepo(v: View, start: string, repo: string | undefined): string | undefined {

@@ -4,7 +4,7 @@
 // checked-out submodules' git-dir files are quoted when they are links. Each attack asks naming its
 // cause; its everyday neighbour stays allowed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadParser } from "../../core/shell/index.ts"
@@ -88,6 +88,13 @@ describe("partial clones", () => {
       expect(await verdicts(ws, NO_OBJECTS)).toEqual(each(NO_OBJECTS, "allow/safe"))
       git(ws, "config", "--unset", key)
     }
+    // a medium partial clone never hides a high finding of the same repository (a git-dir link)
+    renameSync(join(ws, ".git/packed-refs"), join(root, "packed-refs"))
+    symlinkSync(join(home, ".netrc"), join(ws, ".git/packed-refs"))
+    const linked = await decideIn(ws, "git show", "ci")
+    expect([linked.decision, linked.risk, linked.reason.includes("packed-refs is a link")]).toEqual(["ask", "high", true])
+    unlinkSync(join(ws, ".git/packed-refs"))
+    renameSync(join(root, "packed-refs"), join(ws, ".git/packed-refs"))
     // a full clone of the same repository: nothing to fetch
     const full = join(root, "full")
     git(root, "clone", "-q", `file://${src}`, full)
