@@ -162,8 +162,13 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
 // the files a git command prints from the history, the index or the work tree without naming them
 function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
   if (!ctx.judged) return
-  const found = gitContentFiles(start, content, ctx.judged)
-  for (const path of found.files) paths.push({ path, access: "read" })
+  const judged = ctx.judged
+  // a committed .gitmodules is a git config by its content: its work-tree copy is looked at
+  const found = gitContentFiles(start, content, (path) => judged(path) || isGitConfigFile(path))
+  for (const path of found.files) {
+    if (judged(path)) paths.push({ path, access: "read" })
+    else gitCredential(path, raised, ctx.home)
+  }
   if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
 }

@@ -127,7 +127,9 @@ describe("git's other sources of remote URLs", () => {
     writeFileSync(join(ws, ".git/remotes/up"), "URL: https://example.com/x.git\nPull: refs/heads/main:refs/heads/up\n")
     writeFileSync(join(ws, ".git/branches/bx"), "https://example.com/y.git#main\n")
     writeFileSync(join(ws, ".gitmodules"), '[submodule "lib"]\n\tpath = lib\n\turl = https://github.com/o/lib.git\n')
-    const COMMANDS = ["git remote get-url up", "git remote show -n bx", "git remote -v", "cat .git/remotes/up", "cat .git/branches/bx", "cat .git/remotes/*", "grep -r URL .git/remotes", "cat .gitmodules", "grep -r url ."]
+    git(ws, "add", ".gitmodules")
+    git(ws, "commit", "-qm", "submodule")
+    const COMMANDS = ["git remote get-url up", "git remote show -n bx", "git remote -v", "cat .git/remotes/up", "cat .git/branches/bx", "cat .git/remotes/*", "grep -r URL .git/remotes", "cat .gitmodules", "grep -r url .", "git log -p", "git show", "git grep url HEAD", "git show HEAD:.gitmodules"]
     expect(await verdicts(ws, COMMANDS)).toEqual(each(COMMANDS, "allow/safe"))
     writeFileSync(join(ws, ".git/remotes/up"), "URL: https://user:FAKESECRET@example.com/x.git\n")
     writeFileSync(join(ws, ".git/branches/bx"), "https://ghp_0123456789abcdefghij0123@example.com/y.git#main\n")
@@ -137,6 +139,12 @@ describe("git's other sources of remote URLs", () => {
       expect({ command, v: `${d.decision}/${d.risk}`, named: d.reason.includes("holds a credential"), secret: d.reason.includes("FAKESECRET") }).toEqual({ command, v: "ask/high", named: true, secret: false })
     }
     expect((await decideIn(ws, "cat .git/branches/bx")).reason).toContain(".git/branches/bx")
+    // a host's read of them
+    for (const path of [join(ws, ".git/remotes/up"), join(ws, ".gitmodules")]) {
+      const call = await prepareCall("read_file", { path }, { cwd: ws, workspace: ws, home, tmpDirs: [], toolRisk: "safe" })
+      const d = decide(bundledPolicy("default"), call, { grants: [] })
+      expect({ path, v: `${d.decision}/${d.risk}` }).toEqual({ path, v: "ask/high" })
+    }
   })
 
   test("a workspace whose .git is a file: the remotes files of the git directory it names", async () => {
