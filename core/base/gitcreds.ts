@@ -25,9 +25,12 @@ const PROGRAM_KEY = /^core\.(askpass|sshcommand)$/i
 const USER_KEY = /^credential\.(.*\.)?username$/i
 
 /** The file names git reads its configuration from: a repository's (and its worktrees' and modules'),
- *  the user's and the system's, and the files users include by name (`~/.gitconfig.local`, `~/.gitconfig-work`). */
+ *  the user's and the system's, and the files users include by name (`~/.gitconfig.local`, `~/.gitconfig-work`);
+ *  and git's other sources of remote URLs, which git remote and a read print as they are: the old remote
+ *  files $GIT_DIR/remotes/NAME (`URL: …` lines) and $GIT_DIR/branches/NAME (a URL), and a work tree's
+ *  .gitmodules (submodule URLs, a config's format). */
 export function isGitConfigFile(path: string): boolean {
-  return /\/\.git\/(?:.*\/)?config(?:\.worktree)?$|\/\.gitconfig(?:[.-][^/]*)?$|\/git\/config$|^\/etc\/gitconfig$/.test(path)
+  return /\/\.git\/(?:.*\/)?(?:config(?:\.worktree)?|(?:remotes|branches)\/[^/]+)$|\/\.gitconfig(?:[.-][^/]*)?$|\/git\/config$|^\/etc\/gitconfig$|\/\.gitmodules$/.test(path)
 }
 
 /**
@@ -37,7 +40,7 @@ export function isGitConfigFile(path: string): boolean {
  * there); otherwise the path itself.
  */
 export function gitConfigSources(path: string): string[] {
-  const m = /^(.*\/\.git)\/(config(?:\.worktree)?)$/.exec(path)
+  const m = /^(.*\/\.git)\/(config(?:\.worktree)?|(?:remotes|branches)\/[^/]+)$/.exec(path)
   if (!m) return [path]
   const dotGit = m[1]!
   let st
@@ -54,7 +57,7 @@ export function gitConfigSources(path: string): string[] {
   if (m[2] === "config.worktree") return out
   try {
     const common = readRegular(`${dir}/commondir`).trim()
-    if (common) out.push(`${resolve(dir, common)}/config`)
+    if (common) out.push(`${resolve(dir, common)}/${m[2]}`)
   } catch {
     // no commondir: a submodule's or a separate git directory, not a linked worktree
   }

@@ -10,13 +10,16 @@ import { configRuns, parseConfig, type ConfigEntry, type ConfigRun } from "./git
 import { gitlinkPaths } from "./gitlinks.ts"
 import { readRegular } from "./readsafe.ts"
 import { gitStateRisk } from "./gitstate.ts"
+import { lazyFetchLayer } from "./gitpromisor.ts"
 
 /** "own": the workspace root's `.git`; `own:WHY`: the same, but its config makes every git command run
  *  a program or read outside the workspace (`own:core.fsmonitor = ...`, core/base/gitconfig.ts);
  *  `own:[help,blame] WHY`: only those git commands do (man.viewer, blame.ignoreRevsFile); `own:!WHY`: its
  *  git directory's state makes every git command print a file outside it (a link, alternates); "none": no
  *  repository from `dir` up to the workspace root (git looks further up, outside the workspace, where
- *  the user's own repository is); otherwise the folder of the other repository git would find first. */
+ *  the user's own repository is); otherwise the folder of the other repository git would find first.
+ *  Any of these can follow `lazy:…` lines (core/base/gitpromisor.ts): the repository, or a submodule,
+ *  is a partial clone, and the commands named there fetch from its remote. */
 export type RepoAt = "own" | `own:${string}` | "none" | string
 
 /** Like git's discovery, but fail closed: any `.git` entry, or a `HEAD` entry (a bare repository has
@@ -29,14 +32,14 @@ export function gitRepoAt(dir: string, workspace: string): RepoAt {
     // git checks DIR/.git before DIR itself as a git directory
     const dotGit = join(d, ".git")
     if (exists(dotGit)) {
-      if (d !== root) return d
+      if (d !== root) return embeddedAt(d, gitfileTarget(dotGit) ?? dotGit)
       // a `.git` FILE at the root (worktrees, submodules) names the git directory elsewhere: one that
       // lies in the workspace outside .git/ is ordinary files there (an unpacked archive can bring both)
       const target = gitfileTarget(dotGit)
-      if (target !== undefined && isInside(root, target) && !isInside(dotGit, target)) return target
+      if (target !== undefined && isInside(root, target) && !isInside(dotGit, target)) return embeddedAt(target, target)
       return ownConfig(target ?? dotGit, root)
     }
-    if (exists(join(d, "HEAD"))) return d
+    if (exists(join(d, "HEAD"))) return embeddedAt(d, d)
     if (d === root) return above(root)
     const up = dirname(d)
     if (up === d) return "none"
@@ -59,6 +62,13 @@ function above(root: string): RepoAt {
   }
 }
 
+// another repository in the workspace is medium for every command; one that is a partial clone whose
+// fetch runs a program is more for the commands that read objects
+function embeddedAt(folder: string, gitDir: string): RepoAt {
+  const layer = lazyFetchLayer(configsOf([gitDir]), folder)
+  return layer?.startsWith("lazy:high:") ? `${layer}\n${folder}` : folder
+}
+
 // the repository's own config (and a worktree's, and the common directory's it shares), then its
 // submodules' (git status and git diff run git status in each submodule, under that one's config)
 function ownConfig(gitDir: string, workspace: string): RepoAt {
@@ -69,6 +79,18 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
   } catch {
     // no commondir: not a worktree
   }
+  const subDirs: string[] = []
+  const rest = ownRest(gitDir, dirs, workspace, subDirs)
+  const layers = [lazyFetchLayer(configsOf(dirs), "the workspace's repository"), ...subDirs.map((d) => lazyFetchLayer(configsOf([d]), `submodule ${d}`, true))]
+  return [...layers.filter((l) => l !== undefined), rest].join("\n")
+}
+
+// the entries of a git directory's config files, all together
+function configsOf(dirs: readonly string[]): ConfigEntry[] {
+  return dirs.flatMap((d) => [...configEntries(join(d, "config")), ...configEntries(join(d, "config.worktree"))])
+}
+
+function ownRest(gitDir: string, dirs: readonly string[], workspace: string, subDirs: string[]): RepoAt {
   const scoped: ConfigRun[] = []
   for (const d of dirs) {
     for (const f of ["config", "config.worktree"]) {
@@ -84,10 +106,10 @@ function ownConfig(gitDir: string, workspace: string): RepoAt {
     if (state) return `own:!${state}`
   }
   for (const d of dirs) {
-    const sub = submoduleRuns(join(d, "modules"), workspace)
+    const sub = submoduleRuns(join(d, "modules"), workspace, subDirs)
     if (sub) return `own:${sub}`
   }
-  const linked = checkedOutSubmodules(join(gitDir, "index"), workspace)
+  const linked = checkedOutSubmodules(join(gitDir, "index"), workspace, subDirs)
   if (linked) return `own:${linked}`
   if (!scoped.length) return "own"
   return `own:[${[...new Set(scoped.flatMap((r) => r.commands!))].join(",")}] ${scoped.map((r) => r.why).join("; ")}`
@@ -135,7 +157,7 @@ const MAX_MODULE_DEPTH = 8
 // a folder, or a file or link naming one): each one's config
 const MAX_GITLINKS = 200
 
-function checkedOutSubmodules(index: string, workspace: string): string | undefined {
+function checkedOutSubmodules(index: string, workspace: string, subDirs: string[]): string | undefined {
   const paths = gitlinkPaths(index)
   if (!Array.isArray(paths)) return paths.why
   if (paths.length > MAX_GITLINKS) return `${index} (more submodules than ccode reads)`
@@ -143,17 +165,21 @@ function checkedOutSubmodules(index: string, workspace: string): string | undefi
     const dotGit = join(workspace, p, ".git")
     if (!exists(dotGit)) continue
     const dir = gitfileTarget(dotGit) ?? dotGit
+    subDirs.push(dir)
     for (const f of ["config", "config.worktree"]) {
       const run = configRuns(join(dir, f), { gitDir: dir, workspace })
       if (run && !run.commands) return `submodule ${p}: ${run.why}`
     }
     const hook = indexHook([dir], join(workspace, p))
     if (hook) return `submodule ${p}: ${hook}`
+    // git status runs in it and quotes its packed-refs' bad lines as it does the superproject's
+    const state = gitStateRisk(dir, workspace)
+    if (state) return `!submodule ${p}: ${state}`
   }
   return undefined
 }
 
-function submoduleRuns(modules: string, workspace: string): string | undefined {
+function submoduleRuns(modules: string, workspace: string, subDirs: string[]): string | undefined {
   const todo: [string, number][] = [[modules, 0]]
   let seen = 0
   while (todo.length) {
@@ -168,6 +194,7 @@ function submoduleRuns(modules: string, workspace: string): string | undefined {
     // a submodule's git directory (it has a config or a HEAD): its configs, then only its own modules/;
     // any other folder is part of a submodule's name (libs/ in libs/foo)
     const gitDir = entries.some((e) => e.name === "config" || e.name === "HEAD")
+    if (gitDir) subDirs.push(dir)
     // its work tree is not known from here: a core.hooksPath of its own is not followed, so it counts
     if (gitDir && (configEntries(join(dir, "config")).some((e) => e.key === "core.hookspath") || exists(join(dir, "hooks", "post-index-change")))) {
       return `submodule ${dir}: its hooks (a post-index-change hook, or a core.hooksPath ccode does not follow)`

@@ -13,10 +13,21 @@ import { readRegular } from "./readsafe.ts"
 const STATE_DIRS = ["", "info", "objects/info", "logs", "rebase-merge", "rebase-apply", "sequencer", "refs"]
 const OWN_CHECKS = new Set(["config", "config.worktree", "hooks"])
 
+// linked worktrees' folders: `git worktree list` prints each one's gitdir (and with --verbose its
+// locked reason) as it reads them, git branch reads each one's HEAD
+const MAX_WORKTREES = 200
+
 /** Why the git directory's state is not proven (a link among its state files, alternates outside), or undefined. */
 export function gitStateRisk(gitDir: string, workspace: string): string | undefined {
   const root = realpathExisting(workspace)
-  for (const sub of STATE_DIRS) {
+  let worktrees: string[] = []
+  try {
+    worktrees = readdirSync(join(gitDir, "worktrees"))
+  } catch {
+    // no linked worktrees
+  }
+  if (worktrees.length > MAX_WORKTREES) return `${join(gitDir, "worktrees")} (more linked worktrees than ccode reads)`
+  for (const sub of [...STATE_DIRS, "worktrees", ...worktrees.map((w) => `worktrees/${w}`)]) {
     const dir = sub ? join(gitDir, sub) : gitDir
     let entries
     try {

@@ -72,8 +72,14 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
-      // `cat .git/*` prints the config as `cat .git/config` does
-      if (p.access === "read") for (const name of [...found.names, ...(found.tails ?? [])]) if (isGitConfigFile(name)) gitCredential(name, raised, ctx.home)
+      // `cat .git/*` prints the config as `cat .git/config` does; `.git/remotes/*` through a `.git` file
+      // is the git directory's (git remote lists them)
+      if (p.access === "read") {
+        for (const src of gitConfigSources(p.path)) {
+          const matched = src === p.path ? found : globLinks(src, realpath, undefined, true)
+          for (const name of [...matched.names, ...(matched.tails ?? [])]) if (isGitConfigFile(name) || inGitDir(name, ctx.gitDirs)) gitCredential(name, raised, ctx.home)
+        }
+      }
       if (!found.complete) raised.push({ risk: "medium", reason: `${p.path} matches too many entries to check where their links lead` })
     }
     if (p.operand && p.glob) optionLike(p.path, p.operand, raised)
@@ -187,8 +193,13 @@ function ownProcess(p: DiskPath, paths: CallPath[], raised: Raised, realpath: (p
 // the files a git command prints from the history, the index or the work tree without naming them
 function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths: CallPath[], raised: Raised, ctx: DiskContext): void {
   if (!ctx.judged) return
-  const found = gitContentFiles(start, content, ctx.judged)
-  for (const path of found.files) paths.push({ path, access: "read" })
+  const judged = ctx.judged
+  // a committed .gitmodules is a git config by its content: its work-tree copy is looked at
+  const found = gitContentFiles(start, content, (path) => judged(path) || isGitConfigFile(path))
+  for (const path of found.files) {
+    if (judged(path)) paths.push({ path, access: "read" })
+    else gitCredential(path, raised, ctx.home)
+  }
   if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
   if (found.blind) raised.push({ risk: "high", reason: `git prints a file's content by its object id, and ${found.blind}` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
@@ -203,7 +214,7 @@ function homeLike(path: string, raised: Raised, ctx: DiskContext): void {
 // a git config holding a token (actions/checkout's extraheader, a URL with a password) is a credential file
 // the config of the git directory the workspace's .git file points to (`cat gitdata/config`)
 function inGitDir(path: string, gitDirs: readonly string[] | undefined): boolean {
-  return gitDirs !== undefined && /\/config(\.worktree)?$/.test(path) && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree`)
+  return gitDirs !== undefined && gitDirs.some((d) => path === `${d}/config` || path === `${d}/config.worktree` || /^\/(?:remotes|branches)\/[^/]+$/.test(path.slice(d.length)) && path.startsWith(d))
 }
 
 function gitCredential(file: string, raised: Raised, home?: string): void {

@@ -10,6 +10,7 @@ import { gitOptions } from "./known-git.ts"
 import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
+import { lazyLayerFor } from "../base/gitpromisor.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -19,8 +20,9 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     const away = elsewhere(v)
     const foreign = away ? undefined : embedded(v)
     // a git-dir file that leads outside (a link to a credential, another object store): every git
-    // command can print what is there, a read no policy auto-approves
-    if (foreign) out.push({ name: "git-embedded", level: foreign.startsWith(STATE) ? "high" : "medium", reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign}` })
+    // command can print what is there, a read no policy auto-approves; so is a partial clone's lazy
+    // fetch that runs a program its config names
+    if (foreign) out.push({ name: "git-embedded", level: foreign.level, reason: `git${sub === undefined ? "" : ` ${sub}`} in ${foreign.text}` })
     if (v.part.git?.bare) out.push({ name: "git-bare", level: "medium", reason: `git --bare uses ${bareFolder(v)} as a repository: its config is a file of the workspace` })
     if (!spec) {
       // a subcommand that changes a work tree outside the workspace (`git --work-tree=$HOME checkout --
@@ -118,7 +120,7 @@ const STATE = "the workspace's repository, whose git directory makes git read a 
 /** git started inside the workspace can still obey another repository's config: one embedded in the
  *  workspace (a bare repository or a folder with its own .git, committed or unpacked there), or one an
  *  earlier part of the command makes. Safe only where the repository is proven the workspace's own. */
-function embedded(v: View): string | undefined {
+function embedded(v: View): { text: string; level: "high" | "medium" } | undefined {
   const { gitRepo, wroteBefore, workspace, realpath } = v.place
   const cwd = v.part.cwd
   if ((!gitRepo && !wroteBefore) || cwd === null) return undefined
@@ -126,24 +128,43 @@ function embedded(v: View): string | undefined {
   // `git -C a -C b` starts in a/b
   let starts = cwd
   for (const w of dirs) starts = resolveWord(w, starts, v.place.home) ?? []
+  const found: { text: string; level: "high" | "medium" }[] = []
   for (const start of starts) {
-    const repo = gitRepo?.(start)
-    const scoped = repo?.startsWith("own:[") ? /^own:\[([^\]]*)\] (.*)$/s.exec(repo) : undefined
-    if (scoped) {
-      if (scoped[1]!.split(",").includes(gitCommand(v))) return `the workspace's repository, whose .git/config makes git ${gitCommand(v)} run a program or read a file (${scoped[2]})`
-    } else if (repo?.startsWith("own:!")) return `${STATE}${repo.slice(5)}`
-    else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
-    else if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
-    const real = realpath ? realpath(start) : start
-    if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || !(repo === "own" || scoped))) {
-      return `${start} after this command writes files: what it writes can be a repository whose configuration makes git run programs`
+    const answer = gitRepo?.(start)
+    const lines = answer?.split("\n") ?? []
+    for (const layer of lines.slice(0, -1)) {
+      const lazy = lazyLayerFor(layer, gitCommand(v))
+      if (lazy) found.push({ text: lazy.reason, level: lazy.level })
     }
+    const text = embeddedRepo(v, start, lines.at(-1))
+    // a git-dir file that leads outside is high for every command
+    if (text) found.push({ text, level: text.startsWith(STATE) ? "high" : "medium" })
+  }
+  return found.find((f) => f.level === "high") ?? found[0]
+}
+
+function embeddedRepo(v: View, start: string, repo: string | undefined): string | undefined {
+  const { wroteBefore, workspace, realpath } = v.place
+  const scoped = repo?.startsWith("own:[") ? /^own:\[([^\]]*)\] (.*)$/s.exec(repo) : undefined
+  if (scoped) {
+    if (scoped[1]!.split(",").includes(gitCommand(v))) return `the workspace's repository, whose .git/config makes git ${gitCommand(v)} run a program or read a file (${scoped[2]})`
+  } else if (repo?.startsWith("own:!")) return `${STATE}${repo.slice(5)}`
+  else if (repo?.startsWith("own:")) return `the workspace's repository, whose .git/config makes git run a program (${repo.slice(4)})`
+  else if (repo !== undefined && repo !== "own" && repo !== "none") return `${repo}, a repository inside the workspace that is not the workspace's own: its configuration can make git run programs (gpg.program, core.fsmonitor)`
+  const real = realpath ? realpath(start) : start
+  if (wroteBefore && (real !== (realpath ? realpath(workspace) : workspace) || !(repo === "own" || scoped))) {
+    return `${start} after this command writes files: what it writes can be a repository whose configuration makes git run programs`
   }
   return undefined
 }
 
-// the git command a repository's config is asked about: `git log --help` is `git help log`
+// the git command a repository's config is asked about: `git log --help` is `git help log`; `git remote
+// update`, `prune` and `show` without -n fetch from the remotes as `git fetch` does
 function gitCommand(v: View): string {
   const sub = v.args[0]?.value ?? ""
-  return v.args.some((a) => a.value === undefined || a.value === "--help") ? "help" : sub
+  if (v.args.some((a) => a.value === undefined || a.value === "--help")) return "help"
+  if (sub !== "remote") return sub
+  const words = v.args.slice(1).map((a) => a.value!)
+  const op = words.find((w) => !w.startsWith("-"))
+  return op === "update" || op === "prune" || (op === "show" && !words.includes("-n")) ? "fetch" : sub
 }

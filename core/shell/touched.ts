@@ -73,7 +73,7 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
-  if (program === "git" && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out)
+  if (program === "git" && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out, words[1]?.value === "remote")
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -203,11 +203,11 @@ export function printsConfig(args: readonly (string | undefined)[]): boolean {
 }
 
 /**
- * The config files `git config` (and `git remote -v`) reads (and prints with -l, --get-regexp, get --all): the repository's,
+ * The config files `git config` (and `git remote -v`, and its remotes files) reads (and prints with -l, --get-regexp, get --all): the repository's,
  * found from where git starts upward, the user's and the system's. The caller looks at them on disk: one
  * holding a credential (an extraheader token, a URL with a password) makes the read one of a secret.
  */
-function gitConfigFiles(part: Part, home: string, out: TouchedPath[]): void {
+function gitConfigFiles(part: Part, home: string, out: TouchedPath[], remotes: boolean): void {
   let starts = part.cwd ?? []
   for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
   const seen = new Set<string>()
@@ -218,6 +218,8 @@ function gitConfigFiles(part: Part, home: string, out: TouchedPath[]): void {
         seen.add(file)
         // extensions.worktreeConfig: git reads config.worktree after config
         out.push({ path: file, access: "read" }, { path: `${file}.worktree`, access: "read" })
+        // git remote also lists the remotes of the old files $GIT_DIR/remotes/NAME and branches/NAME
+        if (remotes) for (const old of ["remotes", "branches"]) out.push({ path: `${file.slice(0, -7)}/${old}/*`, access: "read", glob: true })
       }
       if (dir === "/") break
     }

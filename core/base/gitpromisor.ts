@@ -1,0 +1,61 @@
+// A partial clone (`git clone --filter=blob:none`, scalar, an archive's .git with `remote.X.promisor`)
+// lacks objects, and git fetches each one a command needs from the promisor remote as it reads: `git
+// show`, `log -p`, `diff REV`, `grep REV`, `cat-file`, `blame` run `git fetch`. That is network, and the
+// transport keys that otherwise act only in fetch/pull/push (remote.*.uploadpack, core.sshCommand,
+// protocol.*.allow for ext::, credential.helper, core.askPass) then run in those reads. Pure over the
+// config entries given.
+import { configKeyRisk } from "./gitkeys.ts"
+import type { ConfigEntry } from "./gitconfig.ts"
+
+/** The commands that read no object (a config, the refs' names, the index): no lazy fetch. */
+export const NO_OBJECTS = ["help", "version", "config", "var", "remote", "ls-files", "check-ignore", "count-objects"]
+// the commands that read files' contents or trees, which a partial clone lacks; the ones that read only
+// commits and refs (branch, tag, describe, rev-parse, for-each-ref) find them there: a partial clone's
+// filters omit blobs and trees only
+const CONTENT_READERS = [
+  "show", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "range-diff", "grep", "cat-file",
+  "blame", "annotate", "archive", "ls-tree", "rev-list", "status", "stash", "fsck", "check-attr", "format-patch",
+  "difftool", "merge-tree", "bundle", "pack-objects", "cherry", "checkout", "switch", "restore", "reset", "merge",
+  "rebase", "cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "sparse-checkout", "submodule",
+  "notes", "unpack-file", "backfill", "fetch", "pull", "push", "clone",
+]
+// what a superproject's command runs in its submodules (git status and git diff run in each one)
+const RECURSING = ["status", "diff", "grep", "submodule", "checkout", "switch", "restore", "reset", "read-tree", "fetch", "pull", "push", "clone"]
+
+/** One layer of a repository answer: `lazy:LEVEL:[COMMANDS] WHY`, COMMANDS `^A,B` meaning all but A and B. */
+export type LazyLayer = `lazy:${string}`
+
+/**
+ * The layer a repository's config entries (all its config files together) add, or undefined when it
+ * is no partial clone. `where`: how the reason names the repository; `submodule`: only the commands a
+ * superproject runs in its submodules count.
+ */
+export function lazyFetchLayer(entries: readonly ConfigEntry[], where: string, submodule = false): LazyLayer | undefined {
+  const promisor = entries.find(isPromisor)
+  if (!promisor) return undefined
+  const marks = `${promisor.key}${promisor.value === null ? "" : ` = ${promisor.value.slice(0, 60)}`}`
+  const transport = entries.map((e) => configKeyRisk(e.key, e.value)).filter((r) => r?.commands?.includes("fetch"))
+  const commands = submodule ? RECURSING.join(",") : transport.length ? `^${NO_OBJECTS.join(",")}` : CONTENT_READERS.join(",")
+  const fetches = `${where}, a partial clone (${marks}): git fetches the objects it lacks from the promisor remote`
+  if (transport.length) return `lazy:high:[${commands}] ${fetches}, and that fetch runs what its config names (${transport.map((r) => r!.why).join("; ")})`
+  return `lazy:medium:[${commands}] ${fetches} over the network`
+}
+
+/** A layer's level, commands and reason, when it applies to `command`; undefined when it does not. */
+export function lazyLayerFor(layer: string, command: string): { level: "high" | "medium"; reason: string } | undefined {
+  const m = /^lazy:(high|medium):\[([^\]]*)\] (.*)$/s.exec(layer)
+  if (!m) return undefined
+  const list = m[2]!
+  const applies = list.startsWith("^") ? !list.slice(1).split(",").includes(command) : list.split(",").includes(command)
+  return applies ? { level: m[1] as "high" | "medium", reason: m[3]! } : undefined
+}
+
+// remote.X.promisor (a boolean: anything but false counts), extensions.partialClone naming a remote, or a
+// remote's partialCloneFilter (git sets it with promisor; kept when promisor was edited out)
+function isPromisor(e: ConfigEntry): boolean {
+  const key = e.key.toLowerCase()
+  if (key === "extensions.partialclone") return e.value !== null && e.value !== ""
+  if (/^remote\..*\.partialclonefilter$/.test(key)) return e.value !== null && e.value !== ""
+  if (/^remote\..*\.promisor$/.test(key)) return e.value === null || !/^(false|no|off|0|)$/i.test(e.value)
+  return false
+}
