@@ -62,7 +62,8 @@ describe("round 5: what lies on disk", () => {
     ["rg secret cfg", "/cfg/id_rsa"],
     ["ag -u API_KEY", "/.env"],
     ["git grep --no-index API_KEY", "/.env"],
-    ["grep -r secret c*", "/cfg/id_rsa"],
+    // (credentials.json, also read by c*, is a credential name too)
+    ["grep -r secret c*", "/credentials.json"],
     ["cat cfg/*", "/cfg/id_rsa"],
     ["cat .*", "/.env"],
     ["head -n 5 .??*", "/.env"],

@@ -63,7 +63,7 @@ describe("round 8 credential files", () => {
     for (const command of [`git cat-file -p ${id}`, `git show ${id.slice(0, 7)}`, `git cat-file blob ${id.slice(0, 10)}`]) {
       const d = await policyCheck(sb, command)
       expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "high" })
-      expect(d.reason).toContain("held by no commit")
+      expect(d.reason).toContain("no commit, reflog entry or index entry names")
     }
     // git fsck --lost-found writes it out by id: reading those files asks too
     run("git fsck --lost-found")
