@@ -5,6 +5,7 @@ import type { Call } from "./types.ts"
 import type { CompiledPolicy } from "./compile.ts"
 import { isInside } from "../base/paths.ts"
 import { startupFile } from "../shell/startup.ts"
+import { ownDatabase, ownFileWrite } from "./owndirs.ts"
 
 export interface RiskAssessment {
   risk: Risk
@@ -52,11 +53,15 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
     for (const rp of cp.riskPaths) {
       if (rp.set.hits(p.path, call.workspace, call.home, p.glob)) found.add(rp.level, rp.reason ? `${p.path} ${rp.reason}` : `${p.path} matches risk.paths "${rp.pattern}"`)
     }
+    const db = ownDatabase(call.ownPaths, p.path)
+    if (db && p.access !== "write") found.add("high", `opens ccode's own database ${db} (its runs, grants and audit): a program given it can change them`)
     if (p.access !== "write" || NOT_WRITES.has(p.path)) continue
     // the host tools' writes too (write_file, Claude's Write/Edit): with the workspace in or at the
     // home, ~/.bashrc or ~/.gitconfig is a workspace file, and the next shell or git runs what it says
     const startup = startupFile(p.path, call.home)
     if (startup) found.add("critical", startup)
+    const own = ownFileWrite(call.ownPaths, p.path, call.tmpDirs)
+    if (own) found.add("critical", own)
     const asDotGit = call.gitDirs && cp.protectedPaths.patterns.length ? dotGitAlias(call.gitDirs, call.workspace, p.path) : undefined
     if (cp.protectedPaths.patterns.length && cp.protectedPaths.hits(p.path, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}`)

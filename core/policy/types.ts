@@ -2,6 +2,7 @@
 import type { Risk, DecisionKind } from "../base/risk.ts"
 import type { Rule, RiskCommand, RiskPath } from "./schema.ts"
 import type { ShellAnalysis, TouchedPath } from "../shell/types.ts"
+import type { OwnPaths } from "./owndirs.ts"
 
 export type LayerName = "builtin" | "managed" | "user" | "workspace" | "task" | "env" | "flags"
 
@@ -115,6 +116,8 @@ export interface Call {
   /** the hooks folders core.hooksPath names for the workspace's repository (husky's .husky/_ and
    *  .husky): a write there is a write to .git/hooks by another name */
   hooksDirs?: string[]
+  /** ccode's own policy folder, data folder, database and managed policy folder (owndirs.ts) */
+  ownPaths?: OwnPaths
 }
 
 /** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */
