@@ -1,10 +1,11 @@
 // The shared sandbox through the compiled binary (review 9C 1, 1b, 2): a process whose main thread
 // exited while a thread runs on (it looks like a zombie) does not outlive its step to plant `.claude`
-// after ccode's check, and a step cannot replace /dev/fd for a later step.
+// after ccode's check, a step cannot replace /dev/fd for a later step, and (review 9C 3) as a user other
+// than root a key one step adds to the user keyring is not found by a later step.
 import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { binary, ccode, sandbox, type Sandbox } from "./harness.ts"
 
 const USABLE = Bun.which("bwrap") !== null && existsSync("/usr/bin/nsenter") && existsSync("/usr/bin/setpriv") && existsSync("/usr/bin/unshare")
 const PYTHON = Bun.which("python3") !== null
@@ -63,4 +64,37 @@ describe.skipIf(!USABLE)("what a step leaves in the shared sandbox (compiled bin
     expect(result.code).toBe(0)
     expect(readFileSync(join(sb.work, "out.txt"), "utf8")).toBe("real\n/proc/self/fd\n/proc/self/fd/1\n")
   }, 60_000)
+
+  // ccode as uid 65534 (setpriv from root): the workspace, ccode's home and the binary reachable by it
+  test.skipIf(process.getuid?.() !== 0 || !existsSync("/usr/bin/python3"))("as a user other than root, a key one step adds to @u is not there for a later step", async () => {
+    const sb = box()
+    sb.file("k.py", [
+      "import ctypes, sys",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "if sys.argv[1] == 'put':",
+      "    print('add', libc.syscall(248, b'user', b'k9t', b'FAKESECRET-keyring', 18, -4) > 0)",
+      "else:",
+      "    kid = libc.syscall(250, 10, -4, b'user', b'k9t', 0)",
+      "    buf = ctypes.create_string_buffer(64)",
+      "    n = libc.syscall(250, 11, kid, buf, 64)",
+      "    print('found', buf.raw[:max(n, 0)].decode())",
+    ].join("\n") + "\n")
+    sb.file("task.yaml", ["version: 1", "steps:", ...WARM, "  - id: put", "    run: /usr/bin/python3 k.py put > put.txt", "  - id: get", "    run: /usr/bin/python3 k.py get > get.txt"].join("\n") + "\n")
+    chownTree(sb.root)
+    // the folders above it (the test run's temp dir) searchable by others
+    for (let dir = join(sb.root, ".."); dir !== "/"; dir = join(dir, "..")) chmodSync(dir, (statSync(dir).mode & 0o7777) | 0o001)
+    const proc = Bun.spawn(["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", await binary(), "run", "task.yaml", "--yes", "--sandbox", "required"], { cwd: sb.work, env: sb.env, stdout: "pipe", stderr: "pipe" })
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+    expect({ code, out: code === 0 ? "" : out }).toEqual({ code: 0, out: "" })
+    expect(readFileSync(join(sb.work, "put.txt"), "utf8")).toBe("add True\n")
+    expect(readFileSync(join(sb.work, "get.txt"), "utf8")).toBe("found \n")
+  }, 60_000)
 })
+
+function chownTree(dir: string): void {
+  chownSync(dir, 65534, 65534)
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) chownTree(join(dir, entry.name))
+    else chownSync(join(dir, entry.name), 65534, 65534)
+  }
+}
