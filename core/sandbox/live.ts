@@ -7,7 +7,6 @@ import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpat
 import { isInside } from "../base/paths.ts"
 import { bwrapArgv } from "./args.ts"
 import type { ProcessTable, SandboxLayout } from "./types.ts"
-import { userJoin } from "./userns.ts"
 
 /** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
 const START_TIMEOUT_MS = 5000
@@ -27,8 +26,6 @@ export interface LiveSandbox {
   dead: boolean
   /** host pid of its pid 1 (the holder) */
   init: number
-  /** what stopping it releases besides the processes (a descriptor of its outer user namespace) */
-  onStop?: () => void
   processes: ProcessTable
   stop(): Promise<void>
 }
@@ -109,8 +106,6 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0, processes,
     async stop() {
       live.dead = true
-      live.onStop?.()
-      live.onStop = undefined
       child.kill("SIGKILL")
       await child.exited
       processes.forget(tag)
@@ -126,20 +121,13 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     await live.stop()
     return undefined
   }
-  const users = userJoin(live.init)
-  if (!users) {
-    await live.stop()
-    return undefined
-  }
-  // the sandbox's namespaces through the user namespace that owns them, then the one its processes are in
-  const enter = users.kind === "none" ? [] : users.kind === "one" ? ["--user", "--preserve-credentials"] : [`--user=${users.outer}`, "--preserve-credentials"]
-  // inside, the holder is pid 1 of the sandbox's own /proc
-  const nested = users.kind === "two" ? [tools.nsenter, "--user=/proc/1/ns/user", "--preserve-credentials", "--"] : []
-  // not shared for a user other than root: the kernel keeps one user keyring (@u) per uid and user
-  // namespace, so a key one call adds would be found by every later call (a bwrap per call makes new
-  // user namespaces, and a new keyring, each time); nothing here can empty it from outside reliably
-  if (users.kind !== "none") {
-    if (users.kind === "two") users.close()
+  // only in ccode's own user namespace (ccode runs as root), never for another user: there bwrap makes
+  // user namespaces, and the kernel keeps one user keyring (@u) per uid and user namespace, so a key
+  // one call adds would be found by every later call (a bwrap per call makes new ones, and a new
+  // keyring, each time), and nothing here can empty it from outside reliably. (Joining as another user
+  // went through the user namespaces with nsenter --user: in the history of core/sandbox/userns.ts.)
+  const ownUser = readlinkOr("/proc/self/ns/user")
+  if (!ownUser || readlinkOr(`/proc/${live.init}/ns/user`) !== ownUser) {
     await live.stop()
     return undefined
   }
@@ -149,7 +137,7 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   // the sandbox's read-only mounts
   const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
   live.join = (cwd) => [
-    tools.nsenter, `--target=${live.init}`, ...enter, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--", ...nested,
+    tools.nsenter, `--target=${live.init}`, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
     // an IPC namespace of the call's own (SysV shared memory, semaphores, message queues, POSIX
     // message queues): nothing one call leaves there is found by the next
     tools.unshare, "--ipc", "--",
