@@ -17,6 +17,10 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
     "--cap-drop", "ALL",
     "--ro-bind", "/", "/",
     "--dev", "/dev",
+    // /dev read-only, /dev/shm its own tmpfs: no command replaces /dev/fd, /dev/stdout or /dev/shm with
+    // a link for a later command (of the same call, or of a later call in a run's shared sandbox)
+    "--tmpfs", "/dev/shm",
+    "--remount-ro", "/dev",
     "--proc", "/proc",
   ]
   if (layout.network !== "allow") argv.push("--unshare-net")

@@ -39,7 +39,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders(readOnly, writable), hidden, network }
+  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network }
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
 
@@ -56,16 +56,18 @@ function plainPath(glob: string): string | undefined {
   return path
 }
 
-// every folder strictly between the innermost writable root holding a read-only path and that path
-function pinnedFolders(readOnly: string[], writable: string[]): string[] {
+// every folder strictly between the innermost writable root holding a read-only or hidden path and that
+// path: a mount point cannot be renamed, so `mv conf conf2` cannot carry a hidden conf/prod/key.txt out
+// from under its mount for the next call
+function pinnedFolders(mounted: string[], writable: string[]): string[] {
   const out = new Set<string>()
-  for (const path of readOnly) {
+  for (const path of mounted) {
     const root = writable.filter((w) => isInside(w, path) && w !== path).sort((a, b) => b.length - a.length)[0]
     if (!root) continue
     for (let dir = dirname(path); dir !== root && isInside(root, dir); dir = dirname(dir)) out.add(dir)
   }
   // outer folders first: a mount over an inner folder must come after the one over its parent
-  return [...out].filter((d) => !writable.includes(d) && !readOnly.includes(d)).sort((a, b) => a.length - b.length)
+  return [...out].filter((d) => !writable.includes(d) && !mounted.includes(d)).sort((a, b) => a.length - b.length)
 }
 
 function existing(paths: string[]): string[] {

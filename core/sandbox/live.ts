@@ -3,11 +3,10 @@
 // a call). Joined only by a call whose layout is the one it was started with and whose mounted paths
 // are still the same files (identity below); one call at a time; everything a call started is killed
 // before the call ends. Never weaker than a bwrap per call: whatever cannot be checked is not shared.
-import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs"
 import { isInside } from "../base/paths.ts"
 import { bwrapArgv } from "./args.ts"
 import type { ProcessTable, SandboxLayout } from "./types.ts"
-import { userJoin } from "./userns.ts"
 
 /** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
 const START_TIMEOUT_MS = 5000
@@ -27,8 +26,6 @@ export interface LiveSandbox {
   dead: boolean
   /** host pid of its pid 1 (the holder) */
   init: number
-  /** what stopping it releases besides the processes (a descriptor of its outer user namespace) */
-  onStop?: () => void
   processes: ProcessTable
   stop(): Promise<void>
 }
@@ -65,9 +62,10 @@ export interface JoinTools {
   nsenter: string
   setpriv: string
   env: string
+  unshare: string
 }
 
-/** nsenter, setpriv and env from the system's own folders (never from PATH, which the workspace may lead). */
+/** nsenter, setpriv, env and unshare from the system's own folders (never from PATH, which the workspace may lead). */
 export function joinTools(): JoinTools | undefined {
   const find = (name: string) => SYSTEM_DIRS.map((dir) => `${dir}/${name}`).find((path) => {
     try {
@@ -80,7 +78,8 @@ export function joinTools(): JoinTools | undefined {
   const nsenter = find("nsenter")
   const setpriv = find("setpriv")
   const env = find("env")
-  return nsenter && setpriv && env ? { nsenter, setpriv, env } : undefined
+  const unshare = find("unshare")
+  return nsenter && setpriv && env && unshare ? { nsenter, setpriv, env, unshare } : undefined
 }
 
 /**
@@ -107,8 +106,6 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     key: layoutKey(layout), identity, join: () => [], busy: false, dead: false, init: 0, processes,
     async stop() {
       live.dead = true
-      live.onStop?.()
-      live.onStop = undefined
       child.kill("SIGKILL")
       await child.exited
       processes.forget(tag)
@@ -124,28 +121,31 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
     await live.stop()
     return undefined
   }
-  const users = userJoin(live.init)
-  if (!users) {
+  // only in ccode's own user namespace (ccode runs as root), never for another user: there bwrap makes
+  // user namespaces, and the kernel keeps one user keyring (@u) per uid and user namespace, so a key
+  // one call adds would be found by every later call (a bwrap per call makes new ones, and a new
+  // keyring, each time), and nothing here can empty it from outside reliably. (Joining as another user
+  // went through the user namespaces with nsenter --user: in the history of core/sandbox/userns.ts.)
+  const ownUser = readlinkOr("/proc/self/ns/user")
+  if (!ownUser || readlinkOr(`/proc/${live.init}/ns/user`) !== ownUser) {
     await live.stop()
     return undefined
   }
-  if (users.kind === "two") live.onStop = users.close
-  // the sandbox's namespaces through the user namespace that owns them, then the one its processes are in
-  const enter = users.kind === "none" ? [] : users.kind === "one" ? ["--user", "--preserve-credentials"] : [`--user=${users.outer}`, "--preserve-credentials"]
-  // inside, the holder is pid 1 of the sandbox's own /proc
-  const nested = users.kind === "two" ? [tools.nsenter, "--user=/proc/1/ns/user", "--preserve-credentials", "--"] : []
   // the working directory is the holder's (`--wd` alone: the start's cwd, inside), then the call's through
   // env when it is another folder: nsenter opens a `--wd=DIR` (and keeps its own cwd) before it enters,
   // which would leave the call in a folder of the host's mount tree, where every relative path escapes
   // the sandbox's read-only mounts
   const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
   live.join = (cwd) => [
-    tools.nsenter, `--target=${live.init}`, ...enter, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--", ...nested,
+    tools.nsenter, `--target=${live.init}`, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
+    // an IPC namespace of the call's own (SysV shared memory, semaphores, message queues, POSIX
+    // message queues): nothing one call leaves there is found by the next
+    tools.unshare, "--ipc", "--",
     tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
     // the holder's own folder, unless it was removed and made again since (then the holder's is the old one)
     ...(cwd === startCwd.path && startCwd.id !== undefined && fileId(cwd) === startCwd.id ? [] : [tools.env, `--chdir=${cwd}`, "--"]),
   ]
-  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`)))) {
+  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`), readlinkOr(`/proc/${live.init}/ns/ipc`)))) {
     await live.stop()
     return undefined
   }
@@ -153,17 +153,25 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
 }
 
 /**
- * After a call: SIGKILL every process in the sandbox but its pid 1, until its pid namespace's /proc
- * lists no live one (zombies are the holder's to reap): "clean". Otherwise the sandbox is stopped,
- * which ends everything in it: "ended" when it had ended by itself (its holder killed), "stuck" when
- * its /proc could not be read or kept a live process (never worth starting another for this run).
+ * After a call: SIGKILL every process in the sandbox but its pid 1 until its pid namespace's /proc lists
+ * nothing else, zombies included (the holder reaps them): "clean", and /dev/shm emptied. A process is
+ * never judged by its state or name: a thread group whose main thread exited shows Z while its other
+ * threads run, a stopped or traced one shows T, and any of them can rename itself. Otherwise the
+ * sandbox is stopped, which ends everything in it: "ended" when it had ended by itself (its holder
+ * killed), "stuck" when its /proc could not be read or kept a process (never worth starting another for
+ * this run).
  */
 export async function endCall(live: LiveSandbox): Promise<"clean" | "ended" | "stuck"> {
   for (let round = 0; round < END_ROUNDS && !live.dead; round++) {
-    const left = liveInNamespace(live.init)
-    if (left === 0) return "clean"
+    const left = listedInNamespace(live.init)
+    if (left === 0) {
+      if (emptyShm(live.init)) return "clean"
+      break
+    }
     if (left === undefined) break
     for (const pid of live.processes.withDescendants([live.init])) if (pid !== live.init) send(pid)
+    // one not under the holder on the host (a join's process whose nsenter has not ended yet): found by namespace
+    if (round >= 5) for (const pid of inPidNamespace(live.init)) if (pid !== live.init) send(pid)
     await Bun.sleep(round < 20 ? 1 : 10)
   }
   // its holder gone (killed, crashed): the sandbox ended by itself, and bwrap's exit may not be seen yet
@@ -172,29 +180,47 @@ export async function endCall(live: LiveSandbox): Promise<"clean" | "ended" | "s
   return ended ? "ended" : "stuck"
 }
 
-/** Processes of the namespace other than its pid 1 that still run, from its own /proc; undefined when unreadable. */
-function liveInNamespace(init: number): number | undefined {
-  let count = 0
+/** Processes of the namespace other than its pid 1, whatever their state, from its own /proc; undefined when unreadable. */
+function listedInNamespace(init: number): number | undefined {
   try {
-    for (const entry of readdirSync(`/proc/${init}/root/proc`)) {
-      if (entry === "1" || !/^\d+$/.test(entry)) continue
-      const stat = statText(`/proc/${init}/root/proc/${entry}/stat`)
-      if (stat === undefined) continue // gone between the listing and the read
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
-      if (state !== "Z" && state !== "X") count++
-    }
+    return readdirSync(`/proc/${init}/root/proc`).filter((entry) => entry !== "1" && /^\d+$/.test(entry)).length
   } catch {
     return undefined
   }
-  return count
 }
 
-/** The probe: a join that has no capability, no new privileges, and is in the holder's pid and user namespaces. */
-async function joinDropsEverything(join: string[], holderUser: string | undefined): Promise<boolean> {
+/** Host pids of every process in the holder's pid namespace (a scan of the host's /proc). */
+function inPidNamespace(init: number): number[] {
+  const ns = readlinkOr(`/proc/${init}/ns/pid`)
+  if (!ns) return []
+  const out: number[] = []
+  for (const entry of readdirSync("/proc")) {
+    if (/^\d+$/.test(entry) && readlinkOr(`/proc/${entry}/ns/pid`) === ns) out.push(Number(entry))
+  }
+  return out
+}
+
+/**
+ * Empty the sandbox's /dev/shm (its own tmpfs under a read-only /dev), from the host, once nothing runs
+ * in the sandbox: what a call left there is not there for the next. False when it cannot be emptied.
+ */
+function emptyShm(init: number): boolean {
+  const shm = `/proc/${init}/root/dev/shm`
   try {
-    const probe = Bun.spawn([...join, "/bin/sh", "-c", "readlink /proc/self/ns/user; cat /proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
+    for (const entry of readdirSync(shm)) rmSync(`${shm}/${entry}`, { recursive: true, force: true })
+    return readdirSync(shm).length === 0
+  } catch {
+    return false
+  }
+}
+
+/** The probe: a join that has no capability, no new privileges, is in the holder's pid and user namespaces, and in an IPC namespace of its own. */
+async function joinDropsEverything(join: string[], holderUser: string | undefined, holderIpc: string | undefined): Promise<boolean> {
+  try {
+    const probe = Bun.spawn([...join, "/bin/sh", "-c", "readlink /proc/self/ns/user /proc/self/ns/ipc; cat /proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
     const [text, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited])
-    if (!holderUser || text.split("\n")[0] !== holderUser) return false
+    const [user, ipc] = text.split("\n")
+    if (!holderUser || user !== holderUser || !holderIpc || !ipc?.startsWith("ipc:") || ipc === holderIpc) return false
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(text)?.[1]
     // the sandbox's own /proc: a process there is in its pid namespace, and sees one level of pids
     const nspid = /^NSpid:\s*\d+\s*$/m.test(text)

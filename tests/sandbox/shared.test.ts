@@ -1,47 +1,14 @@
 // The run's shared sandbox (core/sandbox/live.ts, shared.ts), through real bwrap, nsenter and shell
 // steps: what one call leaves is gone before the next, a path replaced on the host is never seen
 // through a stale mount, and a command cannot take over or stop the sandbox's pid 1.
-import { afterAll, describe, expect, test } from "bun:test"
+import { describe, expect, test } from "bun:test"
 import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { SandboxPolicy } from "../../core/policy/types.ts"
-import { joinTools } from "../../core/sandbox/live.ts"
-import { runSandbox, type Sandbox } from "../../core/sandbox/session.ts"
-import { forget, track } from "../../core/tools/process/kill.ts"
-import { bootTicks, isLive, withDescendants } from "../../core/tools/process/table.ts"
 import { shell } from "../../core/tools/builtin/shell.ts"
 import { executeTool } from "../../core/tools/execute.ts"
-import type { ToolResult } from "../../core/tools/types.ts"
+import { sharedSetup, usable } from "./shared-setup.ts"
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), "ccode-sbx-shared-")))
-const boxes: Sandbox[] = []
-afterAll(async () => {
-  for (const box of boxes) await box.close()
-  rmSync(root, { recursive: true, force: true })
-})
-
-const usable = Boolean(Bun.which("bwrap") && joinTools() && process.platform === "linux")
-
-function setup(extra: Partial<SandboxPolicy> = {}) {
-  const ws = realpathSync(mkdtempSync(join(root, "ws-")))
-  const policy: SandboxPolicy = { mode: "required", network: "none", writable: [], hidden: [], read_only: [], preview: false, ...extra }
-  const sandbox = runSandbox({ status: { mode: "required", bwrap: Bun.which("bwrap")!, notes: [] }, policy, protectedGlobs: [], workspace: ws, home: join(root, "home"), runDir: join(ws, ".run"), processes: { track, forget, bootTicks, isLive, withDescendants } })!
-  boxes.push(sandbox)
-  const run = (command: string, timeoutMs = 20_000, signal?: AbortSignal): Promise<ToolResult> =>
-    executeTool(shell, { command }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs, idleTimeoutMs: timeoutMs, sandbox, signal })
-  /** the step ran joined to the shared sandbox: its pid 1 is the holder, not a bwrap of its own */
-  const joined = async () => (await run("tr '\\0' ' ' < /proc/1/cmdline")).text.includes("__sandbox-hold")
-  /** run steps until one is joined (the live sandbox starts at the second call with the same layout) */
-  const warm = async () => {
-    for (let i = 0; i < 40; i++) {
-      if (await joined()) return true
-      await Bun.sleep(50)
-    }
-    return false
-  }
-  return { ws, sandbox, run, joined, warm }
-}
+const { root, setup } = sharedSetup()
 
 function alive(pid: number): boolean {
   try {
@@ -93,10 +60,10 @@ describe.skipIf(!usable)("calls of a run share one live sandbox", () => {
   })
 
   test("a call in another folder than the first call's runs there, and the next one back in the workspace", async () => {
-    const { ws, run, warm } = setup()
+    const { ws, sandbox, run, warm } = setup()
     mkdirSync(join(ws, "sub"), { recursive: true })
     expect(await warm()).toBe(true)
-    const inSub = (command: string) => executeTool(shell, { command, cwd: "sub" }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs: 20_000, idleTimeoutMs: 20_000, sandbox: boxes.at(-1) })
+    const inSub = (command: string) => executeTool(shell, { command, cwd: "sub" }, { cwd: ws, workspace: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, runId: "r", callId: `c-${crypto.randomUUID()}`, confine: true, timeoutMs: 20_000, idleTimeoutMs: 20_000, sandbox })
     expect((await inSub("pwd; echo a > here.txt")).text).toBe(`${join(ws, "sub")}\n`)
     expect(readFileSync(join(ws, "sub", "here.txt"), "utf8")).toBe("a\n")
     expect((await run("pwd")).text).toBe(`${ws}\n`)
