@@ -62,6 +62,9 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
       found.add("critical", `writes to the protected path ${p.path}`)
     } else if (hooksDir(call.hooksDirs, p.path)) {
       found.add("critical", `writes to ${p.path} in ${hooksDir(call.hooksDirs, p.path)}, the hooks folder the repository's core.hooksPath names: git runs the programs there`)
+    } else if (call.gitIncludes?.some((i) => i.file === p.path)) {
+      const by = call.gitIncludes.find((i) => i.file === p.path)!.by
+      found.add("critical", `writes to ${p.path}, a file ${by} includes (include.path): git reads its settings as configuration, and core.fsmonitor or core.hooksPath there run programs`)
     } else if (asDotGit && cp.protectedPaths.hits(asDotGit, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}: the workspace's git directory (its .git file points there), protected as ${asDotGit}`)
     } else if (!isInside(call.workspace, p.path) && !call.tmpDirs.some((t) => isInside(t, p.path))) {

@@ -27,7 +27,8 @@ export interface RepoFiles {
 }
 
 /** The files below the repository found from `start` that the command could print: `judged` picks them. */
-export function gitContentFiles(start: string, content: GitContent, judged: (path: string) => boolean): RepoFiles {
+export function gitContentFiles(start: string, given: GitContent, judged: (path: string) => boolean): RepoFiles {
+  const content = settled(given)
   const repo = findRepo(start)
   if (!repo) return { files: [] }
   const files = new Set<string>()
@@ -64,6 +65,20 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     if (blobs.blind) blind = blobs.blind
   }
   return { files: [...files], ...(unknown ? { unknown } : {}), ...(blind ? { blind } : {}) }
+}
+
+// the words with a `/` git takes as revisions unless the work tree has that path: those that exist are
+// pathspecs (`git log -p src/a.ts`), the others revisions (`git show feature/x`)
+function settled(content: GitContent): GitContent {
+  if (!content.maybe) return content
+  const { maybe, ...rest } = content
+  // with a glob pathspec beside them their paths are [] (they narrow nothing): judged as revisions
+  const paths = maybe.filter((m) => m.paths.some((p) => lstatQuiet(p) !== undefined))
+  if (!paths.length) return rest
+  const drop = new Set(paths.map((m) => m.rev))
+  const within = [...(rest.within ?? []), ...paths.flatMap((m) => m.paths)]
+  const narrowed: GitContent = { ...rest, within }
+  return rest.ask ? { ...narrowed, ask: { ...rest.ask, revs: rest.ask.revs.filter((r) => !drop.has(r)) } } : narrowed
 }
 
 // `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)

@@ -117,11 +117,15 @@ function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: C
     for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip]) {
       const rest = parts.slice(strip)
       if (!rest.length) continue
-      // GNU tar, unzip and patch drop a leading / of a name
-      const path = posix.normalize(`${into}/${rest.join("/")}`)
-      if (seen.has(path)) continue
-      seen.add(path)
-      paths.push({ path, access: "write" })
+      // GNU tar, unzip and patch drop a leading / of a name (not tar -P)
+      const lexical = posix.normalize(u.absolute && name.startsWith("/") && strip === 0 ? name : `${into}/${rest.join("/")}`)
+      // a folder of the name that is a link on disk (a repository's `lnk -> .git/hooks`): the member lands where it leads
+      const path = `${ctx.realpath(posix.dirname(lexical))}/${posix.basename(lexical)}`.replace(/^\/\//, "/")
+      for (const p of new Set([path, lexical])) {
+        if (seen.has(p)) continue
+        seen.add(p)
+        paths.push({ path: p, access: "write" })
+      }
     }
   }
 }

@@ -2,6 +2,7 @@
 // analysis, path resolution with symlinks). decide() itself never touches the fs.
 import { tmpdir } from "node:os"
 import { hooksDirs } from "../base/hookspath.ts"
+import { includedConfigFiles } from "../base/gitincludes.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
@@ -70,6 +71,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const hooks = hooksDirs(ctx.workspace, ctx.home, base.gitDirs, ctx.env)
   if (hooks.length) Object.assign(base, { hooksDirs: hooks })
+  const includes = includedConfigFiles(ctx.workspace, ctx.home, base.gitDirs, ctx.env ?? {})
+  if (includes.length) Object.assign(base, { gitIncludes: includes })
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""

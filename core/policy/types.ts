@@ -115,6 +115,9 @@ export interface Call {
   /** the hooks folders core.hooksPath names for the workspace's repository (husky's .husky/_ and
    *  .husky): a write there is a write to .git/hooks by another name */
   hooksDirs?: string[]
+  /** the files the repository's git configs include (include.path, includeIf.*.path), each with the
+   *  file that includes it: writing one writes git configuration */
+  gitIncludes?: { file: string; by: string }[]
 }
 
 /** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */
