@@ -45,6 +45,11 @@ export function gitContentFiles(start: string, given: GitContent, judged: (path:
   }
   let unknown: string | undefined
   let blind: string | undefined
+  if (content.blobs?.length) {
+    const found = blobNames(repo.top, content.blobs)
+    for (const n of found.names) keep(n)
+    if (found.blind) blind = found.blind
+  }
   if (content.index) {
     const index = join(repo.gitDir, "index")
     const entries = indexEntries(index)

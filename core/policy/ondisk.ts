@@ -205,7 +205,9 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
     else gitCredential(path, raised, ctx.home)
   }
   if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
-  if (found.blind) raised.push({ risk: "high", reason: `git prints a file's content by its object id, and ${found.blind}` })
+  const how = content.renames ? `git ${content.renames} gives an object a new name (a later read prints it as that name)` : "git prints a file's content by its object id"
+  if (found.blind) raised.push({ risk: "high", reason: `${how}, and ${found.blind}` })
+  if (content.input) raised.push({ risk: "high", reason: `${how}, and the ids come from its input or are not static: a committed credential file's blob is not ruled out` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
 }
 

@@ -11,6 +11,7 @@ import { readOptions } from "./getopt.ts"
 import { gitOptions } from "./known-git.ts"
 import { operands } from "./part.ts"
 import { objectPath } from "./touched.ts"
+import { renamedObjects } from "./gitrenames.ts"
 
 // the subcommands that print a diff or file content from the history by default or with -p
 const PATCH_BY_DEFAULT = new Set(["show", "diff", "diff-tree", "diff-index", "diff-files", "stash", "range-diff", "format-patch", "archive", "fast-export"])
@@ -42,7 +43,9 @@ const VALUED_SHORT = "SGOnLXMCBDlIefA"
 export function gitContentReads(part: Part, home: string): TouchedPath[] {
   if (part.program !== "git" || part.cwd === null) return []
   const sub = part.words[1]?.value
-  if (sub === undefined || !SUBS.has(sub)) return []
+  if (sub === undefined) return []
+  if (!SUBS.has(sub)) return marks(part, renamedObjects(part, sub), home)
+
   const named: string[] = []
   const maybe: { rev: string; paths: string[] }[] = []
   const found = contentOf(part, sub, home, named, maybe)
@@ -50,7 +53,11 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   // a commit named by its hash may be one nothing reaches any more: git lists its names itself
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
   const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
-  const content = maybe.length ? { ...hashed, maybe } : hashed
+  return marks(part, maybe.length ? { ...hashed, maybe } : hashed, home)
+}
+
+function marks(part: Part, content: GitContent | undefined, home: string): TouchedPath[] {
+  if (!content || part.cwd === null) return []
   let starts: string[] = part.cwd
   for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
   return starts.map((path) => ({ path, access: "read" as const, git: content }))

@@ -99,6 +99,11 @@ export interface GitContent {
   /** words with a `/` judged as revisions (`feature/x`) that are pathspecs when the work tree has the
    *  path (`paths`, resolved; [] when a glob pathspec beside it narrows nothing): settled on disk before the lookup */
   maybe?: { rev: string; paths: string[] }[]
+  /** object ids a command gives a new name (update-index --cacheinfo, notes add -C): the blobs' names
+   *  in the repository are looked up; `renames` says how, `input`: ids not known (from stdin, not static) */
+  blobs?: string[]
+  renames?: string
+  input?: true
 }
 
 export interface ShellAnalysis {
