@@ -53,8 +53,12 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   // a commit named by its hash may be one nothing reaches any more: git lists its names itself
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
   const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
-  return marks(part, maybe.length ? { ...hashed, maybe } : hashed, home)
+  const settled = maybe.length ? { ...hashed, maybe } : hashed
+  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, submodules: true } : settled, home)
 }
+
+// the options that print the submodules' own diffs or search their files (any prefix git takes)
+const SUBMODULES = /^--subm[a-z]*=diff$|^--recurse-s[a-z]*$/
 
 function marks(part: Part, content: GitContent | undefined, home: string): TouchedPath[] {
   if (!content || part.cwd === null) return []

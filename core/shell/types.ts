@@ -104,6 +104,9 @@ export interface GitContent {
   blobs?: string[]
   renames?: string
   input?: true
+  /** `--submodule=diff`, `git grep --recurse-submodules`: the submodules' files are printed too (the
+   *  repository's diff.submodule / submodule.recurse is read on disk) */
+  submodules?: true
 }
 
 export interface ShellAnalysis {

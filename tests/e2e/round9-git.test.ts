@@ -138,6 +138,34 @@ describe("round 9: git includes, pickaxe, slash revisions, archive destinations"
     expect(bashIn(sb, `git update-index --add --cacheinfo 100644,${blob},leak.txt && git show :leak.txt`, ws)).toContain("FAKESECRET-env")
   }, 60_000)
 
+  test("a submodule's .env printed from the superproject (--submodule=diff, grep --recurse-submodules, or the config): bash prints it, ccode asks high", async () => {
+    const src = join(sb.root, "subsrc")
+    mkdirSync(src)
+    gitIn(sb, src, ["init", "-q"])
+    writeFileSync(join(src, "a.txt"), "a\n")
+    writeFileSync(join(src, ".env"), "K=FAKESECRET-sub\n")
+    gitIn(sb, src, ["add", "."])
+    gitIn(sb, src, ["commit", "-qm", "env"])
+    const { ws } = repo()
+    gitIn(sb, ws, ["-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sm"])
+    gitIn(sb, ws, ["commit", "-qm", "sm"])
+    expect(bashIn(sb, "git log -p --submodule=diff -1; git grep --recurse-submodules K", ws)).toContain("FAKESECRET-sub")
+    for (const command of ["git log -p --submodule=diff -1", "git diff --submodule=diff HEAD~1", "git show --submodule=diff", "git grep --recurse-submodules K", "git grep --recurse-sub K"]) {
+      const v = await policyCheck(sb, command, { cwd: ws })
+      expect({ command, decision: v.decision, risk: v.risk }).toEqual({ command, decision: "ask", risk: "high" })
+      expect(v.reason).toContain("sm/.env")
+    }
+    // controls: without the option git prints the submodule's commit id only
+    for (const command of ["git show", "git log -p -1", "git grep K", "git show --submodule=log"]) {
+      expect(await risk(command, ws)).toEqual({ command, decision: "allow", risk: "safe" })
+    }
+    // the repository's own settings do what the options do
+    gitIn(sb, ws, ["config", "diff.submodule", "diff"])
+    gitIn(sb, ws, ["config", "submodule.recurse", "true"])
+    expect(bashIn(sb, "git show; git grep K", ws)).toContain("FAKESECRET-sub")
+    for (const command of ["git show", "git grep K"]) expect(await risk(command, ws)).toEqual({ command, decision: "ask", risk: "high" })
+  }, 60_000)
+
   function tarOf(ws: string, name: string, files: Record<string, string>, flags = ""): void {
     const src = join(sb.root, `src-${name}`)
     for (const [f, text] of Object.entries(files)) {
