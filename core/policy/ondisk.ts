@@ -13,6 +13,7 @@ import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from ".
 import { treeFiles } from "./treedisk.ts"
 import { rgSources } from "./rgsources.ts"
 import { archiveMembers, diffTargets } from "./archives.ts"
+import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -65,6 +66,8 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    // an archive's bytes are its members' (an extraction's archive is judged by its members' writes)
+    if (p.access === "read" && !p.glob && !p.unpacks && ctx.judged) archiveRead(real, ctx.judged, raised)
     // (~/.gitconfig can be a link into a dotfiles folder: named by where it is, read where it leads)
     if (p.access === "read" && (isGitConfigFile(real) || isGitConfigFile(p.path) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised, ctx.home)
     if (real !== p.path) magicLink(p.path, p.access, raised)

@@ -166,6 +166,22 @@ describe("round 9: git includes, pickaxe, slash revisions, archive destinations"
     for (const command of ["git show", "git grep K"]) expect(await risk(command, ws)).toEqual({ command, decision: "ask", risk: "high" })
   }, 60_000)
 
+  test("a plain read of an archive holding .env prints the member: bash shows the secret, ccode asks high", async () => {
+    const { ws } = repo()
+    writeFileSync(join(ws, ".env"), "API_KEY=FAKESECRET-env\n")
+    bashIn(sb, "tar -cf backup.tar .env a.txt && gzip -kn backup.tar && tar -cf plain.tar a.txt", ws)
+    bashIn(sb, "zip -q backup.zip .env a.txt", ws)
+    expect(bashIn(sb, "cat backup.tar; base64 -d <<< \"$(base64 -w0 backup.tar.gz)\" | gzip -dc", ws)).toContain("FAKESECRET-env")
+    const cases = ["cat backup.tar", "strings backup.tar", "grep -a KEY backup.tar", "head -c 2000 backup.tar", "od -c backup.tar", "base64 backup.tar", "cat backup.tar.gz", ...(existsSync(join(ws, "backup.zip")) ? ["xxd backup.zip"] : [])]
+    for (const command of cases) {
+      const v = await policyCheck(sb, command, { cwd: ws })
+      expect({ command, decision: v.decision, risk: v.risk }).toEqual({ command, decision: "ask", risk: "high" })
+      expect(v.reason).toContain("an archive holding .env")
+    }
+    // control: an archive of ordinary files
+    for (const command of ["cat plain.tar", "strings plain.tar"]) expect(await risk(command, ws)).toEqual({ command, decision: "allow", risk: "safe" })
+  }, 60_000)
+
   function tarOf(ws: string, name: string, files: Record<string, string>, flags = ""): void {
     const src = join(sb.root, `src-${name}`)
     for (const [f, text] of Object.entries(files)) {
