@@ -1,6 +1,6 @@
 // The git commands that give an object a new name: `git update-index --cacheinfo MODE,ID,PATH` (the
 // index then holds the blob as PATH), `git notes add|append -C ID` (git log shows the note), `git
-// read-tree ID`, and those that take object ids from their input (`git mktree`, `update-index
+// read-tree ID`, `git replace`, `update-ref`, `tag` naming an object, and those that take object ids from their input (`git mktree`, `update-index
 // --index-info`). A committed .env's blob re-homed as leak.txt is printed by a read nothing flags, so
 // the ids are marked for the caller to look up on disk (core/policy/gitcontent.ts) as the blob's
 // names. Pure.
@@ -42,6 +42,21 @@ export function renamedObjects(part: Part, sub: string): GitContent | undefined 
       ids.push(value)
     }
     return named(ids, `notes ${action} -C`)
+  }
+  // `git replace OBJ BLOB` (a read of OBJ prints BLOB), `git update-ref REF ID`, `git tag NAME ID`:
+  // a ref or a replacement naming the object (a blob no commit holds is then shown by `git show NAME`)
+  if (sub === "replace" || sub === "update-ref" || sub === "tag") {
+    if (words.some((v) => v !== undefined && /^-[a-zA-Z]*[dlv]$|^--(?:delete|list|verify|stdin|edit|graft|convert-graft-file)$/.test(v))) return undefined
+    const ops: (string | undefined)[] = []
+    for (let i = 0; i < words.length; i++) {
+      const v = words[i]
+      // a message, file, key or format option's value is the next word
+      if (v !== undefined && /^-[mFu]$|^--(?:message|file|local-user|format|cleanup)$/.test(v)) i++
+      else if (v === undefined || !v.startsWith("-")) ops.push(v)
+    }
+    if (ops.length < 2) return undefined
+    if (ops.includes(undefined)) return { blobs: [], renames: sub, input: true }
+    return named(sub === "update-ref" || sub === "tag" ? [ops[1]!] : (ops as string[]), sub)
   }
   if (sub === "read-tree") {
     for (const v of words) {

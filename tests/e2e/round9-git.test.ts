@@ -124,14 +124,14 @@ describe("round 9: git includes, pickaxe, slash revisions, archive destinations"
     const ws = history()
     const blob = gitIn(sb, ws, ["rev-parse", "HEAD~1:.env"])
     const plain = gitIn(sb, ws, ["rev-parse", "HEAD:a.txt"])
-    for (const command of [`git update-index --add --cacheinfo 100644,${blob},leak.txt`, `git update-index --add --cacheinfo 100644 ${blob.slice(0, 10)} leak.txt`, `git notes add -C ${blob} HEAD`, `git notes add -c ${blob.slice(0, 8)} HEAD`, `git notes append --reuse-message=${blob} HEAD`, `git read-tree --prefix=x/ ${blob}`, `printf '100644 blob ${blob}\tleak.txt\n' | git mktree`, "git update-index --index-info < list.txt"]) {
+    for (const command of [`git update-index --add --cacheinfo 100644,${blob},leak.txt`, `git update-index --add --cacheinfo 100644 ${blob.slice(0, 10)} leak.txt`, `git notes add -C ${blob} HEAD`, `git notes add -c ${blob.slice(0, 8)} HEAD`, `git notes append --reuse-message=${blob} HEAD`, `git read-tree --prefix=x/ ${blob}`, `printf '100644 blob ${blob}\tleak.txt\n' | git mktree`, `git tag envtag ${blob}`, `git update-ref refs/x ${blob.slice(0, 12)}`, "git update-index --index-info < list.txt"]) {
       const v = await policyCheck(sb, command, { cwd: ws })
       expect({ command, decision: v.decision, risk: v.risk }).toEqual({ command, decision: "ask", risk: "high" })
       // the blob's own name where git finds it, else why its ids are not known
       expect(v.reason).toMatch(command.includes("mktree") || command.includes("index-info") ? /gives an object a new name.*from its input/ : /\/\.env matches/)
     }
     // controls: an ordinary blob, a note with a message
-    for (const command of [`git update-index --add --cacheinfo 100644,${plain},copy.txt`, "git notes add -m reviewed HEAD"]) {
+    for (const command of [`git update-index --add --cacheinfo 100644,${plain},copy.txt`, "git notes add -m reviewed HEAD", "git tag v1 HEAD", 'git tag -a v2 -m "$MSG"']) {
       const v = await policyCheck(sb, command, { cwd: ws })
       expect({ command, decision: v.decision, risk: v.risk }).toEqual({ command, decision: "ask", risk: "medium" })
     }
