@@ -5,6 +5,7 @@
 import { lstatSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { parseConfig } from "./gitconfig.ts"
+import { includeTarget } from "./gitincludes.ts"
 import { gitfileTarget } from "./gitrepo.ts"
 import { readRegular } from "./readsafe.ts"
 
@@ -78,10 +79,7 @@ const MAX_INCLUDE_DEPTH = 10
 
 function includedCredential(file: string, path: string, home: string | undefined, depth: number, chain: ReadonlySet<string>): string | undefined {
   if (depth >= MAX_INCLUDE_DEPTH) return `an include ${MAX_INCLUDE_DEPTH} levels deep, not followed`
-  let target: string | undefined
-  if (path.startsWith("~/")) target = home === undefined ? undefined : `${home}${path.slice(1)}`
-  else if (path.startsWith("%(prefix)/") || path.startsWith("~")) target = undefined
-  else target = resolve(dirname(file), path)
+  const target = includeTarget(file, path, home)
   if (target === undefined) return `an include of ${path.slice(0, 60)}, which ccode does not place`
   const key = gitConfigCredential(target, home, depth + 1, chain)
   return key === undefined ? undefined : `${key} in ${target}, which ${file} includes`

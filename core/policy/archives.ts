@@ -4,7 +4,7 @@
 // "not listed" and the caller fails closed. Side effects: reads one file.
 import { closeSync, readSync, statSync } from "node:fs"
 import { openRegular } from "../base/readsafe.ts"
-import { gunzipSync } from "node:zlib"
+import { constants as zlibConstants, gunzipSync } from "node:zlib"
 
 /** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
 export type Listing = { names: string[] } | { unknown: string; missing?: true }
@@ -32,6 +32,22 @@ export function archiveMembers(path: string): Listing {
   if (head[0] === 0x50 && head[1] === 0x4b) return zipNames(path, st.size)
   if (st.size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return tarNames((at, n) => readAt(path, at, n), st.size)
   return { unknown: "a format ccode does not list (only tar, tar.gz and zip)" }
+}
+
+/** Whether a plain file is an archive archiveMembers lists: zip, tar (ustar), or gzip whose first
+ *  block inflates to a tar header. Reads at most 64 KiB; a file that cannot be read is not one. */
+export function looksLikeArchive(path: string, size: number): boolean {
+  try {
+    const head = readAt(path, 0, 4)
+    if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return true
+    if (size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return true
+    if (head[0] !== 0x1f || head[1] !== 0x8b) return false
+    // the start of the stream only: a truncated input still inflates what it holds
+    const start = gunzipSync(readAt(path, 0, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 })
+    return start.length >= 262 && start.subarray(257, 262).toString("latin1") === "ustar"
+  } catch {
+    return false
+  }
 }
 
 function readAt(path: string, at: number, n: number): Buffer {

@@ -67,6 +67,9 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
       found.add("critical", `writes to the protected path ${p.path}`)
     } else if (hooksDir(call.hooksDirs, p.path)) {
       found.add("critical", `writes to ${p.path} in ${hooksDir(call.hooksDirs, p.path)}, the hooks folder the repository's core.hooksPath names: git runs the programs there`)
+    } else if (includedBy(call, p.path)) {
+      const inc = includedBy(call, p.path)!
+      found.add("critical", `writes to ${p.path}${inc.file === p.path ? "" : `, the folder of ${inc.file}`}, a file ${inc.by} includes (include.path): git reads its settings as configuration, and core.fsmonitor or core.hooksPath there run programs`)
     } else if (asDotGit && cp.protectedPaths.hits(asDotGit, call.workspace, call.home, p.glob)) {
       found.add("critical", `writes to the protected path ${p.path}: the workspace's git directory (its .git file points there), protected as ${asDotGit}`)
     } else if (!isInside(call.workspace, p.path) && !call.tmpDirs.some((t) => isInside(t, p.path))) {
@@ -74,6 +77,12 @@ export function assessRisk(cp: CompiledPolicy, call: Call): RiskAssessment {
     }
   }
   return { risk: found.level, reasons: found.reasons(), commands }
+}
+
+// the git config file (one a repository's config includes) a write is, or a folder below the workspace
+// it is in (`mv dir cfg` when include.path = ../cfg/x.cfg)
+function includedBy(call: Call, path: string): { file: string; by: string } | undefined {
+  return call.gitIncludes?.find((i) => i.file === path || (isInside(path, i.file) && path !== call.workspace && !isInside(path, call.workspace)))
 }
 
 // the hooks folder (core.hooksPath) a path is in or is

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, statSync, type Stats } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { isInside } from "../base/paths.ts"
 import { gitfileTarget } from "../base/gitrepo.ts"
-import { indexEntries } from "../base/gitlinks.ts"
+import { gitlinkPaths, indexEntries } from "../base/gitlinks.ts"
 import { safeGitArgv, safeGitEnv } from "../git/safe-git.ts"
 import type { GitContent } from "../shell/types.ts"
 import { readRegular } from "../base/readsafe.ts"
@@ -27,9 +27,47 @@ export interface RepoFiles {
 }
 
 /** The files below the repository found from `start` that the command could print: `judged` picks them. */
-export function gitContentFiles(start: string, content: GitContent, judged: (path: string) => boolean): RepoFiles {
+export function gitContentFiles(start: string, given: GitContent, judged: (path: string) => boolean, depth = 0): RepoFiles {
+  const content = settled(given)
   const repo = findRepo(start)
   if (!repo) return { files: [] }
+  const own = repoFiles(repo, content, judged)
+  return depth < MAX_SUBMODULE_DEPTH ? withSubmodules(repo, content, judged, own, depth) : own
+}
+
+const MAX_SUBMODULE_DEPTH = 3
+
+// `--submodule=diff` (or the repository's diff.submodule = diff) prints each submodule's own diff, and
+// `git grep --recurse-submodules` (or submodule.recurse = true) searches its files: the checked-out
+// submodules' repositories are looked at the same way
+function withSubmodules(repo: Repo, content: GitContent, judged: (path: string) => boolean, own: RepoFiles, depth: number): RepoFiles {
+  const links = gitlinkPaths(join(repo.gitDir, "index"))
+  if ("why" in links || links.length === 0) return own
+  if (!content.submodules && !configRecurses(repo.top)) return own
+  const files = new Set(own.files)
+  let unknown = own.unknown
+  let blind = own.blind
+  // the submodule's whole history and index (the revisions named are the superproject's)
+  const inner: GitContent = { ...(content.history || content.hashes || content.blobs ? { history: true as const } : {}), ...(content.index ? { index: content.index } : {}), ...(content.untracked ? { untracked: true as const } : {}), ...(content.within ? { within: content.within } : {}) }
+  for (const link of links) {
+    const dir = `${repo.top}/${link}`
+    if (lstatQuiet(join(dir, ".git")) === undefined) continue
+    const sub = gitContentFiles(dir, inner, judged, depth + 1)
+    for (const f of sub.files) files.add(f)
+    unknown ??= sub.unknown
+    blind ??= sub.blind
+  }
+  return { files: [...files], ...(unknown ? { unknown } : {}), ...(blind ? { blind } : {}) }
+}
+
+// diff.submodule = diff or submodule.recurse = true in the configs git reads for the repository
+function configRecurses(top: string): boolean {
+  const r = runGit(top, ["config", "--get-regexp", "^(diff\\.submodule|submodule\\.recurse)$"])
+  if (typeof r === "string") return true
+  return /^diff\.submodule diff$|^submodule\.recurse (?:true|yes|on|1)$/im.test(r.stdout.toString())
+}
+
+function repoFiles(repo: Repo, content: GitContent, judged: (path: string) => boolean): RepoFiles {
   const files = new Set<string>()
   const keep = (name: string) => {
     const abs = `${repo.top === "/" ? "" : repo.top}/${name}`
@@ -44,6 +82,11 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
   }
   let unknown: string | undefined
   let blind: string | undefined
+  if (content.blobs?.length) {
+    const found = blobNames(repo.top, content.blobs)
+    for (const n of found.names) keep(n)
+    if (found.blind) blind = found.blind
+  }
   if (content.index) {
     const index = join(repo.gitDir, "index")
     const entries = indexEntries(index)
@@ -64,6 +107,20 @@ export function gitContentFiles(start: string, content: GitContent, judged: (pat
     if (blobs.blind) blind = blobs.blind
   }
   return { files: [...files], ...(unknown ? { unknown } : {}), ...(blind ? { blind } : {}) }
+}
+
+// the words with a `/` git takes as revisions unless the work tree has that path: those that exist are
+// pathspecs (`git log -p src/a.ts`), the others revisions (`git show feature/x`)
+function settled(content: GitContent): GitContent {
+  if (!content.maybe) return content
+  const { maybe, ...rest } = content
+  // with a glob pathspec beside them their paths are [] (they narrow nothing): judged as revisions
+  const paths = maybe.filter((m) => m.paths.some((p) => lstatQuiet(p) !== undefined))
+  if (!paths.length) return rest
+  const drop = new Set(paths.map((m) => m.rev))
+  const within = [...(rest.within ?? []), ...paths.flatMap((m) => m.paths)]
+  const narrowed: GitContent = { ...rest, within }
+  return rest.ask ? { ...narrowed, ask: { ...rest.ask, revs: rest.ask.revs.filter((r) => !drop.has(r)) } } : narrowed
 }
 
 // `git diff` prints a tracked file only when the work tree's differs from the index's (or is gone)

@@ -13,6 +13,7 @@ import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from ".
 import { treeFiles } from "./treedisk.ts"
 import { rgSources } from "./rgsources.ts"
 import { archiveMembers, diffTargets } from "./archives.ts"
+import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -65,6 +66,8 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    // an archive's bytes are its members' (an extraction's archive is judged by its members' writes)
+    if (p.access === "read" && !p.glob && !p.unpacks && ctx.judged) archiveRead(real, ctx.judged, raised)
     // (~/.gitconfig can be a link into a dotfiles folder: named by where it is, read where it leads)
     if (p.access === "read" && (isGitConfigFile(real) || isGitConfigFile(p.path) || inGitDir(real, ctx.gitDirs))) for (const f of gitConfigSources(real)) gitCredential(f, raised, ctx.home)
     if (real !== p.path) magicLink(p.path, p.access, raised)
@@ -117,11 +120,15 @@ function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: C
     for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip]) {
       const rest = parts.slice(strip)
       if (!rest.length) continue
-      // GNU tar, unzip and patch drop a leading / of a name
-      const path = posix.normalize(`${into}/${rest.join("/")}`)
-      if (seen.has(path)) continue
-      seen.add(path)
-      paths.push({ path, access: "write" })
+      // GNU tar, unzip and patch drop a leading / of a name (not tar -P)
+      const lexical = posix.normalize(u.absolute && name.startsWith("/") && strip === 0 ? name : `${into}/${rest.join("/")}`)
+      // a folder of the name that is a link on disk (a repository's `lnk -> .git/hooks`): the member lands where it leads
+      const path = `${ctx.realpath(posix.dirname(lexical))}/${posix.basename(lexical)}`.replace(/^\/\//, "/")
+      for (const p of new Set([path, lexical])) {
+        if (seen.has(p)) continue
+        seen.add(p)
+        paths.push({ path: p, access: "write" })
+      }
     }
   }
 }
@@ -201,7 +208,9 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
     else gitCredential(path, raised, ctx.home)
   }
   if (found.unknown) raised.push({ risk: "medium", reason: `git prints files its repository holds without naming them, and ${found.unknown}: one could be a credential file` })
-  if (found.blind) raised.push({ risk: "high", reason: `git prints a file's content by its object id, and ${found.blind}` })
+  const how = content.renames ? `git ${content.renames} gives an object a new name (a later read prints it as that name)` : "git prints a file's content by its object id"
+  if (found.blind) raised.push({ risk: "high", reason: `${how}, and ${found.blind}` })
+  if (content.input) raised.push({ risk: "high", reason: `${how}, and the ids come from its input or are not static: a committed credential file's blob is not ruled out` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
 }
 

@@ -3,6 +3,7 @@
 import { tmpdir } from "node:os"
 import { hooksDirs } from "../base/hookspath.ts"
 import { ccodeOwnPaths } from "./owndirs.ts"
+import { includedConfigFiles } from "../base/gitincludes.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
@@ -72,6 +73,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const hooks = hooksDirs(ctx.workspace, ctx.home, base.gitDirs, ctx.env)
   if (hooks.length) Object.assign(base, { hooksDirs: hooks })
   Object.assign(base, { ownPaths: ccodeOwnPaths(ctx.env ?? process.env, ctx.home) })
+  const includes = includedConfigFiles(ctx.workspace, ctx.home, base.gitDirs, ctx.env ?? {})
+  if (includes.length) Object.assign(base, { gitIncludes: includes })
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
     const command = typeof args.command === "string" ? args.command : ""

@@ -118,6 +118,9 @@ export interface Call {
   hooksDirs?: string[]
   /** ccode's own policy folder, data folder, database and managed policy folder (owndirs.ts) */
   ownPaths?: OwnPaths
+  /** the files the repository's git configs include (include.path, includeIf.*.path), each with the
+   *  file that includes it: writing one writes git configuration */
+  gitIncludes?: { file: string; by: string }[]
 }
 
 /** A path a call touches, resolved; `dir`: a folder the tool reads below (list_dir, glob, grep). */

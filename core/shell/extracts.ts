@@ -35,8 +35,22 @@ export function tarTargets(v: View, out: Finding[]): void {
     unlisted(v, out)
     const before = out.length
     TAR_DIRECTORY(v, out)
+    oneTopLevel(v, out)
     if (out.length === before) workingFolder(v, out, "extracts files into the current directory")
   }
+}
+
+// GNU tar --one-top-level[=DIR] moves every member below DIR (the archive's base name without one)
+function oneTopLevel(v: View, out: Finding[]): void {
+  if (!v.args.some((a) => /^--one-t/.test(a.value ?? a.text))) return
+  const top = unpackOf(v.part)?.top
+  if (!top) {
+    out.push({ name: "write-files", level: "high", reason: `${v.program} --one-top-level moves every member into a folder not known before it runs: .git/hooks, .claude or a startup folder is not ruled out` })
+    return
+  }
+  v.writes.push(top)
+  const verdict = writeVerdict(top, v.part.cwd, v.place)
+  if (verdict) out.push({ name: "write-files", level: verdict.level, reason: `${verdict.reason} (--one-top-level moves every member there)` })
 }
 
 // an archive or diff read from stdin (`| tar x`, `-f -`, `git diff | patch -p1`) or a --strip-components

@@ -11,6 +11,7 @@ import { readOptions } from "./getopt.ts"
 import { gitOptions } from "./known-git.ts"
 import { operands } from "./part.ts"
 import { objectPath } from "./touched.ts"
+import { renamedObjects } from "./gitrenames.ts"
 
 // the subcommands that print a diff or file content from the history by default or with -p
 const PATCH_BY_DEFAULT = new Set(["show", "diff", "diff-tree", "diff-index", "diff-files", "stash", "range-diff", "format-patch", "archive", "fast-export"])
@@ -42,24 +43,40 @@ const VALUED_SHORT = "SGOnLXMCBDlIefA"
 export function gitContentReads(part: Part, home: string): TouchedPath[] {
   if (part.program !== "git" || part.cwd === null) return []
   const sub = part.words[1]?.value
-  if (sub === undefined || !SUBS.has(sub)) return []
+  if (sub === undefined) return []
+  if (!SUBS.has(sub)) return marks(part, renamedObjects(part, sub), home)
+
   const named: string[] = []
-  const found = contentOf(part, sub, home, named)
+  const maybe: { rev: string; paths: string[] }[] = []
+  const found = contentOf(part, sub, home, named, maybe)
   if (!found) return []
   // a commit named by its hash may be one nothing reaches any more: git lists its names itself
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
-  const content = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
+  const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
+  const settled = maybe.length ? { ...hashed, maybe } : hashed
+  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, submodules: true } : settled, home)
+}
+
+// the options that print the submodules' own diffs or search their files (any prefix git takes)
+const SUBMODULES = /^--subm[a-z]*=diff$|^--recurse-s[a-z]*$/
+
+function marks(part: Part, content: GitContent | undefined, home: string): TouchedPath[] {
+  if (!content || part.cwd === null) return []
   let starts: string[] = part.cwd
   for (const d of part.git?.dirs ?? []) starts = resolveWord(d, starts, home) ?? []
   return starts.map((path) => ({ path, access: "read" as const, git: content }))
 }
 
 // `named`: gets the revisions the command names (plain words git takes as they are)
-function contentOf(part: Part, sub: string, home: string, named: string[]): GitContent | undefined {
+// `maybe`: gets the words before `--` with a `/` that git takes as a revision unless the work tree has
+// that path (`feature/x`, `origin/main`, `refs/stash@{0}`): judged as revisions here, settled on disk
+function contentOf(part: Part, sub: string, home: string, named: string[], maybe: { rev: string; paths: string[] }[]): GitContent | undefined {
   const words = part.words
   const dash = words.findIndex((w, i) => i > 1 && w.value === "--")
   const flags = (dash < 0 ? words.slice(2) : words.slice(2, dash)).map((w) => w.value ?? "").filter((f) => f.startsWith("-"))
-  const patch = flags.some(asksPatch)
+  // the pickaxe (-G REGEX, -S TEXT) searches every diff's content: which commits or files match is the
+  // content's oracle (`git log --all -G '^KEY=[A-M]'`), judged as the patch it searches
+  const patch = flags.some(asksPatch) || flags.some(asksPickaxe)
   // the usual `git log`, `git status`: nothing more to read
   if ((PATCH_WHEN_ASKED.has(sub) && !patch) || (sub === "status" && !flags.some((f) => f === "--verbose" || /^-[a-z]*v/.test(f)))) return undefined
   const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
@@ -84,6 +101,11 @@ function contentOf(part: Part, sub: string, home: string, named: string[]): GitC
       plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
+    } else if (!after(w) && !magic && v.includes("/") && SAFE_REV.test(v)) {
+      // `git show feature/x`: a revision for git unless a file of that name exists (both: git refuses)
+      revs++
+      named.push(v)
+      maybe.push({ rev: v, paths: resolveWord(w, part.cwd, home) ?? [] })
     } else if (after(w) || magic || v.includes("/") || v === "." || v.startsWith(".")) {
       // a pathspec narrows what is shown; magic (`:(glob)`) or a glob does not narrow it for us
       if (/[*?[]/.test(v) || v.startsWith(":") || v === "." || v === "./") broad = true
@@ -98,6 +120,8 @@ function contentOf(part: Part, sub: string, home: string, named: string[]): GitC
   const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
   const narrowed = within.length && !broad ? { within } : {}
+  // a glob or magic pathspec beside them: a word that is a path narrows nothing either
+  if (broad) for (const m of maybe) m.paths = []
   // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
   // (`git stash show`: the first operand is `show`)
   const refsOnly = revs === (sub === "stash" ? 1 : 0) && (sub === "log" || sub === "whatchanged" || sub === "show" || sub === "stash") && !flags.some((f) => WIDER.test(f)) ? { refsOnly: true as const } : {}
@@ -118,6 +142,8 @@ function contentOf(part: Part, sub: string, home: string, named: string[]): GitC
     case "diff-files":
       return quiet ? undefined : { index: "changed", ...narrowed }
     case "stash":
+      // `git stash list -p`: stash list takes git log's options, a patch prints every stash's changes
+      if (words[2]?.value === "list" && patch && !quiet) return { history: true, ...narrowed }
       if (words[2]?.value !== "show" || quiet) return undefined
       return { history: true, ...refsOnly, ...narrowed }
     case "show":
@@ -135,6 +161,17 @@ function contentOf(part: Part, sub: string, home: string, named: string[]): GitC
 // `REV:path` or `:path` naming one file (`REV:` a tree: its names); not pathspec magic, not a search of commit messages
 function objectFile(v: string): boolean {
   return v.includes(":") && !v.includes("://") && !MAGIC.test(v) && !v.startsWith(":/")
+}
+
+function asksPickaxe(flag: string): boolean {
+  if (/^--pickaxe-regex$/.test(flag)) return true
+  if (!/^-[^-]/.test(flag)) return false
+  for (let i = 1; i < flag.length; i++) {
+    const c = flag[i]!
+    if (c === "G" || c === "S") return true
+    if (VALUED_SHORT.includes(c)) return false
+  }
+  return false
 }
 
 function asksPatch(flag: string): boolean {

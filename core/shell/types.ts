@@ -77,8 +77,9 @@ export interface TouchedPath {
   /** an archive an extraction unpacks (tar -x -f, unzip) or a diff a patcher applies (patch, git
    *  apply): its member or file names are looked up on disk and judged as writes below this folder;
    *  `strip`: tar --strip-components, patch -pN (-1: any number); `later`: an earlier part of the
-   *  command writes files, so one missing now may be made before it is read */
-  unpacks?: { into: string; strip: number; diff?: true; later?: true }
+   *  command writes files, so one missing now may be made before it is read; `absolute`: tar -P, a
+   *  member `/x` lands at /x */
+  unpacks?: { into: string; strip: number; diff?: true; later?: true; absolute?: true }
 }
 
 /** What a git command prints of its repository: the history's files, the index's (all of them, or only
@@ -95,6 +96,17 @@ export interface GitContent {
   within?: string[]
   /** git can list the very names it prints: `git show REVS --name-only` or `git diff [--cached] REVS --name-only` */
   ask?: { kind: "show" | "diff"; revs: string[]; cached?: true }
+  /** words with a `/` judged as revisions (`feature/x`) that are pathspecs when the work tree has the
+   *  path (`paths`, resolved; [] when a glob pathspec beside it narrows nothing): settled on disk before the lookup */
+  maybe?: { rev: string; paths: string[] }[]
+  /** object ids a command gives a new name (update-index --cacheinfo, notes add -C): the blobs' names
+   *  in the repository are looked up; `renames` says how, `input`: ids not known (from stdin, not static) */
+  blobs?: string[]
+  renames?: string
+  input?: true
+  /** `--submodule=diff`, `git grep --recurse-submodules`: the submodules' files are printed too (the
+   *  repository's diff.submodule / submodule.recurse is read on disk) */
+  submodules?: true
 }
 
 export interface ShellAnalysis {

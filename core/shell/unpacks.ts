@@ -22,6 +22,10 @@ export interface Unpack {
   diff?: true
   /** more diffs (git apply A B) */
   more?: Word[]
+  /** tar -P/--absolute-names, unzip -:: a member named `/x` lands at /x (`..` is kept) */
+  absolute?: true
+  /** GNU tar --one-top-level[=DIR]: the folder every member is moved below (already in `into`) */
+  top?: Word
 }
 
 /** What an extraction command unpacks, or undefined when it is not one (or the program is not tar/unzip). */
@@ -55,6 +59,7 @@ export function unpackReads(part: Part, home: string, wroteBefore = false): Touc
     if (archive?.length !== 1) continue
     const unpacks: NonNullable<TouchedPath["unpacks"]> = { into: into[0]!, strip: u.strip }
     if (u.diff) unpacks.diff = true
+    if (u.absolute) unpacks.absolute = true
     if (wroteBefore) unpacks.later = true
     out.push({ path: archive[0]!, access: "read", unpacks })
   }
@@ -72,11 +77,15 @@ function tar(args: Word[]): Unpack | undefined {
   let archive: Word | undefined
   let into: Word | undefined
   let strip: number | undefined = 0
+  let absolute = false
+  // --one-top-level: "" without a value (the archive's base name)
+  let top: Word | undefined
   const first = args[0]?.value ?? ""
   let i = 0
   if (/^[a-zA-Z]+$/.test(first)) {
     // `tar xzf A`: the letters' values follow in order (f, C, b, ... take one each)
     extract = first.includes("x")
+    absolute = first.includes("P")
     let next = 1
     for (const c of first) {
       if (!"fCbHKLNTVX".includes(c)) continue
@@ -96,6 +105,9 @@ function tar(args: Word[]): Unpack | undefined {
       const given = v.slice(2, eq < 0 ? undefined : eq)
       const name = LONG_VALUED.find((n) => n === given) ?? (given.length >= 2 ? LONG_VALUED.find((n) => n.startsWith(given)) : undefined)
       if (/^(ex|ext|extr|extra|extrac|extract|g|ge|get)$/.test(given)) extract = true
+      if (given.length >= 2 && "absolute-names".startsWith(given)) absolute = true
+      // an optional value: only `--one-top-level=DIR` gives one (`--one-t` is its shortest spelling)
+      if (given.length >= 5 && "one-top-level".startsWith(given)) top = { ...w, text: eq < 0 ? "" : v.slice(eq + 1), value: eq < 0 ? "" : v.slice(eq + 1), tilde: false }
       if (!name) continue
       const value = eq >= 0 ? { ...w, text: v.slice(eq + 1), value: v.slice(eq + 1), tilde: false } : args[++i]
       if (name === "file") archive = value
@@ -107,6 +119,7 @@ function tar(args: Word[]): Unpack | undefined {
     for (let j = 1; j < v.length; j++) {
       const c = v[j]!
       if (c === "x") extract = true
+      if (c === "P") absolute = true
       if (!"fCbHKLNTVXgI".includes(c)) continue
       const value = j + 1 < v.length ? { ...w, text: v.slice(j + 1), value: v.slice(j + 1), tilde: false } : args[++i]
       if (c === "f") archive = value
@@ -115,10 +128,29 @@ function tar(args: Word[]): Unpack | undefined {
     }
   }
   if (!extract) return undefined
-  return { archive: archive?.value === "-" ? undefined : archive ?? undefined, into, strip }
+  const file = archive?.value === "-" ? undefined : archive ?? undefined
+  const landing = top ? topLevel(top, into, file) : into
+  // a folder not known: where the members land is not either
+  return { archive: file, into: landing, strip: top && !landing ? undefined : strip, ...(absolute ? { absolute: true as const } : {}), ...(top && landing ? { top: landing } : {}) }
+}
+
+const COMPRESSED = /(?:\.tar)?\.(?:gz|tgz|taz|z|bz2|tbz|tbz2|tz2|xz|txz|lz|lzma|tlz|lzo|zst|tzst)$|\.tar$/i
+
+// --one-top-level=DIR below -C (or the cwd); without DIR the archive's base name less its suffixes;
+// undefined when a part is not static (the members' place is then not known)
+function topLevel(top: Word, into: Word | undefined, archive: Word | undefined): Word | undefined {
+  let dir = top.value
+  if (dir === "") {
+    const name = archive?.value?.split("/").pop()
+    dir = name === undefined ? undefined : name.replace(COMPRESSED, "")
+  }
+  if (dir === undefined || dir === "" || (into && into.value === undefined)) return undefined
+  const value = dir.startsWith("/") || !into ? dir : `${into.value}/${dir}`
+  return { ...(into ?? top), text: value, value, tilde: false, glob: false }
 }
 
 function unzip(args: Word[]): Unpack | undefined {
+  let absolute = false
   let archive: Word | undefined
   let into: Word | undefined
   for (let i = 0; i < args.length; i++) {
@@ -127,9 +159,10 @@ function unzip(args: Word[]): Unpack | undefined {
     if (v === "-d") into = args[++i]
     else if (v.startsWith("-d")) into = { ...args[i]!, text: v.slice(2), value: v.slice(2), tilde: false }
     else if (/^-[a-zA-Z]*[lvtzpcZ]/.test(v)) return undefined
+    else if (/^-[a-zA-Z]*:/.test(v)) absolute = true
     else if (!v.startsWith("-") && !archive) archive = args[i]
   }
-  return archive ? { archive, into, strip: 0 } : undefined
+  return archive ? { archive, into, strip: 0, ...(absolute ? { absolute: true as const } : {}) } : undefined
 }
 
 function count(w: Word | undefined): number | undefined {

@@ -100,6 +100,8 @@ describe("git commands that print the repository's files without naming them", (
       // tree objects: every file below them
       "git grep TOKEN HEAD~1:", "git grep TOKEN HEAD~1^{tree}", "git diff HEAD~1: HEAD:", "git diff HEAD~1^{tree} HEAD^{tree}",
       "git diff-tree -p HEAD~1^{tree} HEAD^{tree}", "git stash show -p", "git log -pS TOKEN", "git log --cc", "git fast-export --all",
+      // the pickaxe searches every diff: which commits match is an oracle over the content (was allowed)
+      "git log -S TOKEN", "git log -S TOKEN --oneline",
     ], ".env")
   })
 
@@ -113,7 +115,7 @@ describe("git commands that print the repository's files without naming them", (
   })
 
   test("history: narrowed to other paths, or printing no content, stays allowed", async () => {
-    await expectAllow(history, ["git grep TOKEN HEAD~1:src", "git show HEAD~1:", "git log -S TOKEN", "git log --stat", "git log", "git log --oneline", "git show --stat", "git show --name-only HEAD~1", "git log -p -- src", "git diff HEAD~1 -- src/b.ts", "git show HEAD~1:a.txt", "git log -S TOKEN --oneline", "git status", "git diff"])
+    await expectAllow(history, ["git grep TOKEN HEAD~1:src", "git show HEAD~1:", "git log -S TOKEN -- src", "git log --stat", "git log", "git log --oneline", "git show --stat", "git show --name-only HEAD~1", "git log -p -- src", "git diff HEAD~1 -- src/b.ts", "git show HEAD~1:a.txt", "git log -S TOKEN --oneline -- src", "git status", "git diff"])
   })
 
   test("index and work tree: tracked credential files make git grep, git diff --cached and status -v ask", async () => {
