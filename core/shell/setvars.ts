@@ -107,6 +107,9 @@ export function declare(keyword: string, args: Word[], scope: Scope, direct = fa
     if (/[aA]/.test(flags)) markArray(scope, target, flags.includes("A"))
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
+      // bash assigns `_` itself after every command (the last argument), through a nameref to the variable
+      // it names: an element's subscript (`declare -n _='a[$(cmd)]'`) or an integer's value is evaluated
+      if (target === "_") why ??= `${keyword} -n ${clipValue(v)}: bash assigns $_ (the last argument) after every command through the nameref, evaluating a subscript or an integer's value as arithmetic, which can run commands`
       why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
       continue
     }
