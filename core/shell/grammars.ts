@@ -20,6 +20,7 @@ const BASH_ONLY: [RegExp, string][] = [
   [/(^|[\s;&|(){}])function\s/, "function NAME"],
   [/[<>]\(/, "<(…) and >(…)"],
   [/(^|[^$])\{[^{}\s]*(,|\.\.)[^{}\s]*\}/, "brace expansion ({a,b}, {1..3}), which it leaves as one word"],
+  [/(^|[\s;&|(){}`])echo\s[^|;&\n]*\\[^|;&\n]*\|/, "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"],
 ]
 // the same, tested on the script's unquoted text (quoted characters blanked: `grep '[^a-z]'` is no glob)
 const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
@@ -27,6 +28,10 @@ const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
   [/\[\^/, "a glob bracket [^…], whose ^ is a member there, not a negation"],
   [/\[[^\]\s]*\[[=.]/, "a glob bracket holding [= or [. (no equivalence or collating class there: the bracket closes elsewhere)"],
   [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"],
+  [/(^|[\s;&|(){}])\d{2,}[<>]/, "a redirect of a descriptor of two digits (10<), whose digits are an argument there"],
+  [/\{[A-Za-z_]\w*(?:\[[^\]]*\])?\}[<>]/, "a redirect {var}<, whose {var} is an argument there"],
+  [/(^|[\s:])~(?:[-+]|\d)/, "a tilde ~+, ~- or ~N (left as a relative path there)"],
+  [/[^\s;&|(){}]\s+[^\s;&|(){}]*=~/, "a ~ after = in an argument (left as text there)"],
 ]
 // what a shell that is not bash in its default mode (dash, bash in posix mode, ksh, zsh) runs otherwise,
 // on the unquoted text

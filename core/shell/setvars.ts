@@ -209,6 +209,8 @@ function nameref(scope: Scope, name: string, target: string | undefined): string
   }
   ;(scope.refs ??= new Map()).set(name, target || undefined)
   if (target && isLoaderVar(target)) scope.loader.push(target)
+  // a nameref named PATH or HOME: bash's lookups of PATH, `~` read the variable it names from here
+  if (isLoaderVar(name)) scope.loader.push(name)
   return undefined
 }
 

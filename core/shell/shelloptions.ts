@@ -81,7 +81,7 @@ export function historyOptions(args: Word[]): boolean {
 }
 
 export const POSIX_REASON = "posix mode (set -o posix, shopt -so posix) changes how the lines after it are read: aliases expand, NAME=v before a special builtin stays set, a quote inside \"${…}\" is a plain character; that is not followed"
-export const GLOB_ALIAS_REASON = "shopt -s expand_aliases makes a later command name run an alias's value, and shopt -u globskipdots lets .* match .. (the parent folder); neither is followed"
+export const GLOB_ALIAS_REASON = "shopt -s expand_aliases makes a later command name run an alias's value, shopt -u globskipdots lets .* match .. (the parent folder), shopt -s xpg_echo makes echo decode escapes; none is followed"
 
 /** `set -o posix` (`set -eo posix`), `shopt -so posix`, or a word not known statically there. */
 export function setsPosix(program: string, args: Word[]): boolean {
@@ -104,10 +104,10 @@ export function setsPosix(program: string, args: Word[]): boolean {
   return false
 }
 
-/** `shopt -s expand_aliases`, `shopt -u globskipdots` (any spelling), or a name or option not known statically. */
+/** `shopt -s expand_aliases`, `shopt -s xpg_echo`, `shopt -u globskipdots` (any spelling), or a name or option not known statically. */
 export function shoptGlobAlias(args: Word[]): boolean {
   const { letters, names } = shoptWords(args)
   if (letters.includes("o")) return false
   if (names.includes(undefined)) return true
-  return (letters.includes("s") && names.includes("expand_aliases")) || (letters.includes("u") && names.includes("globskipdots"))
+  return (letters.includes("s") && (names.includes("expand_aliases") || names.includes("xpg_echo"))) || (letters.includes("u") && names.includes("globskipdots"))
 }

@@ -52,8 +52,8 @@ export function shell(part: Part, ex: Expander): void {
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
     if (v.startsWith("-") && v.includes("o") && (named === undefined || named === "posix")) posix = true
-    // `-O expand_aliases`, `+O globskipdots`: aliases are expanded, `.*` matches `..`
-    if (v.includes("O") && (named === undefined || named === (v.startsWith("-") ? "expand_aliases" : "globskipdots"))) part.findings.push({ name: "shell-option", level: "high", reason: GLOB_ALIAS_REASON })
+    // `-O expand_aliases`, `-O xpg_echo`, `+O globskipdots`: aliases are expanded, echo decodes escapes, `.*` matches `..`
+    if (v.includes("O") && (named === undefined || (v.startsWith("-") ? named === "expand_aliases" || named === "xpg_echo" : named === "globskipdots"))) part.findings.push({ name: "shell-option", level: "high", reason: GLOB_ALIAS_REASON })
     // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
     if (v.includes("B")) braces = v.startsWith("+") ? false : undefined
     if (v.includes("o") && named === "braceexpand") braces = v.startsWith("+") ? false : undefined
