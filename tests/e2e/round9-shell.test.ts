@@ -4,7 +4,7 @@
 // is first run for real with bash in the sandbox (a fake secret in its HOME, a marker file), then the
 // compiled binary must ask and name the cause.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { bashIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
@@ -28,6 +28,12 @@ describe("round 9 shells, modes and variables", () => {
       writeFileSync(join(ws, dir, "x"), "#!/bin/sh\necho UNSEEN-RAN > marker\n")
       chmodSync(join(ws, dir, "x"), 0o755)
     }
+    // entries a repository can ship: `10` and `~+` leading to the netrc's folder, a bin/ls of its own
+    symlinkSync(join(sb.home, ".netrc"), join(ws, "10"))
+    symlinkSync(sb.home, join(ws, "~+"))
+    mkdirSync(join(ws, "bin"))
+    writeFileSync(join(ws, "bin/ls"), "#!/bin/sh\necho UNSEEN-RAN > marker\n")
+    chmodSync(join(ws, "bin/ls"), 0o755)
   })
   afterAll(() => rmSync(sb.root, { recursive: true, force: true }))
   const run = (command: string, env: Record<string, string> = {}) => bashIn(sb, command, ws, env)
@@ -114,5 +120,38 @@ describe("round 9 shells, modes and variables", () => {
     await asks("echo $CI_JOB_JWT", "medium", "secret variable $CI_JOB_JWT", env)
     expect(run("printenv DEPLOY_BLOB", env)).toContain("FAKESECRET-pem")
     await asks("printenv DEPLOY_BLOB", "medium", "secret variable $DEPLOY_BLOB", env)
+  })
+
+  test.if(dash !== null)("dash reads 10< as the argument 10 and a redirect: cat reads the symlink 10; ccode asks", async () => {
+    const command = "sh -c 'cat 10</dev/null'"
+    expect(run(command)).toContain(SECRET)
+    await asks(command, "high", "two digits")
+  })
+
+  test.if(dash !== null)("dash leaves ~+ as text: cat ~+/.netrc reads through the workspace entry ~+; ccode asks", async () => {
+    const command = "sh -c 'cat ~+/.netrc'"
+    expect(run(command)).toContain(SECRET)
+    await asks(command, "high", "tilde")
+  })
+
+  test.if(dash !== null)("dash's echo decodes \\0164 into t: the piped script reads the netrc; ccode asks", async () => {
+    const command = `sh -c 'echo "cat ~/.ne\\0164rc" | sh'`
+    expect(run(command)).toContain(SECRET)
+    await asks(command, "high", "echo with a backslash")
+  })
+
+  test("${!x[0]} reads the variable an element names: the token is printed; ccode asks", async () => {
+    const env = { GITHUB_TOKEN: "FAKESECRET-gh" }
+    const command = "x=(GITHUB_TOKEN); echo ${!x[0]}"
+    expect(run(command, env)).toContain("FAKESECRET-gh")
+    await asks(command, "critical", "${!x[0]}", env)
+  })
+
+  test("a nameref named PATH makes ls the workspace's bin/ls; ccode asks", async () => {
+    rmSync(join(ws, "marker"), { force: true })
+    const command = "p=./bin\ndeclare -n PATH=p\nls"
+    run(command)
+    expect(existsSync(join(ws, "marker"))).toBe(true)
+    await asks(command, "high", "PATH")
   })
 })
