@@ -8,6 +8,7 @@ import { assignedNames } from "./builtins.ts"
 
 const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const NOT_FOLLOWED = new Set(["PWD", "OLDPWD", "TMPDIR", "EXECIGNORE", "DIRSTACK", "REPLY", "OPTARG", "MAPFILE", "BASH_REMATCH"])
 
 /** The command a simple command runs in this shell, past the `time` keyword, `builtin` and `command`;
  *  undefined when `command -v`/`-V` only looks it up. */
@@ -211,6 +212,8 @@ function nameref(scope: Scope, name: string, target: string | undefined): string
   if (target && isLoaderVar(target)) scope.loader.push(target)
   // a nameref named PATH or HOME: bash's lookups of PATH, `~` read the variable it names from here
   if (isLoaderVar(name)) scope.loader.push(name)
+  // the directories and ignore lists bash and mktemp consult (`~-`, `cd -`, TMPDIR, EXECIGNORE) are not followed through one
+  if (NOT_FOLLOWED.has(name)) return `declare -n ${name} makes bash read ${name} from another variable, which is not followed`
   return undefined
 }
 
