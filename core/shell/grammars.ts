@@ -22,12 +22,13 @@ const BASH_ONLY: [RegExp, string][] = [
   [/(^|[^$])\{[^{}\s]*(,|\.\.)[^{}\s]*\}/, "brace expansion ({a,b}, {1..3}), which it leaves as one word"],
   [/(^|[\s;&|(){}`])echo\s[^|;&\n]*\\[^|;&\n]*\|/, "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"],
 ]
+const DOT_GLOB: [RegExp, string] = [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"]
 // the same, tested on the script's unquoted text (quoted characters blanked: `grep '[^a-z]'` is no glob)
 const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
   [/(^|[\s;&|(){}`])[A-Za-z_]\w*(?:\[[^\]]*\]\+?|\+)=/, "an array or append assignment (a[0]=v, a+=v), which is a command name there, run as a path when it holds a /"],
   [/\[\^/, "a glob bracket [^…], whose ^ is a member there, not a negation"],
   [/\[[^\]\s]*\[[=.]/, "a glob bracket holding [= or [. (no equivalence or collating class there: the bracket closes elsewhere)"],
-  [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"],
+  DOT_GLOB,
   [/(^|[\s;&|(){}])\d{2,}[<>]/, "a redirect of a descriptor of two digits (10<), whose digits are an argument there"],
   [/\{[A-Za-z_]\w*(?:\[[^\]]*\])?\}[<>]/, "a redirect {var}<, whose {var} is an argument there"],
   [/(^|[\s:])~(?:[-+]|\d)/, "a tilde ~+, ~- or ~N (left as a relative path there)"],
@@ -37,7 +38,7 @@ const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
 // on the unquoted text
 const POSIX_MODE_UNQUOTED: [RegExp, string][] = [
   [/(^|[\s;&|(){}`])alias\s/, "alias definitions (it expands aliases in scripts: a later command name runs the alias's value)"],
-  [/(^|[\s;&|(){}`])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exec|exit|export|readonly|return|set|shift|times|trap|unset|break|continue)(?=$|[\s;&|)])/, "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"],
+  [/(^|[\s;&|(){}`])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exit|export|readonly|return|set|shift|times|trap|unset|break|continue|exec(?=\s*(?:$|[;&|)]|\d*[<>])))(?=$|[\s;&|)])/, "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"],
 ]
 // on the text itself: in posix mode a ' or " inside "${…}" is an ordinary character, so the expansion and
 // the quotes end elsewhere
@@ -83,7 +84,7 @@ export function foreignGrammar(program: string, script: string, posix = false): 
   // zsh, ksh, mksh, yash, fish, csh, tcsh: plain commands mean the same there, but they expand aliases in
   // scripts and keep assignments before special builtins; beyond plain commands zsh's `${(e)x}` and glob
   // qualifiers, ksh's `${ cmd; }`, fish's `(cmd)` run code (high: ci must not run them)
-  const what = firstMatch(script, [], [POSIX_MODE_UNQUOTED, BASH_ONLY_UNQUOTED.slice(-1)])
+  const what = firstMatch(script, [], [POSIX_MODE_UNQUOTED, [DOT_GLOB]])
   if (what) return { level: "high", reason: `${program} reads ${what} in its own grammar, not bash's: what it runs is not what was checked` }
   if (isPlainCommand(script) || splitSimpleList(script) !== undefined) return undefined
   return { level: "high", reason: `${program} reads its script in its own grammar, not bash's: only plain commands are checked the way it runs them` }
