@@ -20,12 +20,12 @@ const BASH_ONLY: [RegExp, string][] = [
   [/(^|[\s;&|(){}])function\s/, "function NAME"],
   [/[<>]\(/, "<(…) and >(…)"],
   [/(^|[^$])\{[^{}\s]*(,|\.\.)[^{}\s]*\}/, "brace expansion ({a,b}, {1..3}), which it leaves as one word"],
-  [/(^|[\s;&|(){}`])echo\s[^|;&\n]*\\[^|;&\n]*\|/, "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"],
+  [/(^|[\s;&|(){}`'"])echo\s[^|;&\n]*\\[^|;&\n]*\|/, "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"],
 ]
 const DOT_GLOB: [RegExp, string] = [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"]
 // the same, tested on the script's unquoted text (quoted characters blanked: `grep '[^a-z]'` is no glob)
 const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
-  [/(^|[\s;&|(){}`])[A-Za-z_]\w*(?:\[[^\]]*\]\+?|\+)=/, "an array or append assignment (a[0]=v, a+=v), which is a command name there, run as a path when it holds a /"],
+  [/(^|[\s;&|(){}`'"])[A-Za-z_]\w*(?:\[[^\]]*\]\+?|\+)=/, "an array or append assignment (a[0]=v, a+=v), which is a command name there, run as a path when it holds a /"],
   [/\[\^/, "a glob bracket [^…], whose ^ is a member there, not a negation"],
   [/\[[^\]\s]*\[[=.]/, "a glob bracket holding [= or [. (no equivalence or collating class there: the bracket closes elsewhere)"],
   DOT_GLOB,
@@ -37,12 +37,14 @@ const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
 // what a shell that is not bash in its default mode (dash, bash in posix mode, ksh, zsh) runs otherwise,
 // on the unquoted text
 const POSIX_MODE_UNQUOTED: [RegExp, string][] = [
-  [/(^|[\s;&|(){}`])alias\s/, "alias definitions (it expands aliases in scripts: a later command name runs the alias's value)"],
-  [/(^|[\s;&|(){}`])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exit|export|readonly|return|set|shift|times|trap|unset|break|continue|exec(?=\s*(?:$|[;&|)]|\d*[<>])))(?=$|[\s;&|)])/, "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"],
+  [/(^|[\s;&|(){}`'"])alias\s/, "alias definitions (it expands aliases in scripts: a later command name runs the alias's value)"],
+  [/(^|[\s;&|(){}`'"])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exit|export|readonly|return|set|shift|times|trap|unset|break|continue|exec(?=\s*(?:$|[;&|)]|\d*[<>])))(?=$|[\s;&|)])/, "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"],
 ]
 // on the text itself: in posix mode a ' or " inside "${…}" is an ordinary character, so the expansion and
 // the quotes end elsewhere
 const POSIX_MODE: [RegExp, string][] = [[/\$\{[^}]*['"]/, "a quote inside ${…} (an ordinary character there: the expansion and the quoting end elsewhere)"]]
+
+const EVAL = /(^|[\s;&|(){}`])(?:eval|trap)(?=$|\s)/
 
 /** The script with every quoted character (and each backslash-escaped one) replaced by `_`, the quotes
  *  kept: what is left is read as syntax and globs. */
@@ -65,7 +67,9 @@ export function unquotedText(script: string): string {
 
 function firstMatch(script: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][]): string | undefined {
   for (const list of lists) for (const [re, what] of list) if (re.test(script)) return what
-  const bare = unquotedText(script)
+  // quoted text that eval or a trap runs is code in that shell too: then the whole text is tested
+  const unquoted = unquotedText(script)
+  const bare = EVAL.test(unquoted) ? script : unquoted
   for (const list of unquotedLists) for (const [re, what] of list) if (re.test(bare)) return what
   return undefined
 }
