@@ -67,9 +67,10 @@ export function unquotedText(script: string): string {
 
 function firstMatch(script: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][]): string | undefined {
   for (const list of lists) for (const [re, what] of list) if (re.test(script)) return what
-  // quoted text that eval or a trap runs is code in that shell too: then the whole text is tested
+  // quoted text that eval or a trap runs, and a command substitution inside double quotes, are code in
+  // that shell too: then the whole text is tested
   const unquoted = unquotedText(script)
-  const bare = EVAL.test(unquoted) ? script : unquoted
+  const bare = EVAL.test(unquoted) || script.includes("$(") || script.includes("`") ? script : unquoted
   for (const list of unquotedLists) for (const [re, what] of list) if (re.test(bare)) return what
   return undefined
 }
