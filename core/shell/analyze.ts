@@ -1,5 +1,6 @@
 // One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
+import { foreignGrammar } from "./grammars.ts"
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
 import type { Finding, RawCommand, RawRedirect, Walked } from "./raw.ts"
@@ -88,6 +89,11 @@ function analyzeIn(command: string, ctx: AnalyzeContext, options: AnalyzeOptions
     fast: options.fastPath !== false, errors: [], bare: { findings: [], redirects: [] },
   }
   if (command.length * 3 > MAX_COMMAND_BYTES && Buffer.byteLength(command) > MAX_COMMAND_BYTES) run.errors.push("the command is over 64 KiB")
+  // POSIXLY_CORRECT in the environment starts bash in posix mode: aliases expand, quotes read otherwise
+  if (ctx.env && Object.hasOwn(ctx.env, "POSIXLY_CORRECT")) {
+    const foreign = foreignGrammar("bash", command, true)
+    if (foreign) run.bare.findings.push({ name: "shell-grammar", level: foreign.level, reason: `${foreign.reason} (POSIXLY_CORRECT is set in the environment)` })
+  }
   const parts = run.errors.length ? bestEffort(run, command, [], [ctx.cwd], [], 0) : script(run, command, [], [ctx.cwd], [], NO_VARS, 0)
   return finish(run, command, parts)
 }

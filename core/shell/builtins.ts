@@ -3,7 +3,7 @@
 // which runs the commands it holds. A name we cannot prove plain makes the command unresolvable. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
-import type { Word } from "./word.ts"
+import { literalWord, type Word } from "./word.ts"
 import { lazyOptions, readOptions } from "./getopt.ts"
 import { nameRisk } from "./arith.ts"
 import { removesLoader } from "./unsetpath.ts"
@@ -23,12 +23,18 @@ const NAMES: Record<string, NameTaker> = {
     if (at < 0 || v.values.slice(0, at).some((a) => !a.startsWith("-"))) return []
     return v.values[at] === "-v" ? [v.args[at + 1]] : [{ ...v.args[at]!, value: v.values[at]!.slice(2) }]
   },
+  // with no name read assigns REPLY, mapfile MAPFILE; getopts assigns OPTARG too (declared -i, each
+  // evaluates what it is given as arithmetic)
   read: (v) => {
     const r = readOptions(v.args, READ())
-    return [...r.operands, ...r.valued.filter((o) => o.name === "a").map((o) => o.value)]
+    const arrays = r.valued.filter((o) => o.name === "a").map((o) => o.value)
+    return r.operands.length || arrays.length ? [...r.operands, ...arrays] : [literalWord("REPLY")]
   },
-  mapfile: (v) => readOptions(v.args, MAPFILE()).operands.slice(0, 1),
-  getopts: (v) => v.args.slice(1, 2),
+  mapfile: (v) => {
+    const name = readOptions(v.args, MAPFILE()).operands.slice(0, 1)
+    return name.length ? name : [literalWord("MAPFILE")]
+  },
+  getopts: (v) => [...v.args.slice(1, 2), literalWord("OPTARG")],
   // bash 5.3: compgen -V NAME stores the completions in the array NAME
   compgen: (v) => readOptions(v.args, COMPGEN()).valued.filter((o) => o.name === "V").map((o) => o.value),
   wait: (v) => readOptions(v.args, WAIT()).valued.filter((o) => o.name === "p").map((o) => o.value),

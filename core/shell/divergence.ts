@@ -13,6 +13,8 @@ export function parserDivergence(text: string): string | undefined {
   if (text.includes("\\\n#")) return "a line continuation before # joins a word in bash but reads as a comment to the parser"
   // bash 5.3 runs `${ CMD; }` and `${| CMD; }` in the current shell; the parser reads a parameter expansion
   if (/\$\{[\s|]/.test(text)) return "`${` followed by a blank or `|` is a command substitution run in the current shell (bash 5.3), which the parser reads as a parameter expansion"
+  // `_=x cmd`, `_+=v cmd`: the parser takes an assignment to `_` for the command's name
+  if (text.includes("_") && /(^|[\s;&|(){}`])_\+?=/.test(text)) return "an assignment to _ (_=v), which the parser reads as a command name"
   if (text.includes("$'") && ansiEndsInBackslash(text)) return "a $'…' string with an escaped backslash, which the parser reads past its end"
   if (text.includes("<<") && oddHeredocDelimiter(text)) return "a here-document delimiter with quotes inside it, which bash and the parser end at different lines"
   return undefined

@@ -3,6 +3,8 @@
 // what they run, scripts inside them analysed. Pure.
 import type { RawCommand } from "./raw.ts"
 import { isLoaderVar } from "./scope.ts"
+import { looksSecretName } from "../base/secretname.ts"
+import { secretVariableFinding } from "./secretvars.ts"
 import { byName, scanOptions, type OptionSpec, type Scanned } from "./options.ts"
 import { readGit } from "./git.ts"
 import { literalWord, type Word } from "./word.ts"
@@ -194,6 +196,10 @@ function unwrapEnv(part: Part, ex: Expander): boolean {
       return false
     }
     words = [...splitArgs(split, homeOf(part, ex.home)), ...words]
+    // env replaces `${NAME}` with the variable's value: a secret one reaches the command's arguments
+    for (const m of split.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+      if (looksSecretName(m[1]!) && !part.exported?.has(m[1]!) && !part.assignments.some((a) => a.name === m[1])) part.findings.push(secretVariableFinding(m[1]!))
+    }
   }
   const assignments = [...part.assignments]
   while (words[0]?.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value)) {

@@ -158,6 +158,8 @@ const LOADER_EXACT = new Set([
   "RIPGREP_CONFIG_PATH", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "GOFLAGS", "RUSTC_WRAPPER", "RUSTC", "RUSTC_WORKSPACE_WRAPPER",
   "CURL_HOME", "WGETRC", "BAT_PAGER", "BAT_CONFIG_PATH", "MANOPT", "PERL5DB", "AWKPATH", "AWKLIBPATH", "TAR_OPTIONS",
   "GREP_OPTIONS", "LESS", "MORE", "XDG_CONFIG_HOME", "HOME",
+  // bash turns posix mode on when it is set: aliases expand, quotes inside "${…}" read otherwise
+  "POSIXLY_CORRECT",
   // glibc loads gconv modules (shared libraries) from GCONV_PATH for any charset conversion; locale,
   // terminfo and less key files are parsed by every program that starts, key files bind shell commands
   "GCONV_PATH", "LOCPATH", "NLSPATH", "TERMINFO", "TERMINFO_DIRS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",

@@ -8,6 +8,7 @@ import { assignedNames } from "./builtins.ts"
 
 const DECLARERS = new Set(["export", "declare", "typeset", "local", "readonly"])
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const NOT_FOLLOWED = new Set(["PWD", "OLDPWD", "TMPDIR", "EXECIGNORE", "DIRSTACK", "REPLY", "OPTARG", "MAPFILE", "BASH_REMATCH"])
 
 /** The command a simple command runs in this shell, past the `time` keyword, `builtin` and `command`;
  *  undefined when `command -v`/`-V` only looks it up. */
@@ -107,6 +108,9 @@ export function declare(keyword: string, args: Word[], scope: Scope, direct = fa
     if (/[aA]/.test(flags)) markArray(scope, target, flags.includes("A"))
     // `export -n` takes the export away; only declare, typeset and local make a nameref
     if (flags.includes("n") && keyword !== "export" && keyword !== "readonly") {
+      // bash assigns `_` itself after every command (the last argument), through a nameref to the variable
+      // it names: an element's subscript (`declare -n _='a[$(cmd)]'`) or an integer's value is evaluated
+      if (target === "_") why ??= `${keyword} -n ${clipValue(v)}: bash assigns $_ (the last argument) after every command through the nameref, evaluating a subscript or an integer's value as arithmetic, which can run commands`
       why ??= nameref(scope, target, eq < 0 ? undefined : v.slice(eq + 1))
       continue
     }
@@ -206,6 +210,10 @@ function nameref(scope: Scope, name: string, target: string | undefined): string
   }
   ;(scope.refs ??= new Map()).set(name, target || undefined)
   if (target && isLoaderVar(target)) scope.loader.push(target)
+  // a nameref named PATH or HOME: bash's lookups of PATH, `~` read the variable it names from here
+  if (isLoaderVar(name)) scope.loader.push(name)
+  // the directories and ignore lists bash and mktemp consult (`~-`, `cd -`, TMPDIR, EXECIGNORE) are not followed through one
+  if (NOT_FOLLOWED.has(name)) return `declare -n ${name} makes bash read ${name} from another variable, which is not followed`
   return undefined
 }
 

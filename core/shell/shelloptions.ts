@@ -79,3 +79,35 @@ export function historyOptions(args: Word[]): boolean {
   }
   return false
 }
+
+export const POSIX_REASON = "posix mode (set -o posix, shopt -so posix) changes how the lines after it are read: aliases expand, NAME=v before a special builtin stays set, a quote inside \"${…}\" is a plain character; that is not followed"
+export const GLOB_ALIAS_REASON = "shopt -s expand_aliases makes a later command name run an alias's value, shopt -u globskipdots lets .* match .. (the parent folder), shopt -s xpg_echo makes echo decode escapes; none is followed"
+
+/** `set -o posix` (`set -eo posix`), `shopt -so posix`, or a word not known statically there. */
+export function setsPosix(program: string, args: Word[]): boolean {
+  if (program === "shopt") {
+    const { letters, names } = shoptWords(args)
+    const unknown = names.includes(undefined)
+    return (letters.includes("s") || unknown) && (letters.includes("o") || unknown) && (unknown || names.includes("posix"))
+  }
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === undefined) return true
+    if (v === "--" || v === "-" || !/^[-+]/.test(v)) return false
+    for (const c of v.slice(1)) {
+      if (c !== "o") continue
+      const name = args[++i]
+      if (name === undefined) break
+      if (v.startsWith("-") && (name.value === undefined || name.value === "posix")) return true
+    }
+  }
+  return false
+}
+
+/** `shopt -s expand_aliases`, `shopt -s xpg_echo`, `shopt -u globskipdots` (any spelling), or a name or option not known statically. */
+export function shoptGlobAlias(args: Word[]): boolean {
+  const { letters, names } = shoptWords(args)
+  if (letters.includes("o")) return false
+  if (names.includes(undefined)) return true
+  return (letters.includes("s") && (names.includes("expand_aliases") || names.includes("xpg_echo"))) || (letters.includes("u") && names.includes("globskipdots"))
+}

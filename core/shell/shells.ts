@@ -6,7 +6,7 @@ import type { Expander, Part, ShellStart } from "./part.ts"
 import { environment } from "./part.ts"
 import { byName } from "./options.ts"
 import { foreignGrammar } from "./grammars.ts"
-import { HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
+import { GLOB_ALIAS_REASON, HISTORY_REASON, historyOptions, KEYWORD_REASON, LASTPIPE_REASON } from "./shelloptions.ts"
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "rbash"])
 
@@ -18,6 +18,8 @@ export function shell(part: Part, ex: Expander): void {
   let script: Word | undefined
   let cdableVars = false
   let braces: false | "unknown" | undefined
+  // --posix, -o posix, POSIXLY_CORRECT set before it: bash reads the script in posix mode
+  let posix = part.assignments.some((a) => a.name === "POSIXLY_CORRECT")
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -35,6 +37,7 @@ export function shell(part: Part, ex: Expander): void {
       i++
       continue
     }
+    if (v === "--posix") posix = true
     if (v.startsWith("--")) continue
     if (!/^[-+][A-Za-z]+$/.test(v)) break
     if (v.includes("c")) cmdMode = true
@@ -48,6 +51,9 @@ export function shell(part: Part, ex: Expander): void {
     const named = part.words[i + 1]?.value
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
+    if (v.startsWith("-") && v.includes("o") && (named === undefined || named === "posix")) posix = true
+    // `-O expand_aliases`, `-O xpg_echo`, `+O globskipdots`: aliases are expanded, echo decodes escapes, `.*` matches `..`
+    if (v.includes("O") && (named === undefined || (v.startsWith("-") ? named === "expand_aliases" || named === "xpg_echo" : named === "globskipdots"))) part.findings.push({ name: "shell-option", level: "high", reason: GLOB_ALIAS_REASON })
     // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
     if (v.includes("B")) braces = v.startsWith("+") ? false : undefined
     if (v.includes("o") && named === "braceexpand") braces = v.startsWith("+") ? false : undefined
@@ -63,7 +69,7 @@ export function shell(part: Part, ex: Expander): void {
   // `bash -ic SCRIPT`: an interactive shell first runs its start-up file (~/.bashrc, --rcfile FILE) and
   // expands the aliases it defines in the script: code that is not shown here runs, and may rename commands
   if (interactive && cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i runs its start-up file (~/.bashrc, ~/.zshrc, $ENV, --rcfile) before the script and expands its aliases: code not shown here runs` })
-  const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) })
+  const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) }, posix)
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
     if (script) run(script, "shell_c")
@@ -81,12 +87,12 @@ export function shell(part: Part, ex: Expander): void {
   fromStdin(part, run)
 }
 
-function runner(part: Part, ex: Expander, start: ShellStart = {}): (body: Word, context: Construct) => void {
+function runner(part: Part, ex: Expander, start: ShellStart = {}, posix = false): (body: Word, context: Construct) => void {
   return (body, context) => {
     if (body.value === undefined || body.hollow || body.placeholder) part.unresolved = `the script ${part.program} runs is not static`
     else {
       // at and batch hand their script to /bin/sh
-      const foreign = foreignGrammar(SHELLS.has(part.program) ? part.program : "sh", body.value)
+      const foreign = foreignGrammar(SHELLS.has(part.program) ? part.program : "sh", body.value, posix)
       if (foreign) part.findings.push({ name: "shell-grammar", ...foreign })
       ex.out.push(...ex.nested(body, { context: [...part.context, context], cwd: part.cwd, loader: part.loader, exported: environment(part), ...start }))
     }

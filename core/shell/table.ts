@@ -11,7 +11,7 @@ import { known } from "./known.ts"
 import { readOptions } from "./getopt.ts"
 import { manFormatsLocal, manPagesFrom } from "./optionreads.ts"
 import { compilesStdin } from "./builds.ts"
-import { HISTORY_REASON, KEYWORD_REASON, LASTPIPE_REASON, setsHistory, setsKeyword, shoptLastpipe } from "./shelloptions.ts"
+import { GLOB_ALIAS_REASON, HISTORY_REASON, KEYWORD_REASON, LASTPIPE_REASON, POSIX_REASON, setsHistory, setsKeyword, setsPosix, shoptGlobAlias, shoptLastpipe } from "./shelloptions.ts"
 import { CREDENTIAL_PRINTERS, printsCredentials } from "./credprint.ts"
 import { SYSTEM_ENTRIES } from "./table-system.ts"
 import { pythonCommand } from "./pyopts.ts"
@@ -122,6 +122,8 @@ export const TABLE: readonly Entry[] = [
   { name: "shell-option", level: "high", reason: LASTPIPE_REASON, programs: ["shopt"], when: (v) => shoptLastpipe(v.args) },
   { name: "shell-option", level: "high", reason: KEYWORD_REASON, programs: ["set", "shopt"], when: (v) => setsKeyword(v.program, v.args) },
   { name: "shell-option", level: "high", reason: HISTORY_REASON, programs: ["set", "shopt"], when: (v) => setsHistory(v.program, v.args) },
+  { name: "shell-option", level: "high", reason: POSIX_REASON, programs: ["set", "shopt"], when: (v) => setsPosix(v.program, v.args) },
+  { name: "shell-option", level: "high", reason: GLOB_ALIAS_REASON, programs: ["shopt"], when: (v) => shoptGlobAlias(v.args) },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set", "readonly", "local"], when: printsEnvironment },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },

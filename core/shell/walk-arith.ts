@@ -22,6 +22,9 @@ export function note(w: Reader, reason: string | undefined): void {
 
 export function scriptValue(scope: Scope): ScriptValue {
   return (name) => {
+    // bash sets these itself: `_` (the last argument of the command before) and BASH_REMATCH (what
+    // `[[ … =~ … ]]` matched): data, not known here
+    if (name === "_" || name === "BASH_REMATCH") return undefined
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name)
     return "unset"
   }
@@ -93,6 +96,9 @@ export function expansionRisk(w: Reader, node: SNode, scope: Scope): void {
     if (value !== "unset") note(w, nameRisk(value === undefined ? unknownName : literalWord(value), "${!...}"))
   } else if (indirect && node.children.some((c) => c.type === "special_variable_name" || (c.field === "operator" && c.type === "#"))) {
     // `${!@}`, `${!*}`, `${!_}`, `${!#}`: the name is a special parameter's value, not known here
+    note(w, nameRisk(unknownName, "${!...}"))
+  } else if (indirect && node.children.some((c) => c.type === "subscript" && !/\[[@*]\]$/.test(w.src.slice(c.start, c.end)))) {
+    // `${!x[0]}`, `${!m[k]}`: the name is an element's value (`${!x[@]}` lists the keys), not followed here
     note(w, nameRisk(unknownName, "${!...}"))
   }
   for (const c of node.children) {

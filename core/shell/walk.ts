@@ -248,6 +248,11 @@ function forLoop(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
     if (integer === undefined && isInteger(scope, name)) note(w, integerRisk("for", name))
     note(w, setVar(scope, name, integer, false))
   }
+  // select reads the answer into REPLY: a line of its input, not known here
+  if (node.children[0]?.type === "select") {
+    if (isInteger(scope, "REPLY")) note(w, integerRisk("select", "REPLY"))
+    note(w, setVar(scope, "REPLY", undefined, false))
+  }
   const body = node.children.filter((c) => c.field === "body")
   return groupOutcome(cwd, sequence(w, body, scope, cwd, addCtx(ctx, "loop"), redirects))
 }
