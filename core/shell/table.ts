@@ -123,6 +123,7 @@ export const TABLE: readonly Entry[] = [
   { name: "shell-option", level: "high", reason: KEYWORD_REASON, programs: ["set", "shopt"], when: (v) => setsKeyword(v.program, v.args) },
   { name: "shell-option", level: "high", reason: HISTORY_REASON, programs: ["set", "shopt"], when: (v) => setsHistory(v.program, v.args) },
   { name: "print-environment", level: "medium", reason: "prints the environment, which may hold secrets", programs: ["env", "printenv", "export", "declare", "typeset", "set", "readonly", "local"], when: printsEnvironment },
+  { name: "print-environment", level: "medium", reason: "npm run env (the package managers' built-in env script) prints the environment, which may hold secrets", programs: PKG_MANAGERS, sub: ["run", "run-script", "run-scripts", "rum", "urn"], when: (v) => second(v) === "env" },
   { name: "print-environment", level: "medium", reason: "make -p prints its database, which holds the environment (secrets included)", programs: ["make"], when: makePrintsDatabase },
   { name: "text-tool", level: "low", reason: "processes text", programs: ["sed", "awk", "gawk", "mawk", "nawk"] },
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
