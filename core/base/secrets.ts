@@ -189,6 +189,9 @@ export const MACHINE_SECRETS: readonly string[] = [
   // `disk` group can read them)
   "/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/md*", "/dev/dm-*", "/dev/loop*",
   "/dev/mapper/*", "/dev/disk/*/*", "/dev/block/*", "/dev/root", "/dev/nbd*", "/dev/zd*", "/dev/rbd*",
+  // compressed RAM swap (memory pages), caches, flash, optical, persistent-memory and replicated disks, the
+  // I/O port device; a block node under any other name is seen by its type (core/base/devnode.ts)
+  "/dev/zram*", "/dev/bcache*", "/dev/mtd*", "/dev/ubi*", "/dev/sr[0-9]*", "/dev/scd*", "/dev/pmem*", "/dev/drbd*", "/dev/dasd*", "/dev/port",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
   // the dangling blobs and trees `git fsck --lost-found` writes out, named by id: a credential file staged and

@@ -5,6 +5,7 @@ import { hooksDirs } from "../base/hookspath.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { deviceName } from "../base/devnode.ts"
 import { posix } from "node:path"
 import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
@@ -61,7 +62,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const real = ctx.realpath ?? ((p: string) => {
     const r = realpathKnown(p)
     if (r.unknown) unplaced.set(p, r.unknown)
-    return r.path
+    // a block or memory device by what it is, whatever its name (devnode.ts)
+    return deviceName(r.path)
   })
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
