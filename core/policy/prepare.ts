@@ -6,6 +6,7 @@ import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
 import { deviceName } from "../base/devnode.ts"
+import { statSync } from "node:fs"
 import { posix } from "node:path"
 import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
@@ -95,7 +96,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const touched: DiskPath[] = []
   const raised: Raised = []
-  const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
+  // read_many_files expands a folder it is given to FOLDER/** (gemini-cli's read-many-files): its files are read
+  const reads: DeclaredPath[] = ctx.reads?.flatMap((path) => folderReads(path, ctx, real)) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
     // most host tools open the path as written (Claude's Read, Gemini's read_file: `d{x,y}` may be a real
     // name), some take a glob with braces (Glob, read_many_files): both readings are checked
@@ -170,4 +172,13 @@ function bothDots(paths: string[]): string[] {
     }
   }
   return out
+}
+
+// a read_many_files path: itself, and FOLDER/** when it names a folder on disk (the tool reads what it holds)
+function folderReads(path: string, ctx: PrepareContext, real: (p: string) => string): DeclaredPath[] {
+  const one: DeclaredPath = { path, access: "read" }
+  if (/[*?[{]/.test(path)) return [one]
+  const full = real(absoluteFrom(ctx.cwd, path, ctx.home))
+  const folder = statSync(full, { throwIfNoEntry: false })?.isDirectory() === true
+  return folder ? [one, { path: `${path.replace(/\/+$/, "") || "/"}/**`, access: "read" }] : [one]
 }

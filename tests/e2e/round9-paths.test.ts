@@ -99,6 +99,27 @@ describe("round 9: programs, paths and credentials", () => {
     expect(d.reason).toContain("usual PATH")
   })
 
+  // Gemini's read_many_files turns a folder into FOLDER/** (gemini-cli read-many-files.ts): not installed
+  // here, so the expansion is its documented behaviour; the folder's .env.local must be seen
+  test("Gemini read_many_files with a folder reads what it holds", async () => {
+    mkdirSync(join(sb.work, "sub"), { recursive: true })
+    writeFileSync(join(sb.work, "sub", ".env.local"), "API_KEY=FAKESECRET-envlocal\n")
+    writeFileSync(join(sb.work, "sub", "a.ts"), "export {}\n")
+    const hook = async (input: Record<string, unknown>) => {
+      const payload = { hook_event_name: "BeforeTool", session_id: "s1", tool_use_id: "t1", cwd: sb.work, tool_name: "read_many_files", tool_input: input }
+      const r = await ccode(sb, ["hook", "gemini"], { stdin: JSON.stringify(payload) })
+      expect(r.code).toBe(0)
+      return r.stdout.trim() ? (JSON.parse(r.stdout) as { decision: string; reason: string }) : undefined
+    }
+    for (const input of [{ paths: ["sub"] }, { paths: ["./"] }, { paths: [sb.work] }, { include: ["sub/"] }]) {
+      const answer = await hook(input)
+      expect({ input, decision: answer?.decision }).toEqual({ input, decision: "ask" })
+      expect(answer?.reason).toContain(".env.local")
+    }
+    expect(await hook({ paths: ["sub/a.ts"] })).toBeUndefined()
+    rmSync(join(sb.work, "sub"), { recursive: true, force: true })
+  })
+
   // a block node under another name reads the whole disk: root only (mknod), and losetup to prove it
   const root = process.getuid?.() === 0 && has("mknod")
   test.skipIf(!root)("a block device node under any name is a raw disk", async () => {
