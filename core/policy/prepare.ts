@@ -12,6 +12,7 @@ import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
+import { configuredCredentials } from "./namedcreds.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -84,6 +85,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
+    configuredCredentials(paths, ctx.home, base.gitDirs ?? [], ctx.env, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -118,6 +120,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
+  configuredCredentials(paths, ctx.home, base.gitDirs ?? [], ctx.env, raised)
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }

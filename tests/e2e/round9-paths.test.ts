@@ -99,6 +99,34 @@ describe("round 9: programs, paths and credentials", () => {
     expect(d.reason).toContain("usual PATH")
   })
 
+  test("files git's and ssh's settings name as credentials: credential-store --file, http.cookieFile/sslKey, IdentityFile", async () => {
+    const h = sb.home
+    writeFileSync(join(h, ".gitconfig"), `[credential]\n\thelper = store --file=${h}/mycreds\n[http]\n\tcookieFile = ~/ck.txt\n[http "https://corp.example"]\n\tsslKey = ${h}/client-cert-k\n`)
+    mkdirSync(join(h, ".ssh"), { recursive: true })
+    writeFileSync(join(h, ".ssh", "config"), "Host deploy\n  IdentityFile ~/deploy_access\n")
+    writeFileSync(join(h, "mycreds"), "https://u:FAKESECRET-store@h\n")
+    writeFileSync(join(h, "ck.txt"), "h\tFALSE\t/\tTRUE\t0\to\tFAKESECRET-cookie\n")
+    writeFileSync(join(h, "client-cert-k"), "FAKESECRET-sslkey\n")
+    writeFileSync(join(h, "deploy_access"), "FAKESECRET-idfile\n")
+    writeFileSync(join(h, "notes.txt"), "hello\n")
+    expect(bash("printf 'protocol=https\\nhost=h\\n\\n' | git credential fill")).toContain("FAKESECRET-store")
+    const cases: [string, string, string][] = [
+      ["cat ~/mycreds", "FAKESECRET-store", "credential-store"],
+      [`head ${h}/mycreds`, "FAKESECRET-store", "credential-store"],
+      ["cat ~/ck.txt", "FAKESECRET-cookie", "cookiefile"],
+      ["cat ~/client-cert-k", "FAKESECRET-sslkey", "sslkey"],
+      ["cat ~/deploy_access", "FAKESECRET-idfile", "IdentityFile"],
+    ]
+    for (const [cmd, secret, named] of cases) {
+      expect(bash(cmd)).toContain(secret)
+      const d = await policyCheck(sb, cmd, { cwd: sb.work })
+      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "high" })
+      expect(d.reason.toLowerCase()).toContain(named.toLowerCase())
+    }
+    expect((await policyCheck(sb, "cat ~/notes.txt", { cwd: sb.work })).decision).toBe("allow")
+    for (const f of [".gitconfig", "mycreds", "ck.txt", "client-cert-k", "deploy_access"]) rmSync(join(h, f))
+  })
+
   // Gemini's read_many_files turns a folder into FOLDER/** (gemini-cli read-many-files.ts): not installed
   // here, so the expansion is its documented behaviour; the folder's .env.local must be seen
   test("Gemini read_many_files with a folder reads what it holds", async () => {
