@@ -26,6 +26,14 @@ function storeAt(folder: string, rest: string): string | undefined {
   return rests().find((r) => full.toLowerCase() === r.toLowerCase() || full.toLowerCase().startsWith(`${r.toLowerCase()}/`) || (!rel && r.startsWith(`${folder}/`)))
 }
 
+/** Whether `env` moves any of the stores (most environments set none of the variables): the literal-path
+ *  check is skipped without one. */
+export function movesStores(env: Record<string, string | undefined> | undefined): boolean {
+  if (!env) return false
+  for (const name in MOVED) if (env[name]) return true
+  return false
+}
+
 /** Why a word read by a content-showing program is a relocated credential store; undefined when it is not. */
 export function relocatedStore(program: string, text: string, paths: readonly string[], env: Record<string, string | undefined> | undefined): string | undefined {
   const m = WRITTEN.exec(text)

@@ -16,7 +16,7 @@ import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS, CREDENTIAL_VARIABLES } from "../base/secrets.ts"
 import { operands } from "./part.ts"
 import { jqInputs } from "./jqmodules.ts"
-import { relocatedStore } from "./relocated.ts"
+import { movesStores, relocatedStore } from "./relocated.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -81,8 +81,10 @@ export function credentialVariableRead(part: Part, home = "", env?: Record<strin
 
 // a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts)
 function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined): string | undefined {
-  if (w.value === undefined && !w.text.includes("$")) return undefined
-  const paths = w.value === undefined ? [] : (resolveWord(w, part.cwd, home) ?? [])
+  const written = w.text.includes("$")
+  const moved = w.value !== undefined && movesStores(env)
+  if (!written && !moved) return undefined
+  const paths = moved ? (resolveWord(w, part.cwd, home) ?? []) : []
   return relocatedStore(part.program, w.text, paths, env)
 }
 
