@@ -105,6 +105,8 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.config/sentry/cli.ini", "~/.config/heroku/config.json", "~/.netlify/config.json", "~/.config/.wrangler/config/default.toml",
   "~/.local/share/remmina", "~/.config/remmina/remmina.pref", "~/.filezilla/recentservers.xml", "~/.filezilla/sitemanager.xml",
   "~/.local/share/lftp/bookmarks", "~/.config/wandb/settings", "~/.netrc.gpg", "~/.config/yandex-cloud/config.yaml", "~/.ibmcloud/config.json",
+  // Jenkins's stored credentials, a k3s node's join token, SSSD's cached password hashes
+  "/var/lib/jenkins/credentials.xml", "/var/lib/rancher/k3s/server/node-token", "/var/lib/sss/db",
 ]
 
 /**
@@ -166,6 +168,11 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "/**/actions-runner/.credentials", "/**/actions-runner/.credentials_rsaparams",
   // git's Gerrit/googlesource cookie file and Ansible's vault password file copied anywhere
   ".gitcookies", ".ansible_vault_pass",
+  // more copied-out logins: Docker's old login file, deploy keys without an extension, browsers' cookie and
+  // password databases, WireGuard and rclone configs and an Ansible vault by their folders (a bare `*.conf`,
+  // `*.csv` or `*.txt` name would make every glob of that kind ask)
+  ".dockercfg", "docker-config.json", "deploy_key", "deploy_key_*", "cookies.sqlite", "Login Data", "/**/wireguard/*.conf",
+  "/**/rclone/rclone.conf", "/**/ansible/vault.yml", "/**/group_vars/*/vault.yml",
   // Kerberos ticket caches (usable tickets), wherever KRB5CCNAME puts them: the FILE: cache (/tmp/krb5cc_UID)
   // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
   // /tmp holds, not by a name it could match

@@ -1,11 +1,13 @@
 // Credential files named by configuration rather than by their own name: git's `credential.helper =
 // store --file=F` (the passwords in clear), `http.cookieFile` (an auth cookie), `http.sslKey`/`sslCert`
-// (a TLS client key), and ssh's `IdentityFile` in ~/.ssh/config. A read of the file such a setting names is
+// (a TLS client key), a file a config includes that holds a credential itself, and ssh's `IdentityFile`
+// in ~/.ssh/config. A read of the file such a setting names is
 // a read of a credential, whatever the file is called. The user's git configs (~/.gitconfig, the XDG one,
 // the files they include) and the workspace's .git/config are read, and ~/.ssh/config. Side effects: stat, read.
 import { statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { parseConfig } from "../base/gitconfig.ts"
+import { gitConfigCredential } from "../base/gitcreds.ts"
 import { readRegular } from "../base/readsafe.ts"
 import type { CallPath } from "./types.ts"
 import type { Raised } from "./ondisk.ts"
@@ -16,12 +18,12 @@ const FILE_KEY = /^http\.(?:.*\.)?(cookiefile|sslkey|sslcert)$/i
 const HELPER_KEY = /^credential\.(?:.*\.)?helper$/i
 
 /** Raise each read of a file a git or ssh setting names as a credential. */
-export function configuredCredentials(paths: readonly CallPath[], home: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined, raised: Raised): void {
+export function configuredCredentials(paths: readonly CallPath[], home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined, raised: Raised): void {
   const reads = paths.filter((p) => p.access === "read" && !p.glob)
   if (!reads.length || !home) return
   const named = new Map<string, string>()
   const xdg = env?.XDG_CONFIG_HOME ? `${env.XDG_CONFIG_HOME}/git/config` : `${home}/.config/git/config`
-  for (const f of [`${home}/.gitconfig`, xdg, ...gitDirs.map((d) => `${d}/config`)]) gitNamed(f, home, named, 0, new Set())
+  for (const f of [`${home}/.gitconfig`, xdg, `${workspace}/.git/config`, ...gitDirs.map((d) => `${d}/config`)]) gitNamed(f, home, named, 0, new Set())
   sshNamed(`${home}/.ssh/config`, home, named)
   if (!named.size) return
   for (const p of reads) {
@@ -59,7 +61,12 @@ function gitNamed(file: string, home: string, named: Map<string, string>, depth:
     if (e.value === null) continue
     if (/^include(?:if\..*)?\.path$/i.test(e.key)) {
       const inc = place(e.value, home, dirname(file))
-      if (inc) gitNamed(inc, home, named, depth + 1, seen)
+      if (!inc) continue
+      // an included file that holds a credential itself (actions/checkout's includeIf'd file with the
+      // token's extraheader): reading it by any name is reading the credential
+      const key = seen.has(inc) ? undefined : gitConfigCredential(inc, home)
+      if (key) named.set(inc, `a git config file ${file} includes, holding a credential (${key})`)
+      gitNamed(inc, home, named, depth + 1, seen)
       continue
     }
     const m = FILE_KEY.exec(e.key)

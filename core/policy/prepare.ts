@@ -85,7 +85,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
-    configuredCredentials(paths, ctx.home, base.gitDirs ?? [], ctx.env, raised)
+    configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -120,7 +120,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
-  configuredCredentials(paths, ctx.home, base.gitDirs ?? [], ctx.env, raised)
+  configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }

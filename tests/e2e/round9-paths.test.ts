@@ -124,6 +124,16 @@ describe("round 9: programs, paths and credentials", () => {
       expect(d.reason.toLowerCase()).toContain(named.toLowerCase())
     }
     expect((await policyCheck(sb, "cat ~/notes.txt", { cwd: sb.work })).decision).toBe("allow")
+    // actions/checkout's layout: the repository's config includes a file named like nothing that holds the token
+    fresh()
+    const inc = join(sb.root, "git-credentials-1234.config")
+    writeFileSync(inc, '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic FAKESECRET-extraheader\n')
+    gitIn(sb, sb.work, ["config", `includeIf.gitdir:${sb.work}/.git.path`, inc])
+    expect(bash(`cat ${inc}`)).toContain("FAKESECRET-extraheader")
+    const d = await policyCheck(sb, `cat ${inc}`, { cwd: sb.work })
+    expect({ decision: d.decision, risk: d.risk }).toEqual({ decision: "ask", risk: "high" })
+    expect(d.reason).toContain("includes")
+    fresh()
     for (const f of [".gitconfig", "mycreds", "ck.txt", "client-cert-k", "deploy_access"]) rmSync(join(h, f))
   })
 
