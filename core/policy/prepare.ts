@@ -13,6 +13,7 @@ import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { configuredCredentials } from "./namedcreds.ts"
+import { ownFileWrites } from "./ownfiles.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -86,6 +87,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
     configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+    ownFileWrites(paths, ctx.home, ctx.env, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -121,6 +123,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
   configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+  ownFileWrites(paths, ctx.home, ctx.env, raised)
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
