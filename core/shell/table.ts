@@ -131,6 +131,7 @@ export const TABLE: readonly Entry[] = [
   { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
   { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
+  { name: "program-option", level: "high", reason: "mvn's exec plugin runs the program -Dexec.executable names with -Dexec.args: a command line given here, not the project's code", programs: ["mvn", "mvnw"], when: (v) => v.values.some((a, i) => /^-Dexec\.(executable|args|commandlineArgs)=/.test(a) || (a === "-D" && /^exec\.(executable|args|commandlineArgs)=/.test(v.values[i + 1] ?? ""))) },
   { name: "stdin-source", level: "medium", reason: "compiles source from stdin: its #include can read any file", programs: ["gcc", "g++", "clang", "clang++", "cc", "c++", "cpp", "tcc", "zig"], when: compilesStdin },
   { name: "build", level: "low", reason: "builds or tests", programs: PKG_MANAGERS, sub: PKG_RUN },
   { name: "build", level: "low", reason: "builds or tests", programs: ["cargo"], sub: ["build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata", "nextest", "run", "--version"] },
