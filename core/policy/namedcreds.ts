@@ -9,6 +9,8 @@ import { dirname, resolve } from "node:path"
 import { parseConfig } from "../base/gitconfig.ts"
 import { gitConfigCredential } from "../base/gitcreds.ts"
 import { readRegular } from "../base/readsafe.ts"
+import { realpathKnown } from "../base/paths.ts"
+import { globSource } from "./glob.ts"
 import type { CallPath } from "./types.ts"
 import type { Raised } from "./ondisk.ts"
 
@@ -19,16 +21,26 @@ const HELPER_KEY = /^credential\.(?:.*\.)?helper$/i
 
 /** Raise each read of a file a git or ssh setting names as a credential. */
 export function configuredCredentials(paths: readonly CallPath[], home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined, raised: Raised): void {
-  const reads = paths.filter((p) => p.access === "read" && !p.glob)
+  const reads = paths.filter((p) => p.access === "read")
   if (!reads.length || !home) return
   const named = new Map<string, string>()
   const xdg = env?.XDG_CONFIG_HOME ? `${env.XDG_CONFIG_HOME}/git/config` : `${home}/.config/git/config`
   for (const f of [`${home}/.gitconfig`, xdg, `${workspace}/.git/config`, ...gitDirs.map((d) => `${d}/config`)]) gitNamed(f, home, named, 0, new Set())
   sshNamed(`${home}/.ssh/config`, home, named)
   if (!named.size) return
+  // the files as the disk has them (a read's path is a real path: links followed)
+  for (const [p, why] of [...named]) {
+    const real = realpathKnown(p).path
+    if (real !== p) named.set(real, why)
+  }
   for (const p of reads) {
-    const why = named.get(p.path)
-    if (why) raised.push({ risk: "high", reason: `${p.path} is ${why}: a credential file (a read sends it to the model)` })
+    // a glob (`cat ~/myc*`) reads every file it matches: each named file it could match is read
+    const match = p.glob ? new RegExp(`^${globSource(p.path, "stop")}$`) : undefined
+    const hit = match ? [...named.keys()].find((n) => match.test(n)) : named.has(p.path) ? p.path : undefined
+    if (hit) {
+      raised.push({ risk: "high", reason: `${hit} is ${named.get(hit)}: a credential file (a read sends it to the model)` })
+      return
+    }
   }
 }
 

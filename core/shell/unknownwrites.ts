@@ -29,6 +29,8 @@ function pathWord(w: Word): Word | undefined {
   const s = w.value
   if (s === undefined || s === "" || s === "-" || /^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return undefined
   if (!s.startsWith("-")) return w
+  // a short option's attached value that is a path (`-o.git/config`, `-O/etc/x`)
+  if (!s.startsWith("--") && s.length > 2 && s.slice(2).includes("/")) return { ...w, value: s.slice(2), text: s.slice(2), tilde: s[2] === "~" }
   const eq = s.indexOf("=")
   if (!s.startsWith("--") || eq < 0 || eq === s.length - 1) return undefined
   const value = s.slice(eq + 1)
