@@ -14,6 +14,7 @@ import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { configuredCredentials } from "./namedcreds.ts"
 import { ownFileWrites } from "./ownfiles.ts"
+import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -124,6 +125,14 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
   configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
   ownFileWrites(paths, ctx.home, ctx.env, raised)
+  // a store XDG_CONFIG_HOME/XDG_DATA_HOME/CARGO_HOME moved (the shell analysis judges its own reads)
+  for (const p of paths) {
+    const moved = p.access === "read" && !p.glob ? relocatedStore(tool, p.path, [p.path], ctx.env) : undefined
+    if (moved) {
+      raised.push({ risk: "high", reason: moved })
+      break
+    }
+  }
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }

@@ -83,6 +83,11 @@ describe("round 9: programs, paths and credentials", () => {
       expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "high" })
     }
     expect((await policyCheck(sb, "cat $XDG_CONFIG_HOME/nvim/init.lua", { cwd: sb.work })).decision).toBe("allow")
+    // a host's read tool given the literal path
+    const r = await ccode(sb, ["policy", "check", "--json", "--tool", "read_file", "--args", JSON.stringify({ path: literal })], { cwd: sb.work })
+    const d = JSON.parse(r.stdout) as Verdict
+    expect({ decision: d.decision, risk: d.risk }).toEqual({ decision: "ask", risk: "high" })
+    expect(d.reason).toContain("XDG_CONFIG_HOME")
   })
 
   test("~/bin is on the login PATH: a program copied there runs for ls; ccode (ci, workspace = home) asks critical", async () => {
