@@ -1,6 +1,6 @@
 // A program ccode does not know may write any file its arguments name (split's PREFIX, a converter's
 // output, `tool --out=.git/config`). Its arguments that name a protected place are judged as writes:
-// inside the workspace and the home they go to the policy as written paths (its protected paths:
+// inside the workspace and the home's dot-entries they go to the policy as written paths (its protected paths:
 // .git/config, .git/hooks, .claude/**), and a startup file of the home raises the finding here (high:
 // the program may only read it). System files stay the unknown program's medium (`objdump /usr/bin/ls`
 // is ordinary reading). Pure.
@@ -18,10 +18,16 @@ export function unknownWrites(v: View, out: Finding[]): void {
     if (!candidate) continue
     const paths = resolveWord(candidate, v.part.cwd, v.place.home)
     if (!paths?.length) continue
-    if (paths.some((p) => isInside(v.place.workspace, p) || isInside(v.place.home, p))) v.writes.push(candidate)
+    if (paths.some((p) => isInside(v.place.workspace, p) || dotInHome(p, v.place.home))) v.writes.push(candidate)
     const startup = paths.map((p) => startupFile(p, v.place.home)).find(Boolean)
     if (startup) out.push({ name: "unknown", level: "high", reason: `${v.program} is not a command ccode knows and is given ${candidate.text}, which it may write: ${startup}` })
   }
+}
+
+// a dot-entry of the home (`~/.claude/…`, `~/.gemini/…`: where the policy's protected home paths are);
+// an ordinary home file (`~/data/x.csv`) stays the unknown program's medium
+function dotInHome(p: string, home: string): boolean {
+  return home.length > 1 && p.startsWith(`${home}/.`)
 }
 
 // an operand, or the value of `--opt=VALUE`: a word with a path-like static value
