@@ -92,6 +92,21 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "/var/lib/cloud/instance/user-data.txt", "/var/lib/cloud/instances", "/etc/npmrc", "/usr/etc/npmrc", "/etc/boto.cfg",
   "/var/lib/docker/containers", "/var/lib/containers/storage/overlay-containers", "/etc/grafana/grafana.ini",
   "/var/lib/tailscale", "/var/lib/zerotier-one/identity.secret",
+  // git's cookie file for Gerrit/googlesource (http.cookieFile's documented default), age identities, sbt's
+  // login, Ansible vault passwords, the MinIO client's keys in its XDG place, Chef's
+  // and Puppet's keys, NuGet's XDG settings, IRC and mail clients' saved passwords (weechat, znc, mbsync,
+  // offlineimap, mutt, aerc), Slack's cookies, VS Code's and Cursor's secret storage, more platform CLIs'
+  // tokens (sentry, heroku, netlify, wrangler, wandb, yandex, IBM cloud), remote-desktop and FTP clients' logins
+  "~/.gitcookies", "~/.config/age/keys.txt", "~/.sbt/.credentials", "~/.vault_pass.txt",
+  "~/.ansible_vault_pass", "~/.config/mc/config.json", "~/.chef/credentials", "~/.puppetlabs/token",
+  "~/.config/NuGet/NuGet.Config", "~/.weechat/sec.conf", "~/.config/weechat/sec.conf", "~/.mbsyncrc", "~/.config/isync/mbsyncrc",
+  "~/.offlineimaprc", "~/.muttrc", "~/.mutt/muttrc", "~/.config/mutt/muttrc", "~/.config/aerc/accounts.conf", "~/.config/Slack/Cookies",
+  "~/.config/Code/User/globalStorage/state.vscdb", "~/.config/Cursor/User/globalStorage/state.vscdb", "~/.znc/configs/znc.conf",
+  "~/.config/sentry/cli.ini", "~/.config/heroku/config.json", "~/.netlify/config.json", "~/.config/.wrangler/config/default.toml",
+  "~/.local/share/remmina", "~/.config/remmina/remmina.pref", "~/.filezilla/recentservers.xml", "~/.filezilla/sitemanager.xml",
+  "~/.local/share/lftp/bookmarks", "~/.config/wandb/settings", "~/.netrc.gpg", "~/.config/yandex-cloud/config.yaml", "~/.ibmcloud/config.json",
+  // Jenkins's stored credentials, a k3s node's join token, SSSD's cached password hashes
+  "/var/lib/jenkins/credentials.xml", "/var/lib/rancher/k3s/server/node-token", "/var/lib/sss/db",
 ]
 
 /**
@@ -99,7 +114,9 @@ export const CREDENTIAL_PATHS: readonly string[] = [
  * sandbox leaves them readable (a build inside it needs its mirrors and repositories).
  */
 export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
-  "~/.m2/settings.xml", "~/.gradle/gradle.properties", "~/.nuget/NuGet/NuGet.Config", "~/.yarnrc.yml",
+  "~/.m2/settings.xml", "~/.gradle/gradle.properties",
+  // Maven's master password (decrypts the passwords of settings.xml; a build needs it as well)
+  "~/.m2/settings-security.xml", "~/.nuget/NuGet/NuGet.Config", "~/.yarnrc.yml",
   // yarn 1's settings and pip's (an index URL with a password in it); both name the mirrors an install uses
   "~/.yarnrc", "~/.config/pip/pip.conf", "~/.pip/pip.conf",
   // terraform's CLI settings: `credentials "host" { token = .. }` beside the provider mirrors init needs
@@ -149,6 +166,13 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // credentials (Ansible's `.vault_pass.txt` and dynaconf's `.secrets.toml` end in an everyday extension)
   "/**/.streamlit/secrets.toml", ".yarnrc", ".terraformrc",
   "/**/actions-runner/.credentials", "/**/actions-runner/.credentials_rsaparams",
+  // git's Gerrit/googlesource cookie file and Ansible's vault password file copied anywhere
+  ".gitcookies", ".ansible_vault_pass",
+  // more copied-out logins: Docker's old login file, deploy keys without an extension, browsers' cookie and
+  // password databases, WireGuard and rclone configs and an Ansible vault by their folders (a bare `*.conf`,
+  // `*.csv` or `*.txt` name would make every glob of that kind ask)
+  ".dockercfg", "docker-config.json", "deploy_key", "deploy_key_*", "cookies.sqlite", "Login Data", "/**/wireguard/*.conf",
+  "/**/rclone/rclone.conf", "/**/ansible/vault.yml", "/**/group_vars/*/vault.yml",
   // Kerberos ticket caches (usable tickets), wherever KRB5CCNAME puts them: the FILE: cache (/tmp/krb5cc_UID)
   // and the tickets of a DIR: cache (/run/user/UID/krb5cc/tkt*); by name, so `ls /tmp/*` is judged by what
   // /tmp holds, not by a name it could match
@@ -172,6 +196,9 @@ export const MACHINE_SECRETS: readonly string[] = [
   // `disk` group can read them)
   "/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/md*", "/dev/dm-*", "/dev/loop*",
   "/dev/mapper/*", "/dev/disk/*/*", "/dev/block/*", "/dev/root", "/dev/nbd*", "/dev/zd*", "/dev/rbd*",
+  // compressed RAM swap (memory pages), caches, flash, optical, persistent-memory and replicated disks, the
+  // I/O port device; a block node under any other name is seen by its type (core/base/devnode.ts)
+  "/dev/zram*", "/dev/bcache*", "/dev/mtd*", "/dev/ubi*", "/dev/sr[0-9]*", "/dev/scd*", "/dev/pmem*", "/dev/drbd*", "/dev/dasd*", "/dev/port",
   // podman's registry logins in the user's runtime directory ($XDG_RUNTIME_DIR/containers/auth.json)
   "/run/user/*/containers/auth.json", "/run/containers/*/auth.json",
   // the dangling blobs and trees `git fsck --lost-found` writes out, named by id: a credential file staged and
@@ -188,6 +215,10 @@ export const CREDENTIAL_VARIABLES: readonly string[] = [
   "KRB5CCNAME", "KRB5_KTNAME", "KRB5_CLIENT_KTNAME", "CREDENTIALS_DIRECTORY", "GOOGLE_APPLICATION_CREDENTIALS",
   "AWS_SHARED_CREDENTIALS_FILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AZURE_FEDERATED_TOKEN_FILE", "PGPASSFILE", "NETRC",
   "REGISTRY_AUTH_FILE", "DOCKER_CONFIG", "KUBECONFIG", "GNUPGHOME", "CLOUDSDK_CONFIG", "VAULT_TOKEN_FILE",
+  // tools' own location variables for their logins: gh's and glab's config folders, the Azure CLI's, npm's user
+  // config, rclone's config, pass's store, the AWS config file, boto's, terraform's CLI settings, Bitwarden's
+  "GH_CONFIG_DIR", "GLAB_CONFIG_DIR", "AZURE_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "RCLONE_CONFIG",
+  "PASSWORD_STORE_DIR", "AWS_CONFIG_FILE", "BOTO_CONFIG", "TF_CLI_CONFIG_FILE", "BITWARDENCLI_APPDATA_DIR",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below

@@ -7,11 +7,16 @@ import { includedConfigFiles } from "../base/gitincludes.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
 import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { deviceName } from "../base/devnode.ts"
+import { statSync } from "node:fs"
 import { posix } from "node:path"
 import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
+import { configuredCredentials } from "./namedcreds.ts"
+import { ownFileWrites } from "./ownfiles.ts"
+import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
@@ -63,7 +68,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const real = ctx.realpath ?? ((p: string) => {
     const r = realpathKnown(p)
     if (r.unknown) unplaced.set(p, r.unknown)
-    return r.path
+    // a block or memory device by what it is, whatever its name (devnode.ts)
+    return deviceName(r.path)
   })
   const base = {
     tool, args, workspace: ctx.workspace, home: ctx.home, toolRisk: ctx.toolRisk,
@@ -86,6 +92,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
+    configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+    ownFileWrites(paths, ctx.home, ctx.env, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -98,7 +106,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const touched: DiskPath[] = []
   const raised: Raised = []
-  const reads: DeclaredPath[] = ctx.reads?.map((path) => ({ path, access: "read" })) ?? []
+  // read_many_files expands a folder it is given to FOLDER/** (gemini-cli's read-many-files): its files are read
+  const reads: DeclaredPath[] = ctx.reads?.flatMap((path) => folderReads(path, ctx, real)) ?? []
   for (const p of reads.length ? [...declared, ...reads] : declared) {
     // most host tools open the path as written (Claude's Read, Gemini's read_file: `d{x,y}` may be a real
     // name), some take a glob with braces (Glob, read_many_files): both readings are checked
@@ -119,6 +128,16 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   }
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
+  configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+  ownFileWrites(paths, ctx.home, ctx.env, raised)
+  // a store XDG_CONFIG_HOME/XDG_DATA_HOME/CARGO_HOME moved (the shell analysis judges its own reads)
+  for (const p of paths) {
+    const moved = p.access === "read" && !p.glob ? relocatedStore(tool, p.path, [p.path], ctx.env) : undefined
+    if (moved) {
+      raised.push({ risk: "high", reason: moved })
+      break
+    }
+  }
   notResolved(unplaced, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
 }
@@ -173,4 +192,13 @@ function bothDots(paths: string[]): string[] {
     }
   }
   return out
+}
+
+// a read_many_files path: itself, and FOLDER/** when it names a folder on disk (the tool reads what it holds)
+function folderReads(path: string, ctx: PrepareContext, real: (p: string) => string): DeclaredPath[] {
+  const one: DeclaredPath = { path, access: "read" }
+  if (/[*?[{]/.test(path)) return [one]
+  const full = real(absoluteFrom(ctx.cwd, path, ctx.home))
+  const folder = statSync(full, { throwIfNoEntry: false })?.isDirectory() === true
+  return folder ? [one, { path: `${path.replace(/\/+$/, "") || "/"}/**`, access: "read" }] : [one]
 }

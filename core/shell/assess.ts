@@ -22,6 +22,7 @@ import { DNS_ASSESSORS } from "./dns.ts"
 import { memberRenames } from "./renames.ts"
 import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.ts"
 import { optionTarget } from "./optiontarget.ts"
+import { splitPieces } from "./splits.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -42,6 +43,8 @@ export const ASSESSORS = byName<Assessor>({
   mkdir: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place)),
   truncate: (v, out) => eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place), ["-s", "--size", "-r", "--reference"]),
   mktemp: mktemp,
+  split: splitPieces,
+  csplit: splitPieces,
   jq: jqModules,
   history: historyFile,
   yq: jqModules,

@@ -18,6 +18,7 @@ import { NAME_PROGRAMS } from "./builtins.ts"
 import type { Word } from "./word.ts"
 import { printedSecrets, secretVariableFinding } from "./secretvars.ts"
 import { blockDevice } from "./table-system.ts"
+import { unknownWrites } from "./unknownwrites.ts"
 import { memoize } from "../base/memo.ts"
 
 export interface Classified {
@@ -91,7 +92,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   appendedArguments(part, base, findings)
   const hidden = unknownReads(part)
   if (hidden) findings.push({ name: "read-unknown", level: "medium", reason: hidden })
-  const credential = credentialVariableRead(part)
+  const credential = credentialVariableRead(part, place.home, place.env)
   if (credential) findings.push({ name: "read-unknown", level: "high", reason: credential })
   if (!known && !part.unresolved) {
     // on a case-insensitive file system (macOS) `Rm` runs rm: a known program in another case is not
@@ -103,6 +104,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
       findings.push(device
         ? { name: "block-device", level: "critical", reason: `${program} is not a command ccode knows and is given the block device ${device}: it may format or erase it` }
         : { name: "unknown", level: "medium", reason: `${program} is not a command ccode knows` })
+      unknownWrites(view, findings)
     }
   }
 

@@ -13,6 +13,8 @@ import { runner, runnerNames } from "./runners.ts"
 import { openFds, type FdTable } from "./fds.ts"
 import { unknownRunner } from "./unknownrunner.ts"
 import { busyboxInstall, pipedOutput, wrapperOptions } from "./wrapperopts.ts"
+import { cmakeCommand } from "./cmakecmd.ts"
+import { bunRunsProgram } from "./pkgrun.ts"
 import { basename, environment, inner, newPart, splitArgs, type Expander, type Part } from "./part.ts"
 
 export type { Expander, NestedScript, Part } from "./part.ts"
@@ -104,6 +106,11 @@ function unwrap(part: Part, ex: Expander): void {
       if (!unwrapEnv(part, ex)) return
       continue
     }
+    if (name === "cmake" && part.words[1]?.value === "-E") {
+      if (!cmakeCommand(part)) break
+      continue
+    }
+    if (name === "bun" && bunRunsProgram(part, (n) => n === "env" || TRANSPARENT.has(n) || runnerNames().includes(n))) continue
     const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
     if (name === "busybox" && busyboxInstall(part)) break

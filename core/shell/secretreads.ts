@@ -16,6 +16,7 @@ import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS, CREDENTIAL_VARIABLES } from "../base/secrets.ts"
 import { operands } from "./part.ts"
 import { jqInputs } from "./jqmodules.ts"
+import { movesStores, relocatedStore } from "./relocated.ts"
 
 /** Programs that print the content of the files they read (wc, md5sum, stat, ls only print about them). */
 const SHOWS_CONTENT = new Set([
@@ -66,16 +67,25 @@ const COPIES = new Set(["cp", "mv", "ln", "install", "rsync", "scp", "tar", "zip
 
 /** A content-showing read (or an input redirect) of a path written with a variable that names a credential
  *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
-export function credentialVariableRead(part: Part): string | undefined {
+export function credentialVariableRead(part: Part, home = "", env?: Record<string, string | undefined>): string | undefined {
   if (SHOWS_CONTENT.has(part.program) || COPIES.has(part.program)) for (let i = 1; i < part.words.length; i++) {
-    const found = credentialVariable(part.program, part.words[i]!)
+    const found = credentialVariable(part.program, part.words[i]!) ?? relocated(part, part.words[i]!, home, env)
     if (found) return found
   }
   for (const r of part.redirects) if (r.access === "read") {
-    const found = credentialVariable(part.program, r.target)
+    const found = credentialVariable(part.program, r.target) ?? relocated(part, r.target, home, env)
     if (found) return found
   }
   return undefined
+}
+
+// a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts)
+function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined): string | undefined {
+  const written = w.text.includes("$")
+  const moved = w.value !== undefined && movesStores(env)
+  if (!written && !moved) return undefined
+  const paths = moved ? (resolveWord(w, part.cwd, home) ?? []) : []
+  return relocatedStore(part.program, w.text, paths, env)
 }
 
 function credentialVariable(program: string, w: Word): string | undefined {

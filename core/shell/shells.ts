@@ -133,6 +133,8 @@ function fromStdin(part: Part, run: (body: Word, context: Construct) => void): v
 export const PROGRAM_OPTIONS = byName<{ short?: string; valued?: string; long: string[] }>({
   rg: { long: ["pre"] },
   sort: { long: ["compress-program"] },
+  // split --filter=CMD hands each piece to `$SHELL -c CMD`
+  split: { long: ["filter"] },
   tar: { short: "IF", valued: "bCfFgHIKLNTVX", long: ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"] },
   man: { short: "PH", valued: "CEHLMmPRSs", long: ["pager", "html"] },
   zip: { long: ["unzip-command"] },

@@ -14,11 +14,16 @@ const SHELL = /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|bash_
 // bun (preload), yarn (yarnPath), codex, mercurial hooks, gradle init scripts, mvn's .mavenrc, starship;
 // mail (.mailcap and mutt's commands, .forward's `|cmd`), gem and conda settings, REPL and debugger start-up
 // files (ghci, guile, sbcl, lldb, pdb, perl's debugger, erlang, mongosh, octave, tcl, leiningen, julia),
-// Jupyter's config folder, PowerShell profiles, sbt's global plugins
-const PROGRAM = /^\.(gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|mailcap|forward|muttrc|gemrc|condarc|ghci|guile|sbclrc|lldbinit|pdbrc|perldb|erlang|mongoshrc\.js|mongorc\.js|octaverc|tclshrc|wishrc|lein\/profiles\.clj|julia\/config\/startup\.jl|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|jupyter|config\/powershell|sbt\/[^/]+\/plugins|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
+// Jupyter's config folder, PowerShell profiles, sbt's global plugins; less's lesskey source (`#env
+// LESSOPEN=|cmd` runs cmd on every `less`), a ZDOTDIR zsh setup, oh-my-zsh and bash-it custom scripts, fish
+// completions (autoloaded), Jupyter kernels (their argv), npm's init script, a git config included by
+// ~/.gitconfig, window managers' and terminals' settings (exec lines), file managers' rc files, VS Code's tasks
+// and a remote VS Code server's settings
+const PROGRAM = /^\.(lesskey|config\/lesskey|config\/zsh\/\.(zshrc|zshenv|zprofile|zlogin|zlogout)|oh-my-zsh\/custom\/.*|bash_it\/custom\/.*|config\/fish\/completions\/.*|local\/share\/jupyter\/kernels\/.*|npm-init\.js|gitconfig\.local|config\/(i3\/config|sway\/config|hypr\/hyprland\.conf|kitty\/kitty\.conf|ranger\/rc\.conf|lf\/lfrc|code\/user\/tasks\.json)|wezterm\.lua|vscode-server\/data\/machine\/settings\.json|gitconfig|hgrc|mavenrc|gradle\/init\.gradle(\.kts)?|config\/starship\.toml|config\/git\/config|cargo\/config(\.toml)?|direnvrc|config\/direnv\/direnvrc|vimrc|gvimrc|exrc|emacs|emacs\.el|gdbinit|config\/gdb\/gdbinit|pythonrc(\.py)?|codex\/config\.toml|config\/code\/user\/settings\.json|tmux\.conf|config\/tmux\/tmux\.conf|screenrc|curlrc|wgetrc|rprofile|irbrc|pryrc|psqlrc|sqliterc|bunfig\.toml|mailcap|forward|muttrc|gemrc|condarc|ghci|guile|sbclrc|lldbinit|pdbrc|perldb|erlang|mongoshrc\.js|mongorc\.js|octaverc|tclshrc|wishrc|lein\/profiles\.clj|julia\/config\/startup\.jl|yarnrc|yarnrc\.yml|local\/lib\/python[^/]*\/site-packages\/([^/]*\.pth|usercustomize\.py|sitecustomize\.py))$|^\.(config\/systemd\/user|gradle\/init\.d|jupyter|config\/powershell|sbt\/[^/]+\/plugins|vim|config\/nvim|emacs\.d|config\/emacs|ipython\/profile_[^/]*\/startup|config\/ipython\/profile_[^/]*\/startup)(\/.*)?$/i
 
-// the user's own program folder, which most distributions' ~/.profile puts first on PATH
-const ON_PATH = /^\.local\/bin(\/.*)?$/i
+// the user's own program folders, which most distributions' ~/.profile puts first on PATH (Debian's adds
+// ~/bin as well as ~/.local/bin when they exist)
+const ON_PATH = /^(\.local\/bin|bin)(\/.*)?$/i
 
 /** Why writing `path` (absolute) is writing a startup file of the home `home`; undefined when it is not. */
 export function startupFile(path: string, home: string): string | undefined {
@@ -26,6 +31,6 @@ export function startupFile(path: string, home: string): string | undefined {
   const rel = path.slice(home === "/" ? 1 : home.length + 1)
   if (SHELL.test(rel)) return `writes to the shell startup file ${path}`
   if (PROGRAM.test(rel)) return `writes to the startup file ${path}: a program reads it at start and can run commands it names`
-  if (ON_PATH.test(rel)) return `writes to the startup file ${path}: ~/.local/bin is on the usual PATH, a program there runs in place of one of the same name`
+  if (ON_PATH.test(rel)) return `writes to the startup file ${path}: it is on the usual PATH (~/.local/bin, ~/bin), a program there runs in place of one of the same name`
   return undefined
 }

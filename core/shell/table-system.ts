@@ -18,6 +18,12 @@ export const SYSTEM_ENTRIES: readonly Entry[] = [
   { name: "disk-format", level: "critical", reason: "formats, erases or encrypts a disk", programs: ["mdadm"], when: (v) => v.values.some((a) => /^(-C|--create|--zero-superblock|--build|--grow)$/.test(a)) },
   { name: "disk-format", level: "critical", reason: "formats, erases or encrypts a disk", programs: ["nvme"], sub: ["format", "sanitize", "write", "write-zeroes", "dsm", "ns-delete", "delete-ns"] },
   { name: "disk-format", level: "critical", reason: "formats, erases or encrypts a disk", programs: ["hdparm"], when: (v) => v.values.some((a) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(a)) },
+  // a block or character node gives the disk (or memory) another name: reading it in the same command is not
+  // seen on disk before it exists (`mknod blk b 7 0 && strings blk`); a FIFO (p) is an ordinary write
+  { name: "device-node", level: "high", reason: "mknod makes a block or character device node: reading it reads the whole disk or device, under a name ccode cannot know for a device before it exists", programs: ["mknod"], when: (v) => !v.values.some((a) => a === "p") },
+  // build tools' own web servers: what they serve is reachable by others on the network
+  { name: "network-listen", level: "medium", reason: "starts an HTTP server (go tool pprof -http, ninja -t browse)", programs: ["go"], when: (v) => v.values[0] === "tool" && v.values[1] === "pprof" && v.values.some((a) => /^--?http(=|$)/.test(a)) },
+  { name: "network-listen", level: "medium", reason: "starts an HTTP server (go tool pprof -http, ninja -t browse)", programs: ["ninja"], when: (v) => v.values.some((a, i) => (a === "-t" && v.values[i + 1] === "browse") || a === "-tbrowse") },
   { name: "power", level: "critical", reason: "shuts down or restarts the machine through D-Bus (login1/systemd)", programs: ["dbus-send", "busctl", "gdbus", "qdbus", "dbus-call"], when: (v) => v.values.some((a) => POWER_CALL.test(a)) },
   { name: "read-process", level: "high", reason: "attaches a debugger or tracer to a running process (gdb/lldb -p, gcore, perf -p/-a, bpftrace): reads its memory or the data of its system calls", programs: ["gdb", "lldb", "gdbserver", "gcore", "pstack", "perf", "bpftrace"], when: attachesProcess },
   { name: "ccode-self", level: "high", reason: "runs ccode itself to change its trust, approvals, runs or policy: an agent must not decide that on its own", programs: ["ccode"], when: (v) => !ccodeReads(v) },

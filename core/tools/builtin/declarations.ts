@@ -20,6 +20,9 @@ export const BUILTIN_DECLARATIONS: Readonly<Record<string, BuiltinDeclaration>> 
   list_dir: { effects: ["read"], paths: FOLDER },
   glob: { effects: ["read"], paths: FOLDER },
   grep: { effects: ["read"], paths: [{ ...FOLDER[0]!, contents: true }] },
+  // Gemini CLI's save_memory appends the fact to its global context file, read into every later session
+  // (the `memory_file` argument is never sent: the default is the file it writes)
+  save_memory: { effects: ["write"], paths: [{ arg: "memory_file", access: "write", default: "~/.gemini/GEMINI.md" }] },
   // the agent's own tools change the run's state (its checkpoint), not the machine
   scratchpad: NOTHING,
   ask_user: NOTHING,

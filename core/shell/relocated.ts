@@ -1,0 +1,55 @@
+// Credential stores their tools move with a location variable: XDG_CONFIG_HOME holds what ~/.config holds
+// (gh's hosts.yml, rclone.conf, ...), XDG_DATA_HOME what ~/.local/share holds (keyrings), CARGO_HOME what
+// ~/.cargo holds (credentials.toml). A read of a path written with one of them (`$XDG_CONFIG_HOME/gh/hosts.yml`),
+// or of a path below the value the caller's environment gives it (`~/xdg/gh/hosts.yml` when XDG_CONFIG_HOME
+// is ~/xdg), is judged by the home location it stands for. Pure.
+import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
+import { isInside } from "../base/paths.ts"
+
+// variable -> the home folder it replaces
+const MOVED: Record<string, string> = {
+  XDG_CONFIG_HOME: ".config", XDG_DATA_HOME: ".local/share", XDG_STATE_HOME: ".local/state", XDG_CACHE_HOME: ".cache",
+  CARGO_HOME: ".cargo",
+}
+const WRITTEN = /\$\{?(XDG_CONFIG_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_CACHE_HOME|CARGO_HOME)\}?(\/[^\s"']*)?/
+
+let homeRests: string[] | undefined
+// the home-relative credential locations (`.config/gh`, `.cargo/credentials.toml`)
+function rests(): string[] {
+  return (homeRests ??= [...CREDENTIAL_PATHS, ...BUILD_CREDENTIAL_PATHS].filter((p) => p.startsWith("~/")).map((p) => p.slice(2)))
+}
+
+// the credential location `folder/rest` is, or holds (a bare folder holds every one below it)
+function storeAt(folder: string, rest: string): string | undefined {
+  const rel = rest.replace(/^\/+|\/+$/g, "")
+  const full = rel ? `${folder}/${rel}` : folder
+  return rests().find((r) => full.toLowerCase() === r.toLowerCase() || full.toLowerCase().startsWith(`${r.toLowerCase()}/`) || (!rel && r.startsWith(`${folder}/`)))
+}
+
+/** Whether `env` moves any of the stores (most environments set none of the variables): the literal-path
+ *  check is skipped without one. */
+export function movesStores(env: Record<string, string | undefined> | undefined): boolean {
+  if (!env) return false
+  for (const name in MOVED) if (env[name]) return true
+  return false
+}
+
+/** Why a word read by a content-showing program is a relocated credential store; undefined when it is not. */
+export function relocatedStore(program: string, text: string, paths: readonly string[], env: Record<string, string | undefined> | undefined): string | undefined {
+  const m = WRITTEN.exec(text)
+  if (m) {
+    const store = storeAt(MOVED[m[1]!]!, m[2] ?? "")
+    if (store) return `${program} reads ${text}: $${m[1]} stands for ~/${MOVED[m[1]!]}, and this ${m[2]?.replace(/\/+$/, "") ? "is" : "holds"} ~/${store}, where credentials are kept (a read sends them to the model)`
+  }
+  if (!env) return undefined
+  for (const [name, folder] of Object.entries(MOVED)) {
+    const value = env[name]?.replace(/\/+$/, "")
+    if (!value || !value.startsWith("/")) continue
+    for (const p of paths) {
+      if (!isInside(value, p)) continue
+      const store = storeAt(folder, p.slice(value.length))
+      if (store) return `${program} reads ${p}: it is below $${name} (${value}), which stands for ~/${folder}, and this is ~/${store}, where credentials are kept (a read sends them to the model)`
+    }
+  }
+  return undefined
+}
