@@ -18,10 +18,12 @@ export interface OwnPaths {
 export function ccodeOwnPaths(env: Record<string, string | undefined>, home: string): OwnPaths {
   const config = env.XDG_CONFIG_HOME || join(home, ".config")
   const data = env.CCODE_HOME ? resolve(env.CCODE_HOME) : join(env.XDG_DATA_HOME || join(home, ".local", "share"), "ccode")
-  const dbs = [join(data, "ccode.db")]
+  // the default places too, when the variables move them elsewhere: the next ccode may run without them
+  const defaultData = join(home, ".local", "share", "ccode")
+  const dbs = [...new Set([join(data, "ccode.db"), join(defaultData, "ccode.db")])]
   const db = env.CCODE_DB
   if (db && !/^postgres(ql)?:\/\//i.test(db.trim())) dbs.push(resolve(db))
-  return { dirs: [join(config, "ccode"), data, MANAGED_DIR], dbs }
+  return { dirs: [...new Set([join(config, "ccode"), join(home, ".config", "ccode"), data, defaultData, MANAGED_DIR])], dbs }
 }
 
 /** Why writing `path` writes ccode's own configuration or store; undefined when it does not. A temp

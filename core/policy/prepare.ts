@@ -15,7 +15,6 @@ import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { configuredCredentials } from "./namedcreds.ts"
-import { ownFileWrites } from "./ownfiles.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
@@ -93,7 +92,6 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
     configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
-    ownFileWrites(paths, ctx.home, ctx.env, raised)
     notResolved(unplaced, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
@@ -129,7 +127,6 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const paths: CallPath[] = []
   raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
   configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
-  ownFileWrites(paths, ctx.home, ctx.env, raised)
   // a store XDG_CONFIG_HOME/XDG_DATA_HOME/CARGO_HOME moved (the shell analysis judges its own reads)
   for (const p of paths) {
     const moved = p.access === "read" && !p.glob ? relocatedStore(tool, p.path, [p.path], ctx.env) : undefined
