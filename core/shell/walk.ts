@@ -16,18 +16,7 @@ import { parseBash } from "./parser.ts"
 import { braceMode, builtinCall, cwdLost, integerRisk, isInteger, setVar, unsetArray } from "./setvars.ts"
 import { assign, declaration, removesLoaderHere, type Substitutions } from "./walk-declare.ts"
 import { evalScript, lateEffects, trap, lateDirectories, type Outcome } from "./walk-eval.ts"
-
-interface Walker {
-  src: string
-  shell: ShellEnv
-  out: Walked
-  /** stdin a whole compound statement reads (`{ ..; } <<EOF`, a list tree-sitter hung a heredoc on):
-   *  every command inside without its own gets it, so a shell among them is seen reading it */
-  inherited?: Stdin
-  /** where statement lists end, by the number of commands walked then: the directories a trap handler
-   *  may fire in (kept only when the script mentions trap) */
-  ends?: { at: number; cwd: Cwd }[]
-}
+import { addCtx, flip, groupOutcome, uncarried, withStdin, type Walker } from "./walk-parts.ts"
 
 export function walkScript(root: SNode, src: string, shell: ShellEnv, scope: Scope, cwd: Cwd, context: Construct[]): Walked {
   const w: Walker = { src, shell, out: { commands: [], bare: [], bareCwd: [] } }
@@ -185,18 +174,6 @@ function statement(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construc
 function compared(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   readVariables(node, w.src, makeLookup(scope, w.shell, cwd))
   substitutions(w, node, scope, cwd, ctx)
-}
-
-function addCtx(ctx: Construct[], c: Construct): Construct[] {
-  return ctx[ctx.length - 1] === c ? ctx : [...ctx, c]
-}
-
-function groupOutcome(before: Cwd, after: Cwd): Outcome {
-  return { ok: after, fail: joinCwd(before, after) }
-}
-
-function flip(o: Outcome): Outcome {
-  return { ok: o.fail, fail: o.ok }
 }
 
 /** `a && b`: b runs where a succeeded; `a || b`: where a failed. */
@@ -380,19 +357,6 @@ function command(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[
   return afterCommand(words, scope, cwd, w.shell.home, (why) => note(w, why), lookup)
 }
 
-/** A redirect bash opens although no command walked for its statement carries it (`[[ .. ]] > FILE`,
- *  `(( .. )) 2> FILE`, `{ x=1; } > FILE`, `declare x > FILE`, `unset x 2> FILE`, a function's own
- *  redirects): judged on its own like a bare `> FILE`, since the file is opened (created, truncated,
- *  read by the substitutions inside, connected for /dev/tcp) all the same. */
-function uncarried(w: Walker, own: RawRedirect[], from: number, at: Cwd): void {
-  const added = w.out.commands.slice(from)
-  for (const r of own) {
-    if (r.dup !== undefined || added.some((c) => c.redirects.includes(r))) continue
-    w.out.bare.push(r)
-    w.out.bareCwd.push(at)
-  }
-}
-
 /** Walk a script given as text (eval's, a trap's) in this shell's scope, for what it sets and where it
  *  ends; its commands are analysed on their own as the nested script of the eval or trap. */
 function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[]): Cwd {
@@ -405,23 +369,12 @@ function inline(w: Walker, text: string, scope: Scope, cwd: Cwd, ctx: Construct[
   return end
 }
 
-/** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
-function withStdin<T>(w: Walker, stdin: Stdin | undefined, walk: () => T): T {
-  if (!stdin) return walk()
-  const before = w.inherited
-  w.inherited = stdin
-  try {
-    return walk()
-  } finally {
-    w.inherited = before
-  }
-}
-
 /** The walk of substitutions inside a node, for the declarations' reader (walk-declare.ts). */
 function inner(w: Walker): Substitutions {
   return (node, scope, cwd, ctx) => substitutions(w, node, scope, cwd, ctx)
 }
 
+/** $(..), `..`, <(..), >(..) anywhere inside a node run before (or beside) the command that holds them. */
 function substitutions(w: Walker, node: SNode, scope: Scope, cwd: Cwd, ctx: Construct[]): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
     substitutions(w, { ...node, type: "", children: [node] }, scope, cwd, ctx)
