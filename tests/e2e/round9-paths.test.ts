@@ -44,7 +44,8 @@ describe("round 9: programs, paths and credentials", () => {
     expect(readFileSync(pwn, "utf8")).toContain("PWNED")
     for (const cmd of ["csplit -s -k -f .git/confi -b 'g%.0d' evil.cfg 4", "split -n l/7 -a1 evil.cfg .git/confi", "split -n1 evil.cfg .claude/x"]) {
       const d = await ci(cmd)
-      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "critical" })
+      // a write is critical; a database client given the file (it may write it) is high
+      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: cmd.startsWith("sqlite3") ? "high" : "critical" })
       expect(d.reason).toContain("protected path")
     }
     expect((await ci("split -l 1000 f.txt part_")).decision).toBe("allow")
