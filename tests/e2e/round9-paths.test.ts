@@ -44,8 +44,7 @@ describe("round 9: programs, paths and credentials", () => {
     expect(readFileSync(pwn, "utf8")).toContain("PWNED")
     for (const cmd of ["csplit -s -k -f .git/confi -b 'g%.0d' evil.cfg 4", "split -n l/7 -a1 evil.cfg .git/confi", "split -n1 evil.cfg .claude/x"]) {
       const d = await ci(cmd)
-      // a write is critical; a database client given the file (it may write it) is high
-      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: cmd.startsWith("sqlite3") ? "high" : "critical" })
+      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "critical" })
       expect(d.reason).toContain("protected path")
     }
     expect((await ci("split -l 1000 f.txt part_")).decision).toBe("allow")
@@ -155,7 +154,8 @@ describe("round 9: programs, paths and credentials", () => {
     expect((await ci(`cat ${netrc}`)).decision).toBe("ask")
     for (const cmd of [`mkdir -p ${dir} && cp ${join(sb.root, "p.yaml")} ${dir}/policy.yaml`, `cd; mkdir -p .config/ccode && cp ${join(sb.root, "p.yaml")} .config/ccode/policy.yaml`, `cp x ${sb.env.CCODE_DB}`, `sqlite3 ${sb.env.CCODE_DB} 'delete from grants'`]) {
       const d = await ci(cmd, sb.home)
-      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "critical" })
+      // a write is critical; a database client given the file (it may write it) is high
+      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: cmd.startsWith("sqlite3") ? "high" : "critical" })
       expect(d.reason).toContain("ccode")
     }
     rmSync(netrc)
