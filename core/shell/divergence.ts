@@ -10,6 +10,8 @@ export function parserDivergence(text: string): string | undefined {
   // tree-sitter does; a CRLF line end is refused the same way
   if (/[\v\f\r]/.test(text)) return "the command holds a vertical tab, form feed or carriage return, which bash does not read as a blank"
   // bash joins `a\<newline>#x` into one word; tree-sitter reads a comment
+  // bash joins a backslash-newline right after `$` (`"$\<newline>(cmd)"` is `$(cmd)`); the parser does not
+  if (text.includes("$\\\n")) return "a backslash-newline right after `$`, which bash joins (`$(…)`, `${…}` follow) and the parser does not"
   if (text.includes("\\\n#")) return "a line continuation before # joins a word in bash but reads as a comment to the parser"
   // bash 5.3 runs `${ CMD; }` and `${| CMD; }` in the current shell; the parser reads a parameter expansion
   if (/\$\{[\s|]/.test(text)) return "`${` followed by a blank or `|` is a command substitution run in the current shell (bash 5.3), which the parser reads as a parameter expansion"
