@@ -76,6 +76,13 @@ describe("round 10 quoted words in sh scripts, secret shapes", () => {
     }
   })
 
+  test("a line continuation after $ inside double quotes is a command substitution for bash; ccode refuses", async () => {
+    for (const command of ['echo "$\\\n(cat $HOME/.ne""trc)"', 'cat "$\\\n{x:-$HOME/.ne""trc}"', "cat <<E\n$\\\n(cat $HOME/.ne\"\"trc)\nE"]) {
+      expect(run(command)).toContain(SECRET)
+      await asks(command, "critical", "a line continuation after $")
+    }
+  })
+
   test("everyday sh scripts with quoted words stay allowed", async () => {
     for (const command of ["sh -c 'cd src && make -n'", "sh -c 'grep -c \"alias\" a.txt'", "sh -c 'echo \"a b\" | wc -c'"]) {
       const d = await policyCheck(sb, command, { cwd: ws })
