@@ -13,8 +13,9 @@ const SPECIAL_REASON = "NAME=value before a special builtin (:, eval, export, se
 // the same, found on the quote-removed words (`\alias`, `ev""al`, `\:`, `"".*`), by the shells they concern
 type WordCheck = [keyof WordFacts, string]
 const WORDS_POSIX_MODE: WordCheck[] = [["alias", ALIAS_REASON], ["specialAssign", SPECIAL_REASON]]
-const WORDS_POSIX: WordCheck[] = [...WORDS_POSIX_MODE, ["echoPiped", ECHO_PIPED], ["dotGlob", DOT_GLOB_REASON]]
-const WORDS_OTHER: WordCheck[] = [...WORDS_POSIX_MODE, ["dotGlob", DOT_GLOB_REASON]]
+const EXPANSION_GLOB_REASON = "a glob that starts with an expansion ($x*: from x=. it is .*, which matches .. there)"
+const WORDS_POSIX: WordCheck[] = [...WORDS_POSIX_MODE, ["echoPiped", ECHO_PIPED], ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]
+const WORDS_OTHER: WordCheck[] = [...WORDS_POSIX_MODE, ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]
 
 // POSIX shells (sh is dash on Debian and Ubuntu, ash in busybox): bash syntax they read otherwise
 const POSIX = new Set(["sh", "dash", "ash", "posh"])

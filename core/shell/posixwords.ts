@@ -14,6 +14,8 @@ export interface WordFacts {
   echoPiped?: boolean
   /** a glob word (or path part) whose quote-removed text starts with `.` and then a glob character */
   dotGlob?: boolean
+  /** a glob word (or path part) that starts with an expansion (`$x*`: x may be `.`) */
+  expansionGlob?: boolean
 }
 
 interface Word {
@@ -21,6 +23,8 @@ interface Word {
   value: string
   /** per character of value: true when it was unquoted (a glob character there globs) */
   bare: boolean[]
+  /** value indexes where an expansion starts (a `$` or backquote outside single quotes), with its end */
+  expansions: Map<number, number>
 }
 
 interface Command {
@@ -59,6 +63,11 @@ function groupEnd(s: string, i: number): number {
 function readWord(s: string, i: number, nested: string[]): { word: Word; end: number } {
   let value = ""
   const bare: boolean[] = []
+  const expansions = new Map<number, number>()
+  const expansion = (text: string) => {
+    expansions.set(value.length, value.length + text.length)
+    add(text, false)
+  }
   const add = (text: string, unquoted: boolean) => {
     value += text
     for (let k = 0; k < text.length; k++) bare.push(unquoted)
@@ -83,19 +92,27 @@ function readWord(s: string, i: number, nested: string[]): { word: Word; end: nu
         } else if ((s[j] === "$" && (s[j + 1] === "(" || s[j + 1] === "{")) || s[j] === "`") {
           const e = groupEnd(s, j)
           nested.push(s.slice(j + (s[j] === "`" ? 1 : 2), e - 1))
-          add(s.slice(j, e), false)
+          expansion(s.slice(j, e))
           j = e
+        } else if (s[j] === "$" && /[\w@*#?$!-]/.test(s[j + 1] ?? "")) {
+          const m = /^\$(?:[A-Za-z_]\w*|.)/.exec(s.slice(j, j + 64))!
+          expansion(m[0])
+          j += m[0].length
         } else add(s[j++]!, false)
       }
       i = j + 1
     } else if ((c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) || c === "`") {
       const e = groupEnd(s, i)
       nested.push(s.slice(i + (c === "`" ? 1 : 2), e - 1))
-      add(s.slice(i, e), false)
+      expansion(s.slice(i, e))
       i = e
+    } else if (c === "$" && /[\w@*#?$!-]/.test(s[i + 1] ?? "")) {
+      const m = /^\$(?:[A-Za-z_]\w*|.)/.exec(s.slice(i, i + 64))!
+      expansion(m[0])
+      i += m[0].length
     } else add(s[i++]!, true)
   }
-  return { word: { raw: s.slice(start, Math.min(i, s.length)), value, bare }, end: Math.max(i, start + 1) }
+  return { word: { raw: s.slice(start, Math.min(i, s.length)), value, bare, expansions }, end: Math.max(i, start + 1) }
 }
 
 /** The simple commands of a script, each with its words (redirect targets left out). */
@@ -148,6 +165,17 @@ function dotGlob(w: Word): boolean {
   return false
 }
 
+/** A glob whose path part starts with an expansion (`$x*`, `dir/${x}?`): dash globs `.*` from it. */
+function expansionGlob(w: Word): boolean {
+  for (const [at, end] of w.expansions) {
+    if (at > 0 && !"/=:".includes(w.value[at - 1]!)) continue
+    let k = end
+    while (w.expansions.has(k)) k = w.expansions.get(k)!
+    if (w.bare[k] && "*?[".includes(w.value[k]!)) return true
+  }
+  return false
+}
+
 /** The facts of a script read as a POSIX shell reads it; `depth` bounds the texts eval and trap run. */
 export function wordFacts(script: string, depth = 0): WordFacts {
   const facts: WordFacts = {}
@@ -162,7 +190,10 @@ export function wordFacts(script: string, depth = 0): WordFacts {
       else if (!(KEYWORDS.has(w.raw))) break
       k++
     }
-    for (const w of cmd.words) if (dotGlob(w)) facts.dotGlob = true
+    for (const w of cmd.words) {
+      if (dotGlob(w)) facts.dotGlob = true
+      if (expansionGlob(w)) facts.expansionGlob = true
+    }
     if (k >= cmd.words.length) continue
     // `command NAME`, `builtin NAME` look NAME up the same way
     while (k + 1 < cmd.words.length && (cmd.words[k]!.value === "command" || cmd.words[k]!.value === "builtin")) {
