@@ -205,7 +205,7 @@ export function wordFacts(script: string, depth = 0): WordFacts {
     if (name === "alias") facts.alias = true
     if (name === "eval" || name === "trap") {
       facts.evalText = true
-      const text = name === "eval" ? args.map((a) => a.value).join(" ") : (args[0]?.value ?? "")
+      const text = name === "eval" ? args.map((a) => a.value).join(" ") : (args.find((a) => a.value !== "--")?.value ?? "")
       if (depth < 8 && text) Object.assign(facts, wordFacts(text, depth + 1), { evalText: true })
     }
     if (assigns > 0 && SPECIAL.has(name) && (name !== "exec" || args.length === 0)) facts.specialAssign = true
