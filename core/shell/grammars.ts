@@ -77,7 +77,10 @@ export function unquotedText(script: string): string {
   return out
 }
 
-function firstMatch(script: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][], words: WordCheck[]): string | undefined {
+function firstMatch(text: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][], words: WordCheck[]): string | undefined {
+  // the shell joins continued lines before it reads anything (`a[0]\⏎=./x` is `a[0]=./x`); inside single
+  // quotes it does not, where joining only makes the tests stricter
+  const script = text.includes("\\\n") ? text.replace(/\\\n/g, "") : text
   for (const list of lists) for (const [re, what] of list) if (re.test(script)) return what
   const facts = wordFacts(script)
   // quoted text that eval or a trap runs, and a command substitution inside double quotes, are code in

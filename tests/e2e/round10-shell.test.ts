@@ -68,6 +68,14 @@ describe("round 10 quoted words in sh scripts, secret shapes", () => {
     await asks(command, "high", "an array or append assignment")
   })
 
+  test.if(isDashSh)("a line continuation inside an array assignment: dash runs it as a path; ccode asks", async () => {
+    const command = "sh -c 'a[0]\\\n=./x'"
+    run(command)
+    expect(existsSync(join(ws, "marker"))).toBe(true)
+    rmSync(join(ws, "marker"))
+    await asks(command, "high", "an array or append assignment")
+  })
+
   test("vendor tokens and an Authorization header are secrets by their value; ccode asks", async () => {
     const env = { GH: "ghp_FAKESECRETabcdefghijklmnopqrstuv", GIT_CONFIG_VALUE_0: "Authorization: Bearer FAKESECRET-x", DOCKER_CREDS: "FAKESECRET-creds1234" }
     for (const name of Object.keys(env)) {
