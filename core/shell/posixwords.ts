@@ -153,14 +153,31 @@ function commands(s: string, nested: string[]): Command[] {
   return out
 }
 
-/** A glob whose quote-removed text has a part starting `.` then an unquoted `*`, `?` or `[` (not `[!.]`). */
+/** A glob whose quote-removed text has a path part starting with `.` that can match `..` (`.*`, `..*`,
+ *  `.?`, `.[.]`, `.*.`, the dot quoted or not; `.[!.]*` cannot). A bracket other than `[!.]` is taken to
+ *  match any character (fail closed). */
 function dotGlob(w: Word): boolean {
   const v = w.value
   for (let p = v.indexOf("."); p >= 0; p = v.indexOf(".", p + 1)) {
     if (p > 0 && !"/=:".includes(v[p - 1]!)) continue
-    const g = v[p + 1]
-    if (!w.bare[p + 1]) continue
-    if (g === "*" || g === "?" || (g === "[" && !v.startsWith("[!.]", p + 1))) return true
+    let end = v.indexOf("/", p)
+    if (end < 0) end = v.length
+    let re = ""
+    let glob = false
+    for (let k = p; k < end; k++) {
+      const c = v[k]!
+      const close = c === "[" && w.bare[k] ? v.indexOf("]", k + 2) : -1
+      if (w.bare[k] && (c === "*" || c === "?")) re += c === "*" ? "[^]*" : "[^]"
+      else if (close > 0 && close < end) {
+        re += v.slice(k, close + 1) === "[!.]" ? "[^.]" : "[^]"
+        k = close
+      } else {
+        re += c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")
+        continue
+      }
+      glob = true
+    }
+    if (glob && new RegExp(`^${re}$`).test("..")) return true
   }
   return false
 }

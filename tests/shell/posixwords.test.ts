@@ -20,7 +20,7 @@ describe("wordFacts", () => {
   })
 
   test("globs with a leading dot or expansion, the dot quoted or not", () => {
-    for (const g of ['"".*', "\\.?", '"."*', "d/''.[a]", "$x*", '"$x"?']) expect([g, wordFacts(`ls ${g}`)]).not.toEqual([g, {}])
+    for (const g of ["..*", '".".*', ".*.", '"".*', "\\.?", '"."*', "d/''.[a]", "$x*", '"$x"?']) expect([g, wordFacts(`ls ${g}`)]).not.toEqual([g, {}])
     for (const g of ["'.*'", '".?"', ".[!.]*", "./*.ts", "$x/*.ts", "a.*"]) expect([g, wordFacts(`ls ${g}`)]).toEqual([g, {}])
   })
 
