@@ -40,9 +40,9 @@ const SECRET_VALUE = new RegExp([
   String.raw`(?:^|\n)\s*(?:token|client-key-data|password|auth-provider):\s*\S`,
   String.raw`\bmachine\s+\S+[\s\S]*\bpassword\s+\S`,
   // vendor tokens, whose prefixes exist to be recognised: GitHub, GitLab, Slack, Anthropic/OpenAI, npm, AWS
-  String.raw`(?:^|[^A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_\w{16,}|glpat-[\w-]{12,}|xox[abeprs]-[\w-]{8,}|sk-(?:ant-|proj-)?[\w-]{16,}|npm_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16})`,
+  String.raw`\b(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_\w{16,}|glpat-[\w-]{12,}|xox[abeprs]-[\w-]{8,}|sk-(?:ant-|proj-)?[\w-]{16,}|npm_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16})`,
   // an Authorization header or its value; the texts of .npmrc, aws credentials, .pgpass
-  String.raw`(?:^|\n)\s*(?:(?:Proxy-)?Authorization:\s*)?(?:[Bb]earer|[Bb]asic|[Tt]oken)\s+\S{8,}|Authorization:\s*\S|_auth(?:Token)?\s*=\s*\S|(?:aws_secret_access_key|aws_session_token)\s*=`,
+  String.raw`^\s*(?:[Bb]earer|[Bb]asic|[Tt]oken)\s+\S{8,}|\n[ \t]*(?:[Bb]earer|[Bb]asic|[Tt]oken)\s+\S{8,}|Authorization:\s*\S|_auth(?:Token)?\s*=\s*\S|(?:aws_secret_access_key|aws_session_token)\s*=`,
   String.raw`^[^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:\S+$`,
 ].join("|"))
 
