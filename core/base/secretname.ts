@@ -14,14 +14,14 @@
 //   or certificate bundle (`KEYSTORE_BASE64`, `SIGNING_CERT_P12`, `GITHUB_APP_PEM`), a TOTP seed, the text
 //   of a credentials file (`NETRC`, `NPM_RC`, `PYPIRC`, `DOCKER_CONFIG_JSON`).
 const SECRET_NAME = new RegExp([
-  String.raw`(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|PW|CREDENTIALS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$`,
+  String.raw`(?:^|_)(?:TOKEN|KEY|SECRET|PASS|PASSWD|PWD|PW|CREDENTIALS?|CREDS?|APIKEY|AUTH|PAT|DSN|SAS|COOKIE)$`,
   String.raw`TOKEN$|PASSWD$|[A-Z]PASS$|PASSWORD|PASSPHRASE|SECRET|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|WRITE_?KEY$|_TOKEN_|AUTHORIZATION|WEBHOOK`,
   String.raw`(?:^|_)SESSION$|^OP_SESSION_`,
   String.raw`(?:^|_)(?:DATABASE|DB|POSTGRES|PG|MYSQL|MARIADB|MONGO|REDIS|AMQP|CLOUDAMQP|RABBITMQ|BROKER|CLEARDB|JAWSDB)[A-Z0-9_]*_UR[LI]$`,
   String.raw`(?:^|_)AUTH_(?:CONFIG|HEADERS?|JSON|STRING|INFO)$|CONNECTION_?STRING|(?:^|_)CONN_?STR$`,
   String.raw`(?:^|_)JWT(?:_|$)|SERVICE_?ACCOUNT|(?:^|_)SA_(?:JSON|KEY)|CREDENTIALS?_JSON|KUBE_CONFIG|KUBECONFIG_|KEYSTORE|(?:^|_)(?:P12|PFX|PEM|JKS|TOTP|OTP_SEED)(?:_|$)`,
   String.raw`(?:^|_)(?:NETRC|NPM_?RC|PYPIRC|DOCKER_?CONFIG_?JSON)$`,
-].join("|"), "i")
+].join("|"))
 
 /** Names that match the shape above but hold paths, public material or desktop state. */
 const NOT_SECRET_NAME = /^(?:OLD)?PWD$|_(?:FILE|PATH|DIR)$|PUBLIC|(?:BY|COM|SUR|ASK)PASS$|^(?:DESKTOP|XDG|GDM)_SESSION/i
@@ -39,6 +39,11 @@ const SECRET_VALUE = new RegExp([
   String.raw`"(?:private_key|client_secret|refresh_token|access_token|token|password|secret|auth|api_key|apiKey)"\s*:`,
   String.raw`(?:^|\n)\s*(?:token|client-key-data|password|auth-provider):\s*\S`,
   String.raw`\bmachine\s+\S+[\s\S]*\bpassword\s+\S`,
+  // vendor tokens, whose prefixes exist to be recognised: GitHub, GitLab, Slack, Anthropic/OpenAI, npm, AWS
+  String.raw`\b(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_\w{16,}|glpat-[\w-]{12,}|xox[abeprs]-[\w-]{8,}|sk-(?:ant-|proj-)?[\w-]{16,}|npm_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16})`,
+  // an Authorization header or its value; the texts of .npmrc, aws credentials, .pgpass
+  String.raw`^\s*(?:[Bb]earer|[Bb]asic|[Tt]oken)\s+\S{8,}|\n[ \t]*(?:[Bb]earer|[Bb]asic|[Tt]oken)\s+\S{8,}|Authorization:\s*\S|_auth(?:Token)?\s*=\s*\S|(?:aws_secret_access_key|aws_session_token)\s*=`,
+  String.raw`^[^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:\S+$`,
 ].join("|"))
 
 /** `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`, `DATABASE_URL`: names whose values are masked unasked. */

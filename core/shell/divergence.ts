@@ -13,6 +13,7 @@ export function parserDivergence(text: string): string | undefined {
   // bash joins a backslash-newline right after `$` (`"$\<newline>(cmd)"` is `$(cmd)`); the parser does not
   if (text.includes("$\\\n")) return "a backslash-newline right after `$`, which bash joins (`$(…)`, `${…}` follow) and the parser does not"
   if (text.includes("\\\n#")) return "a line continuation before # joins a word in bash but reads as a comment to the parser"
+  if (text.includes("\\\n") && continuationJoins(text)) return "a line continuation after $ or inside an operator ($\\⏎( , $\\⏎', <\\⏎<), which bash removes before it reads the text: the parser reads other tokens"
   // bash 5.3 runs `${ CMD; }` and `${| CMD; }` in the current shell; the parser reads a parameter expansion
   if (/\$\{[\s|]/.test(text)) return "`${` followed by a blank or `|` is a command substitution run in the current shell (bash 5.3), which the parser reads as a parameter expansion"
   // `_=x cmd`, `_+=v cmd`: the parser takes an assignment to `_` for the command's name
@@ -20,6 +21,21 @@ export function parserDivergence(text: string): string | undefined {
   if (text.includes("$'") && ansiEndsInBackslash(text)) return "a $'…' string with an escaped backslash, which the parser reads past its end"
   if (text.includes("<<") && oddHeredocDelimiter(text)) return "a here-document delimiter with quotes inside it, which bash and the parser end at different lines"
   return undefined
+}
+
+const JOINED = new Set(["<<", "<&", "<>", "<(", ">>", ">&", ">|", ">(", "&>", "&&", "||", "|&", ";;", ";&"])
+
+// a backslash-newline (or a run of them) right after `$`, or between the two characters of an operator:
+// bash joins them (`$\⏎(cmd)` is a command substitution, also inside double quotes), the parser does not.
+// Inside single quotes too (fail closed: rare there).
+function continuationJoins(text: string): boolean {
+  for (let at = text.indexOf("\\\n"); at >= 0; at = text.indexOf("\\\n", at + 1)) {
+    let next = at
+    while (text.startsWith("\\\n", next)) next += 2
+    const prev = text[at - 1]
+    if (prev === "$" || JOINED.has(`${prev}${text[next] ?? ""}`)) return true
+  }
+  return false
 }
 
 // any $'…' string holding a `\\` escape (the parser takes `\\'` for an escaped quote and reads on)

@@ -4,6 +4,18 @@
 // `[^x]` in a glob as the characters ^ and x, `.*` as matching `..`). Pure.
 import { isPlainCommand } from "./plain.ts"
 import { splitSimpleList } from "./list.ts"
+import { wordFacts, type WordFacts } from "./posixwords.ts"
+
+const ECHO_PIPED = "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"
+const DOT_GLOB_REASON = "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"
+const ALIAS_REASON = "alias definitions (it expands aliases in scripts: a later command name runs the alias's value)"
+const SPECIAL_REASON = "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"
+// the same, found on the quote-removed words (`\alias`, `ev""al`, `\:`, `"".*`), by the shells they concern
+type WordCheck = [keyof WordFacts, string]
+const WORDS_POSIX_MODE: WordCheck[] = [["alias", ALIAS_REASON], ["specialAssign", SPECIAL_REASON]]
+const EXPANSION_GLOB_REASON = "a glob that starts with an expansion ($x*: from x=. it is .*, which matches .. there)"
+const WORDS_POSIX: WordCheck[] = [...WORDS_POSIX_MODE, ["echoPiped", ECHO_PIPED], ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]
+const WORDS_OTHER: WordCheck[] = [...WORDS_POSIX_MODE, ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]
 
 // POSIX shells (sh is dash on Debian and Ubuntu, ash in busybox): bash syntax they read otherwise
 const POSIX = new Set(["sh", "dash", "ash", "posh"])
@@ -20,9 +32,9 @@ const BASH_ONLY: [RegExp, string][] = [
   [/(^|[\s;&|(){}])function\s/, "function NAME"],
   [/[<>]\(/, "<(…) and >(…)"],
   [/(^|[^$])\{[^{}\s]*(,|\.\.)[^{}\s]*\}/, "brace expansion ({a,b}, {1..3}), which it leaves as one word"],
-  [/(^|[\s;&|(){}`'"])echo\s[^|;&\n]*\\[^|;&\n]*\|/, "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"],
+  [/(^|[\s;&|(){}`'"])echo\s[^|;&\n]*\\[^|;&\n]*\|/, ECHO_PIPED],
 ]
-const DOT_GLOB: [RegExp, string] = [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"]
+const DOT_GLOB: [RegExp, string] = [/(^|[\s=:/<>;&|(){}])\.(?:[*?]|\[(?!!\.\]))/, DOT_GLOB_REASON]
 // the same, tested on the script's unquoted text (quoted characters blanked: `grep '[^a-z]'` is no glob)
 const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
   [/(^|[\s;&|(){}`'"])[A-Za-z_]\w*(?:\[[^\]]*\]\+?|\+)=/, "an array or append assignment (a[0]=v, a+=v), which is a command name there, run as a path when it holds a /"],
@@ -37,8 +49,8 @@ const BASH_ONLY_UNQUOTED: [RegExp, string][] = [
 // what a shell that is not bash in its default mode (dash, bash in posix mode, ksh, zsh) runs otherwise,
 // on the unquoted text
 const POSIX_MODE_UNQUOTED: [RegExp, string][] = [
-  [/(^|[\s;&|(){}`'"])alias\s/, "alias definitions (it expands aliases in scripts: a later command name runs the alias's value)"],
-  [/(^|[\s;&|(){}`'"])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exit|export|readonly|return|set|shift|times|trap|unset|break|continue|exec(?=\s*(?:$|[;&|)]|\d*[<>])))(?=$|[\s;&|)])/, "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"],
+  [/(^|[\s;&|(){}`'"])alias\s/, ALIAS_REASON],
+  [/(^|[\s;&|(){}`'"])(?:[A-Za-z_]\w*=\S*\s+)+(?::|\.|eval|exit|export|readonly|return|set|shift|times|trap|unset|break|continue|exec(?=\s*(?:$|[;&|)]|\d*[<>])))(?=$|[\s;&|)])/, SPECIAL_REASON],
 ]
 // on the text itself: in posix mode a ' or " inside "${…}" is an ordinary character, so the expansion and
 // the quotes end elsewhere
@@ -65,13 +77,19 @@ export function unquotedText(script: string): string {
   return out
 }
 
-function firstMatch(script: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][]): string | undefined {
+function firstMatch(text: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][], words: WordCheck[]): string | undefined {
+  // the shell joins continued lines before it reads anything (`a[0]\⏎=./x` is `a[0]=./x`); inside single
+  // quotes it does not, where joining only makes the tests stricter
+  const script = text.includes("\\\n") ? text.replace(/\\\n/g, "") : text
   for (const list of lists) for (const [re, what] of list) if (re.test(script)) return what
+  const facts = wordFacts(script)
   // quoted text that eval or a trap runs, and a command substitution inside double quotes, are code in
   // that shell too: then the whole text is tested
   const unquoted = unquotedText(script)
-  const bare = EVAL.test(unquoted) || script.includes("$(") || script.includes("`") ? script : unquoted
+  const bare = facts.evalText || EVAL.test(unquoted) || script.includes("$(") || script.includes("`") ? script : unquoted
   for (const list of unquotedLists) for (const [re, what] of list) if (re.test(bare)) return what
+  // on the quote-removed words: how a name or glob is quoted does not change what that shell runs
+  for (const [fact, what] of words) if (facts[fact]) return what
   return undefined
 }
 
@@ -79,17 +97,17 @@ function firstMatch(script: string, lists: [RegExp, string][][], unquotedLists: 
  *  undefined when they agree. `posix`: bash started in posix mode (--posix, -o posix). */
 export function foreignGrammar(program: string, script: string, posix = false): { level: "medium" | "high"; reason: string } | undefined {
   if (program === "bash" || program === "rbash") {
-    const what = posix ? firstMatch(script, [POSIX_MODE], [POSIX_MODE_UNQUOTED]) : undefined
+    const what = posix ? firstMatch(script, [POSIX_MODE], [POSIX_MODE_UNQUOTED], WORDS_POSIX_MODE) : undefined
     return what ? { level: "high", reason: `${program} in posix mode reads ${what}: what it runs is not what was checked` } : undefined
   }
   if (POSIX.has(program)) {
-    const what = firstMatch(script, [BASH_ONLY, POSIX_MODE], [BASH_ONLY_UNQUOTED, POSIX_MODE_UNQUOTED])
+    const what = firstMatch(script, [BASH_ONLY, POSIX_MODE], [BASH_ONLY_UNQUOTED, POSIX_MODE_UNQUOTED], WORDS_POSIX)
     return what ? { level: "high", reason: `${program} reads ${what} in its own grammar, not bash's: what it runs is not what was checked` } : undefined
   }
   // zsh, ksh, mksh, yash, fish, csh, tcsh: plain commands mean the same there, but they expand aliases in
   // scripts and keep assignments before special builtins; beyond plain commands zsh's `${(e)x}` and glob
   // qualifiers, ksh's `${ cmd; }`, fish's `(cmd)` run code (high: ci must not run them)
-  const what = firstMatch(script, [], [POSIX_MODE_UNQUOTED, [DOT_GLOB]])
+  const what = firstMatch(script, [], [POSIX_MODE_UNQUOTED, [DOT_GLOB]], WORDS_OTHER)
   if (what) return { level: "high", reason: `${program} reads ${what} in its own grammar, not bash's: what it runs is not what was checked` }
   if (isPlainCommand(script) || splitSimpleList(script) !== undefined) return undefined
   return { level: "high", reason: `${program} reads its script in its own grammar, not bash's: only plain commands are checked the way it runs them` }
