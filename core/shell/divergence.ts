@@ -10,8 +10,6 @@ export function parserDivergence(text: string): string | undefined {
   // tree-sitter does; a CRLF line end is refused the same way
   if (/[\v\f\r]/.test(text)) return "the command holds a vertical tab, form feed or carriage return, which bash does not read as a blank"
   // bash joins `a\<newline>#x` into one word; tree-sitter reads a comment
-  // bash joins a backslash-newline right after `$` (`"$\<newline>(cmd)"` is `$(cmd)`); the parser does not
-  if (text.includes("$\\\n")) return "a backslash-newline right after `$`, which bash joins (`$(…)`, `${…}` follow) and the parser does not"
   if (text.includes("\\\n#")) return "a line continuation before # joins a word in bash but reads as a comment to the parser"
   if (text.includes("\\\n") && continuationJoins(text)) return "a line continuation after $ or inside an operator ($\\⏎( , $\\⏎', <\\⏎<), which bash removes before it reads the text: the parser reads other tokens"
   // bash 5.3 runs `${ CMD; }` and `${| CMD; }` in the current shell; the parser reads a parameter expansion

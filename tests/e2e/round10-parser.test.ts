@@ -17,7 +17,7 @@ describe("round 10: a backslash-newline after $", () => {
     expect(bashIn(sb, command, sb.work)).toContain("FAKESECRET-netrc")
     const d = await policyCheck(sb, command)
     expect([d.decision, d.risk]).toEqual(["ask", "critical"])
-    expect(d.reason).toContain("backslash-newline right after `$`")
+    expect(d.reason).toContain("a line continuation after $")
   })
 
   test("a backslash-newline elsewhere stays allowed", async () => {
