@@ -23,6 +23,7 @@ import { memberRenames } from "./renames.ts"
 import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.ts"
 import { optionTarget } from "./optiontarget.ts"
 import { splitPieces } from "./splits.ts"
+import { COMPRESSORS, compressorWrites } from "./compress.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -57,6 +58,7 @@ export const ASSESSORS = byName<Assessor>({
   ex: editorScript,
   ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
   ...Object.fromEntries(INTERPRETERS.map((n) => [n, interpreter])),
+  ...Object.fromEntries(COMPRESSORS.map((n) => [n, compressorWrites])),
   go: go,
   cargo: cargo,
   make: make,
