@@ -24,6 +24,7 @@ import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.
 import { optionTarget } from "./optiontarget.ts"
 import { splitPieces } from "./splits.ts"
 import { COMPRESSORS, compressorWrites } from "./compress.ts"
+import { sqlite } from "./sqlite.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -59,6 +60,7 @@ export const ASSESSORS = byName<Assessor>({
   ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
   ...Object.fromEntries(INTERPRETERS.map((n) => [n, interpreter])),
   ...Object.fromEntries(COMPRESSORS.map((n) => [n, compressorWrites])),
+  sqlite3: sqlite,
   go: go,
   cargo: cargo,
   make: make,
