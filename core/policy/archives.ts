@@ -7,7 +7,8 @@ import { openRegular } from "../base/readsafe.ts"
 import { constants as zlibConstants, gunzipSync } from "node:zlib"
 
 /** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
-export type Listing = { names: string[] } | { unknown: string; missing?: true }
+/** `whole`: names also taken as they stand, whatever -pN strips (a diff's `Index:` lines) */
+export type Listing = { names: string[]; whole?: string[] } | { unknown: string; missing?: true }
 
 const MAX_MEMBERS = 20000
 const MAX_GZIP_BYTES = 32 * 1024 * 1024
@@ -129,22 +130,31 @@ function zipNames(path: string, size: number): Listing {
 const MAX_DIFF_BYTES = 8 * 1024 * 1024
 
 /** The file names a diff (unified, context, git) writes: `+++`/`---` and `***` headers, git's `diff --git`,
- *  `rename to`/`copy to` lines (/dev/null skipped, quotes and a timestamp after a tab dropped). */
+ *  `rename to`/`copy to` lines, GNU patch's `Index:` line (/dev/null skipped, quotes and a timestamp
+ *  after a tab dropped); headers that name nothing and no Index line leave the targets unknown. */
 export function diffTargets(path: string): Listing {
   const st = statSync(path, { throwIfNoEntry: false })
   if (!st) return { unknown: "it does not exist yet", missing: true }
   if (!st.isFile()) return { unknown: "it is not a plain file" }
   if (st.size > MAX_DIFF_BYTES) return { unknown: `a diff larger than ${MAX_DIFF_BYTES >> 20} MiB` }
   const names = new Set<string>()
+  let empty = false
+  const whole = new Set<string>()
   for (const line of readAt(path, 0, st.size).toString("utf8").split("\n")) {
-    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line)
-    if (m) names.add(unquote(m[1]!.split("\t")[0]!.trimEnd()))
+    // GNU patch's `Index: NAME` names the file when the ---/+++ names are empty or missing
+    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line) ?? /^Index: (.+)$/.exec(line)
+    const name = m ? unquote(m[1]!.split("\t")[0]!.trim()) : ""
+    if (name && line.startsWith("Index: ")) whole.add(name)
+    if (name) names.add(name)
+    else if (m || /^(?:\+\+\+|---|\*\*\*)\s*$/.test(line)) empty = true
     const git = /^diff --git (\S+) (\S+)$/.exec(line)
     if (git) for (const n of [git[1]!, git[2]!]) names.add(unquote(n))
     if (names.size > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} files` }
   }
   names.delete("/dev/null")
-  return { names: [...names] }
+  // a header with no name and no Index line: patch takes the name from elsewhere (a prompt, the operand)
+  if (empty && names.size === 0) return { unknown: "a diff header names no file" }
+  return whole.size ? { names: [...names], whole: [...whole] } : { names: [...names] }
 }
 
 function unquote(name: string): string {
