@@ -119,7 +119,9 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
   // git itself can list the names `git show REV` or `git diff REV [REV]` prints (ccode/policy/gitcontent.ts)
   const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
-  const narrowed = within.length && !broad ? { within } : {}
+  // `--full-diff`: a pathspec picks the commits, and each one's whole diff is printed
+  const fullDiff = flags.some((f) => f.startsWith("--full-d"))
+  const narrowed = within.length && !broad && !fullDiff ? { within } : {}
   // a glob or magic pathspec beside them: a word that is a path narrows nothing either
   if (broad) for (const m of maybe) m.paths = []
   // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
