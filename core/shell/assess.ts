@@ -25,6 +25,7 @@ import { optionTarget } from "./optiontarget.ts"
 import { splitPieces } from "./splits.ts"
 import { COMPRESSORS, compressorWrites } from "./compress.ts"
 import { sqlite } from "./sqlite.ts"
+import { linksAndBackups } from "./linkbackup.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
@@ -207,6 +208,7 @@ function permissions(v: View, out: Finding[]): void {
 }
 
 function lastOperand(v: View, out: Finding[]): void {
+  linksAndBackups(v, out)
   // -t DIR (`--targ DIR`, `-vt DIR`): each source lands in DIR under its own name
   const into = intoDirectory(v.program as "cp" | "ln" | "install", v.args)
   if (into) {
@@ -218,6 +220,7 @@ function lastOperand(v: View, out: Finding[]): void {
 
 /** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
 function moves(v: View, out: Finding[]): void {
+  linksAndBackups(v, out)
   eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
   const into = intoDirectory("mv", v.args)
   if (into) judgeWrites(v, out, into)
