@@ -101,6 +101,10 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
       plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
+    } else if (!after(w) && /^\.\.\.?[^./]/.test(v)) {
+      // `..REV`, `...REV`: a range whose empty left end is HEAD, not a path
+      revs++
+      plain = false
     } else if (!after(w) && !magic && v.includes("/") && SAFE_REV.test(v)) {
       // `git show feature/x`: a revision for git unless a file of that name exists (both: git refuses)
       revs++

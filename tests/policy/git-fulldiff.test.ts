@@ -1,5 +1,6 @@
 // `git log --full-diff -p -- f`: the pathspec picks the commits that touch f, and git prints each one's
 // whole diff: a committed .env beside f is printed. With --full-diff the pathspec narrows nothing.
+// `git log -p ..feat2` likewise: an empty end of a range is HEAD, not a path that narrows the diff.
 // A real repository, decided under the bundled default policy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
@@ -50,6 +51,14 @@ describe("git --full-diff prints every file of the commits a pathspec picks", ()
   test("every spelling asks", async () => {
     for (const command of ["git log --all --full-diff -p -- f", "git log --full-diff -p feat2 -- f", "git log --all --full-diff --format= -p -- f", "git log --all --full-diff -U0 -- f",
       "git whatchanged --all --full-diff -p -- f", "git log --all --full-diff --patch-with-raw -- f", "git log --all --full-diff --cc -- f", "git show feat2~1 --full-diff -- f"]) {
+      const d = await decideDefault(command)
+      expect({ command, decision: d.decision }).toEqual({ command, decision: "ask" })
+    }
+  })
+
+  test("a range with an empty left end (`..REV`, `...REV`: HEAD is the other end) is a revision, not a path", async () => {
+    expect(git(ws, "log", "-p", "..feat2")).toContain("FAKESECRET-env2")
+    for (const command of ["git log -p ..feat2", "git log -p ...feat2", "git log -p ..feat2~1", "git show ..feat2", "git show ...feat2", "git whatchanged -p ...feat2", "git diff ...feat2~1", "git diff ..feat2~1", "git log -p --left-right ...feat2"]) {
       const d = await decideDefault(command)
       expect({ command, decision: d.decision }).toEqual({ command, decision: "ask" })
     }
