@@ -26,10 +26,11 @@ import { splitPieces } from "./splits.ts"
 import { COMPRESSORS, compressorWrites } from "./compress.ts"
 import { sqlite } from "./sqlite.ts"
 import { linksAndBackups } from "./linkbackup.ts"
+import { buildOutputs, OUTPUT_PROGRAMS } from "./buildoutputs.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
-export const ASSESSORS = byName<Assessor>({
+const OWN: Record<string, Assessor> = {
   ...Object.fromEntries(NAME_PROGRAMS.map((n) => [n, variableNames])),
   rm: removal,
   rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
@@ -113,6 +114,15 @@ export const ASSESSORS = byName<Assessor>({
     wgetOutput(v, out)
     netSends(v, out)
   },
+}
+
+// build and test tools' output options (buildoutputs.ts), after the program's own assessor
+export const ASSESSORS = byName<Assessor>({
+  ...OWN,
+  ...Object.fromEntries(OUTPUT_PROGRAMS.map((n) => [n, (v: View, out: Finding[]) => {
+    OWN[n]?.(v, out)
+    buildOutputs(v, out)
+  }])),
 })
 
 const gitOutput = optionTarget(["--output"])
