@@ -185,6 +185,12 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "krb5cc_*", "/**/krb5cc*/tkt*",
   // a blob `git unpack-file ID` wrote out under a made-up name: a dangling .env is one, and nothing says which
   ".merge_file_*",
+  // keys CI steps write into the workspace (google-github-actions/auth's gha-creds-*.json, a workspace
+  // CARGO_HOME, terraform's login), AWS's credentials file by its own name, dot-named token files, sentry's
+  // CLI login, Android signing passwords, NuGet's cleartext passwords, WordPress's database login
+  "gha-creds-*.json", "/**/.cargo/credentials.toml", "/**/.cargo/credentials", "credentials.tfrc.json", "credentials",
+  ".secrets", ".credentials", ".password", ".token", ".jwt", "oauth2.json", ".sentryclirc", "keystore.properties",
+  "signing.properties", "nuget.config", "NuGet.Config", "wp-config.php",
 ]
 
 /**
