@@ -290,7 +290,7 @@ function askGit(top: string, ask: NonNullable<GitContent["ask"]>, within: string
   return names(r.stdout)
 }
 
-function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
+export function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
   try {
     // a repository another account owns (a container's mounted checkout) is listed too: the hardened
     // argv runs none of its configured programs, and the user's own git may trust it in /etc/gitconfig

@@ -15,6 +15,7 @@ import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { configuredCredentials } from "./namedcreds.ts"
+import { gitTreeWrites } from "./gittrees.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
@@ -93,6 +94,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
     configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+    gitTreeWrites(shell, statSync(posix.join(ctx.workspace, ".git"), { throwIfNoEntry: false }) ? ctx.workspace : undefined, paths, raised)
     notResolved(unplaced, raised)
     configUnknown(unreadable, paths, ctx.workspace, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
