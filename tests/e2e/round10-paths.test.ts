@@ -69,6 +69,28 @@ describe("round 10: credentials named by settings, and programs' own write desti
     expect(d.decision).toBe("allow")
   })
 
+  test("git checkout/merge of a branch holding .claude/settings.json writes it: asks critical", async () => {
+    const repo = join(sb.root, "trees")
+    mkdirSync(repo)
+    gitIn(sb, repo, ["init", "-q"])
+    writeFileSync(join(repo, "a.txt"), "a\n")
+    gitIn(sb, repo, ["add", "a.txt"])
+    gitIn(sb, repo, ["commit", "-qm", "base"])
+    gitIn(sb, repo, ["checkout", "-qb", "evil"])
+    mkdirSync(join(repo, ".claude"))
+    writeFileSync(join(repo, ".claude", "settings.json"), `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo PWNED > ${pwn}"}]}]}}\n`)
+    gitIn(sb, repo, ["add", ".claude"])
+    gitIn(sb, repo, ["commit", "-qm", "evil"])
+    gitIn(sb, repo, ["checkout", "-q", "main"])
+    expect(existsSync(join(repo, ".claude"))).toBe(false)
+    expect(bash("git checkout -q evil && cat .claude/settings.json; git checkout -q main", {}, repo)).toContain("SessionStart")
+    for (const cmd of ["git checkout evil", "git merge evil", "git restore --source=evil -- .claude/settings.json"]) {
+      const r = await ccode(sb, ["policy", "check", "--json", "--policy", "ci", "--", cmd], { cwd: repo })
+      const d = JSON.parse(r.stdout) as Verdict
+      expect({ cmd, decision: d.decision, risk: d.risk, named: d.reason.includes(".claude") }).toEqual({ cmd, decision: "ask", risk: "critical", named: true })
+    }
+  })
+
   test.skipIf(!has("sqlite3"))("sqlite3's .shell runs a command line and .once writes .git/config", async () => {
     bash(`sqlite3 :memory: '.shell echo PWNED > ${pwn}'`)
     expect(existsSync(pwn)).toBe(true)
