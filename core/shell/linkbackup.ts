@@ -15,6 +15,8 @@ type Copier = "cp" | "ln" | "mv" | "install"
 /** Judge the hard link's source and the backup names as writes (see the file's head). */
 export function linksAndBackups(v: View, out: Finding[]): void {
   const program = v.program as Copier
+  // without an option only ln makes a hard link (the usual `cp a b`, `mv a b` pay nothing more)
+  if (program !== "ln" && !v.values.some((a) => a.charCodeAt(0) === 45)) return
   const r = readOptions(v.args, copyOptions(program))
   const words = v.values
   const into = intoDirectory(program, v.args)
