@@ -64,9 +64,14 @@ export function includedConfigFiles(workspace: string, home: string, gitDirs: re
       return
     }
     for (const e of own) {
+      // `~user/x`, `%(prefix)/x`: a place ccode does not resolve, so what it names is not known
+      if (e.key === "core.hookspath" && e.value && /^(~(?!\/)|%\(prefix\))/.test(e.value)) unreadable.push(`the git config ${file} sets core.hooksPath = ${e.value}, a place ccode does not resolve`)
       if (!INCLUDE_KEY.test(e.key) || !e.value) continue
       const target = includeTarget(file, e.value, home)
-      if (target === undefined) continue
+      if (target === undefined) {
+        unreadable.push(`the git config ${file} includes ${e.value}, a place ccode does not resolve`)
+        continue
+      }
       out.push({ file: realpathExisting(target), by: file })
       walk(target, depth + 1)
     }

@@ -35,6 +35,18 @@ describe("a large git config is read whole", () => {
   })
   afterAll(() => rmSync(root, { recursive: true, force: true }))
 
+  test("an include or hooksPath written `~user/` or `%(prefix)/` is not resolved: a workspace write asks high", async () => {
+    const odd = join(root, "odd")
+    mkdirSync(odd)
+    git(odd, "init", "-q")
+    writeFileSync(join(odd, "evil.cfg"), "[core]\n\tfsmonitor = echo PWNED\n")
+    for (const line of ["[include]\n\tpath = ~root/team.cfg\n", "[core]\n\thooksPath = %(prefix)/hk\n"]) {
+      writeFileSync(join(odd, ".git", "config"), `[core]\n\trepositoryformatversion = 0\n${line}`)
+      const d = await ci(odd, "cp evil.cfg team.cfg")
+      expect({ line, decision: d.decision, risk: d.risk, named: d.reason.includes("does not resolve") }).toEqual({ line, decision: "ask", risk: "high", named: true })
+    }
+  })
+
   const ci = async (ws: string, command: string) => {
     const policy = bundledPolicy("ci")
     const call = await prepareCall("shell", { command }, { cwd: ws, workspace: ws, home, tmpDirs: ["/nonexistent-tmp"], policy })
