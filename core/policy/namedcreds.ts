@@ -35,6 +35,7 @@ export function configuredCredentials(paths: readonly CallPath[], home: string, 
   const seen = new Set<string>()
   sshNamed(`${home}/.ssh/config`, home, `${home}/.ssh`, named, seen, 0)
   sshNamed("/etc/ssh/ssh_config", home, "/etc/ssh", named, seen, 0)
+  gcloudNamed(env?.CLOUDSDK_CONFIG || `${home}/.config/gcloud`, home, named)
   if (!named.size) return
   // the files as the disk has them (a read's path is a real path: links followed)
   for (const [p, why] of [...named]) {
@@ -100,6 +101,14 @@ function setting(key: string, value: string, home: string, file: string, named: 
     if (p) named.set(p, `the file ${key} names in ${file}`)
     return
   }
+  // core.sshCommand = ssh -i KEY: the key git's ssh uses
+  if (/^core\.sshcommand$/i.test(key)) {
+    for (const m of value.matchAll(/(?:^|\s)-i\s*(\S+)/g)) {
+      const p = place(m[1]!, home, home)
+      if (p) named.set(p, `the key ${key} names in ${file}`)
+    }
+    return
+  }
   if (!HELPER_KEY.test(key)) return
   // `store --file=F`, `store --file F`, `!git credential-store --file=F`, `/usr/lib/git-core/git-credential-store
   // --file F` (git-credential-store); `cache` keeps its secrets in memory
@@ -153,5 +162,15 @@ function sshIncluded(value: string, home: string, base: string): string[] {
     return readdirSync(dir).filter((n) => match.test(n)).sort().slice(0, 200).map((n) => `${dir}/${n}`)
   } catch {
     return []
+  }
+}
+
+// gcloud's `credential_file_override = PATH` in a configuration (configurations/config_NAME)
+function gcloudNamed(dir: string, home: string, named: Map<string, string>): void {
+  for (const f of sshIncluded("config_*", home, `${dir}/configurations`)) {
+    const src = text(f)
+    const m = src === undefined ? null : /^\s*credential_file_override\s*=\s*(\S+)/m.exec(src)
+    const p = m ? place(m[1]!, home, home) : undefined
+    if (p) named.set(p, `the credential file ${f} names (credential_file_override)`)
   }
 }

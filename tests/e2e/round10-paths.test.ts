@@ -31,15 +31,18 @@ describe("round 10: credentials named by settings, and programs' own write desti
     mkdirSync(join(h, ".ssh", "config.d"), { recursive: true })
     writeFileSync(join(h, ".ssh", "config"), `Include ${h}/.ssh/config.d/*\n`)
     writeFileSync(join(h, ".ssh", "config.d", "work.conf"), "Host w\n  IdentityFile ~/deploy_thing\n")
-    writeFileSync(join(h, ".gitconfig"), `[credential "https://a.example"]\n\thelper = !git credential-store --file ~/mystash\n[credential "https://b.example"]\n\thelper = /usr/lib/git-core/git-credential-store --file ~/abs\n[http]\n\tproxySSLKey = ~/proxyk\n`)
+    writeFileSync(join(h, ".gitconfig"), `[credential "https://a.example"]\n\thelper = !git credential-store --file ~/mystash\n[credential "https://b.example"]\n\thelper = /usr/lib/git-core/git-credential-store --file ~/abs\n[http]\n\tproxySSLKey = ~/proxyk\n[core]\n\tsshCommand = ssh -i ~/gitsshkey -o IdentitiesOnly=yes\n`)
+    mkdirSync(join(h, ".config", "gcloud", "configurations"), { recursive: true })
+    writeFileSync(join(h, ".config", "gcloud", "configurations", "config_default"), "[auth]\ncredential_file_override = ~/sa-key-file\n")
     writeFileSync(join(sb.root, "sysgc"), "[credential]\n\thelper = store --file=~/sysstash\n")
     writeFileSync(join(sb.root, "globgc"), "[credential]\n\thelper = store --file=~/globstash\n")
-    for (const [f, s] of [["deploy_thing", "sshinclude"], ["mystash", "store2"], ["abs", "abs"], ["proxyk", "proxykey"], ["sysstash", "sys"], ["globstash", "glob"]]) writeFileSync(join(h, f!), `https://u:FAKESECRET-${s}@a.example\n`)
+    for (const [f, s] of [["deploy_thing", "sshinclude"], ["mystash", "store2"], ["abs", "abs"], ["proxyk", "proxykey"], ["sysstash", "sys"], ["globstash", "glob"], ["gitsshkey", "sshcmd"], ["sa-key-file", "gcloud"]]) writeFileSync(join(h, f!), `https://u:FAKESECRET-${s}@a.example\n`)
     if (has("ssh")) expect(bash(`ssh -F ${h}/.ssh/config -G w`)).toContain("deploy_thing")
     expect(bash("printf 'protocol=https\\nhost=a.example\\n\\n' | git credential fill")).toContain("FAKESECRET-store2")
     const cases: [string, Record<string, string>, string][] = [
       ["cat ~/deploy_thing", {}, "IdentityFile"], ["head -c 99 ~/deploy_th*", {}, "IdentityFile"],
       ["cat ~/mystash", {}, "credential-store"], ["cat ~/abs", {}, "credential-store"], ["cat ~/proxyk", {}, "proxysslkey"],
+      ["cat ~/gitsshkey", {}, "sshcommand"], ["cat ~/sa-key-file", {}, "credential_file_override"],
       ["cat ~/sysstash", { GIT_CONFIG_SYSTEM: join(sb.root, "sysgc") }, "credential-store"],
       ["cat ~/globstash", { GIT_CONFIG_GLOBAL: join(sb.root, "globgc") }, "credential-store"],
     ]
