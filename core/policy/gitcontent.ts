@@ -224,7 +224,7 @@ function blobNames(top: string, hashes: readonly string[]): { names: string[]; b
   const out: string[] = []
   if (hashes.length > MAX_BLOB_LOOKUPS) return { names: out, blind: `it names more than ${MAX_BLOB_LOOKUPS} objects by their ids` }
   for (const h of hashes) {
-    const r = runGit(top, ["rev-parse", "-q", "--verify", "--end-of-options", `${h}^{blob}`])
+    const r = runGit(top, ["rev-parse", "-q", "--verify", "--end-of-options", h.includes(":") ? h : `${h}^{blob}`])
     if (typeof r === "string") return { names: out, blind: `${r} looking up ${h}` }
     if (r.exitCode !== 0) continue
     const oid = r.stdout.toString().trim()

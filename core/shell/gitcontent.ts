@@ -139,7 +139,10 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
       return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
     case "cat-file":
       // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
-      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
+      if (!(flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob")) return undefined
+      if (args.some((w) => !(w.value ?? "").includes(":"))) return { history: true }
+      // `REV:path`: the blob may have been committed under a credential's name before a rename
+      return namedBlobs(args)
     case "diff":
     case "diff-index":
       if (quiet || flags.includes("--no-index")) return undefined
@@ -155,13 +158,22 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
     case "show":
       // `git show HEAD:.env` names its file (touched.ts judges it); pathspec magic (`:^a`, `:!a`, `:(top)`,
       // `:(exclude)x`) or a `:/text` commit search names no file: git shows the rest, or a whole commit
-      if (quiet || (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? "")))) return undefined
+      if (quiet) return undefined
+      // `git show REV:path` names its file (touched.ts judges it); its blob may have been committed under
+      // a credential's name before a rename (`git mv .env notes.txt`): the blob's names are looked up
+      if (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? ""))) return namedBlobs(args)
       return { history: true, ...refsOnly, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
       if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...refsOnly, ...narrowed }
       return undefined
   }
+}
+
+// `REV:path` words naming a path (not `REV:`, a tree): their blobs' names are looked up
+function namedBlobs(args: readonly Word[]): Pick<GitContent, "blobs"> | undefined {
+  const blobs = args.map((w) => w.value ?? "").filter((v) => objectFile(v) && v.slice(v.indexOf(":") + 1).replace(/\/+$/, "") !== "")
+  return blobs.length ? { blobs } : undefined
 }
 
 // `REV:path` or `:path` naming one file (`REV:` a tree: its names); not pathspec magic, not a search of commit messages
