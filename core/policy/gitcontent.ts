@@ -238,6 +238,8 @@ function blobNames(top: string, hashes: readonly string[]): { names: string[]; b
       const parts = log.stdout.toString("utf8").split("\0")
       for (let i = 0; i + 1 < parts.length; i++) if (parts[i]!.startsWith(":") && parts[i]!.includes(oid)) found.add(parts[++i]!)
     }
+    // `REV:path` names its file already (judged by that name): only the names it had before count here
+    if (!found.size && h.includes(":")) continue
     if (!found.size) return { names: out, blind: `${h} is a blob no commit, reflog entry or index entry names (staged once, then unstaged): its file is not known` }
     out.push(...found)
   }
