@@ -186,11 +186,11 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // a blob `git unpack-file ID` wrote out under a made-up name: a dangling .env is one, and nothing says which
   ".merge_file_*",
   // keys CI steps write into the workspace (google-github-actions/auth's gha-creds-*.json, a workspace
-  // CARGO_HOME, terraform's login), AWS's credentials file by its own name, dot-named token files, sentry's
-  // CLI login, Android signing passwords, NuGet's cleartext passwords, WordPress's database login
-  "gha-creds-*.json", "/**/.cargo/credentials.toml", "/**/.cargo/credentials", "credentials.tfrc.json", "credentials",
-  ".secrets", ".credentials", ".password", ".token", ".jwt", "oauth2.json", ".sentryclirc", "keystore.properties",
-  "signing.properties", "nuget.config", "NuGet.Config", "wp-config.php",
+  // CARGO_HOME, terraform's login), dot-named token files, sentry's CLI login (a bare `credentials`, or
+  // names ending in .php/.properties/.config, or plain names such as credentials.tfrc.json, would make
+  // every glob that could match them ask: `cat c*`)
+  "gha-creds-*.json", "/**/.cargo/credentials.toml", "/**/.cargo/credentials",
+  ".secrets", ".credentials", ".password", ".token", ".jwt", ".sentryclirc",
 ]
 
 /**
