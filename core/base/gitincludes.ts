@@ -9,7 +9,8 @@ import { parseConfig, type ConfigEntry } from "./gitconfig.ts"
 import { realpathExisting } from "./paths.ts"
 import { readRegular } from "./readsafe.ts"
 
-const MAX_BYTES = 64 * 1024
+// git reads a config of any size: one this large is read whole (a 70 KiB file of comments is ordinary)
+const MAX_BYTES = 4 << 20
 // git stops at 10 levels of includes
 const MAX_DEPTH = 10
 const INCLUDE_KEY = /^include(?:if\..*)?\.path$/i
@@ -39,7 +40,8 @@ export function entriesWithIncludes(file: string, home: string, seen: Set<string
   const out: ConfigEntry[] = []
   if (seen.has(file) || depth > MAX_DEPTH) return out
   seen.add(file)
-  for (const e of ownEntries(file)) {
+  const own = ownEntries(file)
+  for (const e of typeof own === "string" ? [] : own) {
     out.push(e)
     if (!INCLUDE_KEY.test(e.key) || !e.value) continue
     const target = includeTarget(file, e.value, home)
@@ -50,16 +52,26 @@ export function entriesWithIncludes(file: string, home: string, seen: Set<string
 
 /** The files the repository's configs include (real paths, there or not yet: writing one plants
  *  settings), each with the file that includes it. */
-export function includedConfigFiles(workspace: string, home: string, gitDirs: readonly string[] | undefined, env: Record<string, string | undefined>): { file: string; by: string }[] {
+export function includedConfigFiles(workspace: string, home: string, gitDirs: readonly string[] | undefined, env: Record<string, string | undefined>, unreadable: string[] = []): { file: string; by: string }[] {
   const out: { file: string; by: string }[] = []
   const seen = new Set<string>()
   const walk = (file: string, depth: number): void => {
     if (seen.has(file) || depth > MAX_DEPTH) return
     seen.add(file)
-    for (const e of ownEntries(file)) {
+    const own = ownEntries(file)
+    if (typeof own === "string") {
+      unreadable.push(`the git config ${file} ${own}`)
+      return
+    }
+    for (const e of own) {
+      // `~user/x`, `%(prefix)/x`: a place ccode does not resolve, so what it names is not known
+      if (e.key === "core.hookspath" && e.value && /^(~(?!\/)|%\(prefix\))/.test(e.value)) unreadable.push(`the git config ${file} sets core.hooksPath = ${e.value}, a place ccode does not resolve`)
       if (!INCLUDE_KEY.test(e.key) || !e.value) continue
       const target = includeTarget(file, e.value, home)
-      if (target === undefined) continue
+      if (target === undefined) {
+        unreadable.push(`the git config ${file} includes ${e.value}, a place ccode does not resolve`)
+        continue
+      }
       out.push({ file: realpathExisting(target), by: file })
       walk(target, depth + 1)
     }
@@ -68,23 +80,26 @@ export function includedConfigFiles(workspace: string, home: string, gitDirs: re
   return out
 }
 
-// a file's own entries; none when it is not a small plain file or git would refuse it
-function ownEntries(file: string): ConfigEntry[] {
+// a file's own entries (none when it is not there); why not, when it is there but cannot be read whole
+function ownEntries(file: string): ConfigEntry[] | string {
   let st
   try {
     st = statSync(file, { throwIfNoEntry: false })
   } catch {
-    return []
+    return "cannot be read"
   }
-  if (!st?.isFile() || st.size > MAX_BYTES) return []
+  if (!st) return []
+  if (!st.isFile()) return st.isDirectory() ? [] : "is not a plain file"
+  if (st.size > MAX_BYTES) return `is larger than ${MAX_BYTES >> 20} MiB`
   let text: string
   try {
-    text = readRegular(file)
+    text = readRegular(file, MAX_BYTES)
   } catch {
-    return []
+    return "cannot be read"
   }
   // a fast refusal: most configs name neither
   if (!/hookspath|include/i.test(text)) return []
   const entries = parseConfig(text)
+  // git refuses a config it cannot parse (and runs nothing): its entries are not needed
   return typeof entries === "string" ? [] : entries
 }

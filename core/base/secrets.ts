@@ -58,6 +58,12 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   "~/.zhistory", "~/.histfile", "~/.sh_history", "~/.ksh_history", "~/.mksh_history", "~/.ash_history", "~/.local/state/zsh",
   "~/.config/zsh/.zsh_history", "~/.config/fish/fish_history", "~/.bash_sessions", "~/.local/share/nvim/shada",
   "~/.local/state/nvim/shada", "~/.viminfo",
+  // REPL histories and fish's universal variables (`set -Ux GITHUB_TOKEN …` persists there)
+  "~/.config/fish/fish_variables", "~/.Rhistory", "~/.julia/logs/repl_history.jl", "~/.ghc/ghci_history", "~/.scala_history",
+  "~/.ipython/profile_default/history.sqlite", "~/.lesshst",
+  // API keys and sessions of CLIs and remote editors
+  "~/.wakatime.cfg", "~/.twilio-cli/config.json", "~/.expo/state.json", "~/.config/goose/config.yaml",
+  "~/.vscode-server/data/User/globalStorage/state.vscdb", "~/.cursor-server/data/User/globalStorage/state.vscdb",
   // browsers: saved passwords and session cookies
   "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge",
   // the machine's own secrets (readable when ccode runs as root)
@@ -179,6 +185,12 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   "krb5cc_*", "/**/krb5cc*/tkt*",
   // a blob `git unpack-file ID` wrote out under a made-up name: a dangling .env is one, and nothing says which
   ".merge_file_*",
+  // keys CI steps write into the workspace (google-github-actions/auth's gha-creds-*.json, a workspace
+  // CARGO_HOME, terraform's login), dot-named token files, sentry's CLI login (a bare `credentials`, or
+  // names ending in .php/.properties/.config, or plain names such as credentials.tfrc.json, would make
+  // every glob that could match them ask: `cat c*`)
+  "gha-creds-*.json", "/**/.cargo/credentials.toml", "/**/.cargo/credentials",
+  ".secrets", ".credentials", ".password", ".token", ".jwt", ".sentryclirc",
 ]
 
 /**

@@ -7,7 +7,8 @@ import { openRegular } from "../base/readsafe.ts"
 import { constants as zlibConstants, gunzipSync } from "node:zlib"
 
 /** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
-export type Listing = { names: string[] } | { unknown: string; missing?: true }
+/** `whole`: names also taken as they stand, whatever -pN strips (a diff's `Index:` lines) */
+export type Listing = { names: string[]; whole?: string[] } | { unknown: string; missing?: true }
 
 const MAX_MEMBERS = 20000
 const MAX_GZIP_BYTES = 32 * 1024 * 1024
@@ -30,6 +31,7 @@ export function archiveMembers(path: string): Listing {
     return tarNames((at, n) => data.subarray(at, at + n), data.length)
   }
   if (head[0] === 0x50 && head[1] === 0x4b) return zipNames(path, st.size)
+  if (st.size >= 8 && readAt(path, 0, 8).toString("latin1") === "!<arch>\n") return arNames(path, st.size)
   if (st.size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return tarNames((at, n) => readAt(path, at, n), st.size)
   return { unknown: "a format ccode does not list (only tar, tar.gz and zip)" }
 }
@@ -41,6 +43,7 @@ export function looksLikeArchive(path: string, size: number): boolean {
     const head = readAt(path, 0, 4)
     if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return true
     if (size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return true
+    if (size >= 8 && readAt(path, 0, 8).toString("latin1") === "!<arch>\n") return true
     if (head[0] !== 0x1f || head[1] !== 0x8b) return false
     // the start of the stream only: a truncated input still inflates what it holds
     const start = gunzipSync(readAt(path, 0, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 })
@@ -95,6 +98,59 @@ function tarNames(read: (at: number, n: number) => Buffer, size: number): Listin
   return { names }
 }
 
+// ar (`!<arch>`, .a/.deb): 60-byte headers, the name in the first 16 bytes (GNU ends it with `/`, a long
+// one is `/N` into the `//` table), the size at 48 in decimal
+function arNames(path: string, size: number): Listing {
+  if (size > MAX_TAR_BYTES) return { unknown: `an ar archive larger than ${MAX_TAR_BYTES >> 20} MiB` }
+  const names: string[] = []
+  let table = ""
+  let at = 8
+  while (at + 60 <= size) {
+    const h = readAt(path, at, 60)
+    const raw = h.subarray(0, 16).toString("latin1").trimEnd()
+    const body = parseInt(h.subarray(48, 58).toString("latin1").trim() || "-1", 10)
+    if (!Number.isFinite(body) || body < 0) return { unknown: "an ar header that cannot be read" }
+    if (raw === "//") table = readAt(path, at + 60, body).toString("latin1")
+    else if (raw !== "/" && raw !== "/SYM64/") {
+      const long = /^\/(\d+)$/.exec(raw)
+      const bsd = /^#1\/(\d+)$/.exec(raw)
+      names.push(long ? table.slice(Number(long[1])).split(/\/?\n/)[0]! : bsd ? readAt(path, at + 60, Number(bsd[1])).toString("utf8").replace(/\0+$/, "") : raw.replace(/\/$/, ""))
+    }
+    if (names.length > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} members` }
+    at += 60 + body + (body % 2)
+  }
+  return { names }
+}
+
+const MAX_SCAN_BYTES = 32 * 1024 * 1024
+
+/** Names of archives stored (uncompressed) inside the file: a tar header (`ustar` at 257) or a zip local
+ *  header anywhere in its bytes. A plain read prints a nested archive's members as they are. */
+export function storedNames(path: string, size: number): string[] {
+  if (size > MAX_SCAN_BYTES) return []
+  let data: Buffer
+  try {
+    data = readAt(path, 0, size)
+  } catch {
+    return []
+  }
+  const names = new Set<string>()
+  for (let i = data.indexOf("ustar", 257, "latin1"); i >= 0 && names.size < MAX_MEMBERS; i = data.indexOf("ustar", i + 5, "latin1")) {
+    if (i < 257 || i - 257 + 512 > data.length) continue
+    const h = data.subarray(i - 257, i - 257 + 512)
+    const prefix = text(h, 345, 155)
+    const name = prefix ? `${prefix}/${text(h, 0, 100)}` : text(h, 0, 100)
+    if (name) names.add(name)
+  }
+  const local = Buffer.from([0x50, 0x4b, 0x03, 0x04])
+  for (let i = data.indexOf(local); i >= 0 && names.size < MAX_MEMBERS; i = data.indexOf(local, i + 4)) {
+    if (i + 30 > data.length) break
+    const n = data.readUInt16LE(i + 26)
+    if (n > 0 && i + 30 + n <= data.length) names.add(data.subarray(i + 30, i + 30 + n).toString("utf8"))
+  }
+  return [...names]
+}
+
 function text(b: Buffer, at: number, n: number): string {
   const s = b.subarray(at, at + n)
   const end = s.indexOf(0)
@@ -129,22 +185,31 @@ function zipNames(path: string, size: number): Listing {
 const MAX_DIFF_BYTES = 8 * 1024 * 1024
 
 /** The file names a diff (unified, context, git) writes: `+++`/`---` and `***` headers, git's `diff --git`,
- *  `rename to`/`copy to` lines (/dev/null skipped, quotes and a timestamp after a tab dropped). */
+ *  `rename to`/`copy to` lines, GNU patch's `Index:` line (/dev/null skipped, quotes and a timestamp
+ *  after a tab dropped); headers that name nothing and no Index line leave the targets unknown. */
 export function diffTargets(path: string): Listing {
   const st = statSync(path, { throwIfNoEntry: false })
   if (!st) return { unknown: "it does not exist yet", missing: true }
   if (!st.isFile()) return { unknown: "it is not a plain file" }
   if (st.size > MAX_DIFF_BYTES) return { unknown: `a diff larger than ${MAX_DIFF_BYTES >> 20} MiB` }
   const names = new Set<string>()
+  let empty = false
+  const whole = new Set<string>()
   for (const line of readAt(path, 0, st.size).toString("utf8").split("\n")) {
-    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line)
-    if (m) names.add(unquote(m[1]!.split("\t")[0]!.trimEnd()))
+    // GNU patch's `Index: NAME` names the file when the ---/+++ names are empty or missing
+    const m = /^(?:\+\+\+|---|\*\*\*) (.+)$/.exec(line) ?? /^(?:rename|copy) to (.+)$/.exec(line) ?? /^Index: (.+)$/.exec(line)
+    const name = m ? unquote(m[1]!.split("\t")[0]!.trim()) : ""
+    if (name && line.startsWith("Index: ")) whole.add(name)
+    if (name) names.add(name)
+    else if (m || /^(?:\+\+\+|---|\*\*\*)\s*$/.test(line)) empty = true
     const git = /^diff --git (\S+) (\S+)$/.exec(line)
     if (git) for (const n of [git[1]!, git[2]!]) names.add(unquote(n))
     if (names.size > MAX_MEMBERS) return { unknown: `more than ${MAX_MEMBERS} files` }
   }
   names.delete("/dev/null")
-  return { names: [...names] }
+  // a header with no name and no Index line: patch takes the name from elsewhere (a prompt, the operand)
+  if (empty && names.size === 0) return { unknown: "a diff header names no file" }
+  return whole.size ? { names: [...names], whole: [...whole] } : { names: [...names] }
 }
 
 function unquote(name: string): string {

@@ -224,7 +224,7 @@ function blobNames(top: string, hashes: readonly string[]): { names: string[]; b
   const out: string[] = []
   if (hashes.length > MAX_BLOB_LOOKUPS) return { names: out, blind: `it names more than ${MAX_BLOB_LOOKUPS} objects by their ids` }
   for (const h of hashes) {
-    const r = runGit(top, ["rev-parse", "-q", "--verify", "--end-of-options", `${h}^{blob}`])
+    const r = runGit(top, ["rev-parse", "-q", "--verify", "--end-of-options", h.includes(":") ? h : `${h}^{blob}`])
     if (typeof r === "string") return { names: out, blind: `${r} looking up ${h}` }
     if (r.exitCode !== 0) continue
     const oid = r.stdout.toString().trim()
@@ -238,6 +238,8 @@ function blobNames(top: string, hashes: readonly string[]): { names: string[]; b
       const parts = log.stdout.toString("utf8").split("\0")
       for (let i = 0; i + 1 < parts.length; i++) if (parts[i]!.startsWith(":") && parts[i]!.includes(oid)) found.add(parts[++i]!)
     }
+    // `REV:path` names its file already (judged by that name): only the names it had before count here
+    if (!found.size && h.includes(":")) continue
     if (!found.size) return { names: out, blind: `${h} is a blob no commit, reflog entry or index entry names (staged once, then unstaged): its file is not known` }
     out.push(...found)
   }
@@ -290,7 +292,7 @@ function askGit(top: string, ask: NonNullable<GitContent["ask"]>, within: string
   return names(r.stdout)
 }
 
-function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
+export function runGit(top: string, args: string[]): { exitCode: number; stdout: Buffer } | string {
   try {
     // a repository another account owns (a container's mounted checkout) is listed too: the hardened
     // argv runs none of its configured programs, and the user's own git may trust it in /etc/gitconfig

@@ -3,10 +3,13 @@
 // (a TLS client key), a file a config includes that holds a credential itself, and ssh's `IdentityFile`
 // in ~/.ssh/config. A read of the file such a setting names is
 // a read of a credential, whatever the file is called. The user's git configs (~/.gitconfig, the XDG one,
-// the files they include) and the workspace's .git/config are read, and ~/.ssh/config. Side effects: stat, read.
-import { statSync } from "node:fs"
+// the files they include), the system's (GIT_CONFIG_SYSTEM), GIT_CONFIG_GLOBAL, the GIT_CONFIG_KEY_n settings
+// and the workspace's .git/config are read, and ~/.ssh/config and /etc/ssh/ssh_config with the files
+// their Include lines name. Side effects: stat, read, list a folder an Include globs.
+import { readdirSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { parseConfig } from "../base/gitconfig.ts"
+import { configFiles } from "../base/gitincludes.ts"
 import { gitConfigCredential } from "../base/gitcreds.ts"
 import { readRegular } from "../base/readsafe.ts"
 import { realpathKnown } from "../base/paths.ts"
@@ -16,7 +19,7 @@ import type { Raised } from "./ondisk.ts"
 
 const MAX_BYTES = 256 * 1024
 const MAX_DEPTH = 10
-const FILE_KEY = /^http\.(?:.*\.)?(cookiefile|sslkey|sslcert)$/i
+const FILE_KEY = /^http\.(?:.*\.)?(cookiefile|sslkey|sslcert|proxysslkey|proxysslcert)$/i
 const HELPER_KEY = /^credential\.(?:.*\.)?helper$/i
 
 /** Raise each read of a file a git or ssh setting names as a credential. */
@@ -25,8 +28,14 @@ export function configuredCredentials(paths: readonly CallPath[], home: string, 
   if (!reads.length || !home) return
   const named = new Map<string, string>()
   const xdg = env?.XDG_CONFIG_HOME ? `${env.XDG_CONFIG_HOME}/git/config` : `${home}/.config/git/config`
-  for (const f of [`${home}/.gitconfig`, xdg, `${workspace}/.git/config`, ...gitDirs.map((d) => `${d}/config`)]) gitNamed(f, home, named, 0, new Set())
-  sshNamed(`${home}/.ssh/config`, home, named)
+  // the system's config (GIT_CONFIG_SYSTEM), GIT_CONFIG_GLOBAL beside ~/.gitconfig, the repository's
+  const files = [`${home}/.gitconfig`, xdg, `${workspace}/.git/config`, ...gitDirs.map((d) => `${d}/config`), ...configFiles(workspace, home, gitDirs, env ?? {})]
+  for (const f of new Set(files)) gitNamed(f, home, named, 0, new Set())
+  envNamed(env, home, named)
+  const seen = new Set<string>()
+  sshNamed(`${home}/.ssh/config`, home, `${home}/.ssh`, named, seen, 0)
+  sshNamed("/etc/ssh/ssh_config", home, "/etc/ssh", named, seen, 0)
+  gcloudNamed(env?.CLOUDSDK_CONFIG || `${home}/.config/gcloud`, home, named)
   if (!named.size) return
   // the files as the disk has them (a read's path is a real path: links followed)
   for (const [p, why] of [...named]) {
@@ -81,25 +90,55 @@ function gitNamed(file: string, home: string, named: Map<string, string>, depth:
       gitNamed(inc, home, named, depth + 1, seen)
       continue
     }
-    const m = FILE_KEY.exec(e.key)
-    if (m) {
-      const p = place(e.value, home, home)
-      if (p) named.set(p, `the file ${e.key} names in ${file}`)
-      continue
-    }
-    if (HELPER_KEY.test(e.key)) {
-      // `store --file=F`, `store --file F` (git-credential-store); `cache` keeps its secrets in memory
-      const s = /(?:^|\s)(?:git-credential-)?store\b.*?--file(?:=|\s+)(\S+)/.exec(e.value)
-      const p = s ? place(s[1]!, home, home) : undefined
-      if (p) named.set(p, `git credential-store's file (${e.key} in ${file})`)
-    }
+    setting(e.key, e.value, home, file, named)
   }
 }
 
-function sshNamed(file: string, home: string, named: Map<string, string>): void {
+// one setting that names a credential file: http.sslKey and the like, credential-store's --file
+function setting(key: string, value: string, home: string, file: string, named: Map<string, string>): void {
+  if (FILE_KEY.test(key)) {
+    const p = place(value, home, home)
+    if (p) named.set(p, `the file ${key} names in ${file}`)
+    return
+  }
+  // core.sshCommand = ssh -i KEY: the key git's ssh uses
+  if (/^core\.sshcommand$/i.test(key)) {
+    for (const m of value.matchAll(/(?:^|\s)-i\s*(\S+)/g)) {
+      const p = place(m[1]!, home, home)
+      if (p) named.set(p, `the key ${key} names in ${file}`)
+    }
+    return
+  }
+  if (!HELPER_KEY.test(key)) return
+  // `store --file=F`, `store --file F`, `!git credential-store --file=F`, `/usr/lib/git-core/git-credential-store
+  // --file F` (git-credential-store); `cache` keeps its secrets in memory
+  const s = /(?:^|[\s/!])(?:git[- ])?(?:credential-)?store\b.*?--file(?:=|\s+)(\S+)/.exec(value)
+  const p = s ? place(s[1]!, home, home) : undefined
+  if (p) named.set(p, `git credential-store's file (${key} in ${file})`)
+}
+
+// GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n: settings git takes from the environment
+function envNamed(env: Record<string, string | undefined> | undefined, home: string, named: Map<string, string>): void {
+  const count = Math.min(Number(env?.GIT_CONFIG_COUNT ?? 0) || 0, 100)
+  for (let i = 0; i < count; i++) {
+    const key = env?.[`GIT_CONFIG_KEY_${i}`]
+    const value = env?.[`GIT_CONFIG_VALUE_${i}`]
+    if (key && value) setting(key, value, home, "the environment (GIT_CONFIG_KEY_n)", named)
+  }
+}
+
+function sshNamed(file: string, home: string, base: string, named: Map<string, string>, seen: Set<string>, depth: number): void {
+  if (depth > MAX_DEPTH || seen.has(file)) return
+  seen.add(file)
   const src = text(file)
   if (src === undefined) return
   for (const line of src.split("\n")) {
+    // `Include a b*`: more config files (a glob; relative ones from ~/.ssh, or /etc/ssh for the system's)
+    const inc = /^\s*Include\s*(?:=\s*|\s+)(.+)$/i.exec(line)
+    if (inc) {
+      for (const one of inc[1]!.trim().split(/\s+/)) for (const f of sshIncluded(one.replace(/^"|"$/g, ""), home, base)) sshNamed(f, home, base, named, seen, depth + 1)
+      continue
+    }
     const m = /^\s*(IdentityFile|CertificateFile)\s*(?:=\s*|\s+)("[^"]*"|\S+)/i.exec(line)
     if (!m) continue
     const value = m[2]!.replace(/^"|"$/g, "").replace(/%d/g, home)
@@ -109,5 +148,29 @@ function sshNamed(file: string, home: string, named: Map<string, string>): void 
       named.set(p, `the IdentityFile ${file} names`)
       named.set(`${p}.pub`, `the public half of the IdentityFile ${file} names`)
     }
+  }
+}
+
+// the files an ssh Include names: a glob in its last part is matched against the folder's names
+function sshIncluded(value: string, home: string, base: string): string[] {
+  const path = value.startsWith("~/") ? `${home}${value.slice(1)}` : value.startsWith("/") ? value : `${base}/${value}`
+  if (!/[*?[]/.test(path)) return [path]
+  const dir = dirname(path)
+  if (/[*?[]/.test(dir)) return []
+  const match = new RegExp(`^${globSource(path.slice(dir.length + 1), "stop")}$`)
+  try {
+    return readdirSync(dir).filter((n) => match.test(n)).sort().slice(0, 200).map((n) => `${dir}/${n}`)
+  } catch {
+    return []
+  }
+}
+
+// gcloud's `credential_file_override = PATH` in a configuration (configurations/config_NAME)
+function gcloudNamed(dir: string, home: string, named: Map<string, string>): void {
+  for (const f of sshIncluded("config_*", home, `${dir}/configurations`)) {
+    const src = text(f)
+    const m = src === undefined ? null : /^\s*credential_file_override\s*=\s*(\S+)/m.exec(src)
+    const p = m ? place(m[1]!, home, home) : undefined
+    if (p) named.set(p, `the credential file ${f} names (credential_file_override)`)
   }
 }

@@ -117,7 +117,9 @@ function unpacked(archive: string, u: NonNullable<DiskPath["unpacks"]>, paths: C
   for (const name of listed.names) {
     const parts = name.split("/").filter((s) => s && s !== ".")
     // patch without -p: any number of leading folders may be dropped
-    for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip]) {
+    // GNU patch may take an Index: name as it stands
+    const whole = listed.whole?.includes(name) && u.strip > 0 ? [0] : []
+    for (const strip of u.strip < 0 ? parts.map((_, i) => i) : [u.strip, ...whole]) {
       const rest = parts.slice(strip)
       if (!rest.length) continue
       // GNU tar, unzip and patch drop a leading / of a name (not tar -P)

@@ -6,7 +6,7 @@ import { ccodeOwnPaths } from "./owndirs.ts"
 import { includedConfigFiles } from "../base/gitincludes.ts"
 import { analyzeShell, braceWords, MAX_BRACE_WORDS } from "../shell/index.ts"
 import { declaredPaths, type Declaration } from "../tools/declare.ts"
-import { absoluteFrom, realpathKnown } from "../base/paths.ts"
+import { absoluteFrom, isInside, realpathKnown } from "../base/paths.ts"
 import { deviceName } from "../base/devnode.ts"
 import { statSync } from "node:fs"
 import { posix } from "node:path"
@@ -15,6 +15,7 @@ import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
 import { configuredCredentials } from "./namedcreds.ts"
+import { gitTreeWrites } from "./gittrees.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { pathJudge } from "./compile.ts"
@@ -78,7 +79,8 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const hooks = hooksDirs(ctx.workspace, ctx.home, base.gitDirs, ctx.env)
   if (hooks.length) Object.assign(base, { hooksDirs: hooks })
   Object.assign(base, { ownPaths: ccodeOwnPaths(ctx.env ?? process.env, ctx.home) })
-  const includes = includedConfigFiles(ctx.workspace, ctx.home, base.gitDirs, ctx.env ?? {})
+  const unreadable: string[] = []
+  const includes = includedConfigFiles(ctx.workspace, ctx.home, base.gitDirs, ctx.env ?? {}, unreadable)
   if (includes.length) Object.assign(base, { gitIncludes: includes })
   if (tool === "shell") {
     const cwd = typeof args.cwd === "string" && args.cwd ? real(absoluteFrom(ctx.cwd, args.cwd, ctx.home)) : ctx.cwd
@@ -92,7 +94,9 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
     configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+    gitTreeWrites(shell, statSync(posix.join(ctx.workspace, ".git"), { throwIfNoEntry: false }) ? ctx.workspace : undefined, paths, raised)
     notResolved(unplaced, raised)
+    configUnknown(unreadable, paths, ctx.workspace, raised)
     return { ...base, cwd, shell, paths, ...(raised.length ? { raised } : {}) }
   }
   let declared: DeclaredPath[]
@@ -136,7 +140,16 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     }
   }
   notResolved(unplaced, raised)
+  configUnknown(unreadable, paths, ctx.workspace, raised)
   return { ...base, cwd: ctx.cwd, paths, ...(raised.length ? { raised } : {}) }
+}
+
+// a git config that cannot be read whole may include any workspace file or move the hooks folder into
+// the workspace: a write there is not proven harmless
+function configUnknown(unreadable: readonly string[], paths: readonly CallPath[], workspace: string, raised: Raised): void {
+  if (!unreadable.length) return
+  const w = paths.find((p) => p.access !== "read" && isInside(workspace, p.path))
+  if (w) raised.push({ risk: "high", reason: `writes ${w.path} while ${unreadable[0]}: the files it includes and the hooks folder it names are not known` })
 }
 
 // Hook mode and `policy check` decide built-in calls without a registry: the built-ins' own declarations.

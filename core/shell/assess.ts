@@ -23,10 +23,14 @@ import { memberRenames } from "./renames.ts"
 import { tarTargets, unlisted, unlistedExtract, unzipTargets } from "./extracts.ts"
 import { optionTarget } from "./optiontarget.ts"
 import { splitPieces } from "./splits.ts"
+import { COMPRESSORS, compressorWrites } from "./compress.ts"
+import { sqlite } from "./sqlite.ts"
+import { linksAndBackups } from "./linkbackup.ts"
+import { buildOutputs, OUTPUT_PROGRAMS } from "./buildoutputs.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
-export const ASSESSORS = byName<Assessor>({
+const OWN: Record<string, Assessor> = {
   ...Object.fromEntries(NAME_PROGRAMS.map((n) => [n, variableNames])),
   rm: removal,
   rmdir: (v, out) => eachOperand(v, out, "delete", (w) => deleteVerdict(w, v.part.cwd, v.place, false, false)),
@@ -57,6 +61,8 @@ export const ASSESSORS = byName<Assessor>({
   ex: editorScript,
   ...Object.fromEntries(["npm", "pnpm", "yarn", "bun", "deno"].map((n) => [n, packageManager])),
   ...Object.fromEntries(INTERPRETERS.map((n) => [n, interpreter])),
+  ...Object.fromEntries(COMPRESSORS.map((n) => [n, compressorWrites])),
+  sqlite3: sqlite,
   go: go,
   cargo: cargo,
   make: make,
@@ -108,6 +114,15 @@ export const ASSESSORS = byName<Assessor>({
     wgetOutput(v, out)
     netSends(v, out)
   },
+}
+
+// build and test tools' output options (buildoutputs.ts), after the program's own assessor
+export const ASSESSORS = byName<Assessor>({
+  ...OWN,
+  ...Object.fromEntries(OUTPUT_PROGRAMS.map((n) => [n, (v: View, out: Finding[]) => {
+    OWN[n]?.(v, out)
+    buildOutputs(v, out)
+  }])),
 })
 
 const gitOutput = optionTarget(["--output"])
@@ -203,6 +218,7 @@ function permissions(v: View, out: Finding[]): void {
 }
 
 function lastOperand(v: View, out: Finding[]): void {
+  linksAndBackups(v, out)
   // -t DIR (`--targ DIR`, `-vt DIR`): each source lands in DIR under its own name
   const into = intoDirectory(v.program as "cp" | "ln" | "install", v.args)
   if (into) {
@@ -214,6 +230,7 @@ function lastOperand(v: View, out: Finding[]): void {
 
 /** mv: every operand changes (sources leave, the destination is written); with -t DIR, DIR/NAME too. */
 function moves(v: View, out: Finding[]): void {
+  linksAndBackups(v, out)
   eachOperand(v, out, "write-files", (w) => writeVerdict(w, v.part.cwd, v.place))
   const into = intoDirectory("mv", v.args)
   if (into) judgeWrites(v, out, into)

@@ -126,6 +126,13 @@ export function projectAbove(v: View, out: Finding[]): void {
   }
 }
 
+/** A build run in a folder outside the workspace (`cd DIR && make`, `env -C DIR make`, `(cd DIR; pytest)`)
+ *  runs that folder's project code, as `make -C DIR` does. */
+export function buildFolder(v: View, out: Finding[]): void {
+  const outside = v.part.cwd?.find((dir) => !isInside(v.place.workspace, dir))
+  if (outside) out.push(high(`${v.program} builds or tests in ${outside}, outside the workspace: it runs that project's code (Makefile, tests, build scripts)`))
+}
+
 function high(reason: string): Finding {
   return { name: "build-outside", level: "high", reason }
 }

@@ -11,7 +11,7 @@ import { writeVerdict } from "./paths.ts"
 import { unknownInput } from "./redirects.ts"
 import { checkOptions } from "./readonly.ts"
 import { INTERPRETERS } from "./outside.ts"
-import { buildArguments, projectAbove } from "./builds.ts"
+import { buildArguments, buildFolder, projectAbove } from "./builds.ts"
 import { credentialVariableRead, unknownReads } from "./secretreads.ts"
 import { appendedArguments } from "./appended.ts"
 import { NAME_PROGRAMS } from "./builtins.ts"
@@ -87,6 +87,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (hasFinding(findings, "build")) {
     buildArguments(view, findings)
     projectAbove(view, findings)
+    buildFolder(view, findings)
   }
   if (checkOptions(view, findings)) known = true
   appendedArguments(part, base, findings)

@@ -101,6 +101,10 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
       plain = false
       if (inside === undefined || !TREE_READERS.has(sub)) broad = true
       else for (const p of resolveWord({ ...w, value: inside, text: inside, tilde: false, glob: false }, part.cwd, home) ?? []) within.push(p)
+    } else if (!after(w) && /^\.\.\.?[^./]/.test(v)) {
+      // `..REV`, `...REV`: a range whose empty left end is HEAD, not a path
+      revs++
+      plain = false
     } else if (!after(w) && !magic && v.includes("/") && SAFE_REV.test(v)) {
       // `git show feature/x`: a revision for git unless a file of that name exists (both: git refuses)
       revs++
@@ -119,7 +123,9 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
   // git itself can list the names `git show REV` or `git diff REV [REV]` prints (ccode/policy/gitcontent.ts)
   const asked = (kind: "show" | "diff", cached?: boolean): Pick<GitContent, "ask"> =>
     plain && revs === named.length && !broad ? { ask: { kind, revs: named, ...(cached ? { cached: true as const } : {}) } } : {}
-  const narrowed = within.length && !broad ? { within } : {}
+  // `--full-diff`: a pathspec picks the commits, and each one's whole diff is printed
+  const fullDiff = flags.some((f) => f.startsWith("--full-d"))
+  const narrowed = within.length && !broad && !fullDiff ? { within } : {}
   // a glob or magic pathspec beside them: a word that is a path narrows nothing either
   if (broad) for (const m of maybe) m.paths = []
   // no revision named and no reflog walked: what the refs reach is all `git log -p`, `git show` and `git stash show` print
@@ -133,7 +139,10 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
       return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
     case "cat-file":
       // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
-      return args.some((w) => !(w.value ?? "").includes(":")) && (flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob") ? { history: true } : undefined
+      if (!(flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob")) return undefined
+      if (args.some((w) => !(w.value ?? "").includes(":"))) return { history: true }
+      // `REV:path`: the blob may have been committed under a credential's name before a rename
+      return namedBlobs(args)
     case "diff":
     case "diff-index":
       if (quiet || flags.includes("--no-index")) return undefined
@@ -149,13 +158,22 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
     case "show":
       // `git show HEAD:.env` names its file (touched.ts judges it); pathspec magic (`:^a`, `:!a`, `:(top)`,
       // `:(exclude)x`) or a `:/text` commit search names no file: git shows the rest, or a whole commit
-      if (quiet || (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? "")))) return undefined
+      if (quiet) return undefined
+      // `git show REV:path` names its file (touched.ts judges it); its blob may have been committed under
+      // a credential's name before a rename (`git mv .env notes.txt`): the blob's names are looked up
+      if (args.length > 0 && args.every((w) => !after(w) && objectFile(w.value ?? ""))) return namedBlobs(args)
       return { history: true, ...refsOnly, ...narrowed, ...(flags.every((f) => SHOW_KEEPS.test(f)) ? asked("show") : {}) }
     default:
       if (PATCH_BY_DEFAULT.has(sub)) return quiet ? undefined : { history: true, ...narrowed }
       if (PATCH_WHEN_ASKED.has(sub) && patch) return { history: true, ...refsOnly, ...narrowed }
       return undefined
   }
+}
+
+// `REV:path` words naming a path (not `REV:`, a tree): their blobs' names are looked up
+function namedBlobs(args: readonly Word[]): Pick<GitContent, "blobs"> | undefined {
+  const blobs = args.map((w) => w.value ?? "").filter((v) => objectFile(v) && v.slice(v.indexOf(":") + 1).replace(/\/+$/, "") !== "")
+  return blobs.length ? { blobs } : undefined
 }
 
 // `REV:path` or `:path` naming one file (`REV:` a tree: its names); not pathspec magic, not a search of commit messages

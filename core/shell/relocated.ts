@@ -26,12 +26,41 @@ function storeAt(folder: string, rest: string): string | undefined {
   return rests().find((r) => full.toLowerCase() === r.toLowerCase() || full.toLowerCase().startsWith(`${r.toLowerCase()}/`) || (!rel && r.startsWith(`${folder}/`)))
 }
 
-/** Whether `env` moves any of the stores (most environments set none of the variables): the literal-path
- *  check is skipped without one. */
+// variables that name a credential file or folder (the file in it, "" all of it): a read of the literal
+// path the environment gives them is a read of the credential, spelled without the variable
+const NAMED: Record<string, string> = {
+  KUBECONFIG: "", GOOGLE_APPLICATION_CREDENTIALS: "", AWS_SHARED_CREDENTIALS_FILE: "", AWS_CONFIG_FILE: "", AWS_WEB_IDENTITY_TOKEN_FILE: "",
+  AZURE_FEDERATED_TOKEN_FILE: "", PGPASSFILE: "", NETRC: "", REGISTRY_AUTH_FILE: "", VAULT_TOKEN_FILE: "", NPM_CONFIG_USERCONFIG: "",
+  npm_config_userconfig: "", RCLONE_CONFIG: "", BOTO_CONFIG: "", TF_CLI_CONFIG_FILE: "", KRB5_KTNAME: "", KRB5_CLIENT_KTNAME: "",
+  MYSQL_TEST_LOGIN_FILE: "", PIP_CONFIG_FILE: "", HF_TOKEN_PATH: "", OCI_CLI_CONFIG_FILE: "", SOPS_AGE_KEY_FILE: "", TALOSCONFIG: "",
+  ANSIBLE_VAULT_PASSWORD_FILE: "", CREDENTIALS_DIRECTORY: "", GNUPGHOME: "", PASSWORD_STORE_DIR: "", AZURE_CONFIG_DIR: "",
+  CLOUDSDK_CONFIG: "", BITWARDENCLI_APPDATA_DIR: "", GH_CONFIG_DIR: "hosts.yml", GLAB_CONFIG_DIR: "config.yml", DOCKER_CONFIG: "config.json",
+  HF_HOME: "token", GRADLE_USER_HOME: "gradle.properties", BUNDLE_USER_HOME: "config", HELM_CONFIG_HOME: "repositories.yaml",
+  KAGGLE_CONFIG_DIR: "kaggle.json", CLAUDE_CONFIG_DIR: ".credentials.json", GEMINI_CLI_HOME: ".gemini/oauth_creds.json",
+}
+
+/** Whether `env` moves any of the stores or names a credential file (most environments set none of the
+ *  variables): the literal-path check is skipped without one. */
 export function movesStores(env: Record<string, string | undefined> | undefined): boolean {
   if (!env) return false
   for (const name in MOVED) if (env[name]) return true
+  for (const name in NAMED) if (env[name]) return true
   return false
+}
+
+// a path the environment's credential variables name (KUBECONFIG=/x/kc: /x/kc; GH_CONFIG_DIR=/x/gh: /x/gh/hosts.yml)
+function namedByVariable(program: string, paths: readonly string[], env: Record<string, string | undefined>): string | undefined {
+  for (const [name, rest] of Object.entries(NAMED)) {
+    const raw = env[name]
+    if (!raw) continue
+    // KUBECONFIG holds a list; KRB5 names may carry a `FILE:` type
+    for (const one of raw.split(":").map((v) => v.replace(/\/+$/, ""))) {
+      if (!one.startsWith("/") || one === "") continue
+      const target = rest ? `${one}/${rest}` : one
+      for (const p of paths) if (p === target || isInside(target, p)) return `${program} reads ${p}: $${name} names it (${raw}), a credential file (a read sends it to the model)`
+    }
+  }
+  return undefined
 }
 
 /** Why a word read by a content-showing program is a relocated credential store; undefined when it is not. */
@@ -42,6 +71,8 @@ export function relocatedStore(program: string, text: string, paths: readonly st
     if (store) return `${program} reads ${text}: $${m[1]} stands for ~/${MOVED[m[1]!]}, and this ${m[2]?.replace(/\/+$/, "") ? "is" : "holds"} ~/${store}, where credentials are kept (a read sends them to the model)`
   }
   if (!env) return undefined
+  const named = namedByVariable(program, paths, env)
+  if (named) return named
   for (const [name, folder] of Object.entries(MOVED)) {
     const value = env[name]?.replace(/\/+$/, "")
     if (!value || !value.startsWith("/")) continue

@@ -34,8 +34,14 @@ export function splitPieces(v: View, out: Finding[]): void {
   const slash = prefix.lastIndexOf("/")
   v.writes.push(base)
   if (slash > 0) v.writes.push({ ...base, value: prefix.slice(0, slash), text: base.text.slice(0, Math.max(1, base.text.lastIndexOf("/"))), glob: false })
+  // csplit's suffix format is printf's: its text is part of the name, `/` and `..` too (`-b /../.git/config%d`)
+  const format = csplit ? r.valued.findLast((o) => o.name === "b" || o.name === "suffix-format")?.value : undefined
+  if (format && format.value === undefined) out.push({ name: "write-files", level: "high", reason: `csplit writes its pieces under the suffix format ${format.text}, not known before it runs` })
+  const made = format?.value?.replace(/%[-#0-9 +'.lhjzt]*[a-zA-Z]/g, "*").replace(/%%/g, "%")
+  if (made !== undefined && made.includes("/")) v.writes.push({ ...base, value: `${prefix}${made}`, text: `${base.text}${made}`, glob: true })
   // here: every name the suffixes can make (PREFIX*), for startup files and places outside the workspace
-  const pieces: Word = { ...base, value: `${prefix}*`, text: `${base.text}*`, glob: true }
+  const tail = made !== undefined && made.includes("/") ? made : "*"
+  const pieces: Word = { ...base, value: `${prefix}${tail}`, text: `${base.text}${tail}`, glob: true }
   const verdict = writeVerdict(pieces, v.part.cwd, v.place)
   out.push({ name: "write-files", level: verdict?.level ?? "medium", reason: `${v.program} writes its pieces as ${pieces.text}${verdict ? `: ${verdict.reason}` : ""}` })
 }

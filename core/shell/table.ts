@@ -209,7 +209,7 @@ export const TABLE: readonly Entry[] = [
   { name: "privileged", level: "high", reason: "changes the root or namespaces of what it runs", programs: ["chroot", "unshare", "nsenter", "systemd-run"] },
   { name: "privileged", level: "high", reason: "runs with another group's rights", programs: ["sg", "newgrp"] },
   { name: "runs-commands", level: "low", reason: "runs the command checked beside it", programs: ["xargs", "watch", "parallel", "eval", "trap", "alias", "flock", "script"] },
-  { name: "archive", level: "medium", reason: "packs or unpacks files", programs: ["tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "unxz", "7z", "zstd"] },
+  { name: "archive", level: "medium", reason: "packs or unpacks files", programs: ["tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "unxz", "7z", "zstd", "pigz", "unpigz", "bunzip2", "lzma", "unlzma", "unzstd", "lz4", "unlz4"] },
   { name: "shell-builtin", level: "safe", reason: "shell bookkeeping", programs: ["export", "unset", "local", "declare", "typeset", "readonly", "read", "getopts", "mapfile", "readarray", "let", "bind", "complete", "compgen", "disown", "fg", "bg", "suspend", "logout", "enable", "caller", "source", "."] },
   { name: "containers", level: "medium", reason: "runs or builds containers", programs: ["docker", "podman", "nerdctl", "docker-compose", "kubectl", "helm", "minikube", "kind"] },
   { name: "containers-read", level: "low", reason: "reads container state", programs: ["docker", "podman", "kubectl"], when: (v) => ["ps", "images", "logs", "inspect", "version", "info", "get", "describe", "top", "stats"].includes(v.sub ?? "") },

@@ -1,6 +1,7 @@
 // The archive an extraction unpacks and the folder its members land in: `tar -xf A [-C DIR]` (old-style
 // `tar xzf A`, `--file=A`, `--directory=DIR`, any unique prefix), bsdtar likewise, `unzip A [-d DIR]`;
-// and the diff a patcher applies: `patch [-d DIR] [-pN] < F` / `-i F`, `git apply [--directory=D] F...`.
+// and the diff a patcher applies: `patch [-d DIR] [-pN] < F` / `-i F`, `git apply [--directory=D] F...`,
+// `git am MBOX...` (its mails' diffs).
 // The member names are in the file, not the command: the archive is reported as a touched path marked
 // `unpacks`, and the caller (core/policy/ondisk.ts) lists its members on disk and judges each as a
 // write (`tar xf x.tar` whose members are .git/hooks/* writes .git/hooks). From stdin (`| tar x`,
@@ -44,6 +45,16 @@ export function unpackOf(part: Part): Unpack | undefined {
     return u
   }
   if (p === "git" && part.git && part.words[part.git.sub]?.value === "apply") return gitApply(part.words.slice(part.git.sub + 1))
+  // git am MBOX...: the mails' diffs are applied to the work tree (-p1 by default); from stdin, or going on
+  // with a stopped session (--continue, --skip), the diff is not known
+  if (p === "git" && part.git && part.words[part.git.sub]?.value === "am") {
+    const args = part.words.slice(part.git.sub + 1)
+    if (args.some((w) => /^--(abort|quit|show-current-patch)/.test(w.value ?? ""))) return undefined
+    const u = gitApply(args.filter((w) => !/^--(patch-format|whitespace|exclude|include|quoted-cr|empty|resolvemsg)$/.test(w.value ?? "")))
+    if (args.some((w) => /^(--continue|--skip|--resolved|-r)$/.test(w.value ?? ""))) return { ...u, archive: undefined, more: [] }
+    if (!u.archive && !(u.more ?? []).length && part.stdin?.kind === "file") u.archive = part.stdin.target
+    return u
+  }
   return undefined
 }
 

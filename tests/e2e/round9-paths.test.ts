@@ -154,8 +154,8 @@ describe("round 9: programs, paths and credentials", () => {
     expect((await ci(`cat ${netrc}`)).decision).toBe("ask")
     for (const cmd of [`mkdir -p ${dir} && cp ${join(sb.root, "p.yaml")} ${dir}/policy.yaml`, `cd; mkdir -p .config/ccode && cp ${join(sb.root, "p.yaml")} .config/ccode/policy.yaml`, `cp x ${sb.env.CCODE_DB}`, `sqlite3 ${sb.env.CCODE_DB} 'delete from grants'`]) {
       const d = await ci(cmd, sb.home)
-      // a write is critical; a database client given the file (it may write it) is high
-      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: cmd.startsWith("sqlite3") ? "high" : "critical" })
+      // a write is critical; sqlite3 opens the database it is given for writing: critical too (was high)
+      expect({ cmd, decision: d.decision, risk: d.risk }).toEqual({ cmd, decision: "ask", risk: "critical" })
       expect(d.reason).toContain("ccode")
     }
     rmSync(netrc)

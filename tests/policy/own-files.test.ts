@@ -40,9 +40,10 @@ describe("ccode's own files when the workspace is the home", () => {
     }
   })
 
-  test("a database client opening ccode's database asks high; listing and other files stay allowed", async () => {
+  test("a database client opening ccode's database asks (critical: sqlite3 writes it); listing and other files stay allowed", async () => {
     const d = await ci("shell", { command: "sqlite3 .local/share/ccode/ccode.db 'delete from grants'" })
-    expect([d.decision, d.risk]).toEqual(["ask", "high"])
+    // sqlite3 opens the database it is given for writing: a write to ccode's own files is critical
+    expect([d.decision, d.risk]).toEqual(["ask", "critical"])
     expect(d.reason).toContain("ccode's own database")
     for (const command of ["ls .local/share/ccode", "cat .config/ccode/policy.yaml", "echo hi > proj/notes.txt"]) expect((await ci("shell", { command })).decision).toBe("allow")
   })
