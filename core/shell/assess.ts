@@ -30,6 +30,12 @@ import { buildOutputs, OUTPUT_PROGRAMS } from "./buildoutputs.ts"
 
 type Assessor = (v: View, out: Finding[]) => void
 
+// GNU tar: where its members land, and an archive on HOST:FILE (it runs rsh)
+function tarAssess(v: View, out: Finding[]): void {
+  tarTargets(v, out)
+  remoteArchive(v, out)
+}
+
 const OWN: Record<string, Assessor> = {
   ...Object.fromEntries(NAME_PROGRAMS.map((n) => [n, variableNames])),
   rm: removal,
@@ -83,14 +89,8 @@ const OWN: Record<string, Assessor> = {
     gitWrites(v, out)
     unlisted(v, out)
   },
-  tar: (v, out) => {
-    tarTargets(v, out)
-    remoteArchive(v, out)
-  },
-  gtar: (v, out) => {
-    tarTargets(v, out)
-    remoteArchive(v, out)
-  },
+  tar: tarAssess,
+  gtar: tarAssess,
   bsdtar: tarTargets,
   ...DNS_ASSESSORS,
   pax: (v, out) => {
