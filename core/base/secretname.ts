@@ -21,7 +21,7 @@ const SECRET_NAME = new RegExp([
   String.raw`(?:^|_)AUTH_(?:CONFIG|HEADERS?|JSON|STRING|INFO)$|CONNECTION_?STRING|(?:^|_)CONN_?STR$`,
   String.raw`(?:^|_)JWT(?:_|$)|SERVICE_?ACCOUNT|(?:^|_)SA_(?:JSON|KEY)|CREDENTIALS?_JSON|KUBE_CONFIG|KUBECONFIG_|KEYSTORE|(?:^|_)(?:P12|PFX|PEM|JKS|TOTP|OTP_SEED)(?:_|$)`,
   String.raw`(?:^|_)(?:NETRC|NPM_?RC|PYPIRC|DOCKER_?CONFIG_?JSON)$`,
-].join("|"))
+].join("|"), "i")
 
 /** Names that match the shape above but hold paths, public material or desktop state. */
 const NOT_SECRET_NAME = /^(?:OLD)?PWD$|_(?:FILE|PATH|DIR)$|PUBLIC|(?:BY|COM|SUR|ASK)PASS$|^(?:DESKTOP|XDG|GDM)_SESSION/i

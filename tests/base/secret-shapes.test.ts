@@ -2,7 +2,7 @@
 // credentials file) and the CREDS name part count as secret whatever the variable is called; ordinary
 // values do not.
 import { describe, expect, test } from "bun:test"
-import { looksSecretVariable } from "../../core/base/secretname.ts"
+import { looksSecretName, looksSecretVariable } from "../../core/base/secretname.ts"
 
 const SECRETS: Record<string, string> = {
   DOCKER_CREDS: "FAKESECRET-creds1234",
@@ -35,4 +35,10 @@ const PLAIN: Record<string, string> = {
 describe("secret values by shape", () => {
   for (const [name, value] of Object.entries(SECRETS)) test(`${name} is secret`, () => expect(looksSecretVariable(name, { [name]: value })).toBe(true))
   for (const [name, value] of Object.entries(PLAIN)) test(`${name} is not`, () => expect(looksSecretVariable(name, { [name]: value })).toBe(false))
+})
+
+describe("secret names in any case", () => {
+  // task inputs and tool arguments are lower case (`api_token`): their values are masked like API_TOKEN's
+  for (const name of ["api_token", "apiToken", "github_token", "db_password", "Client_Secret"]) test(`${name} is secret by its name`, () => expect(looksSecretName(name)).toBe(true))
+  for (const name of ["tokenizer", "passage", "keyboard"]) test(`${name} is not`, () => expect(looksSecretName(name)).toBe(false))
 })
