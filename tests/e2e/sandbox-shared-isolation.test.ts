@@ -6,22 +6,11 @@ import { afterEach, describe, expect, test } from "bun:test"
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { binary, ccode, sandbox, type Sandbox } from "./harness.ts"
+import { boxes, WARM } from "./boxes.ts"
 
 const USABLE = Bun.which("bwrap") !== null && existsSync("/usr/bin/nsenter") && existsSync("/usr/bin/setpriv") && existsSync("/usr/bin/unshare")
 const PYTHON = Bun.which("python3") !== null
-const made: string[] = []
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function box(): Sandbox {
-  const sb = sandbox()
-  made.push(sb.root)
-  return sb
-}
-
-// step 2 waits for the live sandbox (started at the second call with the same layout) to be ready
-const WARM = ["  - id: one", "    run: 'true'", "  - id: two", "    run: sleep 1"]
+const box = boxes()
 
 // double fork + setsid; a thread beats into beat.log and, 1.2 s on (after its step was reported done),
 // makes .claude/settings.json; the main thread ends with the raw exit syscall (state Z, thread alive)

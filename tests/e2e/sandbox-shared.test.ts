@@ -4,21 +4,10 @@ import { afterEach, describe, expect, test } from "bun:test"
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { ccode, sandbox, spawnCcode, waitFor, type Sandbox } from "./harness.ts"
+import { boxes, WARM } from "./boxes.ts"
 
 const USABLE = Bun.which("bwrap") !== null && existsSync("/usr/bin/nsenter") && existsSync("/usr/bin/setpriv")
-const made: string[] = []
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function box(): Sandbox {
-  const sb = sandbox()
-  made.push(sb.root)
-  return sb
-}
-
-// step 2 waits for the live sandbox (started at the second call with the same layout) to be ready
-const WARM = ["  - id: one", "    run: 'true'", "  - id: two", "    run: sleep 1"]
+const box = boxes()
 
 describe.skipIf(!USABLE)("the shared sandbox (compiled binary)", () => {
   test("later steps run in one live sandbox; a background, a setsid'd and an untagged child of one step are gone at the next", async () => {
