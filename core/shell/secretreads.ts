@@ -206,9 +206,24 @@ function otherHomes(dir: string, out: string[]): void {
     if (isInsideFold(dir, parent)) for (const s of HOME_SECRETS) out.push(`${base}/${s}`)
     else if (isInsideFold(parent, dir)) {
       const at = base === parent ? parent : dir.split("/").slice(0, 3).join("/")
-      for (const c of CREDENTIALS) if (c.startsWith("~/") && isInsideFold(dir, at + c.slice(1))) out.push(at + c.slice(1))
+      for (const path of inHome(at)) if (isInsideFold(dir, path)) out.push(path)
     }
   }
+}
+
+// the home-relative credential locations below one home, built once per home (a few homes per process;
+// the cache is bounded: a command can name any number of them)
+const inHomes = new Map<string, string[]>()
+
+function inHome(at: string): string[] {
+  let paths = inHomes.get(at)
+  if (!paths) {
+    if (inHomes.size >= 32) inHomes.clear()
+    paths = []
+    for (const c of CREDENTIALS) if (c.startsWith("~/")) paths.push(at + c.slice(1))
+    inHomes.set(at, paths)
+  }
+  return paths
 }
 
 let locatedHome: string | undefined
