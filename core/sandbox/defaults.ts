@@ -10,9 +10,15 @@ export const HIDDEN_PATHS = CREDENTIAL_PATHS
 /** The same locations in every other home on the machine (root's, other accounts'): a sandbox that
  *  runs as root, or with a HOME that is not the account's, would read them there. */
 export function otherHomesHidden(home: string): string[] {
-  const rests = CREDENTIAL_PATHS.filter((p) => p.startsWith("~/")).map((p) => p.slice(1))
-  return existingHomes().filter((h) => h !== home && h !== "/").flatMap((h) => rests.map((r) => h + r))
+  const homes = existingHomes().filter((h) => h !== home && h !== "/")
+  // the homes are looked for at every call; the 2,000 paths built from them only when they change
+  const key = homes.join("\0")
+  if (others?.key !== key) others = { key, paths: homes.flatMap((h) => HOME_RESTS.map((r) => h + r)) }
+  return others.paths
 }
+
+const HOME_RESTS = CREDENTIAL_PATHS.filter((p) => p.startsWith("~/")).map((p) => p.slice(1))
+let others: { key: string; paths: string[] } | undefined
 
 /**
  * Unix sockets that hand out the host's power: a read-only mount does not stop connect(), so they are

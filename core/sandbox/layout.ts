@@ -1,9 +1,10 @@
 // The sandbox of one call, resolved against the file system as it is now: the policy's paths
 // expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
-import { lstatSync, realpathSync } from "node:fs"
+import { lstatSync } from "node:fs"
 import { dirname, isAbsolute, join } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
+import { existingPaths } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 
@@ -27,20 +28,32 @@ export interface LayoutInput {
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const expand = (p: string) => expandPath(p, input.home, input.workspace)
-  const granted = existing(input.policy.writable.map(expand))
+  const granted = existingPaths(input.policy.writable.map(expand))
   const writable = unique([input.workspace, input.tmpDir, ...granted])
   // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
-  const protectedPaths = existing(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
+  const protectedPaths = existingPaths(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
     .filter((p) => !granted.some((w) => isInside(w, p)))
-  const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
+  const fixed = fixedPaths(input.home, input.workspace)
+  const readOnly = unique([...existingPaths([...fixed.readOnly, ...input.policy.read_only.map(expand)]), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => isInside(w, p)))
-  const hidden = unique(existing([...HIDDEN_PATHS, ...otherHomesHidden(input.home), ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
+  // (the other homes' locations are absolute already)
+  const hidden = unique(existingPaths([...fixed.hidden, ...otherHomesHidden(input.home), ...[...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)]))
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
   const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network }
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
+}
+
+// the built-in lists expanded once per home and workspace: a run asks with the same ones at every call
+let fixed: { home: string; workspace: string; readOnly: string[]; hidden: string[] } | undefined
+function fixedPaths(home: string, workspace: string): { readOnly: string[]; hidden: string[] } {
+  if (fixed?.home !== home || fixed.workspace !== workspace) {
+    const expand = (p: string) => expandPath(p, home, workspace)
+    fixed = { home, workspace, readOnly: READ_ONLY_PATHS.map(expand), hidden: HIDDEN_PATHS.map(expand) }
+  }
+  return fixed
 }
 
 export function expandPath(path: string, home: string, workspace: string): string {
@@ -68,20 +81,6 @@ function pinnedFolders(mounted: string[], writable: string[]): string[] {
   }
   // outer folders first: a mount over an inner folder must come after the one over its parent
   return [...out].filter((d) => !writable.includes(d) && !mounted.includes(d)).sort((a, b) => a.length - b.length)
-}
-
-function existing(paths: string[]): string[] {
-  const out: string[] = []
-  for (const path of paths) {
-    try {
-      // most of these paths are missing on any given machine: asked without an exception thrown for each
-      // (a thrown ENOENT cost more than the lstat, 0.3 ms a sandboxed step)
-      if (lstatSync(path, { throwIfNoEntry: false })) out.push(realpathSync(path))
-    } catch {
-      // nothing there (a path through a file, a dangling link): nothing to protect or to open
-    }
-  }
-  return out
 }
 
 // a worktree's or submodule's `.git` is a file naming the repository: rewritten to `gitdir: evil`, the

@@ -1,0 +1,100 @@
+// Which of a call's sandbox paths exist, resolved through symlinks: asked before every sandboxed call,
+// for about 2,000 paths on a machine with ten home folders (every credential location in each), nearly
+// all missing. A missing path is remembered with the nearest folder above it that exists (its anchor):
+// nothing can appear below a folder without an entry being made in it, which moves the folder's ctime,
+// so while the anchor is the same folder with the same ctime the path is still missing and is not asked
+// again (a link on the way, /bin -> usr/bin, is followed: the folder it leads to is the one that gains
+// the entry). Never trusted where that does not hold: an anchor that leads to no folder, one changed
+// within the last 2 s (a change in the same clock tick leaves the ctime as it was), a clock that went back.
+import { lstatSync, realpathSync, statSync } from "node:fs"
+import { dirname } from "node:path"
+
+/** An anchor must have been still this long before a path below it is remembered as missing. */
+const STILL_MS = 2000
+const MAX_REMEMBERED = 50_000
+
+interface Missing {
+  anchor: string
+  /** dev, inode and ctime of the anchor when the path was found missing */
+  id: string
+}
+
+const missing = new Map<string, Missing>()
+let lastNow = 0
+
+/** The real paths of those of `paths` that exist now, in order (a dangling link or a path through a file is left out). */
+export function existingPaths(paths: readonly string[]): string[] {
+  const now = Date.now()
+  // the clock went back: a ctime compared with it proves nothing
+  if (now < lastNow || missing.size > MAX_REMEMBERED) missing.clear()
+  lastNow = now
+  const anchors = new Map<string, string | undefined>()
+  const anchorNow = (anchor: string) => {
+    if (!anchors.has(anchor)) {
+      let id: string | undefined
+      try {
+        id = folderId(anchor)?.id
+      } catch {
+        // unreadable now: asked again below
+      }
+      anchors.set(anchor, id)
+    }
+    return anchors.get(anchor)
+  }
+  const out: string[] = []
+  for (const path of paths) {
+    const known = missing.get(path)
+    if (known) {
+      if (anchorNow(known.anchor) === known.id) continue
+      missing.delete(path)
+    }
+    try {
+      if (lstatSync(path, { throwIfNoEntry: false })) {
+        out.push(realpathSync(path))
+        continue
+      }
+    } catch {
+      // nothing there (a path through a file, a dangling link): nothing to protect or to open, asked again next time
+      continue
+    }
+    const anchor = anchorOf(path, now)
+    if (anchor) missing.set(path, anchor)
+  }
+  return out
+}
+
+/** Forget every path remembered as missing (tests). */
+export function forgetMissing(): void {
+  missing.clear()
+}
+
+/** The nearest existing folder above a missing path, when it leads to a folder that has been still since before `now` - STILL_MS. */
+function anchorOf(path: string, now: number): Missing | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    let found: ReturnType<typeof folderId>
+    try {
+      found = folderId(dir)
+    } catch {
+      return undefined
+    }
+    if (found === null) {
+      if (dir === "/") return undefined
+      continue
+    }
+    if (!found || found.ctimeMs + STILL_MS >= now) return undefined
+    return { anchor: dir, id: found.id }
+  }
+}
+
+/**
+ * The identity of the folder a path leads to, links followed: the anchor is a folder a missing path is
+ * looked up through, never its last component, so what matters is the folder the lookup reaches (a link
+ * retargeted reaches another one). Null when nothing is there, undefined when it is no folder (a file,
+ * a dangling link).
+ */
+function folderId(path: string): { id: string; ctimeMs: number } | null | undefined {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false })
+  if (!stat?.isDirectory()) return undefined
+  return { id: `${stat.dev}:${stat.ino}:${stat.ctimeNs}`, ctimeMs: Number(stat.ctimeNs / 1_000_000n) }
+}
