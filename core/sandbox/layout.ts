@@ -4,7 +4,7 @@ import { lstatSync } from "node:fs"
 import { dirname, isAbsolute, join } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { existingPaths } from "./present.ts"
+import { existingPaths, existingPathsOf } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 
@@ -34,10 +34,14 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const protectedPaths = existingPaths(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
     .filter((p) => !granted.some((w) => isInside(w, p)))
   const fixed = fixedPaths(input.home, input.workspace)
-  const readOnly = unique([...existingPaths([...fixed.readOnly, ...input.policy.read_only.map(expand)]), ...protectedPaths, ...gitFile(input.workspace)])
+  const readOnly = unique([...existingPathsOf(fixed.readOnly), ...existingPaths(input.policy.read_only.map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => isInside(w, p)))
-  // (the other homes' locations are absolute already)
-  const hidden = unique(existingPaths([...fixed.hidden, ...otherHomesHidden(input.home), ...[...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)]))
+  // (the built-in lists and the other homes' locations are the same arrays at every call: existingPathsOf)
+  const hidden = unique([
+    ...existingPathsOf(fixed.hidden),
+    ...existingPathsOf(otherHomesHidden(input.home)),
+    ...existingPaths([...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)),
+  ])
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))

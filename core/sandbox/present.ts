@@ -21,24 +21,67 @@ interface Missing {
 
 const missing = new Map<string, Missing>()
 let lastNow = 0
+/** bumped whenever `missing` is emptied: a list's memo from before says nothing */
+let generation = 0
+
+interface ListMemo {
+  generation: number
+  /** the list's paths not remembered missing: asked at every call */
+  asked: string[]
+  /** every anchor a remembered path of the list relies on, with its id then */
+  anchors: Map<string, string>
+}
+const lists = new WeakMap<readonly string[], ListMemo>()
+
+/**
+ * existingPaths for a list the caller keeps and asks about again (the same array): while every folder
+ * its remembered paths rely on is unchanged, only its other paths are asked, without going through the
+ * 2,000 remembered ones one by one.
+ */
+export function existingPathsOf(list: readonly string[]): string[] {
+  const memo = lists.get(list)
+  if (memo && memo.generation === generation && Date.now() >= lastNow) {
+    let same = true
+    for (const [anchor, id] of memo.anchors) {
+      if (idOrUndefined(anchor) !== id) {
+        same = false
+        break
+      }
+    }
+    if (same) return existingPaths(memo.asked)
+  }
+  const out = existingPaths(list)
+  const next: ListMemo = { generation, asked: [], anchors: new Map() }
+  for (const path of list) {
+    const known = missing.get(path)
+    if (!known) {
+      next.asked.push(path)
+      continue
+    }
+    const recorded = next.anchors.get(known.anchor)
+    // remembered against two states of one folder (it changed while the list was asked): no memo
+    if (recorded !== undefined && recorded !== known.id) {
+      lists.delete(list)
+      return out
+    }
+    next.anchors.set(known.anchor, known.id)
+  }
+  lists.set(list, next)
+  return out
+}
 
 /** The real paths of those of `paths` that exist now, in order (a dangling link or a path through a file is left out). */
 export function existingPaths(paths: readonly string[]): string[] {
   const now = Date.now()
   // the clock went back: a ctime compared with it proves nothing
-  if (now < lastNow || missing.size > MAX_REMEMBERED) missing.clear()
+  if (now < lastNow || missing.size > MAX_REMEMBERED) {
+    missing.clear()
+    generation++
+  }
   lastNow = now
   const anchors = new Map<string, string | undefined>()
   const anchorNow = (anchor: string) => {
-    if (!anchors.has(anchor)) {
-      let id: string | undefined
-      try {
-        id = folderId(anchor)?.id
-      } catch {
-        // unreadable now: asked again below
-      }
-      anchors.set(anchor, id)
-    }
+    if (!anchors.has(anchor)) anchors.set(anchor, idOrUndefined(anchor))
     return anchors.get(anchor)
   }
   const out: string[] = []
@@ -66,6 +109,16 @@ export function existingPaths(paths: readonly string[]): string[] {
 /** Forget every path remembered as missing (tests). */
 export function forgetMissing(): void {
   missing.clear()
+  generation++
+}
+
+function idOrUndefined(folder: string): string | undefined {
+  try {
+    return folderId(folder)?.id ?? undefined
+  } catch {
+    // unreadable now: whatever was remembered below it is asked again
+    return undefined
+  }
 }
 
 /** The nearest existing folder above a missing path, when it leads to a folder that has been still since before `now` - STILL_MS. */
