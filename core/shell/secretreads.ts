@@ -68,21 +68,23 @@ const COPIES = new Set(["cp", "mv", "ln", "install", "rsync", "scp", "tar", "zip
 /** A content-showing read (or an input redirect) of a path written with a variable that names a credential
  *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
 export function credentialVariableRead(part: Part, home = "", env?: Record<string, string | undefined>): string | undefined {
+  // whether the environment moves a store: the same for every word (looked up once, not per word)
+  let moves: boolean | undefined
   if (SHOWS_CONTENT.has(part.program) || COPIES.has(part.program)) for (let i = 1; i < part.words.length; i++) {
-    const found = credentialVariable(part.program, part.words[i]!) ?? relocated(part, part.words[i]!, home, env)
+    const found = credentialVariable(part.program, part.words[i]!) ?? relocated(part, part.words[i]!, home, env, (moves ??= movesStores(env)))
     if (found) return found
   }
   for (const r of part.redirects) if (r.access === "read") {
-    const found = credentialVariable(part.program, r.target) ?? relocated(part, r.target, home, env)
+    const found = credentialVariable(part.program, r.target) ?? relocated(part, r.target, home, env, (moves ??= movesStores(env)))
     if (found) return found
   }
   return undefined
 }
 
-// a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts)
-function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined): string | undefined {
+// a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts); `moves`: movesStores(env)
+function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined, moves: boolean): string | undefined {
   const written = w.text.includes("$")
-  const moved = w.value !== undefined && movesStores(env)
+  const moved = w.value !== undefined && moves
   if (!written && !moved) return undefined
   const paths = moved ? (resolveWord(w, part.cwd, home) ?? []) : []
   return relocatedStore(part.program, w.text, paths, env)
