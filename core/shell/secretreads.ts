@@ -117,8 +117,11 @@ function gitUnknownReads(part: Part): string | undefined {
  * holds them. `leads` says where a root really is (a link named as an operand, `h -> /root`, is walked
  * where it leads); a glob root is returned marked `recursive` for the caller to check its matches on disk.
  */
+// what most parts touch here: shared, never added to (the caller copies what it is given)
+const NO_PATHS: TouchedPath[] = []
+
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
-  if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
+  if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : NO_PATHS
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
   // rg: the dot-names its globs and ignore files let through (null: ag, none; undefined: every one)
   const dots = hiddenSkipped(part) ? rgDotGlobs(part) : undefined
@@ -245,7 +248,7 @@ function located(home: string): string[] {
  * disk where those links lead (nothing before the run can list a tree's links).
  */
 export function followedWalks(part: Part, home: string): TouchedPath[] {
-  if (!followsLinks(part)) return []
+  if (!followsLinks(part)) return NO_PATHS
   return walkRoots(part, home).map((path) => ({ path, access: "read", follow: true }))
 }
 
