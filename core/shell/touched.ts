@@ -67,13 +67,16 @@ function globOperands(part: Part, out: TouchedPath[]): void {
   }
 }
 
+const CONFIG_SUBS = new Set(["config", "remote", "var"])
+
 function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
   const cwd = part.cwd
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
-  if (program === "git" && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out, words[1]?.value === "remote")
+  // (printsConfig holds only for config, remote and var: the values are copied for those alone)
+  if (program === "git" && CONFIG_SUBS.has(words[1]?.value ?? "") && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out, words[1]?.value === "remote")
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
