@@ -1,0 +1,125 @@
+// Speed-ups must not change a single answer: each helper rewritten for speed is compared with the
+// version it replaced (kept here) over fuzzed inputs, and the empty results parts share are shown to
+// stay empty after the corpora are analysed. The whole pipeline is compared with an earlier revision by
+// `bun scripts/shell-identity.ts REV` (every field of every analysis, corpora and mutations).
+import { beforeAll, describe, expect, test } from "bun:test"
+import { riskRank, RISKS, type Risk } from "../../core/base/risk.ts"
+import { isInsideFold } from "../../core/shell/cwd.ts"
+import { analyzeShellSync, loadParser } from "../../core/shell/index.ts"
+import { throughLinks, type MadeLink, type Through } from "../../core/shell/links.ts"
+import { newPart } from "../../core/shell/part.ts"
+import { readPlain } from "../../core/shell/plain.ts"
+import { followedWalks, recursiveReads } from "../../core/shell/secretreads.ts"
+import { gitContentReads } from "../../core/shell/gitcontent.ts"
+import { unpackReads } from "../../core/shell/unpacks.ts"
+import { printedSecrets } from "../../core/shell/secretvars.ts"
+import { literalWord } from "../../core/shell/word.ts"
+import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
+import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "./attacks.ts"
+
+beforeAll(() => loadParser())
+
+// a fixed seed: a failure names an input that fails again on the next run
+function random(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) % n
+  }
+}
+
+// throughLinks as it was: its seen-set made for every path, also for the many that lead through no link
+function throughLinksBefore(path: string, links: readonly MadeLink[], self: number, realpath?: (p: string) => string): Through | undefined {
+  let found: Through | undefined
+  let frontier = [path]
+  const seen = new Set<string>([path])
+  for (let hop = 0; hop < 4 && frontier.length; hop++) {
+    const next: string[] = []
+    for (const p of frontier) {
+      for (const l of links) {
+        if (l.part === self || !isInsideFold(l.at, p) || (l.tree && p.length === l.at.length)) continue
+        found ??= { paths: [] }
+        if (l.to === null) {
+          found.unknown ??= l
+          continue
+        }
+        for (const t of l.to) {
+          const rest = p.slice(l.at.length)
+          const mapped = t === "/" ? rest || "/" : t + rest
+          const real = realpath ? realpath(mapped) : mapped
+          for (const m of real === mapped ? [mapped] : [mapped, real]) {
+            if (seen.has(m) || seen.size > 16) continue
+            seen.add(m)
+            found.paths.push(m)
+            next.push(m)
+          }
+        }
+      }
+    }
+    frontier = next
+  }
+  return found
+}
+
+describe("rewritten helpers give the answers of the versions they replaced", () => {
+  test("throughLinks: chains, loops, trees, unknown targets, links of the path's own part, realpath", () => {
+    const pick = random(11)
+    const places = ["/", "/w", "/w/a", "/w/a/b", "/w/A", "/h", "/h/.ssh", "/h/.SSH/x", "/etc", "/w/l", "/w/l/m", "/tmp/t", "/w/a/b/c/d"]
+    const resolvers = [undefined, linkResolver({ "/w/a": "/h" }), linkResolver({ "/etc": "/w/l", "/h/.ssh": "/" })]
+    let compared = 0
+    let through = 0
+    for (let i = 0; i < 4000; i++) {
+      const links: MadeLink[] = []
+      for (let k = pick(5); k > 0; k--) {
+        const to = pick(5) === 0 ? null : Array.from({ length: 1 + pick(2) }, () => places[pick(places.length)]!)
+        links.push({ at: places[pick(places.length)]!, to, part: pick(3) - 1, how: "ln -s", ...(pick(4) === 0 ? { tree: true } : {}) })
+      }
+      const path = places[pick(places.length)]! + (pick(2) ? "/f" : "")
+      const self = pick(3) - 1
+      const realpath = resolvers[pick(resolvers.length)]
+      const before = throughLinksBefore(path, links, self, realpath)
+      expect(throughLinks(path, links, self, realpath)).toEqual(before)
+      compared++
+      if (before?.paths.length) through++
+    }
+    expect(compared).toBe(4000)
+    // the fuzz reaches paths that do lead through links, not only ones that lead through none
+    expect(through).toBeGreaterThan(500)
+  })
+
+  test("riskRank: every level's place in RISKS, -1 for anything else", () => {
+    for (const r of [...RISKS, "", "Safe", "CRITICAL", "unknown", "medium "]) expect(riskRank(r as Risk)).toBe((RISKS as readonly string[]).indexOf(r))
+  })
+})
+
+describe("the empty results parts share stay empty", () => {
+  test("after every corpus command is analysed, a part that touches nothing still gets []", () => {
+    const sources = [...CORPUS.map((e) => e.cmd), ...loadAttacks().map((a) => a.cmd), ...loadControls()]
+    let analysed = 0
+    for (const cmd of sources) {
+      analyzeShellSync(cmd, CORPUS_CONTEXT)
+      analyzeShellSync(cmd, { ...ATTACK_CONTEXT, realpath: linkResolver({ "/home/dev/project/docs": "/home/dev/.aws" }) })
+      analysed++
+    }
+    expect(analysed).toBe(sources.length)
+    const ls = newPart("ls", [literalWord("ls")], [], [], [], ["/w"], [], undefined)
+    ls.program = "ls"
+    expect(recursiveReads(ls, "/h")).toEqual([])
+    expect(followedWalks(ls, "/h")).toEqual([])
+    expect(gitContentReads(ls, "/h")).toEqual([])
+    expect(unpackReads(ls, "/h")).toEqual([])
+    expect(printedSecrets(ls)).toEqual([])
+    const read = readPlain("ls -la", [], new Map(), ["/w"], [])!
+    expect(read.bare).toEqual([])
+    expect(read.bareCwd).toEqual([])
+  })
+
+  test("a command analysed twice gives the same analysis (nothing carried over from the first)", () => {
+    for (const cmd of ["cat a.txt", "grep -rn TODO src", "ln -s ~/.ssh x && cat x/id_rsa", "git log -p", "tar xf a.tar && cat a", "printenv GITHUB_TOKEN"]) {
+      const first = JSON.stringify(analyzeShellSync(cmd, CORPUS_CONTEXT))
+      analyzeShellSync("rm -rf / && cp -a ~/.aws x", CORPUS_CONTEXT)
+      expect(JSON.stringify(analyzeShellSync(cmd, CORPUS_CONTEXT))).toBe(first)
+    }
+  })
+})
