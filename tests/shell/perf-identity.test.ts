@@ -14,6 +14,7 @@ import { gitContentReads } from "../../core/shell/gitcontent.ts"
 import { unpackReads } from "../../core/shell/unpacks.ts"
 import { printedSecrets } from "../../core/shell/secretvars.ts"
 import { literalWord } from "../../core/shell/word.ts"
+import { unquotedText } from "../../core/shell/grammars.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "./attacks.ts"
 
@@ -62,7 +63,34 @@ function throughLinksBefore(path: string, links: readonly MadeLink[], self: numb
   return found
 }
 
+// unquotedText as it was: one concatenation per character
+function unquotedTextBefore(script: string): string {
+  let out = ""
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i]!
+    if (c === "\\") {
+      out += "__"
+      i++
+    } else if (c === "'" || c === '"') {
+      let end = i + 1
+      while (end < script.length && script[end] !== c) end += c === '"' && script[end] === "\\" ? 2 : 1
+      out += c + "_".repeat(Math.min(end, script.length) - i - 1) + (end < script.length ? c : "")
+      i = end
+    } else out += c
+  }
+  return out
+}
+
 describe("rewritten helpers give the answers of the versions they replaced", () => {
+  test("unquotedText: quotes closed and not, escapes inside and outside them, a backslash last", () => {
+    const pick = random(5)
+    const pieces = ["a", "b c", " ", "\\", "'", '"', "$x", "`", "\n", "é", ";", "\\\"", "''", '""', "\\'"]
+    const texts = ["", "\\", "'", '"', "a\\", "'a", '"a\\"', '"a\\', ...Array.from({ length: 20000 }, () => Array.from({ length: 1 + pick(12) }, () => pieces[pick(pieces.length)]!).join(""))]
+    for (const t of texts) expect(unquotedText(t)).toBe(unquotedTextBefore(t))
+    // so is every corpus command
+    for (const t of [...CORPUS.map((e) => e.cmd), ...loadAttacks().map((a) => a.cmd), ...loadControls()]) expect(unquotedText(t)).toBe(unquotedTextBefore(t))
+  })
+
   test("throughLinks: chains, loops, trees, unknown targets, links of the path's own part, realpath", () => {
     const pick = random(11)
     const places = ["/", "/w", "/w/a", "/w/a/b", "/w/A", "/h", "/h/.ssh", "/h/.SSH/x", "/etc", "/w/l", "/w/l/m", "/tmp/t", "/w/a/b/c/d"]
