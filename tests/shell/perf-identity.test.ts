@@ -15,6 +15,7 @@ import { unpackReads } from "../../core/shell/unpacks.ts"
 import { printedSecrets } from "../../core/shell/secretvars.ts"
 import { literalWord } from "../../core/shell/word.ts"
 import { unquotedText } from "../../core/shell/grammars.ts"
+import { pathCandidates } from "../../core/shell/builds.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "./attacks.ts"
 
@@ -81,7 +82,36 @@ function unquotedTextBefore(script: string): string {
   return out
 }
 
+// pathCandidates as it was: every argument split and tested, also plain names (`test`, `build`)
+function pathCandidatesBefore(s: string): string[] {
+  const URL = /^[a-z][a-z0-9+.-]*:\/\//i
+  const EXPANDED = /^\$\{?[A-Za-z_]/
+  const out: string[] = []
+  const todo = [s]
+  while (todo.length) {
+    const c = todo.pop()!
+    if (out.includes(c)) continue
+    out.push(c)
+    const pieces = c.split(/[\s,]+/).filter(Boolean)
+    if (pieces.length > 1) todo.push(...pieces)
+    if (c.startsWith("-") && !c.startsWith("--") && c.length > 2) todo.push(c.slice(2))
+    if (c.startsWith("@")) todo.push(c.slice(1))
+    const eq = c.indexOf("=")
+    if (eq >= 0) todo.push(c.slice(eq + 1))
+    const typed = /^[a-z][a-z0-9-]*:([^/].*|\/[^/].*)?$/i.exec(c)
+    if (typed?.[1] && !URL.test(c)) todo.push(typed[1])
+  }
+  return out.filter((c) => URL.test(c) || EXPANDED.test(c) || c.startsWith("/") || c.startsWith("~") || c === ".." || c.startsWith("../") || c.includes("/.."))
+}
+
 describe("rewritten helpers give the answers of the versions they replaced", () => {
+  test("pathCandidates: plain names, options with values, lists, URLs, typed values, variables", () => {
+    const pick = random(3)
+    const pieces = ["a", "Z9", "_", "-", "--", "=", ",", " ", "/", "~", "..", ".", "@", ":", "xml:", "http://h", "$HOME", "${X}", "-o", "tmp", "é"]
+    const args = ["", "test", "build", "..", "-", "x=..", ...Array.from({ length: 20000 }, () => Array.from({ length: 1 + pick(6) }, () => pieces[pick(pieces.length)]!).join(""))]
+    for (const a of args) expect(pathCandidates(a)).toEqual(pathCandidatesBefore(a))
+  })
+
   test("unquotedText: quotes closed and not, escapes inside and outside them, a backslash last", () => {
     const pick = random(5)
     const pieces = ["a", "b c", " ", "\\", "'", '"', "$x", "`", "\n", "é", ";", "\\\"", "''", '""', "\\'"]
