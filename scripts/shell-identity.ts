@@ -10,6 +10,7 @@ import { join } from "node:path"
 import * as current from "../core/shell/index.ts"
 import { CORPUS, CORPUS_CONTEXT } from "../tests/shell/corpus.ts"
 import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "../tests/shell/attacks.ts"
+import { random } from "../tests/shell/seeded.ts"
 
 const rev = process.argv[2] ?? "main"
 const fuzzCount = Number(process.argv[3] ?? 6000)
@@ -72,13 +73,7 @@ function outcome(analyze: Analyze, cmd: string, ctx: current.AnalyzeContext): st
 // the corpora's commands with a word replaced, added or swapped for another program, and new commands
 // of their programs and words (a fixed seed: a difference is found again on the next run)
 function mutations(sources: string[], count: number): string[] {
-  let seed = 7
-  const pick = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) % n
-  }
+  const pick = random(7)
   const vocabulary = [...new Set(sources.flatMap((c) => c.split(/\s+/)).filter((w) => w && w.length < 40))]
   const programs = [...new Set(sources.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))]
   const word = () => vocabulary[pick(vocabulary.length)]!

@@ -18,18 +18,9 @@ import { unquotedText } from "../../core/shell/grammars.ts"
 import { pathCandidates } from "../../core/shell/builds.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "./attacks.ts"
+import { random } from "./seeded.ts"
 
 beforeAll(() => loadParser())
-
-// a fixed seed: a failure names an input that fails again on the next run
-function random(seed: number): (n: number) => number {
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) % n
-  }
-}
 
 // throughLinks as it was: its seen-set made for every path, also for the many that lead through no link
 function throughLinksBefore(path: string, links: readonly MadeLink[], self: number, realpath?: (p: string) => string): Through | undefined {
