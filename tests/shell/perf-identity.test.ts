@@ -16,6 +16,9 @@ import { printedSecrets } from "../../core/shell/secretvars.ts"
 import { literalWord } from "../../core/shell/word.ts"
 import { unquotedText } from "../../core/shell/grammars.ts"
 import { pathCandidates } from "../../core/shell/builds.ts"
+import { compileOptions, resolveLong, type Compiled } from "../../core/shell/getopt.ts"
+import { known, knownPrograms } from "../../core/shell/known.ts"
+import { gitOptions } from "../../core/shell/known-git.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { ATTACK_CONTEXT, linkResolver, loadAttacks, loadControls } from "./attacks.ts"
 import { random } from "./seeded.ts"
@@ -95,7 +98,43 @@ function pathCandidatesBefore(s: string): string[] {
   return out.filter((c) => URL.test(c) || EXPANDED.test(c) || c.startsWith("/") || c.startsWith("~") || c === ".." || c.startsWith("../") || c.includes("/.."))
 }
 
+// resolveLong as it was: every long name tried in turn
+function resolveLongBefore(given: string, spec: Compiled): string | undefined {
+  if (spec.long.has(given)) return given
+  if (!given) return undefined
+  let found: string | undefined
+  for (const n of spec.longNames) {
+    if (!n.startsWith(given)) continue
+    if (found !== undefined) return undefined
+    found = n
+  }
+  return found
+}
+
 describe("rewritten helpers give the answers of the versions they replaced", () => {
+  test("resolveLong: every prefix of every long name of every option list, and names that are none", () => {
+    const specs: Compiled[] = [compileOptions({}), compileOptions({ long: "a ab abc abd b= c? dd== e-f e-g" })]
+    for (const p of knownPrograms()) {
+      const k = known(p)
+      if (k && !k.data) specs.push(k.options)
+    }
+    for (const sub of ["log", "diff", "show", "status", "branch", "blame", "grep", "rev-parse", "config", "remote", "ls-files", "reflog", "stash"]) {
+      const spec = gitOptions(sub)
+      if (spec) specs.push(spec)
+    }
+    expect(specs.length).toBeGreaterThan(50)
+    let compared = 0
+    for (const spec of specs) {
+      const givens = new Set(["", "-", "zzz", "no-", "é", "A"])
+      for (const n of spec.longNames) for (let i = 0; i <= n.length; i++) for (const g of [n.slice(0, i), `${n.slice(0, i)}x`, `no-${n.slice(0, i)}`]) givens.add(g)
+      for (const g of givens) {
+        expect(resolveLong(g, spec)).toBe(resolveLongBefore(g, spec))
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThan(10000)
+  })
+
   test("pathCandidates: plain names, options with values, lists, URLs, typed values, variables", () => {
     const pick = random(3)
     const pieces = ["a", "Z9", "_", "-", "--", "=", ",", " ", "/", "~", "..", ".", "@", ":", "xml:", "http://h", "$HOME", "${X}", "-o", "tmp", "é"]
