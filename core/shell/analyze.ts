@@ -322,12 +322,18 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
     for (const p of paths) if (!listed(out, p)) out.push(p)
     return out
   }
+  // the usual path (absolute, nothing but its kind): one set per kind keyed by the path itself, with no
+  // key string built; the rest by the full key (which starts otherwise: the two never meet)
+  const plain = { f: new Set<string>(), R: new Set<string>(), r: new Set<string>(), w: new Set<string>() }
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
-    if (seen.has(key)) continue
-    seen.add(key)
+    const kind = p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w"
+    const extra = (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "")
+    const set = extra === "" && p.path.startsWith("/") ? plain[kind] : seen
+    const key = set === seen ? kind + extra + p.path : p.path
+    if (set.has(key)) continue
+    set.add(key)
     out.push(p)
   }
   return out
