@@ -191,6 +191,23 @@ export function homeSecrets(home: string): string[] {
 
 /** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
 export function credentialsBelow(dir: string, home: string): string[] {
+  // the home's length first: no two (home, folder) pairs share a key
+  const key = `${home.length}:${home}${dir}`
+  let found = below.get(key)
+  if (!found) {
+    if (below.size >= 256) below.clear()
+    found = locationsBelow(dir, home)
+    below.set(key, found)
+  }
+  // a copy: the caller may add to what it is given
+  return found.slice()
+}
+
+// what a recursive read of a folder reaches depends on the folder and the home alone (the walk compares
+// it with a few hundred locations): kept per pair, bounded; agents search the same folders again and again
+const below = new Map<string, string[]>()
+
+function locationsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
   // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)

@@ -9,7 +9,7 @@ import { analyzeShellSync, loadParser } from "../../core/shell/index.ts"
 import { throughLinks, type MadeLink, type Through } from "../../core/shell/links.ts"
 import { newPart } from "../../core/shell/part.ts"
 import { readPlain } from "../../core/shell/plain.ts"
-import { followedWalks, recursiveReads } from "../../core/shell/secretreads.ts"
+import { credentialsBelow, followedWalks, recursiveReads } from "../../core/shell/secretreads.ts"
 import { gitContentReads } from "../../core/shell/gitcontent.ts"
 import { unpackReads } from "../../core/shell/unpacks.ts"
 import { printedSecrets } from "../../core/shell/secretvars.ts"
@@ -178,6 +178,26 @@ describe("rewritten helpers give the answers of the versions they replaced", () 
 
   test("riskRank: every level's place in RISKS, -1 for anything else", () => {
     for (const r of [...RISKS, "", "Safe", "CRITICAL", "unknown", "medium "]) expect(riskRank(r as Risk)).toBe((RISKS as readonly string[]).indexOf(r))
+  })
+})
+
+describe("what is kept between analyses is the same answer", () => {
+  test("credentialsBelow: a folder's locations are the same after 600 other folders and homes, and a caller's change to them is its own", () => {
+    const folders = ["/", "/home", "/home/dev", "/home/dev/project", "/home/dev/.config", "/root", "/Users/x", "/HOME/DEV", "/h/a"]
+    const homes = ["/home/dev", "/root", "/Users/x", "/h"]
+    const first = new Map<string, string[]>()
+    for (const h of homes) for (const f of folders) first.set(`${h} ${f}`, credentialsBelow(f, h))
+    expect(first.get("/home/dev /home/dev")).toContain("/home/dev/.ssh")
+    expect(first.get("/home/dev /home/dev/project")).toEqual([])
+    // a home and a folder that spell another pair's key when joined are not that pair
+    expect(credentialsBelow("/", "/ho")).not.toEqual(credentialsBelow("o/", "/h"))
+    for (let i = 0; i < 600; i++) credentialsBelow(`/home/u${i}`, `/home/u${i % 7}`).push("/added/by/the/caller")
+    for (const h of homes) for (const f of folders) {
+      const again = credentialsBelow(f, h)
+      expect(again).toEqual(first.get(`${h} ${f}`)!)
+      again.push("/added/by/the/caller")
+      expect(credentialsBelow(f, h)).toEqual(first.get(`${h} ${f}`)!)
+    }
   })
 })
 
