@@ -27,7 +27,7 @@ const STD: Record<string, number> = { stdin: 0, stdout: 1, stderr: 2 }
 
 /** The command's redirects in order, its words seen through the descriptors they leave open. */
 export function openFds(redirects: readonly RawRedirect[], words: readonly Word[], home: string, inherited: FdTable = EMPTY, piped = false): Opened | undefined {
-  if (!redirects.length && inherited.size === 0 && !words.some(mayBeFdPath)) return undefined
+  if (!redirects.length && inherited.size === 0 && !anyFdPath(words)) return undefined
   const table = new Map(inherited)
   const findings: Finding[] = []
   const out: RawRedirect[] = []
@@ -49,6 +49,12 @@ export function openFds(redirects: readonly RawRedirect[], words: readonly Word[
   }
   const seen = words.map((w) => through(w, slot, findings))
   return { redirects: out, words: seen, table, findings }
+}
+
+// words.some(mayBeFdPath) as a plain loop: this runs for every part
+function anyFdPath(words: readonly Word[]): boolean {
+  for (let i = 0; i < words.length; i++) if (mayBeFdPath(words[i]!)) return true
+  return false
 }
 
 function mayBeFdPath(w: Word): boolean {
