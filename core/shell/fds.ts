@@ -59,7 +59,8 @@ function anyFdPath(words: readonly Word[]): boolean {
 
 function mayBeFdPath(w: Word): boolean {
   const v = w.value
-  return v !== undefined && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
+  // most words hold no `/` at all: one search for it settles them
+  return v !== undefined && v.includes("/") && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
 }
 
 // the word as the path it names: the file opened on the descriptor, with what follows appended; an
