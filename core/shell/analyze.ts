@@ -276,7 +276,13 @@ function exposes(tops: Finding[], commands: SimpleCommand[]): boolean {
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
   const args: string[] = []
-  for (let i = 1; i < part.words.length; i++) args.push(part.words[i]!.text)
+  // the arguments not known before it runs, in the same pass
+  let open: number[] | undefined
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i]!
+    args.push(w.text)
+    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
+  }
   const cmd: SimpleCommand = {
     text: part.text,
     program: part.program,
@@ -292,11 +298,6 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
-  let open: number[] | undefined
-  for (let i = 1; i < part.words.length; i++) {
-    const w = part.words[i]!
-    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
-  }
   if (open) cmd.open = open
   if (part.appended) cmd.appended = true
   return cmd
