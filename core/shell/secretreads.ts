@@ -44,9 +44,10 @@ export function unknownReads(part: Part): string | undefined {
   }
   if (part.program === "git") return gitUnknownReads(part)
   if (!SHOWS_CONTENT.has(part.program)) return undefined
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
-  if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
-  if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
+  // the arguments' values looked at in place (no copy: cat, head and grep come here for every file)
+  const words = part.words
+  for (let i = 1; i < words.length; i++) if ((words[i]!.value ?? "").startsWith("--files0")) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
+  if (part.program === "yq") for (let i = 1; i < words.length; i++) if (/\bload(_[a-z]+)?\s*\(/.test(words[i]!.value ?? "")) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
   // jq's option values (`--arg NAME VALUE`) are not files; its --slurpfile/--rawfile files are touched paths
   const jq = part.program === "jq"
