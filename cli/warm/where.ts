@@ -1,0 +1,56 @@
+// Which warm hook server a call belongs to, and whether its socket may be trusted: the socket's name is
+// made of everything that must give a separate server (the binary, the user, the data folder and the
+// store), and its folder must be the user's own, mode 0700, not a link. No other user can then connect,
+// and no other user can have put a socket there for us to connect to.
+import { lstatSync, statSync } from "node:fs"
+import { hookSocketDir } from "../../core/base/hooksockets.ts"
+import { ccodeHome, dbTarget } from "../home.ts"
+
+/** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
+const MAX_SOCKET_PATH = 107
+
+export interface BinaryIdentity {
+  dev: number
+  ino: number
+  size: number
+  mtimeMs: number
+}
+
+/** The running binary's file as it is now (/proc/self/exe is the file this process was started from). */
+export function binaryIdentity(path = "/proc/self/exe"): BinaryIdentity {
+  const s = statSync(path)
+  return { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs }
+}
+
+export function sameBinary(a: BinaryIdentity, b: BinaryIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
+}
+
+/** The socket of this binary, user and store; undefined when its path would be too long for a socket. */
+export function socketPath(env: Record<string, string | undefined>, dbFlag: string | undefined, binary: BinaryIdentity, uid: number): string | undefined {
+  const home = ccodeHome(env)
+  const key = [uid, binary.dev, binary.ino, binary.size, binary.mtimeMs, home, dbTarget(dbFlag, env)].join("\0")
+  const name = new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 32)
+  const path = `${hookSocketDir(home)}/${name}.sock`
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined
+}
+
+/** Why the folder of `socket` must not be used (undefined: it is ours alone): it must be a real folder,
+ *  not a link, owned by `uid`, with no permission for group or others. */
+export function unsafeDir(dir: string, uid: number): string | undefined {
+  const s = lstatSync(dir, { throwIfNoEntry: false })
+  if (!s) return `${dir} does not exist`
+  if (s.isSymbolicLink() || !s.isDirectory()) return `${dir} is not a folder`
+  if (s.uid !== uid) return `${dir} is owned by uid ${s.uid}, not ${uid}`
+  if ((s.mode & 0o777) !== 0o700) return `${dir} has mode ${(s.mode & 0o777).toString(8)}, not 700`
+  return undefined
+}
+
+/** Why the socket file must not be connected to (undefined: a socket of ours): not a link, a socket, ours. */
+export function unsafeSocket(path: string, uid: number): string | undefined {
+  const s = lstatSync(path, { throwIfNoEntry: false })
+  if (!s) return `${path} does not exist`
+  if (!s.isSocket()) return `${path} is not a socket`
+  if (s.uid !== uid) return `${path} is owned by uid ${s.uid}, not ${uid}`
+  return undefined
+}

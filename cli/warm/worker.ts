@@ -1,0 +1,27 @@
+// `ccode __hook-worker` (internal): one warm hook call in a fresh process. The hook's modules load
+// first (the server starts this process before its call arrives), then one request is read from stdin
+// and decided exactly as `ccode hook` decides it; stdout, stderr and the exit code are the hook's.
+// Refuses (exit 3, no decision) a request whose environment or folder is not the one it was started
+// with: its modules may have read them while loading.
+import { hookMain } from "../hook.ts"
+import { readStdin } from "../stdin.ts"
+import { decodeRequest } from "./protocol.ts"
+
+/** Not a hook's exit code (0 or 2): the client takes it for no answer and decides in-process. */
+const REFUSED = 3
+
+export async function hookWorkerMain(): Promise<number> {
+  const line = readStdin()
+  // the server went away before a call came: nothing to decide
+  if (line === "") return 0
+  const req = decodeRequest(line)
+  if (!req || !sameEnv(req.env, process.env) || req.cwd !== process.cwd()) return REFUSED
+  process.umask(req.umask)
+  return hookMain(req.argv, req.stdin)
+}
+
+function sameEnv(a: Record<string, string>, b: Record<string, string | undefined>): boolean {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  return keys.every((k) => b[k] === a[k])
+}
