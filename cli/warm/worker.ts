@@ -3,6 +3,7 @@
 // and decided exactly as `ccode hook` decides it; stdout, stderr and the exit code are the hook's.
 // Refuses (exit 3, no decision) a request whose environment or folder is not the one it was started
 // with: its modules may have read them while loading.
+import { createRedactor } from "../../core/redact/index.ts"
 import { hookMain } from "../hook.ts"
 import { readStdin } from "../stdin.ts"
 import { decodeRequest } from "./protocol.ts"
@@ -11,6 +12,9 @@ import { decodeRequest } from "./protocol.ts"
 const REFUSED = 3
 
 export async function hookWorkerMain(): Promise<number> {
+  // the built-in redaction rules compile once per process into the same scanner whoever calls: built
+  // while no call waits (nothing of the environment, the disk or the clock goes into it)
+  createRedactor({})
   const line = readStdin()
   // the server went away before a call came: nothing to decide
   if (line === "") return 0

@@ -4,7 +4,7 @@ import { lstatSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, hookSocketDirs, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 
 export interface LayoutInput {
@@ -21,6 +21,8 @@ export interface LayoutInput {
   env?: Record<string, string | undefined>
   /** the folder of the runs' proxy sockets: hidden from every sandbox (one run's allowlist is not another's) */
   netDir?: string
+  /** the folder of the warm hook servers' sockets in the run's data folder: hidden from every sandbox */
+  hookDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
   proxy?: SandboxProxy
 }
@@ -34,7 +36,8 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     .filter((p) => !granted.some((w) => isInside(w, p)))
   const readOnly = unique([...existing([...READ_ONLY_PATHS, ...input.policy.read_only].map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => isInside(w, p)))
-  const hidden = unique(existing([...HIDDEN_PATHS, ...otherHomesHidden(input.home), ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)))
+  const hidden = unique(existing([...HIDDEN_PATHS, ...otherHomesHidden(input.home), ...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : []),
+    ...hookSocketDirs(input.home, input.env ?? {}), ...(input.hookDir ? [input.hookDir] : [])].map(expand)))
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
