@@ -112,3 +112,30 @@ describe("warm and cold decide alike", () => {
     expect(warmProcesses(sb.root).length).toBeGreaterThan(0)
   }, 300_000)
 })
+
+describe("many calls at once", () => {
+  test("20 parallel warm calls are each answered by the server, correctly; one row each and the audit chain verifies", async () => {
+    const sb = warmSandbox()
+    await startWarm(sb, claude(sb, "Bash", { command: "true" }))
+    const rowsBefore = decisionRows(sb.db).length
+    const kinds = [
+      { stdin: claude(sb, "Bash", { command: "git push --force origin main" }), expect: "deny" },
+      { stdin: claude(sb, "Bash", { command: "git status" }), expect: "" },
+      { stdin: claude(sb, "Write", { file_path: `${sb.work}/.env`, content: "TOKEN=x" }), expect: "ask" },
+      { stdin: "not json", expect: "exit 2" },
+    ]
+    const calls = Array.from({ length: 20 }, (_, i) => kinds[i % kinds.length]!)
+    const results = await Promise.all(calls.map((c) => ccode(sb, ["hook", "claude", "--warm"], { stdin: c.stdin, env: { CCODE_TRACE_STARTUP: "1" } })))
+    results.forEach((r, i) => {
+      const { answer, served } = untraced(r)
+      const want = calls[i]!.expect
+      expect({ i, served }).toEqual({ i, served: true })
+      if (want === "exit 2") expect([answer.code, answer.stdout, answer.stderr.includes("not JSON")]).toEqual([2, "", true])
+      else if (want === "") expect([answer.code, answer.stdout, answer.stderr]).toEqual([0, "", ""])
+      else expect([answer.code, JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision]).toEqual([0, want])
+    })
+    expect(decisionRows(sb.db).length - rowsBefore).toBe(15)
+    const verify = await ccode(sb, ["audit", "verify"])
+    expect(verify.code).toBe(0)
+  }, 120_000)
+})
