@@ -191,3 +191,23 @@ describe("server lifetime", () => {
     await stopWarm(sb.root)
   })
 })
+
+describe.skipIf(Bun.which("bwrap") === null)("the OS sandbox of `ccode run`", () => {
+  test("a sandboxed step finds no warm hook socket to connect to; unsandboxed, the same step would", async () => {
+    const sb = warmSandbox()
+    const path = await startWarm(sb, forcePush(sb))
+    sb.file("probe.sh", `ls -A "${dirname(path)}" | wc -l\nif [ -S "${path}" ]; then echo REACHABLE; else echo HIDDEN; fi\n`)
+    sb.file("task.yaml", ["version: 1", "steps:", "  - id: probe", "    run: bash probe.sh"].join("\n"))
+    const outputOf = async (extra: string[]) => {
+      const r = await ccode(sb, ["run", "task.yaml", "--yes", "--json", ...extra])
+      const finished = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "step.finished")
+      return JSON.stringify(finished)
+    }
+    const boxed = await outputOf([])
+    expect(boxed).toContain("HIDDEN")
+    expect(boxed).not.toContain("REACHABLE")
+    const open = await outputOf(["--sandbox", "off"])
+    expect(open).toContain("REACHABLE")
+    await stopWarm(sb.root)
+  }, 120_000)
+})
