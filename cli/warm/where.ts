@@ -1,8 +1,9 @@
 // Which warm hook server a call belongs to, and whether its socket may be trusted: the socket's name is
-// made of everything that must give a separate server (the binary, the user, the data folder and the
-// store), and its folder must be the user's own, mode 0700, not a link. No other user can then connect,
-// and no other user can have put a socket there for us to connect to.
-import { lstatSync, statSync } from "node:fs"
+// made of everything that must give a separate server (the binary, the user and its groups, the
+// namespaces and root the process sees the machine through, the data folder and the store), and its
+// folder must be the user's own, mode 0700, not a link, in a parent only the user (or root) can change.
+// No other user can then connect, nor put a socket there for us to connect to.
+import { lstatSync, readlinkSync, statSync } from "node:fs"
 import { hookSocketDir } from "../../core/base/hooksockets.ts"
 import { ccodeHome, dbTarget } from "../home.ts"
 
@@ -29,10 +30,27 @@ export function sameBinary(a: BinaryIdentity, b: BinaryIdentity): boolean {
 /** The socket of this binary, user and store; undefined when its path would be too long for a socket. */
 export function socketPath(env: Record<string, string | undefined>, dbFlag: string | undefined, binary: BinaryIdentity, uid: number): string | undefined {
   const home = ccodeHome(env)
-  const key = [uid, binary.dev, binary.ino, binary.size, binary.mtimeMs, home, dbTarget(dbFlag, env)].join("\0")
+  const key = [uid, binary.dev, binary.ino, binary.size, binary.mtimeMs, home, dbTarget(dbFlag, env), ...processView()].join("\0")
   const name = new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 32)
   const path = `${hookSocketDir(home)}/${name}.sock`
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined
+}
+
+/**
+ * What a decision may depend on that the environment does not carry: the groups (file access), and the
+ * mount, network, user, pid, ipc and uts namespaces and the root directory (a container or chroot sharing
+ * the data folder sees other files). The server and its workers inherit the first client's; a caller
+ * that differs in any of them gets another server.
+ */
+function processView(): string[] {
+  const links = ["ns/mnt", "ns/net", "ns/user", "ns/pid", "ns/ipc", "ns/uts", "root"].map((l) => {
+    try {
+      return readlinkSync(`/proc/self/${l}`)
+    } catch {
+      return `${l}:?`
+    }
+  })
+  return [String(process.getgid!()), process.getgroups!().sort((a, b) => a - b).join(","), ...links]
 }
 
 /** Why the folder of `socket` must not be used (undefined: it is ours alone): it must be a real folder,
@@ -43,6 +61,11 @@ export function unsafeDir(dir: string, uid: number): string | undefined {
   if (s.isSymbolicLink() || !s.isDirectory()) return `${dir} is not a folder`
   if (s.uid !== uid) return `${dir} is owned by uid ${s.uid}, not ${uid}`
   if ((s.mode & 0o777) !== 0o700) return `${dir} has mode ${(s.mode & 0o777).toString(8)}, not 700`
+  // whoever may rename entries of the parent could swap the folder between this check and connect()
+  const parent = dir.slice(0, dir.lastIndexOf("/")) || "/"
+  const p = lstatSync(parent, { throwIfNoEntry: false })
+  if (!p || p.isSymbolicLink() || !p.isDirectory()) return `${parent} is not a folder`
+  if ((p.uid !== uid && p.uid !== 0) || (p.mode & 0o022) !== 0) return `${parent} may be changed by another user`
   return undefined
 }
 
