@@ -1,8 +1,10 @@
 // `ccode __hook-worker` (internal): one warm hook call in a fresh process. The hook's modules load
 // first (the server starts this process before its call arrives), then one request is read from stdin
-// and decided exactly as `ccode hook` decides it; stdout, stderr and the exit code are the hook's.
+// and decided exactly as `ccode hook` decides it; stdout, stderr and the exit code are the hook's (the
+// code is said on fd 3, then stdout and stderr are closed: cli/warm/workers.ts).
 // Refuses (exit 3, no decision) a request whose environment or folder is not the one it was started
 // with: its modules may have read them while loading.
+import { closeSync, writeSync } from "node:fs"
 import { createRedactor } from "../../core/redact/index.ts"
 import { hookMain } from "../hook.ts"
 import { readStdin } from "../stdin.ts"
@@ -21,7 +23,11 @@ export async function hookWorkerMain(): Promise<number> {
   const req = decodeRequest(line)
   if (!req || !sameEnv(req.env, process.env) || req.cwd !== process.cwd()) return REFUSED
   process.umask(req.umask)
-  return hookMain(req.argv, req.stdin)
+  const code = await hookMain(req.argv, req.stdin)
+  // the answer is whole: the server may send it now, while this process closes the store and exits
+  writeSync(3, String(code))
+  for (const fd of [1, 2, 3]) closeSync(fd)
+  return code
 }
 
 function sameEnv(a: Record<string, string>, b: Record<string, string | undefined>): boolean {

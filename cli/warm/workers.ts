@@ -1,6 +1,9 @@
 // The warm server's worker processes: `ccode __hook-worker`, started with the caller's environment and
 // working directory, loads the hook's modules, then waits for one request on stdin, decides it and
 // exits (cli/warm/worker.ts). One process per call: nothing a call leaves behind reaches the next.
+// The worker says its exit code on fd 3 and closes its stdout and stderr as soon as the hook returns,
+// so the answer goes out while it is still closing the database and exiting (2-8 ms on a busy machine).
+import { closeSync } from "node:fs"
 import type { Subprocess } from "bun"
 import type { WarmRequest } from "./protocol.ts"
 import { encodeRequest } from "./protocol.ts"
@@ -9,7 +12,8 @@ export interface Worker {
   /** the environment and folder it was started with (spareKey) */
   key: string
   process: Subprocess<"pipe", "pipe", "pipe">
-  /** sends the request; the process's exit code and output, undefined when it was killed or timed out */
+  /** sends the request; the hook's exit code and output, undefined when the worker said no code (it
+   *  crashed, refused the request, was killed or timed out) */
   decide(req: WarmRequest, limitMs: number): Promise<{ code: number; stdout: Uint8Array; stderr: Uint8Array } | undefined>
 }
 
@@ -19,19 +23,34 @@ export function spareKey(env: Record<string, string>, cwd: string): string {
 }
 
 export function spawnWorker(env: Record<string, string>, cwd: string): Worker {
-  const proc = Bun.spawn([process.execPath, "__hook-worker"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" })
+  const proc = Bun.spawn([process.execPath, "__hook-worker"], { cwd, env, stdio: ["pipe", "pipe", "pipe", "pipe"] }) as Subprocess<"pipe", "pipe", "pipe">
+  // the parent's end of the worker's fd 3 (ours to close)
+  const codeFd = proc.stdio[3] as unknown as number
+  let closed = false
+  let reading = false
+  const closeCode = () => {
+    if (closed) return
+    closed = true
+    closeSync(codeFd)
+  }
+  // a spare that never decided (killed when the server stops): nothing reads its fd
+  void proc.exited.then(() => reading || closeCode())
   return {
     key: spareKey(env, cwd),
     process: proc,
     async decide(req, limitMs) {
+      reading = true
+      const said = Bun.file(codeFd).text()
+      // closed once the read is over, however the rest goes
+      void said.then(closeCode, closeCode)
       const stdout = new Response(proc.stdout).bytes()
       const stderr = new Response(proc.stderr).bytes()
       proc.stdin.write(encodeRequest({ argv: req.argv, env: req.env, cwd: req.cwd, umask: req.umask, stdin: req.stdin }))
       await proc.stdin.end()
       const timer = setTimeout(() => proc.kill("SIGKILL"), limitMs)
       try {
-        const [out, err, code] = await Promise.all([stdout, stderr, proc.exited])
-        return proc.signalCode ? undefined : { code, stdout: out, stderr: err }
+        const [code, out, err] = await Promise.all([said, stdout, stderr])
+        return /^[0-9]{1,3}$/.test(code) ? { code: Number(code), stdout: out, stderr: err } : undefined
       } finally {
         clearTimeout(timer)
       }

@@ -51,6 +51,8 @@ export function decisionRows(db: string): Record<string, unknown>[] {
   if (!existsSync(db)) return []
   const d = new Database(db, { readonly: true })
   try {
+    // a warm worker answers before it has closed the database (and checkpointed its WAL)
+    d.run("PRAGMA busy_timeout = 10000")
     return d.query("SELECT run_id, call_id, type, actor, tool, action, result, risk, auto_approved, reason, data FROM audit WHERE type = 'decision' ORDER BY id").all() as Record<string, unknown>[]
   } finally {
     d.close()
