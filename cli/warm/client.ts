@@ -123,10 +123,11 @@ function refusal(error: unknown): boolean {
   return code === "ECONNREFUSED" || code === "ENOENT"
 }
 
-// A detached server of its own session, stdio on /dev/null: it outlives this call and the host's terminal.
+// A detached server of its own session, stdio on /dev/null, in `/`: it outlives this call and the host's
+// terminal. Our folder is passed on: its first spare worker is started there, for this host's next call.
 function startServer(path: string): void {
   try {
-    Bun.spawn([process.execPath, "__hook-server", path], { stdio: ["ignore", "ignore", "ignore"], detached: true, cwd: "/", env: process.env }).unref()
+    Bun.spawn([process.execPath, "__hook-server", path, process.cwd()], { stdio: ["ignore", "ignore", "ignore"], detached: true, cwd: "/", env: process.env }).unref()
   } catch {
     // no server this time: the call is decided in-process all the same
   }

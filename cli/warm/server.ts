@@ -1,4 +1,4 @@
-// `ccode __hook-server SOCKET` (internal): the warm hook server a `ccode hook --warm` client starts. It
+// `ccode __hook-server SOCKET [FOLDER]` (internal): the warm hook server a `ccode hook --warm` client starts. It
 // decides nothing itself and keeps nothing between calls: each call is decided by a fresh `ccode
 // __hook-worker` process started with exactly the caller's environment and working directory (the
 // spare one started ahead of time is used only when both are the same as the caller's), so a warm
@@ -78,6 +78,15 @@ export async function hookServerMain(argv: string[]): Promise<number> {
   if (!listener) return 0 // another server answers on this socket
   chmodSync(path, 0o600)
   const ino = lstatSync(path).ino
+  // the first spare: the environment this server was started with is its first client's, and so is FOLDER
+  const folder = argv[1]
+  if (folder?.startsWith("/")) {
+    try {
+      spare = spawnWorker(process.env as Record<string, string>, folder)
+    } catch {
+      spare = undefined
+    }
+  }
 
   const shutdown = () => {
     clearInterval(watch)
@@ -108,9 +117,8 @@ export async function hookServerMain(argv: string[]): Promise<number> {
     active++
     try {
       if (socket.data.closed) return
-      const key = spareKey(req.env, req.cwd)
       let worker: Worker
-      if (spare && spare.key === key && spare.process.exitCode === null && !spare.process.killed) {
+      if (spare && spare.key === spareKey(req.env, req.cwd) && alive(spare)) {
         worker = spare
         spare = undefined
       } else worker = spawnWorker(req.env, req.cwd)
@@ -118,22 +126,26 @@ export async function hookServerMain(argv: string[]): Promise<number> {
       const answer = await worker.decide(req, WORKER_LIMIT_MS)
       if (!socket.data.closed && answer) send(socket, encodeAnswer(answer.code, answer.stdout, answer.stderr))
       else socket.terminate()
+    } catch {
+      socket.terminate()
+    } finally {
+      active--
+      lastUse = Date.now()
       // the next call of this caller most likely comes with the same environment and folder
-      if (!spare) {
+      if (!spare || !alive(spare)) {
         try {
           spare = spawnWorker(req.env, req.cwd)
         } catch {
           spare = undefined
         }
       }
-    } catch {
-      socket.terminate()
-    } finally {
-      active--
-      lastUse = Date.now()
       waiting.shift()?.()
     }
   }
+}
+
+function alive(worker: Worker): boolean {
+  return worker.process.exitCode === null && !worker.process.killed && worker.process.signalCode === null
 }
 
 function send(socket: Socket<Conn>, text: string): void {

@@ -3,28 +3,13 @@
 // forged-looking answer, a server that hangs up), the call is decided in-process. A server that would
 // allow a force push is never listened to unless it is in the user's private folder. Servers stop when
 // idle and when their binary changes.
-import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
+import { describe, expect, test } from "bun:test"
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { binary, ccode, sandbox, waitFor, type Sandbox } from "./harness.ts"
-import { socketOf, startWarm, stopWarm, warmProcesses } from "./warm.ts"
+import { binary, ccode, waitFor, type Sandbox } from "./harness.ts"
+import { socketOf, startWarm, stopWarm, warmProcesses, warmSandboxes } from "./warm.ts"
 
-const made: Sandbox[] = []
-afterAll(async () => {
-  for (const sb of made) {
-    await stopWarm(sb.root)
-    rmSync(sb.root, { recursive: true, force: true })
-  }
-  expect(made.flatMap((sb) => warmProcesses(sb.root))).toEqual([])
-})
-
-function warmSandbox(idleMs = 20_000): Sandbox {
-  const sb = sandbox()
-  made.push(sb)
-  sb.env.CCODE_HOOK_WARM_IDLE_MS = String(idleMs)
-  sb.env.CCODE_HOOK_WARM_TIMEOUT_MS = "1500"
-  return sb
-}
+const warmSandbox = warmSandboxes({ CCODE_HOOK_WARM_TIMEOUT_MS: "1500" })
 
 const forcePush = (sb: Sandbox) => JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push --force origin main" }, cwd: sb.work })
 // what a hostile or broken server would like the host to read: a silent allow
@@ -54,6 +39,16 @@ function fakeServer(path: string, reply: ((request: string) => string | "hang up
   return { stop: () => listener.stop(true), asked: () => asked }
 }
 
+/** `fn` with a fake server on `path`, stopped afterwards whatever happens. */
+async function withFake(path: string, reply: Parameters<typeof fakeServer>[1], fn: (fake: ReturnType<typeof fakeServer>) => Promise<void>): Promise<void> {
+  const fake = fakeServer(path, reply)
+  try {
+    await fn(fake)
+  } finally {
+    fake.stop()
+  }
+}
+
 async function expectDecidedInProcess(sb: Sandbox): Promise<void> {
   const r = await ccode(sb, ["hook", "claude", "--warm"], { stdin: forcePush(sb) })
   expect(r.code).toBe(0)
@@ -67,7 +62,7 @@ describe("the client decides in-process when the warm path cannot be trusted", (
     const path = await socketOf(sb)
     await expectDecidedInProcess(sb)
     await waitFor(() => existsSync(path), 15_000)
-    const [server] = warmProcesses(sb.root)
+    const server = warmProcesses(sb.root).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__hook-server"))
     const stat = (await Bun.file(`/proc/${server}/stat`).text()).split(") ")[1]!.split(" ")
     // fields after the name: state ppid pgrp session; the server leads its own session
     expect(Number(stat[3])).toBe(server!)
@@ -89,35 +84,40 @@ describe("the client decides in-process when the warm path cannot be trusted", (
       () => SILENT_ALLOW + SILENT_ALLOW, // two answers
     ]
     for (const reply of bad) {
-      const fake = fakeServer(path, reply)
-      try {
+      await withFake(path, reply, async (fake) => {
         await expectDecidedInProcess(sb)
         expect(fake.asked()).toBe(1)
-      } finally {
-        fake.stop()
-      }
+      })
     }
   })
 
+  test("a worker killed before or while it decides gives no answer: the call is still decided (never left open)", async () => {
+    const sb = warmSandbox()
+    await startWarm(sb, forcePush(sb))
+    await expectDecidedInProcess(sb) // served; the server starts a spare with this environment
+    const workers = () => warmProcesses(sb.root).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__hook-worker"))
+    for (let i = 0; i < 3; i++) {
+      await waitFor(() => workers().length > 0, 15_000)
+      for (const pid of workers()) process.kill(pid, "SIGKILL")
+      await expectDecidedInProcess(sb)
+    }
+  }, 60_000)
+
   test("a server that does not answer within the timeout: decided in-process", async () => {
     const sb = warmSandbox()
-    const fake = fakeServer(await socketOf(sb), undefined)
-    try {
+    await withFake(await socketOf(sb), undefined, async (fake) => {
       const started = Date.now()
       await expectDecidedInProcess(sb)
       expect(fake.asked()).toBe(1)
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_400)
-    } finally {
-      fake.stop()
-    }
+    })
   })
 
   test("a socket folder open to others, owned by another user, in a parent others may change, or a socket of another user is never connected to", async () => {
     const sb = warmSandbox()
     const path = await socketOf(sb)
     const dir = dirname(path)
-    const fake = fakeServer(path, () => SILENT_ALLOW)
-    try {
+    await withFake(path, () => SILENT_ALLOW, async (fake) => {
       // sanity: in the private folder the fake is listened to (same user: trusted like ccode itself)
       const trusted = await ccode(sb, ["hook", "claude", "--warm"], { stdin: forcePush(sb) })
       expect([trusted.code, trusted.stdout, fake.asked()]).toEqual([0, "", 1])
@@ -138,9 +138,7 @@ describe("the client decides in-process when the warm path cannot be trusted", (
       chmodSync(dirname(dir), 0o755)
       const again = await ccode(sb, ["hook", "claude", "--warm"], { stdin: forcePush(sb) })
       expect([again.code, again.stdout, fake.asked()]).toEqual([0, "", 2])
-    } finally {
-      fake.stop()
-    }
+    })
   })
 
   test("a socket folder that is a symlink to a private folder, or a socket path that is a file: decided in-process", async () => {
@@ -148,8 +146,7 @@ describe("the client decides in-process when the warm path cannot be trusted", (
     const path = await socketOf(sb)
     const dir = dirname(path)
     const elsewhere = join(sb.root, "elsewhere")
-    const fake = fakeServer(join(elsewhere, "x.sock"), () => SILENT_ALLOW)
-    try {
+    await withFake(join(elsewhere, "x.sock"), () => SILENT_ALLOW, async (fake) => {
       chmodSync(elsewhere, 0o700)
       symlinkSync(join(elsewhere, "x.sock"), join(elsewhere, path.slice(dir.length + 1)))
       mkdirSync(dirname(dir), { recursive: true })
@@ -163,9 +160,7 @@ describe("the client decides in-process when the warm path cannot be trusted", (
       writeFileSync(path, SILENT_ALLOW)
       await expectDecidedInProcess(sb)
       expect(fake.asked()).toBe(0)
-    } finally {
-      fake.stop()
-    }
+    })
   })
 })
 

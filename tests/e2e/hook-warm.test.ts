@@ -2,30 +2,14 @@
 // (a fresh `ccode hook` process) and warm (the server's worker) gives the same stdout, stderr, exit
 // code and audit row (every column but id, time and hashes), whatever the environment, folder, policy
 // and trust of each call; 20 calls at once are all answered and the audit chain holds.
-import { afterAll, describe, expect, test } from "bun:test"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { describe, expect, test } from "bun:test"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Result, type Sandbox } from "./harness.ts"
-import { decisionRows, startWarm, stopWarm, warmProcesses } from "./warm.ts"
+import { ccode, type Result, type Sandbox } from "./harness.ts"
+import { decisionRows, startWarm, warmProcesses, warmSandboxes } from "./warm.ts"
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "hosts")
-const made: Sandbox[] = []
-afterAll(async () => {
-  for (const sb of made) {
-    await stopWarm(sb.root)
-    rmSync(sb.root, { recursive: true, force: true })
-  }
-  // nothing of these tests is left running
-  expect(made.flatMap((sb) => warmProcesses(sb.root))).toEqual([])
-})
-
-function warmSandbox(): Sandbox {
-  const sb = sandbox()
-  made.push(sb)
-  // a short idle time: a server these tests forget stops on its own
-  sb.env.CCODE_HOOK_WARM_IDLE_MS = "20000"
-  return sb
-}
+const warmSandbox = warmSandboxes()
 
 function fixtures(host: string, sb: Sandbox): [string, string][] {
   const text = readFileSync(join(FIXTURES, `${host}.json`), "utf8").replaceAll("{{CWD}}", sb.work).replaceAll("{{HOME}}", sb.home)

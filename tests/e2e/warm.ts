@@ -1,9 +1,32 @@
 // The warm hook's test helpers: where a sandbox's server listens, its processes, stopping them, and the
 // audit rows to compare. Every test stops its servers; the files' afterAll checks none is left.
+import { afterAll, expect } from "bun:test"
 import { Database } from "bun:sqlite"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync } from "node:fs"
 import { binaryIdentity, socketPath } from "../../cli/warm/where.ts"
-import { binary, ccode, waitFor, type Sandbox } from "./harness.ts"
+import { binary, ccode, sandbox, waitFor, type Sandbox } from "./harness.ts"
+
+/**
+ * A maker of sandboxes for warm-hook tests (call once, at a test file's top level): each with a short
+ * server idle time (a server a test forgets stops on its own) plus `env`; after the file, their servers
+ * and workers are killed, the sandboxes removed, and none of their processes is left running.
+ */
+export function warmSandboxes(env: Record<string, string> = {}): (idleMs?: number) => Sandbox {
+  const made: Sandbox[] = []
+  afterAll(async () => {
+    for (const sb of made) {
+      await stopWarm(sb.root)
+      rmSync(sb.root, { recursive: true, force: true })
+    }
+    expect(made.flatMap((sb) => warmProcesses(sb.root))).toEqual([])
+  })
+  return (idleMs = 20_000) => {
+    const sb = sandbox()
+    made.push(sb)
+    Object.assign(sb.env, env, { CCODE_HOOK_WARM_IDLE_MS: String(idleMs) })
+    return sb
+  }
+}
 
 /** The socket a `hook --warm` call in this sandbox (its CCODE_HOME and CCODE_DB) talks to. */
 export async function socketOf(sb: Sandbox, env: Record<string, string> = {}): Promise<string> {
