@@ -4,6 +4,7 @@
 // folder must be the user's own, mode 0700, not a link, in a parent only the user (or root) can change.
 // No other user can then connect, nor put a socket there for us to connect to.
 import { lstatSync, readlinkSync, statSync } from "node:fs"
+import { hostname } from "node:os"
 import { hookSocketDir } from "../../core/base/hooksockets.ts"
 import { ccodeHome, dbTarget } from "../home.ts"
 
@@ -50,7 +51,8 @@ function processView(): string[] {
       return `${l}:?`
     }
   })
-  return [String(process.getgid!()), process.getgroups!().sort((a, b) => a - b).join(","), ...links]
+  // the machine too: a data folder on a shared file system is seen by other machines' processes
+  return [hostname(), String(process.getgid!()), process.getgroups!().sort((a, b) => a - b).join(","), ...links]
 }
 
 /** Why the folder of `socket` must not be used (undefined: it is ours alone): it must be a real folder,
