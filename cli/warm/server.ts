@@ -1,5 +1,5 @@
-// `ccode __hook-server SOCKET [FOLDER]` (internal): the warm hook server a `ccode hook --warm` client starts. It
-// decides nothing itself and keeps nothing between calls: each call is decided by a fresh `ccode
+// `ccode __hook-server SOCKET [FOLDER]` (internal): the warm hook server a `ccode hook --warm` client
+// starts. It decides nothing itself and keeps nothing between calls: each call is decided by a fresh `ccode
 // __hook-worker` process started with exactly the caller's environment and working directory (the
 // spare one started ahead of time is used only when both are the same as the caller's), so a warm
 // answer is what a fresh `ccode hook` process would print. What it saves is the start-up: the spare
@@ -124,6 +124,8 @@ export async function hookServerMain(argv: string[]): Promise<number> {
       } else worker = spawnWorker(req.env, req.cwd)
       socket.data.worker = worker
       const answer = await worker.decide(req, WORKER_LIMIT_MS)
+      // answered: the worker is closing the store and exiting, and must be let be
+      socket.data.worker = undefined
       if (!socket.data.closed && answer) send(socket, encodeAnswer(answer.code, answer.stdout, answer.stderr))
       else socket.terminate()
     } catch {
