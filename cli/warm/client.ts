@@ -18,17 +18,23 @@ export async function hookWarmMain(argv: string[]): Promise<number> {
   const args = argv.filter((a) => a !== "--warm")
   const stdin = readStdin()
   mark("stdin")
-  const answer = await viaServer(args, stdin).catch(() => undefined)
+  const start: string[] = []
+  const answer = await viaServer(args, stdin, start).catch(() => undefined)
   mark(answer ? "warm answer" : "no answer")
   if (answer) {
     if (answer.stdout.length) writeSync(1, answer.stdout)
     if (answer.stderr.length) writeSync(2, answer.stderr)
     return answer.code
   }
-  return (await import("../hook.ts")).hookMain(args, stdin)
+  const code = await (await import("../hook.ts")).hookMain(args, stdin)
+  // after the decision: the server's start-up must not compete with it for the processor
+  for (const path of start) startServer(path)
+  return code
 }
 
-async function viaServer(args: string[], stdin: string): Promise<ReturnType<typeof decodeAnswer>> {
+/** The server's answer; undefined when the call must be decided here (`start` gets the socket to start
+ *  a server on when there is none). */
+async function viaServer(args: string[], stdin: string, start: string[]): Promise<ReturnType<typeof decodeAnswer>> {
   // only the compiled binary: its file is its whole identity (a source checkout's modules are not)
   if (!Bun.main.startsWith("/$bunfs/")) return undefined
   const uid = process.getuid!()
@@ -38,19 +44,19 @@ async function viaServer(args: string[], stdin: string): Promise<ReturnType<type
   const dirProblem = unsafeDir(dir, uid)
   if (dirProblem) {
     // a missing folder is made (mode 0700) by the server; one of the wrong kind or owner is left alone
-    if (dirProblem.endsWith("does not exist")) startServer(path)
+    if (dirProblem.endsWith("does not exist")) start.push(path)
     return undefined
   }
   const socketProblem = unsafeSocket(path, uid)
   if (socketProblem) {
-    if (socketProblem.endsWith("does not exist")) startServer(path)
+    if (socketProblem.endsWith("does not exist")) start.push(path)
     return undefined
   }
   mark("socket found")
   const request = encodeRequest({ argv: args, env: process.env as Record<string, string>, cwd: process.cwd(), umask: process.umask(), stdin })
   const reply = await exchange(path, request, timeoutMs())
   if (reply === "refused") {
-    startServer(path)
+    start.push(path)
     return undefined
   }
   return reply === undefined ? undefined : decodeAnswer(reply)
