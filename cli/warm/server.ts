@@ -18,6 +18,8 @@ const IDLE_MS = 10 * 60_000
 const MAX_WORKERS = 8
 /** A worker still running after this is killed: its client has long decided in-process. */
 const WORKER_LIMIT_MS = 120_000
+/** How long after an answer the next spare worker is started. */
+const SPARE_DELAY_MS = 50
 
 interface Conn {
   chunks: Buffer[]
@@ -124,7 +126,7 @@ export async function hookServerMain(argv: string[]): Promise<number> {
       } else worker = spawnWorker(req.env, req.cwd)
       socket.data.worker = worker
       const answer = await worker.decide(req, WORKER_LIMIT_MS)
-      // answered: the worker is closing the store and exiting, and must be let be
+      // answered: the worker goes on to close the store and exit, and must be let be
       socket.data.worker = undefined
       if (!socket.data.closed && answer) send(socket, encodeAnswer(answer.code, answer.stdout, answer.stderr))
       else socket.terminate()
@@ -133,15 +135,22 @@ export async function hookServerMain(argv: string[]): Promise<number> {
     } finally {
       active--
       lastUse = Date.now()
-      // the next call of this caller most likely comes with the same environment and folder
-      if (!spare || !alive(spare)) {
-        try {
-          spare = spawnWorker(req.env, req.cwd)
-        } catch {
-          spare = undefined
-        }
-      }
       waiting.shift()?.()
+      // the next call of this caller most likely comes with the same environment and folder; started a
+      // moment later, so its loading does not compete with the client printing the answer for a core
+      setTimeout(() => replenish(req), SPARE_DELAY_MS)
+    }
+  }
+
+  // a spare for another environment or folder is replaced: the latest caller's is the likeliest next
+  function replenish(req: WarmRequest): void {
+    const key = spareKey(req.env, req.cwd)
+    if (spare && alive(spare) && spare.key === key) return
+    spare?.process.kill()
+    try {
+      spare = spawnWorker(req.env, req.cwd)
+    } catch {
+      spare = undefined
     }
   }
 }

@@ -12,6 +12,8 @@ import { decodeRequest } from "./protocol.ts"
 
 /** Not a hook's exit code (0 or 2): the client takes it for no answer and decides in-process. */
 const REFUSED = 3
+/** After answering, the worker idles this long before closing the store and exiting. */
+const EXIT_DELAY_MS = 30
 
 export async function hookWorkerMain(): Promise<number> {
   // the built-in redaction rules compile once per process into the same scanner whoever calls: built
@@ -27,6 +29,8 @@ export async function hookWorkerMain(): Promise<number> {
   // the answer is whole: the server may send it now, while this process closes the store and exits
   writeSync(3, String(code))
   for (const fd of [1, 2, 3]) closeSync(fd)
+  // closing the store and exiting can wait until the client has printed the answer and exited
+  await Bun.sleep(EXIT_DELAY_MS)
   return code
 }
 
