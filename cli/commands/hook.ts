@@ -13,7 +13,7 @@ export default command({
   ],
   args: {
     host: { type: "positional", description: "claude | gemini", required: true },
-    warm: { type: "boolean", description: "have the user's warm hook server decide (started on first use; same answer and audit row; decided here whenever the server cannot be trusted or reached)" },
+    warm: { type: "boolean", description: "decide through the user's warm hook server, started on first use: same answer and audit row, decided in-process whenever the server cannot be reached or trusted" },
     "on-ask": { type: "string", description: "what a call needing approval becomes: prompt (the host asks), pause or deny (denied with the reason); default: the policy's approval.on_ask", valueHint: "prompt|pause|deny" },
     ...globalArgs,
   },
