@@ -23,7 +23,9 @@ export function spareKey(env: Record<string, string>, cwd: string): string {
 }
 
 export function spawnWorker(env: Record<string, string>, cwd: string): Worker {
-  const proc = Bun.spawn([process.execPath, "__hook-worker"], { cwd, env, stdio: ["pipe", "pipe", "pipe", "pipe"] }) as Subprocess<"pipe", "pipe", "pipe">
+  // the server's own binary file, even after the path was given a new one (the server then exits within
+  // a second, and a call in that second must still be decided by the binary its client's socket names)
+  const proc = Bun.spawn(["/proc/self/exe", "__hook-worker"], { cwd, env, stdio: ["pipe", "pipe", "pipe", "pipe"] }) as Subprocess<"pipe", "pipe", "pipe">
   // the parent's end of the worker's fd 3 (ours to close)
   const codeFd = proc.stdio[3] as unknown as number
   let closed = false
