@@ -3,7 +3,7 @@
 // namespaces and root the process sees the machine through, the data folder and the store), and its
 // folder must be the user's own, mode 0700, not a link, in a parent only the user (or root) can change.
 // No other user can then connect, nor put a socket there for us to connect to.
-import { lstatSync, readlinkSync, statSync } from "node:fs"
+import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs"
 import { hostname } from "node:os"
 import { hookSocketDir } from "../../core/base/hooksockets.ts"
 import { ccodeHome, dbTarget } from "../home.ts"
@@ -38,9 +38,9 @@ export function socketPath(env: Record<string, string | undefined>, dbFlag: stri
 }
 
 /**
- * What a decision may depend on that the environment does not carry: the groups (file access), and the
- * mount, network, user, pid, ipc and uts namespaces and the root directory (a container or chroot sharing
- * the data folder sees other files). The server and its workers inherit the first client's; a caller
+ * What a decision may depend on that the environment does not carry: the groups and capabilities (file
+ * access), and the mount, network, user, pid, ipc and uts namespaces and the root directory (a container
+ * or chroot sharing the data folder sees other files). The server and its workers inherit the first client's; a caller
  * that differs in any of them gets another server.
  */
 function processView(): string[] {
@@ -52,7 +52,17 @@ function processView(): string[] {
     }
   })
   // the machine too: a data folder on a shared file system is seen by other machines' processes
-  return [hostname(), String(process.getgid!()), process.getgroups!().sort((a, b) => a - b).join(","), ...links]
+  return [hostname(), String(process.getgid!()), process.getgroups!().sort((a, b) => a - b).join(","), ...links, privileges()]
+}
+
+// the capability sets, no_new_privs and seccomp mode: a process that may read what others of the same
+// uid may not (CAP_DAC_READ_SEARCH) decides with its own view of the files
+function privileges(): string {
+  try {
+    return readFileSync("/proc/self/status", "utf8").split("\n").filter((l) => /^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):/.test(l)).join(";")
+  } catch {
+    return "status:?"
+  }
 }
 
 /** Why the folder of `socket` must not be used (undefined: it is ours alone): it must be a real folder,
