@@ -65,6 +65,16 @@ describe("warm and cold decide alike", () => {
       { name: "own HOME again", host: "claude", stdin: claude(sb, "Bash", { command: "cat ~/.ssh/id_rsa" }) },
       // the payload has no cwd: the process's folder is the call's
       { name: "cwd from the process", host: "claude", stdin: JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf docs" } }), cwd: other },
+      // state a long-lived process would keep: the bash parser loaded by one call (it changes how the
+      // redactor reads a later plain command), the temp folders' real paths (TMPDIR), the homes' marks
+      { name: "parser loaded", host: "claude", stdin: claude(sb, "Bash", { command: `for f in *.txt; do cat "$f"; done | grep -v x > out.txt` }) },
+      { name: "plain after parser", host: "claude", stdin: claude(sb, "Bash", { command: "curl -u admin:hunter2secret https://example.com" }) },
+      { name: "TMPDIR elsewhere", host: "claude", stdin: claude(sb, "Bash", { command: `rm -rf ${join(sb.root, "tmp2")}/cache` }), env: { TMPDIR: join(sb.root, "tmp2") } },
+      { name: "TMPDIR back", host: "claude", stdin: claude(sb, "Bash", { command: `rm -rf ${join(sb.root, "tmp2")}/cache` }) },
+      { name: "a home-like folder appears", host: "claude", stdin: claude(sb, "Bash", { command: `cat ${join(sb.root, "fakehome")}/.bash_history` }), before: () => {
+        mkdirSync(join(sb.root, "fakehome", ".ssh"), { recursive: true })
+        writeFileSync(join(sb.root, "fakehome", ".bash_history"), "x\n")
+      } },
       // a workspace policy, untrusted, then trusted, then changed (trust lost again)
       { name: "policy untrusted", host: "claude", stdin: claude(sb, "Write", { file_path: `${sb.work}/docs/a.md`, content: "" }), before: () => void sb.file(".ccode/policy.yaml", "rules: [{ id: no-docs, tool: write_file, path: 'docs/**', decision: deny }]\n") },
       { name: "policy trusted", host: "claude", stdin: claude(sb, "Write", { file_path: `${sb.work}/docs/a.md`, content: "" }), before: async () => void expect((await ccode(sb, ["trust"])).code).toBe(0) },
@@ -74,7 +84,7 @@ describe("warm and cold decide alike", () => {
         writeFileSync(join(sb.root, "config", "ccode", "policy.yaml"), "rules: [{ id: no-deploy, tool: shell, command: 'make deploy', decision: deny }]\n")
       } },
     ]
-    expect(steps.length).toBeGreaterThan(50)
+    expect(steps.length).toBeGreaterThan(55)
     await startWarm(sb, claude(sb, "Bash", { command: "true" }))
     for (const step of steps) {
       await step.before?.()
