@@ -1,7 +1,7 @@
 // ccode's own files: the user's policy folder (trusted without `ccode trust`), its data folder (the store
-// of runs, grants and the audit, and the warm hook servers' sockets in hook-warm/) and database, and the managed policy folder. A command or host tool
-// that writes there changes what ccode allows next, wherever they are (a workspace that is the home
-// holds the first two). Pure.
+// of runs, grants and the audit; the warm hook servers' sockets in hook-warm/) and database, and the
+// managed policy folder. A command or host tool that writes there changes what ccode allows next,
+// wherever they are (a workspace that is the home holds the first two). Pure.
 import { join, resolve } from "node:path"
 import { isInside } from "../base/paths.ts"
 
