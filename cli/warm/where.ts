@@ -5,7 +5,7 @@
 // No other user can then connect, nor put a socket there for us to connect to.
 import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs"
 import { hostname } from "node:os"
-import { hookSocketDir } from "../../core/base/hooksockets.ts"
+import { hookSocketDirFor } from "../../core/base/hooksockets.ts"
 import { ccodeHome, dbTarget } from "../home.ts"
 
 /** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
@@ -33,7 +33,7 @@ export function socketPath(env: Record<string, string | undefined>, dbFlag: stri
   const home = ccodeHome(env)
   const key = [uid, binary.dev, binary.ino, binary.size, binary.mtimeMs, home, dbTarget(dbFlag, env), ...processView()].join("\0")
   const name = new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 32)
-  const path = `${hookSocketDir(home)}/${name}.sock`
+  const path = `${hookSocketDirFor(env, home)}/${name}.sock`
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined
 }
 

@@ -41,8 +41,10 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
+  // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs)
+  const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path)))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network }
+  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path)], writable), hidden: outermost, network }
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
 

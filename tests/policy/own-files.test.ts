@@ -48,6 +48,9 @@ describe("ccode's own files when the workspace is the home", () => {
       ["chmod 777 .local/share/ccode/hook-warm", {}],
       ["mv data/hook-warm data/old", env],
       ["ln -s /tmp/elsewhere data/hook-warm", env],
+      // with a runtime folder, the sockets live there
+      ["rm -f run/ccode/*.sock", { XDG_RUNTIME_DIR: join(home, "run") }],
+      ["chmod 755 run/ccode", { XDG_RUNTIME_DIR: join(home, "run") }],
     ]
     for (const [command, vars] of cases) {
       const d = await ci("shell", { command }, vars)
