@@ -69,14 +69,20 @@ function privileges(): string {
  *  not a link, owned by `uid`, with no permission for group or others. */
 export function unsafeDir(dir: string, uid: number): string | undefined {
   const s = lstatSync(dir, { throwIfNoEntry: false })
-  if (!s) return `${dir} does not exist`
+  // a missing folder is made by the server, unless the parent it would be made in is not safe either
+  if (!s) return unsafeParent(dir, uid, true) ?? `${dir} does not exist`
   if (s.isSymbolicLink() || !s.isDirectory()) return `${dir} is not a folder`
   if (s.uid !== uid) return `${dir} is owned by uid ${s.uid}, not ${uid}`
   if ((s.mode & 0o777) !== 0o700) return `${dir} has mode ${(s.mode & 0o777).toString(8)}, not 700`
-  // whoever may rename entries of the parent could swap the folder between this check and connect()
+  return unsafeParent(dir, uid, false)
+}
+
+// whoever may rename entries of the parent could swap the folder between the check and connect()
+function unsafeParent(dir: string, uid: number, missingIsFine: boolean): string | undefined {
   const parent = dir.slice(0, dir.lastIndexOf("/")) || "/"
   const p = lstatSync(parent, { throwIfNoEntry: false })
-  if (!p || p.isSymbolicLink() || !p.isDirectory()) return `${parent} is not a folder`
+  if (!p) return missingIsFine ? undefined : `${parent} is not a folder`
+  if (p.isSymbolicLink() || !p.isDirectory()) return `${parent} is not a folder`
   if ((p.uid !== uid && p.uid !== 0) || (p.mode & 0o022) !== 0) return `${parent} may be changed by another user`
   return undefined
 }
