@@ -136,5 +136,5 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
 // The run needs a task: this one has no steps, its workdir is where `ccode mcp` serves.
 function sessionTask(cwd: string): LoadedTask {
   const file = "(ccode mcp)"
-  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file) }
+  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file), sha256: "" }
 }

@@ -1,11 +1,10 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { realpathSync } from "node:fs"
 import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
-import { sha256 } from "../base/hash.ts"
 import { isLoaderVar } from "../shell/scope.ts"
 import { createRedactor, looksSecretVariable, type Redactor } from "../redact/index.ts"
 import { resolveInputs } from "../task/inputs.ts"
@@ -170,7 +169,8 @@ function secretValues(named: string[], ...envs: Record<string, string>[]): strin
 /** The task file is trusted as it is now (by --trust or `ccode trust` of its content, for this workspace). */
 function taskTrusted(isTrusted: TrustCheck, task: LoadedTask, options: RunOptions): boolean {
   if (options.trust) return true
-  return existsSync(task.file) && isTrusted(task.file, sha256(readFileSync(task.file, "utf8")))
+  // the hash of the text that was parsed: a file swapped on disk meanwhile cannot lend its trust
+  return isTrusted(task.file, task.sha256)
 }
 
 function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {
