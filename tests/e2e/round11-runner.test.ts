@@ -2,10 +2,12 @@
 // $CCODE_OUTPUT link planted for the next step, an untrusted task choosing /etc-like workdirs, and an
 // approval applied to a call whose working directory was swapped while it waited.
 import { describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { boxes } from "./boxes.ts"
-import { ccode, events } from "./harness.ts"
+import { binary, ccode, events } from "./harness.ts"
 
 const box = boxes()
 const HAS_BWRAP = Bun.which("bwrap") !== null
@@ -86,4 +88,30 @@ describe("an untrusted task's workdir and a person's approval", () => {
     expect([again.step, again.risk]).toEqual(["clean", "critical"])
     expect(String(again.reason)).toContain("the call is not what was approved")
   }, 90_000)
+
+  test("ccode mcp: the same call made again after its approval is asked again when its cwd now leads elsewhere", async () => {
+    const sb = box()
+    sb.file("important.txt", "keep me")
+    sb.file("scratch/junk.txt", "junk")
+    const client = new Client({ name: "e2e", version: "1" })
+    await client.connect(new StdioClientTransport({ command: await binary(), args: ["mcp"], cwd: sb.work, env: sb.env, stderr: "pipe" }))
+    const text = (r: Record<string, unknown>) => (r.content as { text: string }[]).map((c) => c.text).join("")
+    try {
+      const clean = { name: "shell", arguments: { command: "rm -rf ./*", cwd: "scratch" } }
+      const asked = await client.callTool(clean)
+      expect(text(asked)).toStartWith("[APPROVAL_REQUIRED] needs a person's approval (risk high")
+      const hint = /`ccode approve (\S+) (\S+)`/.exec(text(asked))!
+      expect((await ccode(sb, ["approve", hint[1]!, hint[2]!])).code).toBe(0)
+      // meanwhile scratch/ became a link to the workspace itself
+      renameSync(join(sb.work, "scratch"), join(sb.work, "scratch.old"))
+      symlinkSync(".", join(sb.work, "scratch"))
+      const again = await client.callTool(clean)
+      expect(again.isError).toBe(true)
+      expect(text(again)).toStartWith("[APPROVAL_REQUIRED] needs a person's approval (risk critical")
+      expect(text(again)).toContain("the call is not what was approved")
+      expect(readFileSync(join(sb.work, "important.txt"), "utf8")).toBe("keep me")
+    } finally {
+      await client.close()
+    }
+  }, 60_000)
 })
