@@ -28,7 +28,7 @@ export async function runModelCall(ctx: RunContext, agent: AgentState, call: Too
       case "interrupted":
         return // stopped by a signal part-way: in flight, a person settles it on resume
       case "waiting":
-        agent.waiting = { kind: "approval", requestId: outcome.requestId, call, callId: outcome.callId, seq: outcome.seq }
+        agent.waiting = { kind: "approval", requestId: outcome.requestId, call, callId: outcome.callId, seq: outcome.seq, ...(outcome.shown && { shown: outcome.shown }) }
         return
       case "denied":
         append(ctx, agent, refusalMessage(call, outcome.decision.reason))

@@ -20,7 +20,7 @@ export type Message =
 /** Why the agent is stopped on a person, and what to hand the model once they answered. */
 export type AgentWaiting =
   | { kind: "question"; requestId: string; call: ToolCall; questions: string[]; options?: string[]; created: boolean }
-  | { kind: "approval" | "in_flight"; requestId: string; call: ToolCall; callId: string; seq: number }
+  | { kind: "approval" | "in_flight"; requestId: string; call: ToolCall; callId: string; seq: number; shown?: string }
 
 export interface AgentState {
   v: 1

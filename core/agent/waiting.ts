@@ -45,7 +45,7 @@ function settleFromRequest(ctx: RunContext, agent: AgentState, waiting: AgentWai
   }
   if (waiting.kind === "approval") {
     if (request.status === "approved") {
-      agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq, approved: true, forRun: Boolean(request.forRun) } }
+      agent.pending = { key: waiting.call.key, call: { callId: waiting.callId, seq: waiting.seq, approved: true, forRun: Boolean(request.forRun), ...(waiting.shown && { shown: waiting.shown }) } }
       return
     }
     const reason = denialReason(request)

@@ -70,7 +70,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
         return errorResult("APPROVAL_PENDING", "denied", `still waiting for a person to approve this call: \`${approve(earlier.requestId)}\` (or \`ccode deny ${runId} ${earlier.requestId}\`), then call it again`)
       }
       waiting.delete(key)
-      if (request?.status === "approved") pending = { callId: earlier.callId, seq: earlier.seq, approved: true, forRun: Boolean(request.forRun) }
+      if (request?.status === "approved") pending = { callId: earlier.callId, seq: earlier.seq, approved: true, forRun: Boolean(request.forRun), ...(earlier.shown && { shown: earlier.shown }) }
       else return errorResult("DENIED", "denied", denialReason({ settledBy: request?.settledBy ?? null, answer: request?.answer ?? null }))
     }
     // one controller per call (calls run one at a time): the client's cancel stops this call only,
@@ -100,7 +100,7 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
       case "denied":
         return outcome.result
       case "waiting":
-        waiting.set(key, { callId: outcome.callId, seq: outcome.seq, requestId: outcome.requestId })
+        waiting.set(key, { callId: outcome.callId, seq: outcome.seq, requestId: outcome.requestId, ...(outcome.shown && { shown: outcome.shown }) })
         return errorResult(
           "APPROVAL_REQUIRED", "denied",
           `needs a person's approval (risk ${outcome.decision.risk}: ${outcome.decision.reason}). ` +
@@ -136,5 +136,5 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
 // The run needs a task: this one has no steps, its workdir is where `ccode mcp` serves.
 function sessionTask(cwd: string): LoadedTask {
   const file = "(ccode mcp)"
-  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file) }
+  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file), sha256: "" }
 }

@@ -1,13 +1,11 @@
 // The tools a run gets beyond the built-ins: plugins (user, trusted workspace, task) and the tools
 // of MCP servers (policy and task), added to the registry in that order. A name clash is a
 // configuration error naming both files; a plugin or server that fails is reported and left out.
-import { readFileSync } from "node:fs"
 import type { Policy } from "../policy/types.ts"
 import type { LoadedTask } from "../task/load.ts"
 import { ConfigError, positionOf } from "../base/yaml.ts"
 import { addTool, type ToolRegistry } from "../tools/registry.ts"
 import type { Tool } from "../tools/types.ts"
-import { sha256 } from "../base/hash.ts"
 import { discoverPlugins, type SkippedPlugin } from "./discover.ts"
 import { loadPluginFiles, type LoadedPlugin } from "./load.ts"
 import type { PluginHooks } from "./validate.ts"
@@ -74,7 +72,7 @@ export async function addExtraTools(opts: ExtrasOptions): Promise<Extras> {
   const servers = { ...opts.servers }
   const taskServers = task?.spec.mcp?.servers ?? {}
   // a server command sits in the task file itself: trusted with the task file's content
-  if (Object.keys(taskServers).length && !opts.isTrusted(task!.file, taskHash(task!.file))) {
+  if (Object.keys(taskServers).length && !opts.isTrusted(task!.file, task!.sha256)) {
     problems.push(`MCP servers of ${task!.file} (${Object.keys(taskServers).join(", ")}) not started: the task file is not trusted (\`ccode trust ${task!.file}\` or --trust)`)
   } else Object.assign(servers, taskServers)
   let close = async () => {}
@@ -99,14 +97,6 @@ function add(opts: ExtrasOptions, tool: Tool, source: string): void {
   } catch (error) {
     if (!opts.onClash) throw error
     opts.onClash(error as Error)
-  }
-}
-
-function taskHash(file: string): string {
-  try {
-    return sha256(readFileSync(file, "utf8"))
-  } catch {
-    return ""
   }
 }
 

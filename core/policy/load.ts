@@ -8,7 +8,6 @@ import type { YamlSource } from "../base/yaml.ts"
 import { bundledFingerprint, bundledLayer, bundledPolicy, isBundledName } from "./bundled.ts"
 import { mergePolicy } from "./merge.ts"
 import { envLayer, flagsLayer, type PolicyFlags } from "./env.ts"
-import { sha256 } from "../base/hash.ts"
 import { findWorkspaceRoot, isFile, userPolicyFile, workspaceLayerRoots, workspacePolicyFiles } from "./workspace.ts"
 import { anchorLayer, type Layer } from "./layer.ts"
 import { layerFromText, readPolicyText } from "./read.ts"
@@ -98,8 +97,8 @@ export async function loadPolicyFile(
 export interface TaskPolicyInput {
   /** the task file (absolute) */
   file: string
-  /** its text as read (for the trust hash); read again when missing */
-  text?: string
+  /** the hash of the text that was parsed (for the trust check): never a second read of the file */
+  sha256: string
   src: YamlSource
   /** where `policy:` sits in the task document */
   prefix?: PropertyKey[]
@@ -115,7 +114,7 @@ export async function taskPolicyLayers(input: TaskPolicyInput, trust: Trust, cac
     const files = [input.value].flat().map((p) => (isAbsolute(p) ? p : resolve(base, p)))
     return Promise.all(files.map((f) => loadPolicyFile(f, "task", check, cacheDir)))
   }
-  const hash = sha256(input.text ?? (await readPolicyText(input.file)))
+  const hash = input.sha256
   const { layerFromValue } = await import("./parse.ts")
   const layer = await layerFromValue(input.value, input.src, input.prefix ?? ["policy"], {
     name: "task", trusted: check(input.file, hash), file: input.file, sha256: hash,

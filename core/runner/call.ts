@@ -15,6 +15,7 @@ import { afterHooks } from "../plugins/hooks.ts"
 import { planIndex } from "./plan.ts"
 import { resolveAsk } from "./approve.ts"
 import { decideCall } from "./decide-call.ts"
+import { approvalDigest } from "./approved.ts"
 import { guardAfter, guardBefore, guardStart, haltOrContinue, ownChanges, resultSummary } from "./guarding.ts"
 import type { RunContext } from "./context.ts"
 import { newId } from "./ids.ts"
@@ -43,7 +44,8 @@ export interface Proposal {
 export type CallOutcome =
   | { kind: "ran"; callId: string; seq: number; result: ToolResult; decision: Decision }
   | { kind: "denied"; callId: string; seq: number; result: ToolResult; decision: Decision }
-  | { kind: "waiting"; callId: string; seq: number; requestId: string; decision: Decision }
+  /** `shown`: the digest of the call the person is asked about (approved.ts) */
+  | { kind: "waiting"; callId: string; seq: number; requestId: string; decision: Decision; shown?: string }
   /** a guard stopped the run before this call; it runs again on resume */
   | { kind: "halted"; callId: string; seq: number; trip: Trip }
   /** a signal stopped ccode while the call ran: it stays in flight, and a person settles it on resume */
@@ -102,7 +104,7 @@ export async function runCall(
 
   if (decision.decision === "ask") {
     const resolved = await resolveAsk(ctx, { callId, proposal, call, decision })
-    if (resolved.kind === "waiting") return await waitFor(ctx, resolved, { row, decision }, applyOutcome)
+    if (resolved.kind === "waiting") return await waitFor(ctx, { ...resolved, shown: approvalDigest(call, proposal.args, decision) }, { row, decision }, applyOutcome)
     decision = resolved.decision
   }
 
@@ -181,11 +183,11 @@ export async function runCall(
 /** The call waits for a person: its row (pending) and the request are committed with the checkpoint. */
 async function waitFor(
   ctx: RunContext,
-  request: { requestId: string; writes: StateWrites },
+  request: { requestId: string; writes: StateWrites; shown?: string },
   { row, decision }: { row: Omit<NewCall, "status">; decision: Decision },
   applyOutcome: (outcome: CallOutcome) => void,
 ): Promise<CallOutcome> {
-  const outcome: CallOutcome = { kind: "waiting", callId: row.id, seq: row.seq, requestId: request.requestId, decision }
+  const outcome: CallOutcome = { kind: "waiting", callId: row.id, seq: row.seq, requestId: request.requestId, decision, ...(request.shown && { shown: request.shown }) }
   applyOutcome(outcome)
   await commitWithCheckpoint(ctx, { calls: [pendingRow(row, decision, "pending")], ...request.writes })
   return outcome

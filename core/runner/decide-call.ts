@@ -6,6 +6,7 @@ import { decideWithHooks } from "../plugins/hooks.ts"
 import type { Risk } from "../base/risk.ts"
 import type { Call, Decision } from "../policy/types.ts"
 import { recordGrant } from "./approve.ts"
+import { approvalChanged, approvalDigest } from "./approved.ts"
 import type { DecideState } from "../policy/types.ts"
 import type { ToolRegistry } from "../tools/registry.ts"
 import type { Governor, RunContext } from "./context.ts"
@@ -24,7 +25,9 @@ export async function decideCall<P extends { tool: string; args: Record<string, 
 ): Promise<Decided<P>> {
   const decided = await decideProposal({ ...ctx, hooks: trip ? [] : ctx.hooks }, proposal, { callId, state: { tripped: trip, grants: ctx.state.grants } })
   let { decision } = decided
-  if (pending?.approved && decision.decision === "ask") {
+  const changed = pending?.approved && decision.decision === "ask" ? approvalChanged(pending.shown, approvalDigest(decided.call, decided.proposal.args, decision)) : undefined
+  if (changed) decision = { ...decision, reason: `${decision.reason} (${changed})` }
+  else if (pending?.approved && decision.decision === "ask") {
     decision = { ...decision, decision: "allow", by: "user", reason: "approved by a person" }
     if (pending.forRun) {
       const grant = ctx.governor.grantFor(decided.call, decision)

@@ -21,7 +21,7 @@ export async function loadRunPolicy(
   const cacheDir = join(env.home, "cache")
   const taskLayers = task.spec.policy === undefined
     ? []
-    : await taskPolicyLayers({ file: task.file, src: task.source, value: task.spec.policy, prefix: ["policy"] }, trust, cacheDir)
+    : await taskPolicyLayers({ file: task.file, sha256: task.sha256, src: task.source, value: task.spec.policy, prefix: ["policy"] }, trust, cacheDir)
   const loaded = await loadPolicy({
     ...trust,
     cwd: workdir,

@@ -1,11 +1,10 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { realpathSync } from "node:fs"
 import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { addExtraTools, type Extras } from "../plugins/extras.ts"
-import { sha256 } from "../base/hash.ts"
 import { isLoaderVar } from "../shell/scope.ts"
 import { createRedactor, looksSecretVariable, type Redactor } from "../redact/index.ts"
 import { resolveInputs } from "../task/inputs.ts"
@@ -23,6 +22,8 @@ import { loadRunPolicy } from "./policy.ts"
 import { Recorder } from "./recorder.ts"
 import type { StepConfig } from "./state.ts"
 import { sandboxStatus, type SandboxStatus } from "../sandbox/session.ts"
+import { findWorkspaceRoot } from "../policy/workspace.ts"
+import { isInside } from "../base/paths.ts"
 
 export interface PreparedStep {
   id: string
@@ -72,6 +73,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const loaded = await loadRunPolicy(env, task, options, cwd, (root) => trust.in(root))
   const { workspace } = loaded
   const trusted = taskTrusted(trust.in(workspace), task, options)
+  checkWorkdir(task, cwd, trusted)
   const loaderEnv = checkTaskEnv(task, trusted)
   // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
   const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
@@ -170,7 +172,24 @@ function secretValues(named: string[], ...envs: Record<string, string>[]): strin
 /** The task file is trusted as it is now (by --trust or `ccode trust` of its content, for this workspace). */
 function taskTrusted(isTrusted: TrustCheck, task: LoadedTask, options: RunOptions): boolean {
   if (options.trust) return true
-  return existsSync(task.file) && isTrusted(task.file, sha256(readFileSync(task.file, "utf8")))
+  // the hash of the text that was parsed: a file swapped on disk meanwhile cannot lend its trust
+  return isTrusted(task.file, task.sha256)
+}
+
+/**
+ * An untrusted task's `workdir:` stays inside the task file's own workspace (its nearest `.ccode/` or
+ * git root, else its folder): otherwise the repository picks the sandbox's writable root (/etc, the
+ * home folder) or borrows another project's trusted policy, plugins and servers. Raised before any
+ * plugin, server or step runs.
+ */
+function checkWorkdir(task: LoadedTask, cwd: string, trusted: boolean): void {
+  if (task.spec.workdir === undefined || trusted) return
+  const own = findWorkspaceRoot(task.dir)
+  if (isInside(own, cwd)) return
+  const at = positionOf(task.source, ["workdir"])
+  throw new ConfigError(task.file, at.line, at.col,
+    `workdir ${task.spec.workdir} resolves to ${cwd}, outside the task file's workspace ${own}; an untrusted task runs only inside its own workspace. ` +
+    `Review the task, then \`ccode trust ${task.file}\` (or --trust for one run), or move the task file into the folder it works on`)
 }
 
 function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {

@@ -29,6 +29,8 @@ export interface PendingCall {
   approved?: boolean
   /** approved "for this run": add the call's grant when it runs */
   forRun?: boolean
+  /** the digest of the call as the person was shown it (approved.ts): the approval holds only for that call */
+  shown?: string
 }
 
 /** Why a plan item is blocked on a person, and what they were asked. */

@@ -1,7 +1,8 @@
 // What a scripted step sees when it is due: its `if:` decided, and `${{ }}` substituted into its
 // arguments, env and working directory — before the policy decides the call, so the decision is on
 // exactly what runs (an input or output value that reads as shell syntax is analysed as such).
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { evaluate, ExprError, parseExpression, truthy, type Scope, type Value } from "../task/expr.ts"
@@ -81,9 +82,27 @@ export function dueCall(ctx: RunContext, id: string, step: StepConfig, attempt: 
   if (step.workingDirectory !== undefined) args.cwd = workingDirectory(ctx, substitute(step.workingDirectory, scope))
   const dir = ctx.outputDir ?? join(tmpdir(), `ccode-outputs-${ctx.runId}`)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const outputFile = join(dir, `output-${id.replace(/[^A-Za-z0-9_.-]/g, "_")}-${attempt}`)
-  writeFileSync(outputFile, "", { mode: 0o600 })
+  const outputFile = freshOutputFile(dir, `output-${id.replace(/[^A-Za-z0-9_.-]/g, "_")}-${attempt}`)
   return { args, env: { ...env, CCODE_OUTPUT: outputFile }, outputFile }
+}
+
+/**
+ * The step's output file, made by ccode outside the sandbox in a folder every sandboxed step can write:
+ * an unguessable name created new (O_EXCL) without following a link, so an earlier step cannot plant
+ * `output-<next step>-1 -> /any/host/file` for ccode to create or truncate.
+ */
+function freshOutputFile(dir: string, stem: string): string {
+  for (let i = 0; i < 4; i++) {
+    const path = join(dir, `${stem}-${randomBytes(6).toString("hex")}`)
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600))
+      return path
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== "EEXIST" && code !== "ELOOP") throw error
+    }
+  }
+  throw new StepRefused(`$CCODE_OUTPUT could not be created new in ${dir} (every name tried was taken); refused`)
 }
 
 // Fail closed: resolved through every symlink, and refused unless it is a folder inside the workspace.

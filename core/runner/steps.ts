@@ -78,7 +78,7 @@ async function runItem(ctx: RunContext, id: string, step: StepConfig): Promise<v
       case "interrupted":
         return // stays active with its call in flight: resume asks a person what became of it
       case "waiting":
-        ctx.state.waiting[id] = { kind: "approval", requestId: outcome.requestId, call: { callId: outcome.callId, seq: outcome.seq } }
+        ctx.state.waiting[id] = { kind: "approval", requestId: outcome.requestId, call: { callId: outcome.callId, seq: outcome.seq, ...(outcome.shown && { shown: outcome.shown }) } }
         apply({ type: "wait", id, note: `waiting for approval (${outcome.requestId})` })
         return
       case "denied":

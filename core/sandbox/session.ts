@@ -129,7 +129,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
         // moved aside before anything (the user's next git command, another agent) can read it
         const aside = setAside(input.workspace, made, String(Date.now()))
         const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +
-          `(a repository's config or an agent's hooks run programs outside the sandbox); moved aside to ${aside.join(", ")} for review. ` +
+          `(a repository's config or an agent's hooks run programs outside the sandbox); ${aside.map(asideNote).join("; ")}. ` +
           `To let steps create it, add it to sandbox.writable`
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }
@@ -147,6 +147,11 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
     runDir: input.runDir,
     close: () => shared.close(),
   }
+}
+
+// "moved aside to .git.blocked-1-ab12 for review", or for an entry no name could be taken for, "deleted .git"
+function asideNote(aside: string): string {
+  return aside.endsWith(" (deleted)") ? `deleted ${aside.slice(0, -" (deleted)".length)} (it could not be moved aside)` : `moved aside to ${aside} for review`
 }
 
 /** The one call a process-running tool makes: spawn through the sandbox when the run has one. */

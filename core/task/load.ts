@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import { basename, dirname, extname, resolve } from "node:path"
 import { checkExpressions, checkInputTemplates } from "./refs.ts"
 import { TaskFile, type Step } from "./schema.ts"
+import { sha256 } from "../base/hash.ts"
 import { ConfigError, parseYaml, positionOf, validateYaml, type YamlSource } from "../base/yaml.ts"
 
 export interface PlannedStep {
@@ -36,6 +37,8 @@ export interface LoadedTask {
   spec: TaskFile
   steps: PlannedStep[]
   source: YamlSource
+  /** sha256 of exactly the text that was parsed: what trust is checked against (never a second read) */
+  sha256: string
 }
 
 /**
@@ -51,7 +54,10 @@ export function loadTask(path: string, opts: { fast?: boolean } = {}): LoadedTas
   let source: YamlSource | undefined
   const sourceOf = () => (source ??= parseYaml(text, file))
   const quick = opts.fast ? fastParse(text) : undefined
-  return build(file, quick ?? validateYaml(sourceOf(), TaskFile), sourceOf)
+  const task = build(file, quick ?? validateYaml(sourceOf(), TaskFile), sourceOf)
+  let hash: string | undefined
+  Object.defineProperty(task, "sha256", { get: () => (hash ??= sha256(text)), enumerable: false })
+  return task
 }
 
 // Bun's parser and the schema; undefined on any problem, so the full load reports it with its position.

@@ -2,7 +2,7 @@
 // the task's when the task is trusted; a file that fails to load is reported and left out; a name
 // taken twice is an error naming both files.
 import { describe, expect, test } from "bun:test"
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sha256 } from "../../core/base/hash.ts"
@@ -152,5 +152,28 @@ describe("a run's extra tools", () => {
     const error = await addExtraTools({ registry: createRegistry(), workspace: l.workspace, cwd: l.workspace, env: l.env, home: l.home, isTrusted: () => true, servers: {}, task }).catch((e) => e)
     expect(error.exitCode).toBe(2)
     expect(error.message).toBe(`${taskFile}:3:5: plugin ./missing.ts not found (looked for ${join(l.workspace, "missing.ts")})`)
+  })
+})
+
+describe("a task's MCP servers are trusted with the text that was parsed", () => {
+  test("a task file swapped for its trusted version after it was read does not lend that trust: its servers are not started", async () => {
+    const l = layout()
+    try {
+      const taskFile = join(l.workspace, "task.yaml")
+      const marker = join(l.root, "server-ran")
+      const good = "version: 1\nsteps:\n  - run: echo hello\n"
+      const evil = `${good}mcp:\n  servers:\n    x: { command: /bin/sh, args: [-c, "touch ${marker}"] }\n`
+      writeFileSync(taskFile, evil)
+      const task = loadTask(taskFile)
+      writeFileSync(taskFile, good) // a racer puts the trusted text back before the trust check
+      const isTrusted = (path: string, hash: string) => path === taskFile && hash === sha256(good)
+      const extras = await addExtraTools({ registry: createRegistry(), workspace: l.workspace, cwd: l.workspace, env: l.env, home: l.home, isTrusted, servers: {}, task })
+      await extras.close()
+      expect(extras.problems).toEqual([`MCP servers of ${taskFile} (x) not started: the task file is not trusted (\`ccode trust ${taskFile}\` or --trust)`])
+      expect(existsSync(marker)).toBe(false)
+      expect(task.sha256).toBe(sha256(evil))
+    } finally {
+      rmSync(l.root, { recursive: true, force: true })
+    }
   })
 })

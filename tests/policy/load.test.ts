@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { sha256 } from "../../core/base/hash.ts"
 import { loadPolicy, taskPolicyLayers, type LoadOptions } from "../../core/policy/load.ts"
 import { findWorkspaceRoot } from "../../core/policy/workspace.ts"
 import { decide } from "../../core/policy/decide.ts"
@@ -112,7 +113,7 @@ describe("layers", () => {
     writeFileSync(taskFile, text)
     const src = parseYaml(text, taskFile)
     const value = validateYaml(src, PolicyFile, ["policy"])
-    const task = await taskPolicyLayers({ file: taskFile, src, value }, { isTrusted: () => false })
+    const task = await taskPolicyLayers({ file: taskFile, sha256: sha256(text), src, value }, { isTrusted: () => false })
     const { policy, warnings } = await loadPolicy(opts({ task }))
     expect(policy.approval.threshold).toBe("low")
     expect(warnings[0]).toStartWith(`${taskFile}:3: approval.threshold: medium ignored`)
@@ -123,7 +124,7 @@ describe("layers", () => {
     const taskFile = join(repo, "task.yaml")
     writeFileSync(join(repo, "p1.yaml"), "limits: { max_steps: 7 }\n")
     const src = parseYaml("policy: [p1.yaml]\n", taskFile)
-    const task = await taskPolicyLayers({ file: taskFile, src, value: ["p1.yaml"] }, { isTrusted: () => false })
+    const task = await taskPolicyLayers({ file: taskFile, sha256: sha256("policy: [p1.yaml]\n"), src, value: ["p1.yaml"] }, { isTrusted: () => false })
     expect(task.map((l) => [l.name, l.file])).toEqual([["task", join(repo, "p1.yaml")]])
     expect((await loadPolicy(opts({ task }))).policy.limits.max_steps).toBe(7)
   })
