@@ -1,8 +1,9 @@
 // Preview, confirm, commit: a call runs against a scratch copy of the workspace; what it changed
 // is listed and diffed; approving applies exactly that change to the real workspace, and nothing
 // else (a file that changed meanwhile in the workspace refuses the apply). I/O at the edge: copies and walks.
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { OutsideRoot, withParent, type OpenDir } from "../base/beneath.ts"
 
 export interface Change {
   path: string
@@ -46,28 +47,51 @@ export function previewOf(workspace: string, scratch: string): Preview {
   return { scratch, changes, diff: diffOf(workspace, scratch, changes) }
 }
 
-/** Apply the preview's changes to the workspace; throws naming the file when the workspace changed under it. */
+/**
+ * Apply the preview's changes to the workspace; throws naming the file when the workspace changed under it.
+ * Every folder on the way is opened below the workspace without following links (base/beneath.ts): a
+ * folder swapped for a symlink since the preview refuses the apply, it never carries a write outside.
+ */
 export function applyPreview(workspace: string, preview: Preview): void {
   for (const c of preview.changes) {
-    const target = join(workspace, c.path)
-    if (c.base !== undefined && hashOf(target) !== c.base) throw new Error(`${c.path} changed in the workspace since the preview; nothing was applied`)
-    if (c.kind === "added" && existsSync(target)) throw new Error(`${c.path} appeared in the workspace since the preview; nothing was applied`)
+    let now: string | undefined
+    let there = false
+    try {
+      withParent(workspace, c.path, false, (dir, name) => {
+        there = lstatSync(dir.at(name), { throwIfNoEntry: false }) !== undefined
+        now = hashOf(dir.at(name))
+      })
+    } catch (error) {
+      if (error instanceof OutsideRoot) throw new Error(`${c.path} is no longer below real folders of the workspace (${error.message}); nothing was applied`)
+      throw error
+    }
+    if (c.base !== undefined && now !== c.base) throw new Error(`${c.path} changed in the workspace since the preview; nothing was applied`)
+    if (c.kind === "added" && there) throw new Error(`${c.path} appeared in the workspace since the preview; nothing was applied`)
   }
   for (const c of preview.changes) {
-    const target = join(workspace, c.path)
-    const source = join(preview.scratch, c.path)
-    if (c.kind === "deleted") {
-      rmSync(target, { force: true })
-      continue
+    try {
+      withParent(workspace, c.path, c.kind !== "deleted", (dir, name) => applyOne(dir, name, c, join(preview.scratch, c.path)))
+    } catch (error) {
+      if (error instanceof OutsideRoot) throw new Error(`${c.path} is no longer below real folders of the workspace (${error.message}); the change was applied only in part`)
+      throw error
     }
-    mkdirSync(dirname(target), { recursive: true })
-    const st = lstatSync(source)
-    rmSync(target, { force: true })
-    if (st.isSymbolicLink()) symlinkSync(readlinkSync(source), target)
-    else {
-      copyFileSync(source, target)
-      chmodSync(target, st.mode & 0o7777)
-    }
+  }
+}
+
+function applyOne(dir: OpenDir, name: string, c: Change, source: string): void {
+  const target = dir.at(name)
+  if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${c.path} is a folder in the workspace now; the change was applied only in part`)
+  rmSync(target, { force: true })
+  if (c.kind === "deleted") return
+  const st = lstatSync(source)
+  if (st.isSymbolicLink()) return symlinkSync(readlinkSync(source), target)
+  // created here, never opened through a link that appeared meanwhile
+  const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
+  try {
+    writeFileSync(fd, readFileSync(source))
+    fchmodSync(fd, st.mode & 0o7777)
+  } finally {
+    closeSync(fd)
   }
 }
 
