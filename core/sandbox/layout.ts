@@ -7,6 +7,7 @@ import type { SandboxPolicy } from "../policy/types.ts"
 import { existingPaths, existingPathsOf } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
+import { grantedWritable, pinWritable, type WritablePin } from "./writable.ts"
 
 export interface LayoutInput {
   bwrap: string
@@ -24,11 +25,13 @@ export interface LayoutInput {
   netDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
   proxy?: SandboxProxy
+  /** the policy's writable paths as pinned when the run's sandbox was set up (pinWritable); pinned now when absent */
+  writablePins?: readonly WritablePin[]
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const expand = (p: string) => expandPath(p, input.home, input.workspace)
-  const granted = existingPaths(input.policy.writable.map(expand))
+  const granted = grantedWritable(input.writablePins ?? pinWritable(input.policy.writable.map(expand)), [input.workspace, input.tmpDir])
   const writable = unique([input.workspace, input.tmpDir, ...granted])
   // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
   const protectedPaths = existingPaths(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))

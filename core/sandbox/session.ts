@@ -7,7 +7,8 @@ import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
 import { expandHome, isInside } from "../base/paths.ts"
-import { sandboxLayout } from "./layout.ts"
+import { expandPath, sandboxLayout } from "./layout.ts"
+import { pinWritable } from "./writable.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
 import { parseAllowlist } from "../base/hosts.ts"
@@ -96,9 +97,11 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
 
 function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)): Sandbox {
   const tmpDir = join(input.runDir, "tmp")
+  // where each sandbox.writable path leads now, before any step ran: a link planted later grants nothing
+  const writablePins = pinWritable(input.policy.writable.map((p) => expandPath(p, input.home, input.workspace)))
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy })
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy, writablePins })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
