@@ -21,8 +21,10 @@ export interface WatchedLink {
 /** The first symlink on the way down from the writable root holding each path (lexically), if any. */
 export function linksOnTheWay(paths: readonly string[], roots: readonly string[]): WatchedLink[] {
   const out = new Map<string, WatchedLink>()
+  // innermost first: the root a path is below is the first that holds it
+  const inner = [...roots].sort((a, b) => b.length - a.length)
   for (const path of paths) {
-    const root = roots.filter((r) => isInside(r, path) && r !== path).sort((a, b) => b.length - a.length)[0]
+    const root = inner.find((r) => r !== path && isInside(r, path))
     if (!root) continue
     let at = root
     for (const name of relative(root, path).split("/")) {
