@@ -90,3 +90,26 @@ describe("preview apply after a folder became a symlink", () => {
     expect(lstatSync(join(ws, "n1", "n2", "run.sh")).mode & 0o777).toBe(0o755)
   })
 })
+
+describe("preview apply takes exactly the bytes that were shown", () => {
+  test("the scratch copy's file rewritten after the preview: refused, the workspace keeps its bytes", () => {
+    const { ws, scratch } = setup()
+    writeFileSync(join(scratch, "d", "known"), "shown\n")
+    writeFileSync(join(scratch, "d", "added"), "shown too\n")
+    const preview = previewOf(ws, scratch)
+    writeFileSync(join(scratch, "d", "added"), "something else\n")
+    expect(() => applyPreview(ws, preview)).toThrow("d/added changed in the preview's copy since it was shown")
+    expect(readFileSync(join(ws, "d", "known"), "utf8")).toBe("known-content-v1\n")
+    expect(existsSync(join(ws, "d", "added"))).toBe(false)
+  })
+
+  test("a folder of the scratch copy swapped for a link to a host folder: nothing is read through it", () => {
+    const { ws, outside, scratch } = setup()
+    writeFileSync(join(scratch, "d", "x"), "edited\n")
+    const preview = previewOf(ws, scratch)
+    renameSync(join(scratch, "d"), join(scratch, "d.old"))
+    symlinkSync(outside, join(scratch, "d"))
+    expect(() => applyPreview(ws, preview)).toThrow("d/x moved in the preview's copy")
+    expect(readFileSync(join(ws, "d", "x"), "utf8")).toBe("x\n")
+  })
+})
