@@ -68,3 +68,18 @@ describe("which writable entries a call gets", () => {
     expect(grantedWritable(pins, [join(base, "ws")])).toEqual([join(base, "ws", "later")])
   })
 })
+
+describe("writable entries inside other writable entries", () => {
+  test("writable: [data, data/cache] outside the workspace: cache re-linked inside the writable data grants nothing, even pinned anew", () => {
+    const base = join(root, "nested")
+    mkdirSync(join(base, "data", "cache"), { recursive: true })
+    mkdirSync(join(base, "ws"), { recursive: true })
+    mkdirSync(join(base, "victim"))
+    const entries = [join(base, "data"), join(base, "data", "cache")]
+    expect(grantedWritable(pinWritable(entries), [join(base, "ws")])).toEqual(entries)
+    rmSync(join(base, "data", "cache"), { recursive: true })
+    Bun.spawnSync(["ln", "-s", join(base, "victim"), join(base, "data", "cache")])
+    // a resume pins the entries again, with the link already there
+    expect(grantedWritable(pinWritable(entries), [join(base, "ws")])).toEqual([join(base, "data")])
+  })
+})
