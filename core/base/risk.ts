@@ -6,7 +6,15 @@ export const DECISIONS = ["allow", "ask", "deny"] as const
 export type DecisionKind = (typeof DECISIONS)[number]
 
 export function riskRank(risk: Risk): number {
-  return RISKS.indexOf(risk)
+  // RISKS.indexOf(risk) without the call: this runs for every finding of every command analysed
+  switch (risk) {
+    case "safe": return 0
+    case "low": return 1
+    case "medium": return 2
+    case "high": return 3
+    case "critical": return 4
+    default: return -1
+  }
 }
 
 export function maxRisk(...levels: Risk[]): Risk {

@@ -2,6 +2,7 @@
 // and why not when they cannot.
 import { homedir } from "node:os"
 import { join } from "node:path"
+import { hookSocketDir } from "../base/hooksockets.ts"
 import { runSandbox, type Sandbox, type SandboxStatus } from "../sandbox/session.ts"
 import type { Policy } from "../policy/types.ts"
 import type { RunContext } from "./context.ts"
@@ -35,6 +36,6 @@ export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
 export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string): Sandbox | undefined {
   return runSandbox({
     status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
-    processes: { track, forget, bootTicks, isLive, withDescendants },
+    hookDir: hookSocketDir(ccodeHome), processes: { track, forget, bootTicks, isLive, withDescendants },
   })
 }

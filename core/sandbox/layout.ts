@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { existingPaths, existingPathsOf } from "./present.ts"
-import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, hookSocketDirs, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 import { linksOnTheWay } from "./links.ts"
 import { grantedWritable, pinWritable, type WritablePin } from "./writable.ts"
@@ -24,6 +24,8 @@ export interface LayoutInput {
   env?: Record<string, string | undefined>
   /** the folder of the runs' proxy sockets: hidden from every sandbox (one run's allowlist is not another's) */
   netDir?: string
+  /** the folder of the warm hook servers' sockets in the run's data folder: hidden from every sandbox */
+  hookDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
   proxy?: SandboxProxy
   /** the policy's writable paths as pinned when the run's sandbox was set up (pinWritable); pinned now when absent */
@@ -47,13 +49,16 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const hidden = unique([
     ...existingPathsOf(fixed.hidden),
     ...existingPathsOf(otherHomesHidden(input.home)),
-    ...existingPaths([...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)),
+    ...existingPaths([...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : []),
+      ...hookSocketDirs(input.home, input.env ?? {}), ...(input.hookDir ? [input.hookDir] : [])].map(expand)),
   ])
     // the workspace and the temp dir stay what they are, even when a socket path names them
     .filter((p) => !writable.some((w) => isInside(p, w)))
     .map((path) => ({ path, dir: isDir(path) }))
+  // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs)
+  const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path)))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden, network }
+  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden: outermost, network }
   if (links.length) layout.links = links
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }

@@ -138,7 +138,7 @@ function read(run: Run, source: string, context: Construct[], cwd: Cwd, loader: 
     run.errors.push(diverges)
     return undefined
   }
-  const plain = run.fast && !start.cdableVars && !start.late && start.braces === undefined && !BUILTIN_INTEGER_ASSIGNMENT.test(source) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
+  const plain = run.fast && !start.cdableVars && !start.late && start.braces === undefined && !(source.includes("=") && BUILTIN_INTEGER_ASSIGNMENT.test(source)) ? (readPlain(source, loader, vars, cwd, context) ?? readSimpleList(source, loader, vars, cwd, context)) : undefined
   if (plain) return plain
   const scope = rootScope(vars, loader)
   if (start.cdableVars) scope.cdableVars = true // `bash -O cdable_vars -c ...`
@@ -175,7 +175,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   const commands: SimpleCommand[] = []
   const paths: TouchedPath[] = []
   // the strongest reason of each part (and of bare redirects and parse errors): the analysis' own reasons
-  const tops: Finding[] = [...run.bare.findings]
+  const tops: Finding[] = run.bare.findings.length ? run.bare.findings.slice() : []
   const links = madeLinks(parts, run.ctx.home, run.ctx.workspace)
   const placeOf = (self: number): PlaceContext => (links.length ? { ...run.place, through: (p) => throughLinks(p, links, self, run.ctx.realpath) } : run.place)
   const bare = placeOf(-1)
@@ -193,12 +193,14 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     const part = parts[i]!
     // what earlier parts write changes what later ones find on disk (`cp -r x.git y && git -C y log`)
     const wroteBefore = writes(paths)
-    const c = classify(part, wroteBefore ? { ...placeOf(i), wroteBefore } : placeOf(i), run.ctx.overrides)
+    const place = placeOf(i)
+    const c = classify(part, wroteBefore ? { ...place, wroteBefore } : place, run.ctx.overrides)
     commands.push(toSimple(part, c.risk, c.reasons, c.classes))
     if (c.reasons[0]) tops.push({ name: "", level: c.risk, reason: c.reasons[0] })
     const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home, unplaced)) paths.push(p)
-    for (const p of recursiveReads(part, run.ctx.home, (r) => leads(r, placeOf(i), run.ctx.realpath))) paths.push(p)
+    // with no link on disk or made by the command a root leads only to itself (recursiveReads' default)
+    for (const p of recursiveReads(part, run.ctx.home, run.ctx.realpath || links.length ? leadsFrom(place, run.ctx.realpath) : undefined)) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
     for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
@@ -208,7 +210,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
   }
   for (const u of unplaced) tops.push(unplacedFinding(u))
   const overrides = run.ctx.overrides
-  for (const name of run.shell.secretsRead ?? []) {
+  if (run.shell.secretsRead?.size) for (const name of run.shell.secretsRead) {
     const f = secretVariableFinding(name)
     tops.push(overrides && Object.hasOwn(overrides, f.name) ? { ...f, level: overrides[f.name]! } : f)
   }
@@ -238,6 +240,10 @@ function linked(paths: TouchedPath[], self: number, links: MadeLink[], run: Run,
       tops.push(p.access === "write" ? { name: "link-write", level: "high", reason: `writes ${how}` } : { name: "link-read", level: "medium", reason: `reads ${how}` })
     }
   }
+}
+
+function leadsFrom(place: PlaceContext, realpath?: (p: string) => string): (path: string) => string[] {
+  return (r) => leads(r, place, realpath)
 }
 
 // where a folder a recursive read walks really is: through the links on disk and those the command makes
@@ -270,7 +276,13 @@ function exposes(tops: Finding[], commands: SimpleCommand[]): boolean {
 
 function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]): SimpleCommand {
   const args: string[] = []
-  for (let i = 1; i < part.words.length; i++) args.push(part.words[i]!.text)
+  // the arguments not known before it runs, in the same pass
+  let open: number[] | undefined
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i]!
+    args.push(w.text)
+    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
+  }
   const cmd: SimpleCommand = {
     text: part.text,
     program: part.program,
@@ -286,11 +298,6 @@ function toSimple(part: Part, risk: Risk, reasons: string[], classes: string[]):
     loaderEnv: part.loader.length > 0,
   }
   if (part.programPath !== undefined) cmd.programPath = part.programPath
-  let open: number[] | undefined
-  for (let i = 1; i < part.words.length; i++) {
-    const w = part.words[i]!
-    if (w.value === undefined || w.hollow || w.placeholder) (open ??= []).push(i - 1)
-  }
   if (open) cmd.open = open
   if (part.appended) cmd.appended = true
   return cmd
@@ -316,12 +323,18 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
     for (const p of paths) if (!listed(out, p)) out.push(p)
     return out
   }
+  // the usual path (absolute, nothing but its kind): one set per kind keyed by the path itself, with no
+  // key string built; the rest by the full key (which starts otherwise: the two never meet)
+  const plain = { f: new Set<string>(), R: new Set<string>(), r: new Set<string>(), w: new Set<string>() }
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
-    if (seen.has(key)) continue
-    seen.add(key)
+    const kind = p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w"
+    const extra = (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "")
+    const set = extra === "" && p.path.startsWith("/") ? plain[kind] : seen
+    const key = set === seen ? kind + extra + p.path : p.path
+    if (set.has(key)) continue
+    set.add(key)
     out.push(p)
   }
   return out

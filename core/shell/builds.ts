@@ -35,6 +35,8 @@ const COMPILER_DRIVERS = new Set(["gcc", "g++", "clang", "clang++", "cc", "c++",
  *  `=`, after `-X`, after `@`, after `TYPE:` (`-p /x`, `-Wl,-rpath,/x`, `addopts=-p /x`, `-B/x`, `@/x`,
  *  `xml:/x`), and values the tool expands itself (`$HOME/x`). */
 export function pathCandidates(s: string): string[] {
+  // a plain name (`test`, `build`, `lint`): nothing in it splits off or can be a path, URL or variable
+  if (PLAIN_NAME.test(s)) return []
   const out: string[] = []
   const todo = [s]
   while (todo.length) {
@@ -53,6 +55,8 @@ export function pathCandidates(s: string): string[] {
   }
   return out.filter((c) => URL.test(c) || EXPANDED.test(c) || c.startsWith("/") || c.startsWith("~") || c === ".." || c.startsWith("../") || c.includes("/.."))
 }
+
+const PLAIN_NAME = /^[A-Za-z0-9_]*$/
 
 // a value a tool expands itself (pytest's cache_dir: expandvars + expanduser): where it points is not known here
 const EXPANDED = /^\$\{?[A-Za-z_]/

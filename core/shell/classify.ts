@@ -131,7 +131,7 @@ export function classify(part: Part, place: PlaceContext, overrides?: Record<str
   if (part.programPath && !SYSTEM_BINS.test(part.programPath)) {
     findings.push({ name: "local-program", level: "medium", reason: `runs ${part.programPath}, not the system's ${program}` })
   }
-  findings.push(...printedSecrets(part, place.env))
+  for (const f of printedSecrets(part, place.env)) findings.push(f)
   if (part.forkBomb) findings.push({ name: "fork-bomb", level: "critical", reason: "a function that starts copies of itself without end (fork bomb)" })
 
   if (overrides) {

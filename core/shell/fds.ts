@@ -27,7 +27,7 @@ const STD: Record<string, number> = { stdin: 0, stdout: 1, stderr: 2 }
 
 /** The command's redirects in order, its words seen through the descriptors they leave open. */
 export function openFds(redirects: readonly RawRedirect[], words: readonly Word[], home: string, inherited: FdTable = EMPTY, piped = false): Opened | undefined {
-  if (!redirects.length && inherited.size === 0 && !words.some(mayBeFdPath)) return undefined
+  if (!redirects.length && inherited.size === 0 && !anyFdPath(words)) return undefined
   const table = new Map(inherited)
   const findings: Finding[] = []
   const out: RawRedirect[] = []
@@ -51,9 +51,16 @@ export function openFds(redirects: readonly RawRedirect[], words: readonly Word[
   return { redirects: out, words: seen, table, findings }
 }
 
+// words.some(mayBeFdPath) as a plain loop: this runs for every part
+function anyFdPath(words: readonly Word[]): boolean {
+  for (let i = 0; i < words.length; i++) if (mayBeFdPath(words[i]!)) return true
+  return false
+}
+
 function mayBeFdPath(w: Word): boolean {
   const v = w.value
-  return v !== undefined && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
+  // most words hold no `/` at all: one search for it settles them
+  return v !== undefined && v.includes("/") && (v.includes("/dev/") || v.includes("/proc/")) && !w.procsub
 }
 
 // the word as the path it names: the file opened on the descriptor, with what follows appended; an

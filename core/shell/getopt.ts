@@ -193,13 +193,32 @@ function readLong(words: readonly Word[], i: number, v: string, spec: Compiled, 
 export function resolveLong(given: string, spec: Compiled): string | undefined {
   if (spec.long.has(given)) return given
   if (!given) return undefined
-  let found: string | undefined
-  for (const n of spec.longNames) {
-    if (!n.startsWith(given)) continue
-    if (found !== undefined) return undefined // ambiguous: the program refuses it, we do not guess
-    found = n
+  // the names that start with `given` are a run in sorted order, from the first name not below it:
+  // found by halving (rg, git and curl have hundreds of long names, and most words are not theirs)
+  const names = sortedNames(spec.longNames)
+  let lo = 0
+  let hi = names.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (names[mid]! < given) lo = mid + 1
+    else hi = mid
   }
-  return found
+  const found = names[lo]
+  if (found === undefined || !found.startsWith(given)) return undefined
+  // ambiguous (a second name starts so too): the program refuses it, we do not guess
+  return names[lo + 1]?.startsWith(given) ? undefined : found
+}
+
+// each option list's long names sorted, made at its first prefix lookup (keyed by the list itself)
+const SORTED = new WeakMap<readonly string[], string[]>()
+
+function sortedNames(names: readonly string[]): string[] {
+  let sorted = SORTED.get(names)
+  if (!sorted) {
+    sorted = [...names].sort()
+    SORTED.set(names, sorted)
+  }
+  return sorted
 }
 
 function readShort(words: readonly Word[], i: number, v: string, spec: Compiled, out: OptionReading): number {

@@ -39,9 +39,12 @@ const TREE_READERS = new Set(["grep", "diff", "diff-tree", "archive"])
 // short options whose value is the rest of the word: a cluster is read up to one of them
 const VALUED_SHORT = "SGOnLXMCBDlIefA"
 
+// what every part but git's gets: shared, never added to
+const NO_PATHS: TouchedPath[] = []
+
 /** The marks of a git part that prints content the repository holds; [] for every other part. */
 export function gitContentReads(part: Part, home: string): TouchedPath[] {
-  if (part.program !== "git" || part.cwd === null) return []
+  if (part.program !== "git" || part.cwd === null) return NO_PATHS
   const sub = part.words[1]?.value
   if (sub === undefined) return []
   if (!SUBS.has(sub)) return marks(part, renamedObjects(part, sub), home)

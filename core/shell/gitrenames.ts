@@ -7,8 +7,12 @@
 import type { Part } from "./part.ts"
 import type { GitContent } from "./types.ts"
 
+const RENAMING = new Set(["mktree", "update-index", "notes", "replace", "update-ref", "tag", "read-tree"])
+
 /** What a git part hands over by object id to be named anew, or undefined when it names none. */
 export function renamedObjects(part: Part, sub: string): GitContent | undefined {
+  // every other subcommand names none: its words are not copied
+  if (!RENAMING.has(sub)) return undefined
   const words = part.words.slice((part.git?.sub ?? 1) + 1).map((w) => w.value)
   const ids: string[] = []
   if (sub === "mktree") return { blobs: [], renames: "mktree", input: true }

@@ -62,19 +62,24 @@ const EVAL = /(^|[\s;&|(){}`])(?:eval|trap)(?=$|\s)/
  *  kept: what is left is read as syntax and globs. */
 export function unquotedText(script: string): string {
   let out = ""
+  // the characters from `from` on are copied as they are, a run at a time (not one concatenation each)
+  let from = 0
   for (let i = 0; i < script.length; i++) {
-    const c = script[i]!
-    if (c === "\\") {
-      out += "__"
+    const c = script.charCodeAt(i)
+    if (c === 92) {
+      out += script.slice(from, i) + "__"
       i++
-    } else if (c === "'" || c === '"') {
+      from = i + 1
+    } else if (c === 39 || c === 34) {
       let end = i + 1
-      while (end < script.length && script[end] !== c) end += c === '"' && script[end] === "\\" ? 2 : 1
-      out += c + "_".repeat(Math.min(end, script.length) - i - 1) + (end < script.length ? c : "")
+      while (end < script.length && script.charCodeAt(end) !== c) end += c === 34 && script.charCodeAt(end) === 92 ? 2 : 1
+      const quote = script[i]!
+      out += script.slice(from, i) + quote + "_".repeat(Math.min(end, script.length) - i - 1) + (end < script.length ? quote : "")
       i = end
-    } else out += c
+      from = i + 1
+    }
   }
-  return out
+  return from < script.length ? out + script.slice(from) : out
 }
 
 function firstMatch(text: string, lists: [RegExp, string][][], unquotedLists: [RegExp, string][][], words: WordCheck[]): string | undefined {

@@ -162,7 +162,8 @@ const MAX_PATHS = 16
 export function throughLinks(path: string, links: readonly MadeLink[], self: number, realpath?: (p: string) => string): Through | undefined {
   let found: Through | undefined
   let frontier = [path]
-  const seen = new Set<string>([path])
+  // made at the first path a link leads to: most paths lead through none, and this runs for every path
+  let seen: Set<string> | undefined
   for (let hop = 0; hop < MAX_HOPS && frontier.length; hop++) {
     const next: string[] = []
     for (const p of frontier) {
@@ -177,6 +178,7 @@ export function throughLinks(path: string, links: readonly MadeLink[], self: num
           const rest = p.slice(l.at.length)
           const mapped = t === "/" ? rest || "/" : t + rest
           const real = realpath ? realpath(mapped) : mapped
+          seen ??= new Set<string>([path])
           for (const m of real === mapped ? [mapped] : [mapped, real]) {
             if (seen.has(m) || seen.size > MAX_PATHS) continue
             seen.add(m)

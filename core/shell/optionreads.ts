@@ -108,8 +108,15 @@ function reading(words: readonly Word[], spec: Compiled): OptionReading {
   return lastReading
 }
 
+// each program's long names split once (keyed by its entry in FILE_OPTIONS)
+const LONGS = new WeakMap<FileOptions, string[]>()
+
 function conservative(args: readonly Word[], spec: FileOptions): OptionRead[] {
-  const longs = (spec.long ?? "").split(" ").filter(Boolean)
+  let longs = LONGS.get(spec)
+  if (!longs) {
+    longs = (spec.long ?? "").split(" ").filter(Boolean)
+    LONGS.set(spec, longs)
+  }
   const out: OptionRead[] = []
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value
@@ -124,7 +131,16 @@ function conservative(args: readonly Word[], spec: FileOptions): OptionRead[] {
       else if (args[i + 1]) out.push({ option, value: args[i + 1]! })
       continue
     }
-    const at = [...v.slice(1)].findIndex((c) => spec.short?.includes(c))
+    // the first letter that reads a file, counted in code points as a spread of the word would (-1: none)
+    let at = -1
+    let k = -1
+    for (const c of v.slice(1)) {
+      k++
+      if (spec.short?.includes(c)) {
+        at = k
+        break
+      }
+    }
     if (at < 0) continue
     const option = v.length > 2 ? `-${v[at + 1]} (in ${v})` : v
     if (at + 2 < v.length) out.push({ option, value: attached(args[i]!, at + 2) })

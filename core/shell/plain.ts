@@ -53,7 +53,7 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
     const word: Word = { text: value, value, expanded: false, hollow: false, glob: words[i]!.glob && tail.replace(/'[^']*'|"[^"]*"/g, "").search(/[*?]/) >= 0, tilde: tail.startsWith("~") }
     assignments.push({ name, value: word })
   }
-  if (first === words.length) return { commands: [], bare: [], bareCwd: [] }
+  if (first === words.length) return { commands: [], bare: NO_BARE, bareCwd: NO_BARE_CWD }
   const cmd: RawCommand = {
     words: first ? words.slice(first) : words,
     assignments,
@@ -64,8 +64,12 @@ export function readPlain(command: string, loader: string[], inherited: Map<stri
     loader,
   }
   if (inherited.size) cmd.exported = inherited
-  return { commands: [cmd], bare: [], bareCwd: [] }
+  return { commands: [cmd], bare: NO_BARE, bareCwd: NO_BARE_CWD }
 }
+
+// a plain command has no redirect without a command: shared, never added to (the walk's own are its own)
+const NO_BARE: Walked["bare"] = []
+const NO_BARE_CWD: Walked["bareCwd"] = []
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
 

@@ -44,9 +44,10 @@ export function unknownReads(part: Part): string | undefined {
   }
   if (part.program === "git") return gitUnknownReads(part)
   if (!SHOWS_CONTENT.has(part.program)) return undefined
-  const vals = part.words.slice(1).map((w) => w.value ?? "")
-  if (vals.some((v) => v.startsWith("--files0"))) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
-  if (part.program === "yq" && vals.some((v) => /\bload(_[a-z]+)?\s*\(/.test(v))) return "yq load() reads the file its expression names"
+  // the arguments' values looked at in place (no copy: cat, head and grep come here for every file)
+  const words = part.words
+  for (let i = 1; i < words.length; i++) if ((words[i]!.value ?? "").startsWith("--files0")) return `${part.program} --files0-from shows the files a list names at run time: one could be a secret`
+  if (part.program === "yq") for (let i = 1; i < words.length; i++) if (/\bload(_[a-z]+)?\s*\(/.test(words[i]!.value ?? "")) return "yq load() reads the file its expression names"
   if (part.appended) return `${part.program} shows files named at run time (by xargs or find): one could be a secret`
   // jq's option values (`--arg NAME VALUE`) are not files; its --slurpfile/--rawfile files are touched paths
   const jq = part.program === "jq"
@@ -68,21 +69,23 @@ const COPIES = new Set(["cp", "mv", "ln", "install", "rsync", "scp", "tar", "zip
 /** A content-showing read (or an input redirect) of a path written with a variable that names a credential
  *  file (`cat $KRB5CCNAME`, `cat "$CREDENTIALS_DIRECTORY/db"`, `< $GOOGLE_APPLICATION_CREDENTIALS`). */
 export function credentialVariableRead(part: Part, home = "", env?: Record<string, string | undefined>): string | undefined {
+  // whether the environment moves a store: the same for every word (looked up once, not per word)
+  let moves: boolean | undefined
   if (SHOWS_CONTENT.has(part.program) || COPIES.has(part.program)) for (let i = 1; i < part.words.length; i++) {
-    const found = credentialVariable(part.program, part.words[i]!) ?? relocated(part, part.words[i]!, home, env)
+    const found = credentialVariable(part.program, part.words[i]!) ?? relocated(part, part.words[i]!, home, env, (moves ??= movesStores(env)))
     if (found) return found
   }
   for (const r of part.redirects) if (r.access === "read") {
-    const found = credentialVariable(part.program, r.target) ?? relocated(part, r.target, home, env)
+    const found = credentialVariable(part.program, r.target) ?? relocated(part, r.target, home, env, (moves ??= movesStores(env)))
     if (found) return found
   }
   return undefined
 }
 
-// a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts)
-function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined): string | undefined {
+// a store moved by XDG_CONFIG_HOME, XDG_DATA_HOME or CARGO_HOME (relocated.ts); `moves`: movesStores(env)
+function relocated(part: Part, w: Word, home: string, env: Record<string, string | undefined> | undefined, moves: boolean): string | undefined {
   const written = w.text.includes("$")
-  const moved = w.value !== undefined && movesStores(env)
+  const moved = w.value !== undefined && moves
   if (!written && !moved) return undefined
   const paths = moved ? (resolveWord(w, part.cwd, home) ?? []) : []
   return relocatedStore(part.program, w.text, paths, env)
@@ -115,8 +118,11 @@ function gitUnknownReads(part: Part): string | undefined {
  * holds them. `leads` says where a root really is (a link named as an operand, `h -> /root`, is walked
  * where it leads); a glob root is returned marked `recursive` for the caller to check its matches on disk.
  */
+// what most parts touch here: shared, never added to (the caller copies what it is given)
+const NO_PATHS: TouchedPath[] = []
+
 export function recursiveReads(part: Part, home: string, leads: (path: string) => string[] = (p) => [p]): TouchedPath[] {
-  if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : []
+  if (!recursive(part)) return part.program === "diff" ? pairedReads(part, home) : NO_PATHS
   const out: TouchedPath[] = part.program === "diff" ? pairedReads(part, home) : []
   // rg: the dot-names its globs and ignore files let through (null: ag, none; undefined: every one)
   const dots = hiddenSkipped(part) ? rgDotGlobs(part) : undefined
@@ -186,6 +192,23 @@ export function homeSecrets(home: string): string[] {
 
 /** The credential locations a recursive read of `dir` reaches (ignoring case, as a case-insensitive file system would). */
 export function credentialsBelow(dir: string, home: string): string[] {
+  // the home's length first: no two (home, folder) pairs share a key
+  const key = `${home.length}:${home}${dir}`
+  let found = below.get(key)
+  if (!found) {
+    if (below.size >= 256) below.clear()
+    found = locationsBelow(dir, home)
+    below.set(key, found)
+  }
+  // a copy: the caller may add to what it is given
+  return found.slice()
+}
+
+// what a recursive read of a folder reaches depends on the folder and the home alone (the walk compares
+// it with a few hundred locations): kept per pair, bounded; agents search the same folders again and again
+const below = new Map<string, string[]>()
+
+function locationsBelow(dir: string, home: string): string[] {
   const out: string[] = []
   if (isInsideFold(dir, home)) for (const s of HOME_SECRETS) out.push(`${home}/${s}`)
   // a location shorter than the folder cannot be below it (most folders searched are deep in the workspace)
@@ -243,7 +266,7 @@ function located(home: string): string[] {
  * disk where those links lead (nothing before the run can list a tree's links).
  */
 export function followedWalks(part: Part, home: string): TouchedPath[] {
-  if (!followsLinks(part)) return []
+  if (!followsLinks(part)) return NO_PATHS
   return walkRoots(part, home).map((path) => ({ path, access: "read", follow: true }))
 }
 

@@ -17,6 +17,9 @@ export function secretVariableFinding(name: string): Finding {
 // the plain ones as declarations (declarePrints)
 const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"])
 
+// what every other program gets: shared, never added to
+const NO_FINDINGS: Finding[] = []
+
 /** `printenv NAME`, `builtin declare -p NAME`: the secret variables it prints (by name, or by the value
  *  `env` gives them) that the script did not set (export or NAME=v before it), and a name known only at
  *  run time (`printenv ${!GITHUB@}`, `printenv $x`, a glob `GITHUB_TOKE?` that a file's name turns into
@@ -33,7 +36,7 @@ export function printedSecrets(part: Part, env?: Record<string, string | undefin
   else if (DECLARES.has(part.program) && flagged(part.words, "n")) {
     verb = "makes a nameref to"
     names = part.words.slice(1).filter((w) => !w.value?.startsWith("-") && w.text.includes("=")).map((w) => ({ ...w, value: w.value?.slice(w.value.indexOf("=") + 1) }))
-  } else return []
+  } else return NO_FINDINGS
   const out: Finding[] = []
   for (const o of names) {
     const name = o.value === undefined || o.hollow || o.glob ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?$/s.exec(o.value)?.[1] ?? o.value

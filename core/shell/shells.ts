@@ -164,7 +164,16 @@ export function programOptions(part: Part, ex: Expander, spec: { short?: string;
     if (long && spec.long.some((n) => n.startsWith(long[1]!))) programs.push(long[2] ? long[3] : words[++i]?.value)
     else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
       const valued = spec.valued ?? spec.short ?? ""
-      const at = [...v.slice(1)].findIndex((c) => valued.includes(c)) + 1
+      // the first letter that takes a value, counted in code points as a spread of the word would
+      let at = 0
+      let k = 0
+      for (const c of v.slice(1)) {
+        k++
+        if (valued.includes(c)) {
+          at = k
+          break
+        }
+      }
       if (at > 0 && (spec.short ?? "").includes(v[at]!)) programs.push(at + 1 < v.length ? v.slice(at + 1) : words[++i]?.value)
     }
     else if (part.program === "tar" && v.startsWith("--checkpoint-action=exec=")) programs.push(v.slice(25))

@@ -67,13 +67,16 @@ function globOperands(part: Part, out: TouchedPath[]): void {
   }
 }
 
+const CONFIG_SUBS = new Set(["config", "remote", "var"])
+
 function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = part.redirects.length ? redirectPaths(part.redirects, part.cwd, home, unplaced) : []
   const cwd = part.cwd
   const program = part.program
   const words = part.words
   const role = ROLES.get(program) ?? (READERS.has(program) ? "read" : undefined)
-  if (program === "git" && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out, words[1]?.value === "remote")
+  // (printsConfig holds only for config, remote and var: the values are copied for those alone)
+  if (program === "git" && CONFIG_SUBS.has(words[1]?.value ?? "") && printsConfig(words.slice(1).map((w) => w.value))) gitConfigFiles(part, home, out, words[1]?.value === "remote")
   // git diff/grep --no-index read files, not the repository
   if (program === "git" && hasWord(words, "--no-index")) {
     for (const w of operands(words, 2)) addPath(out, w, "read", cwd, home, unplaced)
@@ -88,8 +91,8 @@ function operandPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedP
     const eq = v.startsWith("--") ? v.indexOf("=") : -1
     const attached = eq >= 0 ? v.slice(eq + 1) : v.charCodeAt(0) === 45 && (v.includes("/") || v.includes("~")) ? /^-[A-Za-z0-9]+([/~].*)$/.exec(v)?.[1] : undefined
     if (attached !== undefined) {
-      const value = { ...w, value: attached, text: attached, tilde: false }
-      if (looksLikePath(value)) addPath(out, value, "read", cwd, home, unplaced)
+      // the word for the value is made only for a value that looks like a path (most are not: --format=%h)
+      if (looksLikePathValue(attached, false)) addPath(out, { ...w, value: attached, text: attached, tilde: false }, "read", cwd, home, unplaced)
     } else if (program === "git" && (lineRange(v) !== undefined || words[i - 1]?.value === "-L")) {
       // `git log -L1,1:.env`, `-L:func:.env`, `-L 1,1:.env`: the file after a `:` of -L's value is read
       for (const file of lineRangeFiles(lineRange(v) ?? v)) addPath(out, { ...w, value: file, text: file, tilde: false, glob: false }, "read", cwd, home, unplaced)
@@ -188,9 +191,12 @@ function lineRangeFiles(v: string): string[] {
 }
 
 function looksLikePath(w: Word): boolean {
-  const v = w.value ?? ""
+  return looksLikePathValue(w.value ?? "", w.tilde)
+}
+
+function looksLikePathValue(v: string, tilde: boolean): boolean {
   if (v.includes("://") || v.includes("=")) return false
-  return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || w.tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
+  return v.startsWith("/") || v.startsWith("./") || v.startsWith("../") || v === "." || v === ".." || tilde || (v.includes("/") && !v.includes(":")) || (v.charCodeAt(0) === 46 && /^\.[A-Za-z0-9_]/.test(v))
 }
 
 /** `git config`, `git remote -v`/get-url/show, `git var -l` (the words after `git`): what git's config

@@ -58,10 +58,13 @@ export function unpackOf(part: Part): Unpack | undefined {
   return undefined
 }
 
+// what every part that unpacks nothing gets: shared, never added to
+const NO_PATHS: TouchedPath[] = []
+
 /** The archive as a touched path marked with where its members land (none from stdin or not static). */
 export function unpackReads(part: Part, home: string, wroteBefore = false): TouchedPath[] {
   const u = unpackOf(part)
-  if (!u?.archive || u.strip === undefined) return []
+  if (!u?.archive || u.strip === undefined) return NO_PATHS
   const into = resolveWord(u.into ?? dotWord(u.archive), part.cwd, home)
   if (!into || into.length !== 1) return []
   const out: TouchedPath[] = []

@@ -7,18 +7,10 @@ import { analyzeShellSync, isPlainCommand, loadParser } from "../../core/shell/i
 import { splitSimpleList } from "../../core/shell/list.ts"
 import { CORPUS, CORPUS_CONTEXT } from "./corpus.ts"
 import { ATTACK_CONTEXT, loadAttacks, loadControls } from "./attacks.ts"
+import { random } from "./seeded.ts"
 
 beforeAll(() => loadParser())
 
-// a fixed seed: a failure names a command that fails again on the next run
-function random(seed: number): (n: number) => number {
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return (((t ^ (t >>> 14)) >>> 0) % n)
-  }
-}
 
 const sources = [...CORPUS.map((e) => e.cmd), ...loadAttacks().map((a) => a.cmd), ...loadControls()]
 const vocabulary = [...new Set(sources.flatMap((c) => c.split(/\s+/)).filter((w) => w && w.length < 40))]
