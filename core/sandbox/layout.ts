@@ -7,6 +7,8 @@ import type { SandboxPolicy } from "../policy/types.ts"
 import { existingPaths, existingPathsOf } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, hookSocketDirs, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
+import { linksOnTheWay } from "./links.ts"
+import { grantedWritable, pinWritable, type WritablePin } from "./writable.ts"
 
 export interface LayoutInput {
   bwrap: string
@@ -26,18 +28,23 @@ export interface LayoutInput {
   hookDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
   proxy?: SandboxProxy
+  /** the policy's writable paths as pinned when the run's sandbox was set up (pinWritable); pinned now when absent */
+  writablePins?: readonly WritablePin[]
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const expand = (p: string) => expandPath(p, input.home, input.workspace)
-  const granted = existingPaths(input.policy.writable.map(expand))
+  const granted = grantedWritable(input.writablePins ?? pinWritable(input.policy.writable.map(expand)), [input.workspace, input.tmpDir])
   const writable = unique([input.workspace, input.tmpDir, ...granted])
   // a protected path the policy explicitly made writable (writable: [.git]) is the user's choice
-  const protectedPaths = existingPaths(input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand))
-    .filter((p) => !granted.some((w) => isInside(w, p)))
+  const protectedNames = input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand).filter((p) => !granted.some((w) => isInside(w, p)))
+  const protectedPaths = existingPaths(protectedNames).filter((p) => !granted.some((w) => isInside(w, p)))
   const fixed = fixedPaths(input.home, input.workspace)
-  const readOnly = unique([...existingPathsOf(fixed.readOnly), ...existingPaths(input.policy.read_only.map(expand)), ...protectedPaths, ...gitFile(input.workspace)])
+  const readOnlyNames = input.policy.read_only.map(expand)
+  const readOnly = unique([...existingPathsOf(fixed.readOnly), ...existingPaths(readOnlyNames), ...protectedPaths, ...gitFile(input.workspace)])
     .filter((p) => writable.some((w) => isInside(w, p)))
+  // a read-only path reached through a link in a writable folder: the link itself is watched (links.ts)
+  const links = linksOnTheWay([...fixed.readOnly, ...readOnlyNames, ...protectedNames], writable)
   // (the built-in lists and the other homes' locations are the same arrays at every call: existingPathsOf)
   const hidden = unique([
     ...existingPathsOf(fixed.hidden),
@@ -51,7 +58,8 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs)
   const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path)))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path)], writable), hidden: outermost, network }
+  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden: outermost, network }
+  if (links.length) layout.links = links
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
 

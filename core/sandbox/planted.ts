@@ -35,7 +35,8 @@ export function setAside(workspace: string, names: readonly string[], stamp: str
   return names.map((name) => moveAside(workspace, name, stamp, suffix))
 }
 
-const randomSuffix = (): string => randomBytes(6).toString("hex")
+/** An unguessable part for a name a step must not be able to pre-create. */
+export const randomSuffix = (): string => randomBytes(6).toString("hex")
 
 const TRIES = 4
 

@@ -1,14 +1,17 @@
 // Preview, confirm, commit: a call runs against a scratch copy of the workspace; what it changed
 // is listed and diffed; approving applies exactly that change to the real workspace, and nothing
 // else (a file that changed meanwhile in the workspace refuses the apply). I/O at the edge: copies and walks.
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { OutsideRoot, withParent, type OpenDir } from "../base/beneath.ts"
 
 export interface Change {
   path: string
   kind: "added" | "changed" | "deleted"
   /** sha256 of the workspace's file when the preview started (changed/deleted), to refuse applying over an edit */
   base?: string
+  /** sha256 of the scratch copy's file that was shown (added/changed): exactly these bytes are applied */
+  after?: string
 }
 
 export interface Preview {
@@ -38,36 +41,95 @@ export function previewOf(workspace: string, scratch: string): Preview {
   const changes: Change[] = []
   for (const [path, kind] of after) {
     const old = before.get(path)
-    if (old === undefined) changes.push({ path, kind: "added" })
-    else if (old !== kind || !sameContent(join(workspace, path), join(scratch, path), kind)) changes.push({ path, kind: "changed", base: hashOf(join(workspace, path)) })
+    if (old === undefined) changes.push({ path, kind: "added", after: hashOf(join(scratch, path)) })
+    else if (old !== kind || !sameContent(join(workspace, path), join(scratch, path), kind)) changes.push({ path, kind: "changed", base: hashOf(join(workspace, path)), after: hashOf(join(scratch, path)) })
   }
   for (const path of before.keys()) if (!after.has(path)) changes.push({ path, kind: "deleted", base: hashOf(join(workspace, path)) })
   changes.sort((a, b) => a.path.localeCompare(b.path))
   return { scratch, changes, diff: diffOf(workspace, scratch, changes) }
 }
 
-/** Apply the preview's changes to the workspace; throws naming the file when the workspace changed under it. */
+/**
+ * Apply the preview's changes to the workspace; throws naming the file when the workspace changed under it.
+ * Every folder on the way is opened below the workspace without following links (base/beneath.ts): a
+ * folder swapped for a symlink since the preview refuses the apply, it never carries a write outside.
+ */
 export function applyPreview(workspace: string, preview: Preview): void {
   for (const c of preview.changes) {
-    const target = join(workspace, c.path)
-    if (c.base !== undefined && hashOf(target) !== c.base) throw new Error(`${c.path} changed in the workspace since the preview; nothing was applied`)
-    if (c.kind === "added" && existsSync(target)) throw new Error(`${c.path} appeared in the workspace since the preview; nothing was applied`)
+    let now: string | undefined
+    let there = false
+    try {
+      withParent(workspace, c.path, false, (dir, name) => {
+        there = lstatSync(dir.at(name), { throwIfNoEntry: false }) !== undefined
+        now = hashOf(dir.at(name))
+      })
+    } catch (error) {
+      if (error instanceof OutsideRoot) throw new Error(`${c.path} is no longer below real folders of the workspace (${error.message}); nothing was applied`)
+      throw error
+    }
+    if (c.base !== undefined && now !== c.base) throw new Error(`${c.path} changed in the workspace since the preview; nothing was applied`)
+    if (c.kind === "added" && there) throw new Error(`${c.path} appeared in the workspace since the preview; nothing was applied`)
+    if (c.kind !== "deleted") sourceOf(preview.scratch, c)
   }
   for (const c of preview.changes) {
-    const target = join(workspace, c.path)
-    const source = join(preview.scratch, c.path)
-    if (c.kind === "deleted") {
-      rmSync(target, { force: true })
-      continue
+    try {
+      const source = c.kind === "deleted" ? undefined : sourceOf(preview.scratch, c)
+      withParent(workspace, c.path, c.kind !== "deleted", (dir, name) => applyOne(dir, name, c, source))
+    } catch (error) {
+      if (error instanceof OutsideRoot) throw new Error(`${c.path} is no longer below real folders of the workspace (${error.message}); the change was applied only in part`)
+      throw error
     }
-    mkdirSync(dirname(target), { recursive: true })
-    const st = lstatSync(source)
-    rmSync(target, { force: true })
-    if (st.isSymbolicLink()) symlinkSync(readlinkSync(source), target)
-    else {
-      copyFileSync(source, target)
-      chmodSync(target, st.mode & 0o7777)
-    }
+  }
+}
+
+interface Source {
+  link?: string
+  bytes?: Buffer
+  mode: number
+}
+
+// the scratch copy's file, read below the scratch folder without following links, and only when it still
+// holds the bytes the person was shown
+function sourceOf(scratch: string, c: Change): Source {
+  const fail = (why: string): never => {
+    throw new Error(`${c.path} ${why} in the preview's copy since it was shown; nothing more was applied`)
+  }
+  if (c.after === undefined) fail("has no recorded content (a preview saved by an older ccode: run the step again)")
+  let source: Source | undefined
+  try {
+    source = withParent(scratch, c.path, false, (dir, name) => {
+      const st = lstatSync(dir.at(name))
+      if (st.isSymbolicLink()) return { link: readlinkSync(dir.at(name)), mode: st.mode }
+      const fd = openSync(dir.at(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+      try {
+        if (!fstatSync(fd).isFile()) fail("is no regular file")
+        return { bytes: readFileSync(fd), mode: fstatSync(fd).mode }
+      } finally {
+        closeSync(fd)
+      }
+    })
+  } catch (error) {
+    if (error instanceof OutsideRoot || (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ELOOP") fail("moved")
+    throw error
+  }
+  if (!source) return fail("moved")
+  if (contentHash(source.link !== undefined ? Buffer.from(`link:${source.link}`) : source.bytes!, source.mode) !== c.after) fail("changed")
+  return source
+}
+
+function applyOne(dir: OpenDir, name: string, c: Change, source: Source | undefined): void {
+  const target = dir.at(name)
+  if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${c.path} is a folder in the workspace now; the change was applied only in part`)
+  rmSync(target, { force: true })
+  if (!source) return
+  if (source.link !== undefined) return symlinkSync(source.link, target)
+  // created here, never opened through a link that appeared meanwhile
+  const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
+  try {
+    writeFileSync(fd, source.bytes!)
+    fchmodSync(fd, source.mode & 0o7777)
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -108,10 +170,15 @@ function hashOf(path: string): string | undefined {
   try {
     const st = lstatSync(path)
     const bytes = st.isSymbolicLink() ? Buffer.from(`link:${readlinkSync(path)}`) : readFileSync(path)
-    return new Bun.CryptoHasher("sha256").update(bytes).update(String(st.mode & 0o111)).digest("hex")
+    return contentHash(bytes, st.mode)
   } catch {
     return undefined
   }
+}
+
+// a file's bytes (a link's target) and its executable bits
+function contentHash(bytes: Buffer, mode: number): string {
+  return new Bun.CryptoHasher("sha256").update(bytes).update(String(mode & 0o111)).digest("hex")
 }
 
 function diffOf(workspace: string, scratch: string, changes: Change[]): string {

@@ -1,15 +1,17 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
 import { mkdirSync, realpathSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { join, relative, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
 import { expandHome, isInside } from "../base/paths.ts"
-import { sandboxLayout } from "./layout.ts"
+import { expandPath, sandboxLayout } from "./layout.ts"
+import { pinWritable } from "./writable.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, planted, setAside } from "./planted.ts"
+import { changedLinks, putBack, type WatchedLink } from "./links.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
 import { sharedSandbox } from "./shared.ts"
@@ -98,12 +100,16 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
 
 function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)): Sandbox {
   const tmpDir = join(input.runDir, "tmp")
+  // where each sandbox.writable path leads now, before any step ran: a link planted later grants nothing
+  const writablePins = pinWritable(input.policy.writable.map((p) => expandPath(p, input.home, input.workspace)))
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, hookDir: input.hookDir, proxy })
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, hookDir: input.hookDir, proxy, writablePins })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
+  // the links on the way to read-only paths as first seen in this run (links.ts): put back when a call changed them
+  const watched = new Map<string, WatchedLink>()
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -117,6 +123,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       const laid = layout(spawn.cwd, spawn.env, proxy)
+      for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
@@ -133,6 +140,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
           `To let steps create it, add it to sandbox.writable`
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }
+      const relinked = relink(changedLinks(watched.values()), input.workspace)
+      if (relinked) return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message: relinked } }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
       const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder), input.home)
@@ -152,6 +161,23 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
 // "moved aside to .git.blocked-1-ab12 for review", or for an entry no name could be taken for, "deleted .git"
 function asideNote(aside: string): string {
   return aside.endsWith(" (deleted)") ? `deleted ${aside.slice(0, -" (deleted)".length)} (it could not be moved aside)` : `moved aside to ${aside} for review`
+}
+
+// read-only paths' links a call replaced or removed: put back, what stood there moved aside; the message, or undefined
+function relink(changed: WatchedLink[], workspace: string): string | undefined {
+  if (!changed.length) return undefined
+  const stamp = String(Date.now())
+  const said = changed.map((link) => {
+    const name = relative(workspace, link.path) || link.path
+    try {
+      const aside = putBack(link, stamp)
+      return aside ? `${name} (what the step put there moved aside to ${aside})` : `${name} (removed)`
+    } catch (error) {
+      return `${name} (not put back: ${(error as Error).message}; restore the link to ${link.target} by hand)`
+    }
+  })
+  return `blocked by the sandbox: the step replaced the read-only link ${said.join(", ")}; the link is back as it was. ` +
+    `Read-only paths stay as they are, links included: change them outside ccode if that is meant`
 }
 
 /** The one call a process-running tool makes: spawn through the sandbox when the run has one. */

@@ -1,5 +1,6 @@
 // What the sandbox is made of for one call: every path already resolved (realpath) and known to exist.
 // Built at the edge (layout.ts), turned into bwrap's argv by a pure function (args.ts).
+import type { WatchedLink } from "./links.ts"
 
 export interface SandboxLayout {
   /** absolute path of the bwrap binary */
@@ -15,6 +16,8 @@ export interface SandboxLayout {
    * cannot be renamed or removed, so `mv .git .git2 && mkdir -p .git/hooks` cannot step around it
    */
   pinned: string[]
+  /** symlinks in writable folders on the way to read-only paths: checked after the call, put back when changed */
+  links?: WatchedLink[]
   /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
   hidden: { path: string; dir: boolean }[]
   /**

@@ -1,7 +1,7 @@
 // Workspace snapshots for undo: a shadow git repository outside the
 // user's .git takes the whole work tree before and after mutating calls, so changes made by `shell`
 // are covered too. Restoring touches only what differs; the user's .git is never read or written.
-import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs"
+import { chmodIn, openBeneath, OutsideRoot, rmdirIn, unlinkIn, withParent, type OpenDir } from "../base/beneath.ts"
 import { join } from "node:path"
 import { snapshotFiles, workspaceListing, type Manifest } from "./listing.ts"
 import { writeCommit, writeSnapshotRef } from "./objects.ts"
@@ -178,34 +178,31 @@ async function readManifest(r: ShadowRepo, ref: string): Promise<Manifest> {
   return JSON.parse(text) as Manifest
 }
 
+// every folder on the way is opened below the workspace without following links (base/beneath.ts): a
+// folder a later run swapped for a symlink is never created, emptied or chmod'ed through
 async function apply(r: ShadowRepo, ref: string, plan: RestorePlan): Promise<void> {
-  const at = (path: string) => join(r.workspace, path)
-  for (const path of plan.removed) {
-    const stat = lstatOrNull(at(path))
-    if (stat && !stat.isDirectory()) unlinkSync(at(path))
-  }
-  for (const dir of plan.removeDirs) {
+  const inside = <T>(path: string, create: boolean, use: (dir: OpenDir, name: string) => T) => guarded(path, () => withParent(r.workspace, path, create, use))
+  const guarded = <T>(path: string, act: () => T) => {
     try {
-      rmdirSync(at(dir))
-    } catch {
-      // still holds ignored or unreadable files: those are outside undo's reach, so the directory stays
+      return act()
+    } catch (error) {
+      if (error instanceof OutsideRoot) throw new SnapshotError(`${path}: ${error.message}; undo stopped before going through it (put the folder back, or remove the link, and undo again)`)
+      throw error
     }
   }
+  for (const path of plan.removed) inside(path, false, unlinkIn)
+  for (const dir of plan.removeDirs) {
+    // still holds ignored or unreadable files: those are outside undo's reach, so the directory stays
+    inside(dir, false, rmdirIn)
+  }
   // created writable first: a read-only directory gets its mode after its files are back
-  for (const dir of plan.createDirs) mkdirSync(at(dir.path), { recursive: true })
+  for (const dir of plan.createDirs) guarded(dir.path, () => openBeneath(r.workspace, dir.path, true)?.close())
   if (plan.checkout.length) {
     // a seeded shadow repository holds the blobs of files that were as in the user's index only by name
     const wanted = await snapshotFiles(r, ref)
     await fetchMissing(r, plan.checkout.map((path) => wanted.get(path)?.oid).filter((oid): oid is string => Boolean(oid)))
     await r.git(["checkout", ref, "--pathspec-from-file=-", "--pathspec-file-nul"], { input: plan.checkout.join("\0") })
   }
-  for (const { path, mode } of [...plan.chmod, ...plan.createDirs].sort((a, b) => b.path.length - a.path.length)) chmodSync(at(path), mode)
+  for (const { path, mode } of [...plan.chmod, ...plan.createDirs].sort((a, b) => b.path.length - a.path.length)) inside(path, false, (dir, name) => chmodIn(dir, name, mode))
 }
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path)
-  } catch {
-    return null
-  }
-}
