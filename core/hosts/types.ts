@@ -51,6 +51,16 @@ export interface HostCall {
   toolUseId?: string
   /** Claude Code's permission mode, Gemini's MCP server identity: kept for the audit row */
   extra: Record<string, unknown>
+  /** what the host does with the payload that ccode's tool reading misses (a field it acts on) */
+  raised?: HookRaised[]
+  /** a Claude Code skill by name: its command blocks run without the hook, so its files are looked at */
+  skill?: string
+}
+
+/** A risk the host's own handling of a field adds, with the reason naming the field. */
+export interface HookRaised {
+  risk: Risk
+  reason: string
 }
 
 /** Bad hook input: exit 2 with the reason (both hosts then block the call). */
