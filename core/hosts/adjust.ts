@@ -31,7 +31,10 @@ export function adjustCall(host: HookHost, name: string, args: Record<string, un
     }
     return { args: out, reads, raised }
   }
-  if (name === "run_shell_command") oldDirectory(out, raised)
+  if (name === "run_shell_command") {
+    oldDirectory(out, raised)
+    shellFolder(out, raised)
+  }
   if (name === "grep_search" || name === "search_file_content" || name === "glob") oldPath(name, out)
   if (GEMINI_PATH_TOOLS.has(name)) {
     const given = Array.isArray(out.path) ? (out.path as string[]) : typeof out.path === "string" ? [out.path] : []
@@ -86,6 +89,14 @@ function oldDirectory(args: Record<string, unknown>, raised: HookRaised[]): void
   if (typeof old !== "string" || old === args.cwd) return
   if (args.cwd !== undefined) throw new HookInputError("run_shell_command gives both tool_input.dir_path and directory, with different values")
   raised.push({ risk: "high", reason: `run_shell_command's tool_input.directory ${JSON.stringify(old)} is an old argument name Gemini CLI 0.61 ignores (it runs the command in the workspace root, where it is judged); an older release would run it there` })
+}
+
+// the shell's dir_path is resolved as written by 0.61; a spelling another step may turn into another folder
+// (`@`, `%XX`, file://, NUL) leaves where the command runs unknown: high, naming the field
+function shellFolder(args: Record<string, unknown>, raised: HookRaised[]): void {
+  if (typeof args.cwd !== "string") return
+  const spellings = geminiPaths(args.cwd, "run_shell_command's dir_path", raised)
+  if (spellings.length > 1) raised.push({ risk: "high", reason: `run_shell_command's tool_input.dir_path ${JSON.stringify(args.cwd)} may name another folder once Gemini CLI resolves it (${spellings.slice(1).map((p) => JSON.stringify(p)).join(", ")}): where the command runs is not known` })
 }
 
 // grep_search/glob's old `path`: the host searches dir_path (default the workspace root); both places are judged

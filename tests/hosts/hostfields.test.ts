@@ -254,6 +254,12 @@ describe("Gemini's old argument names the host ignores", () => {
     expect([hook.risk, asks(hook)]).toEqual(["critical", true])
     const ls = await judge("gemini", "run_shell_command", { command: "ls", directory: "src" }, { policy: "ci" })
     expect(ls.reason).toContain("directory")
+    for (const dir_path of ["%2Essh", "@.ssh", "file:///tmp"]) {
+      const d = await judge("gemini", "run_shell_command", { command: "cat config", dir_path }, { cwd: home, workspace: home, policy: "ci" })
+      expect({ dir_path, risk: d.risk, ask: asks(d) }).toEqual({ dir_path, risk: "high", ask: true })
+      expect(d.reason).toContain("dir_path")
+    }
+    expect((await judge("gemini", "run_shell_command", { command: "ls", dir_path: "src" }, { policy: "ci" })).decision).toBe("allow")
   })
 })
 
