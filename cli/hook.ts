@@ -62,7 +62,7 @@ export async function runHook(host: HookHost, opts: HookOptions): Promise<number
     mark("policy load")
     const call = await prepareCall(hook.tool, hook.args, {
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads, policy: loaded.policy,
-      host: { raised: hook.raised, skill: hook.skill },
+      host: hook.checks,
     })
     mark("prepare")
     const decision = decide(loaded.policy, call, { grants: [] })

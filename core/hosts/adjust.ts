@@ -2,13 +2,12 @@
 // normalisation may open (hostpaths.ts), the fields that change what a tool does (an Agent's isolation,
 // cwd and mode), the old argument names the host ignores (judged where the host acts instead). Pure.
 import { claudePaths, geminiPaths, patternFolders } from "./hostpaths.ts"
-import { HookInputError, type HookHost, type HookRaised } from "./types.ts"
+import { HookInputError, type HookHost, type HookRaised, type HostChecks } from "./types.ts"
 
 export interface Adjusted {
   args: Record<string, unknown>
   reads: string[]
-  raised: HookRaised[]
-  skill?: string
+  checks: HostChecks
 }
 
 // Claude Code normalises these before the hook (trim, `~`): the trimmed form is judged too, for a host that does not
@@ -19,17 +18,19 @@ const PLAIN_MODES = new Set(["default", "plan", "acceptEdits"])
 
 export function adjustCall(host: HookHost, name: string, args: Record<string, unknown>, reads: string[]): Adjusted {
   const raised: HookRaised[] = []
+  const checks: HostChecks = {}
   const out = { ...args }
+  const done = (r: string[]) => ({ args: out, reads: r, checks: raised.length ? { ...checks, raised } : checks })
   if (host === "claude") {
     if (CLAUDE_FILE_TOOLS.has(name) && typeof out.path === "string") out.path = oneOrMany(claudePaths(out.path))
     if (name === "LSP" && typeof out.filePath === "string") out.filePath = oneOrMany(claudePaths(out.filePath))
     if (name === "Glob") globFolders(out, `${name}'s tool_input.pattern`, raised)
-    if (name === "Agent" || name === "Task") agentFields(name, out, raised)
-    if (name === "Skill") {
-      const skill = typeof out.skill === "string" ? out.skill.trim().replace(/^\//, "") : ""
-      return { args: out, reads, raised, skill }
+    if (name === "Agent" || name === "Task") {
+      agentFields(name, out, raised)
+      if (typeof out.subagent_type === "string" && out.subagent_type) checks.agent = out.subagent_type
     }
-    return { args: out, reads, raised }
+    if (name === "Skill" && typeof out.skill === "string") checks.skill = out.skill.trim().replace(/^\//, "")
+    return done(reads)
   }
   if (name === "run_shell_command") {
     oldDirectory(out, raised)
@@ -38,11 +39,13 @@ export function adjustCall(host: HookHost, name: string, args: Record<string, un
   if (name === "grep_search" || name === "search_file_content" || name === "glob") oldPath(name, out)
   if (GEMINI_PATH_TOOLS.has(name)) {
     const given = Array.isArray(out.path) ? (out.path as string[]) : typeof out.path === "string" ? [out.path] : []
-    if (given.length) out.path = oneOrMany([...new Set(given.flatMap((p) => geminiPaths(p, `${name}'s path`, raised)))])
+    const all = [...new Set(given.flatMap((p) => geminiPaths(p, `${name}'s path`, raised)))]
+    if (given.length) out.path = oneOrMany(all)
+    // replace on a file that is not there edits one of that name found elsewhere (its path corrector)
+    if (name === "replace" && all.length) checks.mustExist = all
   }
   if (name === "glob") globFolders(out, `${name}'s tool_input.pattern`, raised)
-  const allReads = [...new Set(reads.flatMap((p) => geminiPaths(p, `${name}'s path`, raised, true)))]
-  return { args: out, reads: allReads, raised }
+  return done([...new Set(reads.flatMap((p) => geminiPaths(p, `${name}'s path`, raised, true)))])
 }
 
 // one path stays a string (as the tool takes it); several are all judged (a declared path may be a list)

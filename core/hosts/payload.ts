@@ -44,7 +44,7 @@ export function parseHookPayload(host: HookHost, text: string): HostCall {
   const adjusted = adjustCall(host, name, args, reads)
   return {
     ...base, tool: entry.tool, args: adjusted.args, risk: entry.risk, reads: adjusted.reads, extra: hostExtra(host, payload),
-    ...(adjusted.raised.length ? { raised: adjusted.raised } : {}), ...(adjusted.skill !== undefined ? { skill: adjusted.skill } : {}),
+    ...(Object.keys(adjusted.checks).length ? { checks: adjusted.checks } : {}),
   }
 }
 

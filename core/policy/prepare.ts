@@ -19,6 +19,7 @@ import { gitTreeWrites } from "./gittrees.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
 import { skillBlocks } from "./skillfiles.ts"
+import { agentDefinition } from "./agentfiles.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
@@ -53,7 +54,7 @@ export interface PrepareContext {
    *  read and among a glob's matches; default: the built-in credential locations only */
   policy?: Policy
   /** what a hook host does with the payload beyond the tool's arguments (core/hosts/adjust.ts) */
-  host?: { raised?: Raised; skill?: string }
+  host?: { raised?: Raised; skill?: string; agent?: string; mustExist?: readonly string[] }
 }
 
 export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
@@ -69,6 +70,11 @@ export async function prepareCall(tool: string, args: Record<string, unknown>, c
 function withHost(call: Call, ctx: PrepareContext): Call {
   const raised: Raised = [...(ctx.host?.raised ?? [])]
   if (ctx.host?.skill !== undefined) skillBlocks(ctx.host.skill, ctx.cwd, ctx.home, ctx.env ?? {}, raised)
+  if (ctx.host?.agent !== undefined) agentDefinition(ctx.host.agent, ctx.cwd, ctx.home, ctx.env ?? {}, raised)
+  const missing = ctx.host?.mustExist?.length && !ctx.host.mustExist.some((p) => statSync(absoluteFrom(ctx.cwd, p, ctx.home), { throwIfNoEntry: false }))
+  if (missing) {
+    raised.push({ risk: "high", reason: `${ctx.host!.mustExist![0]} does not exist: Gemini CLI's replace then edits a file of that name it finds elsewhere in the workspace (any folder, .gemini and .git included)` })
+  }
   return raised.length ? { ...call, raised: [...(call.raised ?? []), ...raised] } : call
 }
 

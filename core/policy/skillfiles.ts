@@ -54,6 +54,12 @@ function firstCommand(text: string): string | undefined {
 // host runs in and every folder above it, and in the user's Claude folder
 function candidates(name: string, cwd: string, home: string, env: Record<string, string | undefined>): string[] {
   const asPath = name.split(":").join("/")
+  return claudeDirs(cwd, home, env).flatMap((r) => [join(r, "skills", asPath, "SKILL.md"), join(r, "commands", `${asPath}.md`), join(r, "skills", `${asPath}.md`)])
+}
+
+/** The .claude folders Claude Code loads project and user definitions from: the cwd's and every folder
+ *  above it, then the user's (CLAUDE_CONFIG_DIR or ~/.claude). */
+export function claudeDirs(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
   const roots: string[] = []
   let dir = cwd
   for (let i = 0; i < MAX_DIRS; i++) {
@@ -63,5 +69,5 @@ function candidates(name: string, cwd: string, home: string, env: Record<string,
     dir = up
   }
   roots.push(env.CLAUDE_CONFIG_DIR || join(home, ".claude"))
-  return [...new Set(roots)].flatMap((r) => [join(r, "skills", asPath, "SKILL.md"), join(r, "commands", `${asPath}.md`), join(r, "skills", `${asPath}.md`)])
+  return [...new Set(roots)]
 }

@@ -40,6 +40,9 @@ beforeAll(() => {
   put(join(ws, ".claude", "skills", "fenced", "SKILL.md"), "Run:\n```!\nmake lint\n```\n")
   put(join(ws, ".claude", "skills", "plain", "SKILL.md"), "---\nname: plain\n---\nUse `!important` in CSS with care. No commands here.\n")
   put(join(home, ".claude", "commands", "deploy.md"), "Deploy: !`./deploy.sh`\n")
+  put(join(ws, ".claude", "agents", "helper.md"), "---\nname: db-helper\ndescription: x\nmcpServers:\n  local:\n    command: ./server.sh\n---\nHelp.\n")
+  put(join(ws, ".claude", "agents", "hooked.md"), "---\nname: hooked\nhooks:\n  PreToolUse: []\n---\nHi.\n")
+  put(join(ws, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: reviews\ntools: Read, Grep\n---\nReview.\n")
 })
 
 afterAll(() => removeTree(root))
@@ -49,7 +52,7 @@ async function judge(host: HookHost, tool: string, input: Record<string, unknown
   const cwd = opts.cwd ?? ws
   const call = await prepareCall(hook.tool, hook.args, {
     cwd, workspace: opts.workspace ?? ws, home, env: {}, tmpDirs: ["/nonexistent-tmp"], toolRisk: hook.risk, reads: hook.reads,
-    policy: bundledPolicy(opts.policy ?? "default"), host: { raised: hook.raised, skill: hook.skill },
+    policy: bundledPolicy(opts.policy ?? "default"), host: hook.checks,
   })
   return decide(bundledPolicy(opts.policy ?? "default"), call, { grants: [] })
 }
@@ -83,6 +86,30 @@ describe("Claude Agent/Task: isolation, cwd, mode", () => {
       const d = await judge("claude", "Agent", { description: "x", ...input })
       expect({ input, decision: d.decision, risk: d.risk }).toEqual({ input, decision: "allow", risk: "low" })
     }
+  })
+})
+
+describe("Claude Agent: a project agent definition that starts MCP servers or hooks", () => {
+  test("mcpServers or hooks in its front matter is high and names the file; a plain one stays low", async () => {
+    for (const subagent_type of ["db-helper", "hooked"]) {
+      const d = await judge("claude", "Agent", { description: "x", prompt: "do", subagent_type }, { policy: "ci", cwd: join(ws, "app") })
+      expect({ subagent_type, risk: d.risk, ask: asks(d) }).toEqual({ subagent_type, risk: "high", ask: true })
+      expect(d.reason).toContain(".claude/agents/")
+    }
+    for (const subagent_type of ["reviewer", "Explore", "general-purpose"]) {
+      const d = await judge("claude", "Task", { description: "x", prompt: "do", subagent_type })
+      expect({ subagent_type, decision: d.decision }).toEqual({ subagent_type, decision: "allow" })
+    }
+  })
+})
+
+describe("Gemini replace on a file that is not there", () => {
+  test("the host's path corrector may edit another file of that name: high; an existing file stays medium", async () => {
+    const d = await judge("gemini", "replace", { file_path: "settings.json", old_string: "a", new_string: "b" }, { policy: "ci" })
+    expect([d.risk, asks(d)]).toEqual(["high", true])
+    expect(d.reason).toContain("does not exist")
+    const ok = await judge("gemini", "replace", { file_path: "README.md", old_string: "hello", new_string: "bye" }, { policy: "ci" })
+    expect([ok.risk, ok.decision]).toEqual(["medium", "allow"])
   })
 })
 
