@@ -83,6 +83,10 @@ describe("round 11: host tool payloads as the host reads them", () => {
     const v = await hook("claude", "Skill", { skill: "lint" }, { env: MEDIUM, cwd: join(sb.work, "app") })
     expect(v.answer).toBe("ask")
     expect(v.reason).toContain("SKILL-RAN")
+    // a project agent whose front matter starts an MCP server (a command line) when the agent starts
+    sb.file(".claude/agents/db.md", "---\nname: db\nmcpServers:\n  x:\n    command: ./srv.sh\n---\nHelp.\n")
+    const a = await hook("claude", "Task", { description: "x", prompt: "do", subagent_type: "db" }, { env: MEDIUM })
+    expect([a.answer, a.reason.includes("mcpServers")]).toEqual(["ask", true])
   })
 
   test("Gemini read_file through %2E and @: the host's resolution reads the credential; ccode asks", async () => {
@@ -123,6 +127,8 @@ describe("round 11: host tool payloads as the host reads them", () => {
     const v = await hook("gemini", "run_shell_command", { command: "echo x > .git/hooks/pre-commit", directory: "/tmp" }, { env: MEDIUM })
     expect(v.answer).toBe("ask")
     expect(v.reason).toContain(".git/hooks/pre-commit")
+    const r = await hook("gemini", "replace", { file_path: "settings.json", old_string: "a", new_string: "b" }, { env: MEDIUM })
+    expect([r.answer, r.reason.includes("does not exist")]).toEqual(["ask", true])
     const d = await hook("gemini", "run_shell_command", { command: "ls", directory: "app" }, { env: MEDIUM })
     expect([d.answer, d.reason.includes("directory")]).toEqual(["ask", true])
   })
