@@ -6,6 +6,7 @@ import { statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { readRegular } from "../base/readsafe.ts"
 import type { Raised } from "./ondisk.ts"
+import { pluginSkillFiles } from "./pluginskills.ts"
 
 // the host's own patterns (Claude Code 2.1.x)
 const FENCED = /```!\s*\n?([\s\S]*?)\n?```/g
@@ -15,7 +16,7 @@ const MAX_DIRS = 64
 /** Why the skill named `name` is riskier than its Skill call looks (pushed to `raised`). */
 export function skillBlocks(name: string, cwd: string, home: string, env: Record<string, string | undefined>, raised: Raised): void {
   const field = `Skill's tool_input.skill ${JSON.stringify(name)}`
-  // a plugin's skill (plugin:name) or a name with a path in it: its file is not looked up
+  // a name with a path in it: its file is not looked up
   if (!/^[\w.-]+(:[\w.-]+)*$/.test(name) || name.startsWith(".")) {
     raised.push({ risk: "medium", reason: `${field} is not a skill ccode can find on disk: its \`!\` command blocks would run without this hook` })
     return
@@ -23,7 +24,15 @@ export function skillBlocks(name: string, cwd: string, home: string, env: Record
   const files = candidates(name, cwd, home, env)
   const found = files.filter((f) => statSync(f, { throwIfNoEntry: false }) !== undefined)
   if (!found.length) {
-    raised.push({ risk: "medium", reason: `${field}: no skill or command file of that name in .claude/skills or .claude/commands (a plugin's or a built-in one): its \`!\` command blocks would run without this hook` })
+    const plugins = pluginSkillFiles(name, env.CLAUDE_CONFIG_DIR || join(home, ".claude"))
+    if (plugins === undefined) {
+      raised.push({ risk: "medium", reason: `${field}: the plugins folder is too big to look through for it: its \`!\` command blocks would run without this hook` })
+      return
+    }
+    found.push(...plugins)
+  }
+  if (!found.length) {
+    raised.push({ risk: "medium", reason: `${field}: no skill or command file of that name in .claude/skills, .claude/commands or an installed plugin (a built-in one?): its \`!\` command blocks would run without this hook` })
     return
   }
   for (const file of found) {
