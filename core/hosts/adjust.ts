@@ -30,6 +30,7 @@ export function adjustCall(host: HookHost, name: string, args: Record<string, un
       if (typeof out.subagent_type === "string" && out.subagent_type) checks.agent = out.subagent_type
     }
     if (name === "Skill" && typeof out.skill === "string") checks.skill = out.skill.trim().replace(/^\//, "")
+    else if (name === "Skill") raised.push({ risk: "medium", reason: "Skill has no tool_input.skill (or command): which skill loads, and the commands its file runs, is not known" })
     return done(reads)
   }
   if (name === "run_shell_command") {

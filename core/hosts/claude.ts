@@ -41,7 +41,7 @@ export const CLAUDE: HostTable = {
     WebSearch: { tool: "web_search", risk: "low", args: { query: required("query") } },
     // its argument was renamed between releases (command, then skill); loading it runs its `!` command
     // blocks without this hook: the skill's files are looked at (core/policy/skillfiles.ts)
-    Skill: { tool: "skill", risk: "low", args: { skill: required(["skill", "command"]), args: optional("args") } },
+    Skill: { tool: "skill", risk: "low", args: { skill: optional(["skill", "command"]), args: optional("args") } },
     // a scheduled prompt runs later without anyone looking: medium
     CronCreate: { tool: "schedule", risk: "medium" },
     CronDelete: { tool: "schedule", risk: "low" },

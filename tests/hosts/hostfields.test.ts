@@ -183,6 +183,8 @@ describe("Claude Skill: command blocks run without the hook", () => {
     expect([missing.risk, missing.decision]).toEqual(["medium", "ask"])
     expect(missing.reason).toContain("pdf")
     expect((await judge("claude", "Skill", { skill: "plugin:thing" })).risk).toBe("medium")
+    const unnamed = await judge("claude", "Skill", { name: "lint" })
+    expect([unnamed.risk, unnamed.reason.includes("tool_input.skill")]).toEqual(["medium", true])
     // installed plugins: looked up in ~/.claude/plugins
     for (const skill of ["tools:fmt", "fmt"]) expect((await judge("claude", "Skill", { skill })).decision).toBe("allow")
     for (const skill of ["evil:setup", "setup"]) {
