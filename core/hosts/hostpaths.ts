@@ -16,44 +16,53 @@ export function claudePaths(path: string): string[] {
   return trimmed && trimmed !== path ? [path, trimmed] : [path]
 }
 
-/** Every path Gemini CLI may open for `path`; `raised` gets why a spelling cannot be followed. */
+/** Every path Gemini CLI may open for `path`; `raised` gets why a spelling cannot be followed. Each step
+ *  (NUL dropped, `@` dropped, file:// URL, one round of percent-decoding, `\` as `/`) is applied to every
+ *  spelling found so far, in any order and more than once (a later step may repeat one), up to a bound. */
 export function geminiPaths(path: string, field: string, raised: HookRaised[], backslash = false): string[] {
   const out = new Set<string>([path])
-  const noNul = path.replaceAll("\0", "")
-  const bases = [noNul]
-  if (noNul.startsWith("@")) bases.push(noNul.replace(/^@[\\/]*/, ""))
-  for (let one of bases) {
-    if (!one) continue
-    out.add(one)
-    if (one.startsWith("file://")) {
-      try {
-        one = fileURLToPath(one)
-        out.add(one)
-      } catch {
-        raised.push({ risk: "medium", reason: `${field} ${JSON.stringify(path)} is a file:// URL ccode cannot turn into a path` })
-      }
-    }
-    // decoded once by the host; more rounds are judged too (a later step may decode again)
-    for (let round = 0; round < 3 && one.includes("%"); round++) {
-      let decoded: string
-      try {
-        decoded = decodeURIComponent(one)
-      } catch {
-        raised.push({ risk: "medium", reason: `${field} ${JSON.stringify(path)} has a % sequence that does not decode: which file Gemini CLI opens is not known` })
-        break
-      }
-      if (decoded === one) break
-      one = decoded.replaceAll("\0", "")
-      out.add(one)
+  const queue = [path]
+  const problems = new Set<string>()
+  while (queue.length && out.size < MAX_SPELLINGS) {
+    const one = queue.shift()!
+    for (const next of geminiSteps(one, backslash, problems)) {
+      if (!next || out.has(next)) continue
+      out.add(next)
+      queue.push(next)
     }
   }
-  if (backslash) for (const p of [...out]) if (p.includes("\\")) out.add(p.replaceAll("\\", "/"))
-  return [...out].filter(Boolean)
+  if (queue.length) problems.add(`${field} ${JSON.stringify(path.slice(0, 80))} has more than ${MAX_SPELLINGS} spellings once Gemini CLI resolves it`)
+  for (const p of problems) raised.push({ risk: "medium", reason: p.startsWith(field) ? p : `${field} ${JSON.stringify(path.slice(0, 80))} ${p}` })
+  return [...out]
+}
+
+const MAX_SPELLINGS = 32
+
+function geminiSteps(one: string, backslash: boolean, problems: Set<string>): string[] {
+  const next: string[] = []
+  if (one.includes("\0")) next.push(one.replaceAll("\0", ""))
+  if (one.startsWith("@")) next.push(one.replace(/^@[\\/]*/, ""))
+  if (one.startsWith("file://")) {
+    try {
+      next.push(fileURLToPath(one))
+    } catch {
+      problems.add("is a file:// URL ccode cannot turn into a path")
+    }
+  }
+  if (one.includes("%")) {
+    try {
+      next.push(decodeURIComponent(one))
+    } catch {
+      problems.add("has a % sequence that does not decode: which file Gemini CLI opens is not known")
+    }
+  }
+  if (backslash && one.includes("\\")) next.push(one.replaceAll("\\", "/"))
+  return next
 }
 
 /**
- * The folders a glob pattern reaches outside the folder it is run in: the part before the first glob
- * character of an absolute, `~/` or `..` pattern (each brace alternative on its own). Claude's Glob runs
+ * The folders a glob pattern reaches outside the folder it is run in: the folder part of an absolute,
+ * `~/` or `..` pattern (each brace alternative on its own), its glob characters kept. Claude's Glob runs
  * an absolute pattern in its own base folder, Gemini's glob@12 follows `/` and `..` in a pattern.
  */
 export function patternFolders(pattern: string, field: string, raised: HookRaised[]): string[] {
@@ -66,10 +75,10 @@ export function patternFolders(pattern: string, field: string, raised: HookRaise
   for (const word of words) {
     const w = word.replaceAll("\\", "/")
     if (!w.startsWith("/") && !w.startsWith("~") && !/(^|\/)\.\.(\/|$)/.test(w)) continue
-    const segments = w.split("/")
-    const glob = segments.findIndex((s) => /[*?[{]/.test(s))
-    const stem = (glob < 0 ? segments.slice(0, -1) : segments.slice(0, glob)).join("/")
-    out.add(stem || (w.startsWith("/") ? "/" : "."))
+    // the folder part, globs kept (`/root/.ss?` of `/root/.ss?/*`: judged as a glob, matched on disk)
+    const segments = w.replace(/\/+$/, "").split("/")
+    const folder = (segments.at(-1) === "**" ? segments : segments.slice(0, -1)).join("/")
+    out.add(folder || (w.startsWith("/") ? "/" : "."))
   }
   return [...out]
 }

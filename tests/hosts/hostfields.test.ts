@@ -152,6 +152,9 @@ describe("Claude Glob / Gemini glob: an absolute, ~ or .. pattern lists another 
       ["claude", "Glob", { pattern: `${home}/.aws/*`, path: "/tmp" }],
       ["claude", "Glob", { pattern: "~/.ssh/*" }],
       ["claude", "Glob", { pattern: `{${home}/.ssh,x}/*` }],
+      ["claude", "Glob", { pattern: `${home}/.ss?/*` }],
+      ["claude", "Glob", { pattern: `${home}/**/id_*` }],
+      ["claude", "Glob", { pattern: `/${home}//.aws/*` }],
       ["gemini", "glob", { pattern: `${home}/.aws/*` }],
       ["gemini", "glob", { pattern: "../home/.ssh/*" }],
       ["gemini", "glob", { pattern: "..\\home\\.ssh\\*" }],
@@ -166,6 +169,8 @@ describe("Claude Glob / Gemini glob: an absolute, ~ or .. pattern lists another 
     expect((await judge("claude", "Glob", { pattern: "src/**/*.ts" })).decision).toBe("allow")
     expect((await judge("gemini", "glob", { pattern: "**/*.{ts,md}" })).decision).toBe("allow")
     expect((await judge("claude", "Glob", { pattern: `${ws}/src/*.ts` })).decision).toBe("allow")
+    expect((await judge("claude", "Glob", { pattern: `${ws}/src/**/*.ts` })).decision).toBe("allow")
+    expect((await judge("claude", "Glob", { pattern: `${ws}/app/*.ts`, path: "src" })).decision).toBe("allow")
   })
 })
 
@@ -208,6 +213,10 @@ describe("Gemini paths: @, NUL, file:// and percent-decoding", () => {
       ["read_file", { file_path: ".aws/credential%73" }],
       ["read_file", { file_path: "%252Eaws/credentials" }],
       ["read_file", { file_path: "@%2Ekube/config" }],
+      ["read_file", { file_path: "@@.aws/credentials" }],
+      ["read_file", { file_path: "%40.aws/credentials" }],
+      ["read_file", { file_path: "%2540%252Eaws%252Fcredentials" }],
+      ["read_file", { file_path: "%2500.aws/credentials" }],
       ["read_file", { file_path: "server%2Epem" }],
       ["read_file", { file_path: "d/%2Eenv.local" }],
       ["read_file", { file_path: `file://${ws}/server.pem` }],
