@@ -65,6 +65,7 @@ export async function runHook(host: HookHost, opts: HookOptions, stdin?: string)
     mark("policy load")
     const call = await prepareCall(hook.tool, hook.args, {
       cwd, workspace: loaded.workspace, home: homedir(), env: process.env, overrides: loaded.policy.risk.overrides, toolRisk: hook.risk, reads: hook.reads, policy: loaded.policy,
+      host: hook.checks,
     })
     mark("prepare")
     const decision = decide(loaded.policy, call, { grants: [] })

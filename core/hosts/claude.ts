@@ -3,6 +3,11 @@
 import { optional, required, type HostTable } from "./types.ts"
 import type { Verdict } from "./verdict.ts"
 
+const AGENT_ARGS = {
+  prompt: required("prompt"), description: optional("description"), subagent_type: optional("subagent_type"),
+  isolation: optional("isolation"), cwd: optional("cwd"), mode: optional("mode"),
+}
+
 export const CLAUDE: HostTable = {
   host: "claude",
   event: "PreToolUse",
@@ -20,8 +25,9 @@ export const CLAUDE: HostTable = {
     Grep: { tool: "grep", risk: "safe", args: { pattern: required("pattern"), path: optional("path"), glob: optional("glob") } },
     LS: { tool: "list_dir", risk: "safe", args: { path: required("path") } },
     // a subagent's own tool calls come through this hook again
-    Agent: { tool: "subagent", risk: "low", args: { prompt: required("prompt"), description: optional("description"), subagent_type: optional("subagent_type") } },
-    Task: { tool: "subagent", risk: "low", args: { prompt: required("prompt"), description: optional("description"), subagent_type: optional("subagent_type") } },
+    // isolation (a worktree checkout), cwd (judged as a folder it writes in) and mode: judged in adjust.ts
+    Agent: { tool: "subagent", risk: "low", args: AGENT_ARGS },
+    Task: { tool: "subagent", risk: "low", args: AGENT_ARGS },
     // the session's task list: bookkeeping, no effect outside the conversation
     TodoWrite: { tool: "update_plan", risk: "safe", args: { todos: required("todos", "array") } },
     TaskCreate: { tool: "update_plan", risk: "safe" },
@@ -33,8 +39,9 @@ export const CLAUDE: HostTable = {
     // a URL can carry data out of the machine: medium, so auto mode asks unless a rule allows the site
     WebFetch: { tool: "web_fetch", risk: "medium", args: { url: required("url"), prompt: optional("prompt") } },
     WebSearch: { tool: "web_search", risk: "low", args: { query: required("query") } },
-    // its argument was renamed between releases (command, then skill): passed through, not checked
-    Skill: { tool: "skill", risk: "low" },
+    // its argument was renamed between releases (command, then skill); loading it runs its `!` command
+    // blocks without this hook: the skill's files are looked at (core/policy/skillfiles.ts)
+    Skill: { tool: "skill", risk: "low", args: { skill: optional(["skill", "command"]), args: optional("args") } },
     // a scheduled prompt runs later without anyone looking: medium
     CronCreate: { tool: "schedule", risk: "medium" },
     CronDelete: { tool: "schedule", risk: "low" },

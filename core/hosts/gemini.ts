@@ -8,16 +8,17 @@ export const GEMINI: HostTable = {
   event: "BeforeTool",
   checkedAgainst: "Gemini CLI 0.61.0 (tools/definitions/base-declarations.ts, hooks/types.ts)",
   tools: {
-    run_shell_command: { tool: "shell", risk: "safe", args: { command: required("command"), cwd: optional(["dir_path", "directory"]), description: optional("description"), is_background: optional("is_background", "boolean") } },
+    // the old names (directory, path) are ignored by 0.61: judged where the host acts instead (adjust.ts)
+    run_shell_command: { tool: "shell", risk: "safe", args: { command: required("command"), cwd: optional("dir_path"), directory: optional("directory"), description: optional("description"), is_background: optional("is_background", "boolean") } },
     write_file: { tool: "write_file", risk: "medium", args: { path: required("file_path"), content: required("content") } },
     replace: { tool: "edit_file", risk: "medium", args: { path: required("file_path"), old_string: required("old_string"), new_string: required("new_string"), allow_multiple: optional("allow_multiple", "boolean") } },
     // absolute_path: the name before file_path, still sent by older 0.x releases
     read_file: { tool: "read_file", risk: "safe", args: { path: required(["file_path", "absolute_path"]), offset: optional("offset", "number"), limit: optional("limit", "number") } },
     // every listed path or glob is checked as a read_file path (risk.paths, path rules)
     read_many_files: { tool: "read_file", risk: "safe", args: { paths: required(["include", "paths"], "array"), exclude: optional("exclude", "array") }, reads: "paths" },
-    grep_search: { tool: "grep", risk: "safe", args: { pattern: required("pattern"), path: optional(["dir_path", "path"]), glob: optional(["include_pattern", "include"]) } },
-    search_file_content: { tool: "grep", risk: "safe", args: { pattern: required("pattern"), path: optional(["dir_path", "path"]), glob: optional(["include_pattern", "include"]) } },
-    glob: { tool: "glob", risk: "safe", args: { pattern: required("pattern"), path: optional(["dir_path", "path"]) } },
+    grep_search: { tool: "grep", risk: "safe", args: { pattern: required("pattern"), path: optional("dir_path"), old_path: optional("path"), glob: optional(["include_pattern", "include"]) } },
+    search_file_content: { tool: "grep", risk: "safe", args: { pattern: required("pattern"), path: optional("dir_path"), old_path: optional("path"), glob: optional(["include_pattern", "include"]) } },
+    glob: { tool: "glob", risk: "safe", args: { pattern: required("pattern"), path: optional("dir_path"), old_path: optional("path") } },
     list_directory: { tool: "list_dir", risk: "safe", args: { path: required(["dir_path", "path"]) } },
     // the prompt names the URLs to fetch: data can leave the machine, so medium
     web_fetch: { tool: "web_fetch", risk: "medium", args: { prompt: required("prompt") } },

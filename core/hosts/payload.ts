@@ -1,6 +1,7 @@
 // A host's hook stdin as a ccode call: the JSON is checked against the host's documented input
 // (event name, cwd, the mapped tool's required fields and their types) and the tool is mapped with
 // the host's table. Anything unexpected is a HookInputError: the hook fails closed. Pure.
+import { adjustCall } from "./adjust.ts"
 import { CLAUDE, claudeMcpTool } from "./claude.ts"
 import { GEMINI, geminiMcpTool } from "./gemini.ts"
 import { HookInputError, type ArgSource, type FieldType, type HostCall, type HookHost, type HostTable } from "./types.ts"
@@ -39,7 +40,12 @@ export function parseHookPayload(host: HookHost, text: string): HostCall {
   const args = entry.args ? mapArgs(name, input, entry.args) : input
   const readsFrom = entry.reads && entry.args?.[entry.reads]?.from.find((f) => input[f] !== undefined && input[f] !== null)
   const reads = entry.reads && readsFrom ? (args[entry.reads] as unknown[]).map((p, i) => pathItem(name, readsFrom, p, i)) : []
-  return { ...base, tool: entry.tool, args, risk: entry.risk, reads, extra: hostExtra(host, payload) }
+  // what the host itself does with the fields (its path normalisation, fields that change the tool)
+  const adjusted = adjustCall(host, name, args, reads)
+  return {
+    ...base, tool: entry.tool, args: adjusted.args, risk: entry.risk, reads: adjusted.reads, extra: hostExtra(host, payload),
+    ...(Object.keys(adjusted.checks).length ? { checks: adjusted.checks } : {}),
+  }
 }
 
 function mcpTool(host: HookHost, name: string, payload: Record<string, unknown>): { tool: string; extra: Record<string, unknown> } | undefined {

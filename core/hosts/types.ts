@@ -51,6 +51,26 @@ export interface HostCall {
   toolUseId?: string
   /** Claude Code's permission mode, Gemini's MCP server identity: kept for the audit row */
   extra: Record<string, unknown>
+  /** what the host does with the payload beyond the mapped arguments (core/hosts/adjust.ts) */
+  checks?: HostChecks
+}
+
+/** What the host does with a payload that the tool's arguments do not say; judged by prepareCall. */
+export interface HostChecks {
+  /** risks of fields the host acts on, each reason naming the field */
+  raised?: HookRaised[]
+  /** a Claude Code skill by name: its command blocks run without the hook, so its files are looked at */
+  skill?: string
+  /** a Claude Code subagent type: a project or user definition may start MCP servers and hooks */
+  agent?: string
+  /** paths of which at least one must exist, else the host looks for another file (Gemini's replace) */
+  mustExist?: string[]
+}
+
+/** A risk the host's own handling of a field adds, with the reason naming the field. */
+export interface HookRaised {
+  risk: Risk
+  reason: string
 }
 
 /** Bad hook input: exit 2 with the reason (both hosts then block the call). */

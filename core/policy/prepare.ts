@@ -18,6 +18,8 @@ import { configuredCredentials } from "./namedcreds.ts"
 import { gitTreeWrites } from "./gittrees.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
+import { skillBlocks } from "./skillfiles.ts"
+import { agentDefinition } from "./agentfiles.ts"
 import { pathJudge } from "./compile.ts"
 import { BUILTIN_DECLARATIONS } from "../tools/builtin/declarations.ts"
 import type { DeclaredPath } from "../tools/types.ts"
@@ -51,15 +53,29 @@ export interface PrepareContext {
   /** the policy deciding the call: its risk.paths pick the files looked up on disk below a recursive
    *  read and among a glob's matches; default: the built-in credential locations only */
   policy?: Policy
+  /** what a hook host does with the payload beyond the tool's arguments (core/hosts/adjust.ts) */
+  host?: { raised?: Raised; skill?: string; agent?: string; mustExist?: readonly string[] }
 }
 
 export async function prepareCall(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {
-  const call = await prepareBare(tool, args, ctx)
+  const call = withHost(await prepareBare(tool, args, ctx), ctx)
   if (!ctx.loaderEnv?.length) return call
   // as for a `PATH=./bin cmd` prefix: at least high, and no allow rule covers a shell command
   const raised = [...(call.raised ?? []), { risk: "high" as const, reason: `the task's env sets ${ctx.loaderEnv.join(", ")}, which change what programs load` }]
   if (!call.shell) return { ...call, raised }
   return { ...call, shell: { ...call.shell, commands: call.shell.commands.map((c) => ({ ...c, loaderEnv: true })) }, raised }
+}
+
+// the host's own findings, and a Claude skill's command blocks (they run without the hook)
+function withHost(call: Call, ctx: PrepareContext): Call {
+  const raised: Raised = [...(ctx.host?.raised ?? [])]
+  if (ctx.host?.skill !== undefined) skillBlocks(ctx.host.skill, ctx.cwd, ctx.home, ctx.env ?? {}, raised)
+  if (ctx.host?.agent !== undefined) agentDefinition(ctx.host.agent, ctx.cwd, ctx.home, ctx.env ?? {}, raised)
+  const missing = ctx.host?.mustExist?.length && !ctx.host.mustExist.some((p) => statSync(absoluteFrom(ctx.cwd, p, ctx.home), { throwIfNoEntry: false }))
+  if (missing) {
+    raised.push({ risk: "high", reason: `${ctx.host!.mustExist![0]} does not exist: Gemini CLI's replace then edits a file of that name it finds elsewhere in the workspace (any folder, .gemini and .git included)` })
+  }
+  return raised.length ? { ...call, raised: [...(call.raised ?? []), ...raised] } : call
 }
 
 async function prepareBare(tool: string, args: Record<string, unknown>, ctx: PrepareContext): Promise<Call> {

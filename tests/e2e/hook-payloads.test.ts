@@ -59,7 +59,8 @@ const CLAUDE: Record<string, [Answer, string]> = {
   agent: ["silent", "subagent"],
   web_fetch: ["ask", "web_fetch"],
   web_search: ["silent", "web_search"],
-  skill: ["silent", "skill"],
+  // a skill whose file ccode cannot find (a plugin's, a built-in one): its `!` blocks would run unseen
+  skill: ["ask", "skill"],
   cron_create: ["ask", "schedule"],
   todo_write: ["silent", "update_plan"],
   mcp_github_delete_repo: ["deny", "mcp:github/delete_repo"],
