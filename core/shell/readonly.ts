@@ -45,10 +45,25 @@ export function checkOptions(v: View, out: Finding[]): boolean {
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
   }
   if (k.outputOperand !== undefined) {
-    const target = reading.operands[k.outputOperand]
-    if (target) written(v, target, `${v.program} writes its output file`, out)
+    for (const target of outputOperands(v.args, reading.operands, k.outputOperand, k.plusCount)) written(v, target, `${v.program} writes its output file`, out)
   }
   return true
+}
+
+/** The operands that may be the output file. A word before it that is not static or may be empty (`$o`)
+ *  may be an option, a `+N` or nothing, so any later operand may be the output. GNU uniq takes `+N` as
+ *  --skip-chars=N, not a file (after a `--` it is a file: then both readings are judged). */
+function outputOperands(args: readonly Word[], operands: readonly Word[], at: number, plusCount: boolean): Word[] {
+  const out = new Set<Word>()
+  const files = plusCount ? operands.filter((w) => w.value === undefined || !/^\+\d+$/.test(w.value)) : operands
+  if (files[at]) out.add(files[at]!)
+  if (files !== operands && operands[at] && args.some((w) => w.value === "--")) out.add(operands[at]!)
+  for (let i = 0; i < at && i < files.length; i++) {
+    if (files[i]!.value !== undefined && !files[i]!.hollow) continue
+    for (const w of files.slice(at + 1)) out.add(w)
+    break
+  }
+  return [...out]
 }
 
 function judge(v: View, name: string, args: readonly Word[], spec: Compiled, out: Finding[]): OptionReading {
