@@ -56,7 +56,12 @@ function skipOptions(words: readonly Word[], from: number, program: (w: Word | u
   let at = from
   while (at < words.length) {
     const v = words[at]!.value
-    if (v === undefined || !v.startsWith("-") || v === "--") break
+    if (v === undefined || !v.startsWith("-")) break
+    // `bun run -- NAME`, `bun -- run NAME`: the options end, NAME (or run) follows
+    if (v === "--") {
+      at++
+      break
+    }
     const eq = v.indexOf("=")
     const name = eq < 0 ? v : v.slice(0, eq)
     if (BUN_RUN_FLAGS.has(v)) at++
