@@ -55,7 +55,8 @@ export function checkOptions(v: View, out: Finding[]): boolean {
  *  --skip-chars=N, not a file (after a `--` it is a file: then both readings are judged). */
 function outputOperands(args: readonly Word[], operands: readonly Word[], at: number, plusCount: boolean): Word[] {
   const out = new Set<Word>()
-  const files = plusCount ? operands.filter((w) => w.value === undefined || !/^\+\d+$/.test(w.value)) : operands
+  // a count too large for uniq's intmax_t is a file name again
+  const files = plusCount ? operands.filter((w) => w.value === undefined || !/^\+0*\d{1,18}$/.test(w.value)) : operands
   if (files[at]) out.add(files[at]!)
   if (files !== operands && operands[at] && args.some((w) => w.value === "--")) out.add(operands[at]!)
   for (let i = 0; i < at && i < files.length; i++) {
