@@ -90,11 +90,16 @@ function code(l: Lexer, stop: ")" | "`" | undefined): void {
   }
 }
 
-/** `$(…)` or `` `…` `` from l.i: the opening, the code inside, the closing. */
+/** `$(…)` or `` `…` `` from l.i: the opening, the code inside, the closing. A here-document started before
+ *  it has its body after the group's line, not inside it; one started inside it and not ended there has
+ *  no body (dash: `x=$(cat <<E)` then lines of code): both as dash reads them (checked with dash 0.5). */
 function nested(l: Lexer, stop: ")" | "`"): void {
+  const outer = l.pending
+  l.pending = []
   copy(l, stop === ")" ? 2 : 1)
   code(l, stop)
   if (l.i < l.s.length) copy(l, 1)
+  l.pending = outer
 }
 
 /** `$((…))` / `((…))`: arithmetic, where `<<` is a shift and `#` a base; copied to the closing `))`. */

@@ -28,6 +28,13 @@ describe("codeOnly", () => {
     expect(codeOnly("cat <<'E'\n$(alias a=b)\nE")).toBe(`cat <<'E'\n${blanks("$(alias a=b)")}\n `)
   })
 
+  test("a here-document in $(…) or backquotes ends with the group; one before it has its body after the group's line", () => {
+    // dash 0.5 runs the lines after `x=$(cat <<E)` and x=`cat <<E` as code
+    expect(codeOnly("x=$(cat <<E)\nalias a=b\nE")).toBe("x=$(cat <<E)\nalias a=b\nE")
+    expect(codeOnly("x=`cat <<E`\nalias a=b\nE")).toBe("x=`cat <<E`\nalias a=b\nE")
+    expect(codeOnly("cat <<E; x=$(\nalias a=b\nE\n)\nbody\nE\ny")).toBe(`cat <<E; x=$(\nalias a=b\nE\n)\n${blanks("body")}\n \ny`)
+  })
+
   test("what is not a here-document or a comment is kept", () => {
     for (const s of ["echo $((1<<2)) # x", "((x<<2))", "cat <<<\"it's\"", "echo \"<<E\"", "echo \\<<E"]) expect(codeOnly(s).startsWith(s.split(" #")[0]!)).toBe(true)
     // a body whose delimiter line never comes stays (the checks read more)
