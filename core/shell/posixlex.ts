@@ -49,8 +49,9 @@ function code(l: Lexer, stop: ")" | "`" | undefined): void {
   while (l.i < s.length) {
     const c = s[l.i]!
     if (c === "\\") {
+      // a line continuation is not there at all: a `#` after it may still start a word
+      if (s[l.i + 1] !== "\n") wordStart = false
       copy(l, 2)
-      wordStart = false
       continue
     }
     if (stop === ")" && c === ")" && depth === 0) return

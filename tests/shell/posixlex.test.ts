@@ -14,6 +14,8 @@ describe("codeOnly", () => {
     // inside $(…) the comment runs to the newline; inside backquotes to the closing one
     expect(codeOnly("x=$(echo x # it's )\n)")).toBe(`x=$(echo x ${blanks("# it's )")}\n)`)
     expect(codeOnly("x=`echo #`; alias a=b")).toBe("x=`echo  `; alias a=b")
+    // a line continuation is invisible: the `#` after it starts a word
+    expect(codeOnly(": \\\n# it's\nalias a=b")).toBe(`: \\\n${blanks("# it's")}\nalias a=b`)
   })
 
   test("here-document bodies are blanked, the delimiter line too; the next line is code", () => {
