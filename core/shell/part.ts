@@ -26,6 +26,8 @@ export interface Part {
   unresolved?: string
   /** operands are added at run time (xargs without -I) */
   appended?: boolean
+  /** what xargs reads the words it appends from (its own stdin) */
+  appendedInput?: Stdin
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>

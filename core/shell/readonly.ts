@@ -11,6 +11,7 @@ import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { lazyLayerFor } from "../base/gitpromisor.ts"
+import { appendedOptions } from "./appendedopts.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -40,6 +41,7 @@ export function checkOptions(v: View, out: Finding[]): boolean {
   const reading = judge(v, v.program, v.args, k.options, out)
   // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
   if (v.part.appended && k.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
+  else appendedOptions(v.part, v.program, k.options, reading, out)
   if (k.plus) {
     const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))

@@ -134,7 +134,10 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   }
   const words = r.operands.length ? args.slice(args.length - r.operands.length) : [literalWord("echo")]
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
-  if (!placeholder) child.appended = true
+  if (!placeholder) {
+    child.appended = true
+    if (part.stdin) child.appendedInput = part.stdin
+  }
   // --process-slot-var=NAME sets NAME (to the slot number: 0, 1, ...) in the command's environment:
   // NAME=PATH makes execvp look in the workspace folder `0`
   for (const o of r.valued) {
