@@ -130,7 +130,8 @@ function who(v: View, out: Finding[]): void {
 }
 
 function last(v: View, out: Finding[]): void {
-  const found = v.values.find((a) => /^--dn?s?$/.test(a) || /^-[a-zA-Z]*d/.test(a))
+  // digits are options too (`-5` = -n 5: `last -5d` is -5 then -d)
+  const found = v.values.find((a) => /^--dn?s?$/.test(a) || /^-[a-zA-Z0-9]*d/.test(a))
   if (found) out.push(network(`last ${found} looks up the login addresses over the network (DNS)`))
 }
 

@@ -11,6 +11,7 @@ import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
 import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
+import { gitVerbose } from "./known-git.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -198,7 +199,7 @@ function looksLikePath(w: Word): boolean {
 export function printsConfig(args: readonly (string | undefined)[]): boolean {
   const sub = args[0]
   if (sub === "config") return true
-  if (sub === "remote") return args.some((a) => a === "-v" || a === "--verbose" || a === "get-url" || a === "show")
+  if (sub === "remote") return args.some((a) => a === "-v" || (a?.startsWith("--") === true && gitVerbose(a)) || a === "get-url" || a === "show")
   return sub === "var" && args.includes("-l")
 }
 
