@@ -107,7 +107,7 @@ const LISTS: Record<string, ReadOnlyList> = {
   },
   test: {}, "[": {},
   printf: {},
-  getent: { short: "s:iA?V", long: "service= no-idn no-addrconfig help usage version" }, lscpu: ANY_READ, lsblk: ANY_READ, lsof: ANY_READ, vmstat: ANY_READ, iostat: ANY_READ, w: ANY_READ, who: ANY_READ, last: ANY_READ,
+  getent: { short: "s:iA?V", long: "service= no-idn no-addrconfig help usage version" }, lscpu: { short: "abBC::ce::Jp::s:xyhV", long: "all online bytes caches? offline json extended? parse? sysroot= hex physical output-all help version" }, lsblk: ANY_READ, lsof: ANY_READ, vmstat: ANY_READ, iostat: ANY_READ, w: ANY_READ, who: ANY_READ, last: ANY_READ,
   netstat: ANY_READ, sw_vers: ANY_READ, lsb_release: ANY_READ, "xdg-user-dir": {}, tokei: ANY_READ, exa: ANY_READ, eza: ANY_READ,
   ss: { short: "hVHnralotuwxSmpiesbEZNKf:A:D:F:O46M0", long: "no-header numeric resolve all listening options extended memory processes info tos cgroup tipc-info summary events context contexts net= bpf family= query= socket= diag= filter= raw udp tcp dccp sctp mptcp xdp vsock packet unix inet inet6 oneline kill", writes: "K kill D diag" },
   top: { short: "bcHiSsd:n:p:u:U:o:O:w::E:e:1", long: "help version" },

@@ -12,6 +12,7 @@ import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { lazyLayerFor } from "../base/gitpromisor.ts"
 import { appendedOptions } from "./appendedopts.ts"
+import { sysrootRead } from "./sysroot.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -42,6 +43,7 @@ export function checkOptions(v: View, out: Finding[]): boolean {
   // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
   if (v.part.appended && k.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
   else appendedOptions(v.part, v.program, k.options, reading, out)
+  sysrootRead(v, reading, out)
   if (k.plus) {
     const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
