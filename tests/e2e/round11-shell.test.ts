@@ -3,7 +3,7 @@
 // uniq's +N, jq's `$ ENV`, groff's font path. Each attack is first run for real with bash in the sandbox
 // (a fake secret in its HOME, a marker file), then the compiled binary must ask and name the cause.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { bashIn, gitIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
@@ -95,6 +95,50 @@ describe("round 11 shell classes", () => {
       expect(run(command, env)).toContain("FAKESECRET")
       await asks(command, "medium", "reads env or $ENV as a whole", env)
     }
+  })
+
+  test("xargs date -f takes the added word as the file it quotes; ccode asks", async () => {
+    const command = `echo ${join(sb.home, ".netrc")} | xargs date -f`
+    expect(run(command)).toContain(SECRET)
+    await asks(command, "medium", "date -f takes its value from the words xargs adds")
+  })
+
+  test("a file named --files0-from=.env is an option of wc behind xargs; ccode asks", async () => {
+    const dir = join(ws, "listing")
+    mkdirSync(dir)
+    writeFileSync(join(dir, ".env"), "API_KEY=FAKESECRET-listed\n")
+    writeFileSync(join(dir, "--files0-from=.env"), "")
+    const command = "ls | xargs wc -l"
+    expect(bashIn(sb, command, dir)).toContain("FAKESECRET-listed")
+    const d = await policyCheck(sb, command, { cwd: dir })
+    expect([d.decision, d.risk]).toEqual(["ask", "medium"])
+    expect(d.reason).toContain("wc gets words xargs adds")
+  })
+
+  test.if(existsSync("/sys/devices/system/cpu/possible") && Bun.which("lscpu") !== null)("lscpu -s DIR prints a file a link there leads to; ccode asks", async () => {
+    const cpu = join(ws, "fk", "sys", "devices", "system", "cpu")
+    mkdirSync(join(cpu, "vulnerabilities"), { recursive: true })
+    mkdirSync(join(ws, "fk", "proc"))
+    copyFileSync("/proc/cpuinfo", join(ws, "fk", "proc", "cpuinfo"))
+    for (const f of ["possible", "present", "online"]) copyFileSync(`/sys/devices/system/cpu/${f}`, join(cpu, f))
+    symlinkSync(join(sb.home, ".netrc"), join(cpu, "vulnerabilities", "spectre_v1"))
+    for (const command of ["lscpu -s fk", "lscpu -sfk"]) {
+      expect(run(command)).toContain(SECRET)
+      await asks(command, "high", "reads and prints files below the folder")
+    }
+  })
+
+  test("git status --verb (a prefix of --verbose) prints the staged .env; ccode asks", async () => {
+    const repo = join(ws, "staged")
+    mkdirSync(repo)
+    gitIn(sb, repo, ["init", "-q"])
+    writeFileSync(join(repo, ".env"), "API_KEY=FAKESECRET-staged\n")
+    gitIn(sb, repo, ["add", "-f", ".env"])
+    const command = "git status --verb"
+    expect(bashIn(sb, command, repo)).toContain("FAKESECRET-staged")
+    const d = await policyCheck(sb, command, { cwd: repo })
+    expect([d.decision, d.risk]).toEqual(["ask", "high"])
+    expect(d.reason).toContain(".env")
   })
 
   const devutf8 = "/usr/share/groff/current/font/devutf8"
