@@ -4,7 +4,7 @@
 // with `-` are options of the program (`xargs wc` reading `--files0-from=.env` from a file name, `xargs ps`
 // with `e`, `xargs getent` with `-s`, `xargs hostname NAME` renaming the machine): for the programs with
 // such options, the added words are judged unknown unless the input is known not to hold any (static echo
-// or printf text without one; find's paths, which start with the start folder). Pure.
+// or printf text without one; find's paths split at NULs, each starting with the start folder). Pure.
 import type { Finding } from "./raw.ts"
 import type { Part } from "./part.ts"
 import type { Compiled, OptionReading } from "./getopt.ts"
@@ -25,7 +25,7 @@ export function appendedOptions(part: Part, program: string, spec: Compiled, rea
   }
   if (!INJECTABLE.has(program)) return
   const ended = !ANY_WORD.has(program) && part.words.some((w) => w.value === "--")
-  if (ended || inputHasNoOptions(part, ANY_WORD.has(program))) return
+  if (ended || inputHasNoOptions(part, program, ANY_WORD.has(program))) return
   out.push({ name: "unknown-option", level: "medium", reason: `${program} gets words xargs adds at run time: an option among them (${ANY_WORD.has(program) ? "any word" : "a word starting with -"}) can make it read files, print the environment or change the machine` })
 }
 
@@ -37,12 +37,15 @@ function arity(spec: Compiled, name: string): string | undefined {
 // with its start folder, `./x`, unless an action prints other text)
 const FIND_PRINTS_TEXT = /\s-(?:printf|fprintf|ls|fls|exec|execdir|ok|okdir)(?:\s|$)/
 
-function inputHasNoOptions(part: Part, anyWord: boolean): boolean {
+function inputHasNoOptions(part: Part, program: string, anyWord: boolean): boolean {
   const stdin = part.appendedInput
   if (stdin?.kind !== "pipe") return false
   const text = stdin.script?.value
   if (text !== undefined) return anyWord ? text.trim() === "" : !text.split(/\s+/).some((w) => w.startsWith("-"))
   if (anyWord || stdin.from.length !== 1) return false
   const producer = stdin.from[0]!
-  return /^find(?:\s|$)/.test(producer) && !FIND_PRINTS_TEXT.test(producer)
+  // split at blanks, a path holding one (`./x -f .env`) gives words starting with -; wc and du refuse
+  // --files0-from beside the operand before it (their only option that reads), so for them it is harmless
+  if (!/^find(?:\s|$)/.test(producer) || FIND_PRINTS_TEXT.test(producer)) return false
+  return part.appendedWhole === true || program === "wc" || program === "du"
 }

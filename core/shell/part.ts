@@ -28,6 +28,8 @@ export interface Part {
   appended?: boolean
   /** what xargs reads the words it appends from (its own stdin) */
   appendedInput?: Stdin
+  /** xargs splits its input at NULs or a delimiter (-0, -d), not at blanks and quotes */
+  appendedWhole?: boolean
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>

@@ -137,6 +137,7 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   if (!placeholder) {
     child.appended = true
     if (part.stdin) child.appendedInput = part.stdin
+    if (r.valued.some((o) => o.name === "d" || o.name === "delimiter") || args.some((w) => w.value === "--null" || /^-[^-]*0/.test(w.value ?? ""))) child.appendedWhole = true
   }
   // --process-slot-var=NAME sets NAME (to the slot number: 0, 1, ...) in the command's environment:
   // NAME=PATH makes execvp look in the workspace folder `0`
