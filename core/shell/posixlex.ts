@@ -19,6 +19,20 @@ interface Lexer {
   i: number
   out: string
   pending: Heredoc[]
+  /** groups open around the reader; past MAX_DEPTH the rest is kept as it is (read as code) */
+  depth: number
+  /** where each line starts, by its text (and by its text without leading tabs), built on the first body */
+  lines?: { exact: Map<string, number[]>; tabless: Map<string, number[]> }
+}
+
+const MAX_DEPTH = 100
+
+/** Past MAX_DEPTH nested groups: the rest of the text is kept as it is (no stack grows without bound). */
+function tooDeep(l: Lexer): boolean {
+  if (l.depth < MAX_DEPTH) return false
+  l.out += l.s.slice(l.i)
+  l.i = l.s.length
+  return true
 }
 
 // characters after which a `#` starts a comment (a word starts there)
@@ -27,7 +41,7 @@ const WORD_BREAK = " \t\n;&|()<>"
 /** The script with comments and here-document bodies blanked (spaces, newlines kept). */
 export function codeOnly(script: string): string {
   if (!script.includes("#") && !script.includes("<<")) return script
-  const l: Lexer = { s: script, i: 0, out: "", pending: [] }
+  const l: Lexer = { s: script, i: 0, out: "", pending: [], depth: 0 }
   code(l, undefined)
   return l.out
 }
@@ -95,11 +109,14 @@ function code(l: Lexer, stop: ")" | "`" | undefined): void {
  *  it has its body after the group's line, not inside it; one started inside it and not ended there has
  *  no body (dash: `x=$(cat <<E)` then lines of code): both as dash reads them (checked with dash 0.5). */
 function nested(l: Lexer, stop: ")" | "`"): void {
+  if (tooDeep(l)) return
   const outer = l.pending
   l.pending = []
+  l.depth++
   copy(l, stop === ")" ? 2 : 1)
   code(l, stop)
   if (l.i < l.s.length) copy(l, 1)
+  l.depth--
   l.pending = outer
 }
 
@@ -122,6 +139,8 @@ function arithmetic(l: Lexer, open: number): void {
 /** `${…}`: copied to its closing brace, quotes and nested expansions inside followed. */
 function braced(l: Lexer): void {
   const s = l.s
+  if (tooDeep(l)) return
+  l.depth++
   copy(l, 2)
   while (l.i < s.length && s[l.i] !== "}") {
     const c = s[l.i]!
@@ -136,11 +155,14 @@ function braced(l: Lexer): void {
     else copy(l, 1)
   }
   if (l.i < s.length) copy(l, 1)
+  l.depth--
 }
 
 /** `"…"` from l.i: copied, the expansions inside followed (a `)` or `"` inside `$(…)` does not end it). */
 function doubleQuoted(l: Lexer): void {
   const s = l.s
+  if (tooDeep(l)) return
+  l.depth++
   copy(l, 1)
   while (l.i < s.length && s[l.i] !== '"') {
     const c = s[l.i]!
@@ -152,6 +174,7 @@ function doubleQuoted(l: Lexer): void {
     else copy(l, 1)
   }
   if (l.i < s.length) copy(l, 1)
+  l.depth--
 }
 
 /** `<<WORD` / `<<-WORD`: the operator and the delimiter word are copied; the body is read at the next newline. */
@@ -189,19 +212,9 @@ function bodies(l: Lexer): void {
   const s = l.s
   const pending = l.pending
   l.pending = []
+  l.lines ??= lineIndex(s)
   for (const h of pending) {
-    let at = l.i
-    let found = -1
-    while (at < s.length) {
-      const nl = s.indexOf("\n", at)
-      const lineEnd = nl < 0 ? s.length : nl
-      const line = s.slice(at, lineEnd)
-      if ((h.tabs ? line.replace(/^\t+/, "") : line) === h.delimiter) {
-        found = at
-        break
-      }
-      at = lineEnd + 1
-    }
+    const found = firstAtOrAfter((h.tabs ? l.lines.tabless : l.lines.exact).get(h.delimiter), l.i)
     // the delimiter line never comes: the shell reads the rest as the body; kept here (fail closed)
     if (found < 0) return
     const body = s.slice(l.i, found)
@@ -213,9 +226,44 @@ function bodies(l: Lexer): void {
   }
 }
 
+// one pass over the script: a here-document's delimiter line is then looked up, not searched for (a script
+// of many here-documents whose delimiter never comes stays linear)
+function lineIndex(s: string): { exact: Map<string, number[]>; tabless: Map<string, number[]> } {
+  const exact = new Map<string, number[]>()
+  const tabless = new Map<string, number[]>()
+  const add = (map: Map<string, number[]>, key: string, at: number) => {
+    const list = map.get(key)
+    if (list) list.push(at)
+    else map.set(key, [at])
+  }
+  for (let at = 0; at <= s.length; ) {
+    const nl = s.indexOf("\n", at)
+    const end = nl < 0 ? s.length : nl
+    const line = s.slice(at, end)
+    add(exact, line, at)
+    add(tabless, line.replace(/^\t+/, ""), at)
+    if (nl < 0) break
+    at = nl + 1
+  }
+  return { exact, tabless }
+}
+
+/** The first line start in `starts` (ascending) at or after `from`; -1 when none. */
+function firstAtOrAfter(starts: number[] | undefined, from: number): number {
+  if (!starts) return -1
+  let lo = 0
+  let hi = starts.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (starts[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
+  return lo < starts.length ? starts[lo]! : -1
+}
+
 /** An unquoted body: its `$(…)`, `` `…` `` and `${…}` kept (they run), the rest blanked. */
 function expansionsOf(body: string): string {
-  const l: Lexer = { s: body, i: 0, out: "", pending: [] }
+  const l: Lexer = { s: body, i: 0, out: "", pending: [], depth: 0 }
   while (l.i < body.length) {
     const c = body[l.i]!
     if (c === "\\") {

@@ -40,7 +40,9 @@ const ASSIGNMENT = /^[A-Za-z_]\w*=/
 
 /** The index after a balanced `$(…)`, `${…}` or backticked group that starts at `i`: quotes inside it (a
  *  `)` in `"…"`), and the groups nested in them, are followed (comments are blanked before, posixlex.ts). */
-function groupEnd(s: string, i: number): number {
+function groupEnd(s: string, i: number, nesting = 0): number {
+  // past 100 nested groups the group runs to the end of the text (no stack grows without bound)
+  if (nesting > 100) return s.length
   if (s[i] === "`") {
     let j = i + 1
     while (j < s.length && s[j] !== "`") j += s[j] === "\\" ? 2 : 1
@@ -55,8 +57,8 @@ function groupEnd(s: string, i: number): number {
     else if (c === "'") {
       const k = s.indexOf("'", j + 1)
       j = k < 0 ? s.length : k
-    } else if (c === '"') j = quotedEnd(s, j) - 1
-    else if (c === "`" || (c === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j) - 1
+    } else if (c === '"') j = quotedEnd(s, j, nesting + 1) - 1
+    else if (c === "`" || (c === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j, nesting + 1) - 1
     else if (c === open) depth++
     else if (c === close && --depth === 0) return j + 1
   }
@@ -64,11 +66,11 @@ function groupEnd(s: string, i: number): number {
 }
 
 /** The index after the double-quoted string that starts at `i`. */
-function quotedEnd(s: string, i: number): number {
+function quotedEnd(s: string, i: number, depth: number): number {
   let j = i + 1
   while (j < s.length && s[j] !== '"') {
     if (s[j] === "\\") j += 2
-    else if (s[j] === "`" || (s[j] === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j)
+    else if (s[j] === "`" || (s[j] === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j, depth + 1)
     else j++
   }
   return Math.min(j + 1, s.length)

@@ -43,6 +43,18 @@ describe("codeOnly", () => {
     expect(codeOnly("cat <<E\nit's\nalias a=b")).toBe("cat <<E\nit's\nalias a=b")
   })
 
+  test("many here-documents and deep nesting stay quick and keep the text", () => {
+    const started = performance.now()
+    const many = Array.from({ length: 20000 }, (_, i) => `cat <<NOPE${i}`).join("\n")
+    expect(codeOnly(many)).toBe(many)
+    const deep = "x=$(".repeat(20000) + ")".repeat(20000)
+    // past 100 groups the rest is kept as it is (read as code)
+    expect(codeOnly(`${deep}\n# it's`)).toBe(`${deep}\n# it's`)
+    expect(codeOnly(`x=$(a)\n# it's`)).toBe(`x=$(a)\n${blanks("# it's")}`)
+    expect(codeOnly(`"$(`.repeat(20000)).length).toBe(60000)
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
   test("fuzzed text keeps its length and newlines, and blanking twice changes nothing", () => {
     const alphabet = ["#", "<<", "<<-", "'", '"', "\\", "$(", "${", "`", ")", "}", "\n", "\t", " ", "E", "it's", "$((", "))", "a", ";"]
     let seed = 7
