@@ -52,11 +52,13 @@ describe("rg and the dot-files its globs and ignore files name", () => {
       "rg --type-add 'e:.env' -te TOKEN", "rg --type-add 'e:*' -te TOKEN", "rg -te --type-add 'e:.[e]nv' TOKEN", "rg --type-add 'a:.*' -ta TOKEN",
       "rg --type-add 'e:*.env' -te TOKEN sub", "rg --type-add 'e:*.env' --type-add 'f:include:e' -tf TOKEN", "rg --type-add 'e:*.env' -tall TOKEN",
       "rg --type-add 'e:*.env' --type=e TOKEN", "rg --type-add \"e:$G\" -te TOKEN", "rg --type-add 'e:*.ENV' -t e TOKEN",
+      // ripgrep 14's built-in sh type holds .env and *.env (all is every type)
+      "rg -tsh TOKEN", "rg --type=sh TOKEN", "rg -tall TOKEN", "rg --type-add 'x:include:sh' -tx TOKEN",
     ]) await expectAsk(c)
   })
 
   test("controls: types that match no dot-name, a type defined but not selected", async () => {
-    for (const c of ["rg --type-add 'web:*.vue' -tweb TOKEN", "rg -tpy TOKEN", "rg -t ts TOKEN", "rg --type-add 'e:*.env' TOKEN", "rg -tsh TOKEN"]) await expectAllow(c)
+    for (const c of ["rg --type-add 'web:*.vue' -tweb TOKEN", "rg -tpy TOKEN", "rg -t ts TOKEN", "rg --type-add 'e:*.env' TOKEN", "rg -tjs TOKEN"]) await expectAllow(c)
   })
 
   test("a `!` line of an ignore file in the folder or above it", async () => {
