@@ -30,6 +30,8 @@ export interface Part {
   appendedInput?: Stdin
   /** xargs splits its input at NULs or a delimiter (-0, -d), not at blanks and quotes */
   appendedWhole?: boolean
+  /** xargs -I's placeholder: the words that start with it start with an input item */
+  appendedPlaceholder?: string
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>

@@ -106,13 +106,19 @@ describe("round 11 shell classes", () => {
   test("a file named --files0-from=.env is an option of wc behind xargs; ccode asks", async () => {
     const dir = join(ws, "listing")
     mkdirSync(dir)
+    mkdirSync(join(ws, "staged-none"))
+    writeFileSync(join(ws, "staged-none", "a.txt"), "a\n")
     writeFileSync(join(dir, ".env"), "API_KEY=FAKESECRET-listed\n")
     writeFileSync(join(dir, "--files0-from=.env"), "")
-    const command = "ls | xargs wc -l"
-    expect(bashIn(sb, command, dir)).toContain("FAKESECRET-listed")
-    const d = await policyCheck(sb, command, { cwd: dir })
-    expect([d.decision, d.risk]).toEqual(["ask", "medium"])
-    expect(d.reason).toContain("wc gets words xargs adds")
+    for (const command of ["ls | xargs wc -l", "ls | xargs -I{} wc -l {}"]) {
+      expect(bashIn(sb, command, dir)).toContain("FAKESECRET-listed")
+      const d = await policyCheck(sb, command, { cwd: dir })
+      expect(d.decision).toBe("ask")
+      expect(d.reason).toContain("--files0-from=.env")
+    }
+    // the same in a folder without such a name stays allowed (looked up on disk)
+    const plain = await policyCheck(sb, "ls | xargs wc -l", { cwd: join(ws, "staged-none") })
+    expect(plain.decision).toBe("allow")
   })
 
   test.if(existsSync("/sys/devices/system/cpu/possible") && Bun.which("lscpu") !== null)("lscpu -s DIR prints a file a link there leads to; ccode asks", async () => {
