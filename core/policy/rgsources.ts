@@ -9,6 +9,7 @@ import { parseConfig } from "../base/gitconfig.ts"
 import { gitfileTarget } from "../base/gitrepo.ts"
 import type { IgnoreFile } from "./treedisk.ts"
 import { readRegular } from "../base/readsafe.ts"
+import { builtinTypeGlobs } from "../shell/rgtypes.ts"
 
 export interface RgSources {
   /** the config turns the hidden test off (--hidden, -., -uu) */
@@ -87,6 +88,9 @@ function readConfig(file: string, root: string, out: RgSources): void {
     const glob = value("--glob", "-g") ?? value("--iglob")
     // a `!` glob excludes what it matches
     if (glob !== undefined && !glob.startsWith("!")) out.globs.push(glob)
+    // a built-in type that matches .env (ripgrep 14's sh, all) whitelists it like a glob
+    const type = value("--type", "-t")
+    if (type !== undefined) out.globs.push(...builtinTypeGlobs(type))
     const ignore = value("--ignore-file")
     if (ignore !== undefined) out.ignoreFiles.push({ file: resolve(root, ignore), base: root })
     if (OTHER.test(a)) out.unknown ??= `rg reads its config file ${file} (RIPGREP_CONFIG_PATH), which sets ${a.slice(0, 40)}`

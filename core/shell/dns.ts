@@ -6,6 +6,7 @@
 // (`ss -tln`, `netstat -tlnp`, `lsof -nP -i :3000`, `ss dst 10.0.0.1`) stay read-only. Pure.
 import type { Finding } from "./raw.ts"
 import type { View } from "./table.ts"
+import { lazyOptions, resolveLong } from "./getopt.ts"
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){0,3}(\/\d+)?$/
 
@@ -31,17 +32,30 @@ function network(reason: string): Finding {
 const SS_HOST_WORDS = new Set(["dst", "src"])
 const COMPARE = new Set(["=", "==", "eq", "!=", "ne", "neq"])
 
+// ss and hostname read options with getopt_long: any unique prefix of a long name is that option (`ss --reso`,
+// `hostname --all-f`); a prefix of a lookup option is taken as it (an ambiguous one makes the program refuse)
+const SS_LONG = lazyOptions({
+  long: "numeric resolve options extended memory info processes threads bpf events dccp tcp sctp udp raw unix all listening ipv4 ipv6 packet family= socket= query= summary diag= filter= version help context contexts net= kill no-header xdp tipc tipcinfo tos cgroup vsock mptcp oneline inet-sockopt bpf-maps bpf-map-id=",
+})
+
+/** The long option as written (`--reso`, `--fil=F`) when it is a prefix of `name`. */
+function prefixOf(a: string, name: string): boolean {
+  if (!a.startsWith("--")) return false
+  const given = a.slice(2).split("=")[0]!
+  return given !== "" && name.startsWith(given)
+}
+
 function ss(v: View, out: Finding[]): void {
-  if (v.values.some((a) => a === "--resolve" || (/^-[A-Za-z0-9]+$/.test(a) && /^-[^fADF]*r/.test(a)))) {
-    out.push(network("ss -r/--resolve looks up the name of every address it shows over the network (DNS)"))
-  }
+  const resolve = v.values.find((a) => prefixOf(a, "resolve") || (/^-[A-Za-z0-9]+$/.test(a) && /^-[^fADF]*r/.test(a)))
+  if (resolve) out.push(network(`ss -r/--resolve${resolve.startsWith("--") && resolve !== "--resolve" ? ` (as ${resolve})` : ""} looks up the name of every address it shows over the network (DNS)`))
   // the filter: every word after the options (ss joins them), split at blanks
   const tokens: (string | undefined)[] = []
   for (let i = 0; i < v.args.length; i++) {
     const w = v.args[i]!
     if (w.value?.startsWith("-")) {
-      if (/^-[A-Za-z0-9]*[fADF]$/.test(w.value) || /^--(family|filter|diag|query|socket|net)$/.test(w.value)) i++
-      if (/^-[A-Za-z0-9]*F|^--filter/.test(w.value)) out.push(network(`ss ${w.value}: reads its filter from a file, whose host names ss looks up over the network (DNS)`))
+      const long = w.value.startsWith("--") && !w.value.includes("=") ? resolveLong(w.value.slice(2), SS_LONG()) : undefined
+      if (/^-[A-Za-z0-9]*[fADFN]$/.test(w.value) || (long !== undefined && SS_LONG().long.get(long) === "value")) i++
+      if (/^-[A-Za-z0-9]*F/.test(w.value) || prefixOf(w.value, "filter")) out.push(network(`ss ${w.value}: reads its filter from a file, whose host names ss looks up over the network (DNS)`))
       continue
     }
     if (w.value === undefined) tokens.push(undefined)
@@ -102,10 +116,10 @@ function netstat(v: View, out: Finding[]): void {
   if (!numeric && !quiet) out.push(network("netstat without -n looks up the name of every address it shows over the network (DNS): add -n"))
 }
 
-const HOSTNAME_LOOKUPS = /^--(alias|all-fqdns|domain|fqdn|long|ip-address)$/
+const HOSTNAME_LOOKUPS = ["alias", "all-fqdns", "domain", "fqdn", "long", "ip-address"]
 
 function hostname(v: View, out: Finding[]): void {
-  const found = v.values.find((a) => HOSTNAME_LOOKUPS.test(a) || (/^-[A-Za-z]+$/.test(a) && /[aAdfi]/.test(a)))
+  const found = v.values.find((a) => HOSTNAME_LOOKUPS.some((n) => prefixOf(a, n)) || (/^-[A-Za-z]+$/.test(a) && /[aAdfi]/.test(a)))
   if (found) out.push(network(`hostname ${found} looks up the machine's names and addresses over the network (DNS)`))
 }
 
@@ -116,7 +130,8 @@ function who(v: View, out: Finding[]): void {
 }
 
 function last(v: View, out: Finding[]): void {
-  const found = v.values.find((a) => /^--dn?s?$/.test(a) || /^-[a-zA-Z]*d/.test(a))
+  // digits are options too (`-5` = -n 5: `last -5d` is -5 then -d)
+  const found = v.values.find((a) => /^--dn?s?$/.test(a) || /^-[a-zA-Z0-9]*d/.test(a))
   if (found) out.push(network(`last ${found} looks up the login addresses over the network (DNS)`))
 }
 

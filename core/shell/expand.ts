@@ -110,7 +110,7 @@ function unwrap(part: Part, ex: Expander): void {
       if (!cmakeCommand(part)) break
       continue
     }
-    if (name === "bun" && bunRunsProgram(part, (n) => n === "env" || TRANSPARENT.has(n) || runnerNames().includes(n))) continue
+    if (name === "bun" && bunRunsProgram(part, (n) => n === "env" || TRANSPARENT.has(n) || runnerNames().includes(n), ex.home)) continue
     const spec = TRANSPARENT.get(name)
     if (!spec || !transparentRuns(part, name, spec)) break
     if (name === "busybox" && busyboxInstall(part)) break

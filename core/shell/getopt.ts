@@ -246,7 +246,9 @@ function readShort(words: readonly Word[], i: number, v: string, spec: Compiled,
   return i
 }
 
-// xxd's own parser: `-c8` attaches a value, `-cols 8` and `-c 8` take the next word, `-ps` is `-p`
+// xxd's own parser: `-c8` attaches a value, `-cols 8` and `-c 8` take the next word, `-ps` is `-p`. Only the
+// long spelling's own tail takes the next word (xxd compares `-c` + "ols", `-g` + "roup"...): any other
+// attached text is the value (`-nfoo` names the variable foo, `-ox` is offset 0), `-capitalize` is `-C`
 function readWord(words: readonly Word[], i: number, v: string, spec: Compiled, out: OptionReading): number {
   const c = v[1]!
   const arity = spec.short.get(c)
@@ -255,9 +257,23 @@ function readWord(words: readonly Word[], i: number, v: string, spec: Compiled, 
     return i
   }
   if (arity === "flag") return i
-  const attached = v.length > 2 && !/^[A-Za-z]+$/.test(v.slice(2))
+  const rest = v.slice(2)
+  if (c === "c" && rest.startsWith("apitalize")) return i
+  const attached = rest !== "" && !longTail(c, rest)
   addValued(out, { name: c, written: v, value: attached ? sliced(words[i]!, 2) : words[++i] })
   return i
+}
+
+function longTail(c: string, rest: string): boolean {
+  switch (c) {
+    case "c": return rest.startsWith("ols")
+    case "g": return rest.startsWith("roup")
+    case "l": return rest.startsWith("en")
+    case "n": return rest.startsWith("ame")
+    case "o": return rest.startsWith("ffset")
+    case "s": return rest.startsWith("kip") || rest.startsWith("eek")
+    default: return false
+  }
 }
 
 /** The rest of a word after `at` characters of its value (`-oFILE` -> `FILE`), keeping what is known. */

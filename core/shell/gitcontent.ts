@@ -8,7 +8,7 @@ import type { GitContent, TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
 import { resolveWord } from "./cwd.ts"
 import { readOptions } from "./getopt.ts"
-import { gitOptions } from "./known-git.ts"
+import { gitOptions, gitVerbose, gitVerboseWords } from "./known-git.ts"
 import { operands } from "./part.ts"
 import { objectPath } from "./touched.ts"
 import { renamedObjects } from "./gitrenames.ts"
@@ -81,7 +81,7 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
   // content's oracle (`git log --all -G '^KEY=[A-M]'`), judged as the patch it searches
   const patch = flags.some(asksPatch) || flags.some(asksPickaxe)
   // the usual `git log`, `git status`: nothing more to read
-  if ((PATCH_WHEN_ASKED.has(sub) && !patch) || (sub === "status" && !flags.some((f) => f === "--verbose" || /^-[a-z]*v/.test(f)))) return undefined
+  if ((PATCH_WHEN_ASKED.has(sub) && !patch) || (sub === "status" && !flags.some(gitVerbose))) return undefined
   const quiet = !patch && flags.some((f) => NO_CONTENT.test(f))
   const spec = gitOptions(sub)
   const ops = spec ? readOptions(words.slice(2), spec).operands : operands(words, 2)
@@ -139,7 +139,7 @@ function contentOf(part: Part, sub: string, home: string, named: string[], maybe
       if (flags.some((f) => f === "--no-index")) return undefined
       return { ...(revs ? { history: true } : { index: "all" }), ...(flags.some((f) => f.startsWith("--untr")) ? { untracked: true } : {}), ...narrowed }
     case "status":
-      return flags.some((f) => f === "-v" || f === "--verbose" || /^-[a-z]*v/.test(f)) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || flags.filter((f) => f === "-v" || f === "--verbose").length > 1 ? {} : asked("diff", true)) } : undefined
+      return flags.some(gitVerbose) ? { index: "all", ...narrowed, ...(flags.some((f) => /^-[a-z]*v[a-z]*v/.test(f)) || gitVerboseWords(flags) > 1 ? {} : asked("diff", true)) } : undefined
     case "cat-file":
       // `git cat-file -p HASH`, `blob HASH`: an object named by its hash can be any committed file
       if (!(flags.some((f) => f === "-p" || f === "--textconv" || f === "--filters") || words[2]?.value === "blob")) return undefined

@@ -5,6 +5,7 @@
 import { isPlainCommand } from "./plain.ts"
 import { splitSimpleList } from "./list.ts"
 import { wordFacts, type WordFacts } from "./posixwords.ts"
+import { codeOnly } from "./posixlex.ts"
 
 const ECHO_PIPED = "echo with a backslash piped on (its echo decodes escapes: the text passed on is not the one checked)"
 const DOT_GLOB_REASON = "a glob starting with a dot (.*, .?), which matches .. (the parent folder) there"
@@ -89,8 +90,9 @@ function firstMatch(text: string, lists: [RegExp, string][][], unquotedLists: [R
   for (const list of lists) for (const [re, what] of list) if (re.test(script)) return what
   const facts = wordFacts(script)
   // quoted text that eval or a trap runs, and a command substitution inside double quotes, are code in
-  // that shell too: then the whole text is tested
-  const unquoted = unquotedText(script)
+  // that shell too: then the whole text is tested; comments and here-document bodies are not read for
+  // quotes (an apostrophe there would hide the code up to the next one)
+  const unquoted = unquotedText(codeOnly(script))
   const bare = facts.evalText || EVAL.test(unquoted) || script.includes("$(") || script.includes("`") ? script : unquoted
   for (const list of unquotedLists) for (const [re, what] of list) if (re.test(bare)) return what
   // on the quote-removed words: how a name or glob is quoted does not change what that shell runs

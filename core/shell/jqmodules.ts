@@ -66,7 +66,12 @@ export function jqModules(v: View, out: Finding[]): void {
   for (const w of program ? [program, ...others] : others) if (w.value !== undefined && !w.placeholder) programChecks(p, w.value, out, v.place.env)
 }
 
-function programChecks(p: string, text: string, out: Finding[], env: Record<string, string | undefined> | undefined): void {
+// jq's lexer reads `$` and the name as two tokens: blanks, newlines and `# comments` may stand between them
+// (`$ ENV`, `$#c⏎ENV`); the checks below read the program with that gap closed
+const DOLLAR_GAP = /\$(?:\s|#[^\n]*(?:\n|$))+/g
+
+function programChecks(p: string, program: string, out: Finding[], env: Record<string, string | undefined> | undefined): void {
+  const text = program.includes("$") ? program.replace(DOLLAR_GAP, "$") : program
   if (DIRECTIVE.test(text.replace(WORD_STRING, ""))) out.push({ name: "read-unknown", level: "medium", reason: `${p} import/include in the program reads modules and JSON files chosen at run time` })
   if (p === "yq" && /(?<![\w.$])envsubst(?!\w)/.test(text)) out.push({ name: "print-environment", level: "medium", reason: "the yq program uses envsubst: it expands any ${NAME} in its strings from the environment, secrets included" })
   if (jqReadsEnvironment(text)) out.push({ name: "print-environment", level: "medium", reason: `the ${p} program reads env or $ENV as a whole: prints the environment, which may hold secrets` })

@@ -67,3 +67,17 @@ export function gitOptions(sub: string): Compiled | undefined {
   compiled.set(sub, c)
   return c
 }
+
+/** `-v`, a short bundle holding v (`-sv`), or `--verbose` by any prefix git's parse-options takes (`--verb`,
+ *  `--v`): git status shows the staged diff, git remote the URLs. */
+export function gitVerbose(flag: string | undefined): boolean {
+  if (flag === undefined) return false
+  if (flag.startsWith("--")) return flag.length > 2 && "--verbose".startsWith(flag)
+  return /^-[a-z]*v/.test(flag)
+}
+
+/** How many times a verbose option is given as a word of its own (`-v -v`, `--verb --verb`; `-vv` counts once). */
+export function gitVerboseWords(flags: readonly string[]): number {
+  return flags.filter((f) => f === "-v" || (f.startsWith("--") && gitVerbose(f))).length
+}
+

@@ -11,7 +11,7 @@ const DATA = "echo : true false help dirs jobs wait cd pushd popd exit return br
 const SUM = { short: "bctwz", long: "binary check tag text zero ignore-missing quiet status strict warn untagged" }
 const ANY_READ = { short: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", long: "" }
 
-type ReadOnlyList = OptionList & { plus?: boolean; outputOperand?: number }
+type ReadOnlyList = OptionList & { plus?: boolean; outputOperand?: number; plusCount?: boolean }
 
 const LISTS: Record<string, ReadOnlyList> = {
   ls: {
@@ -58,7 +58,7 @@ const LISTS: Record<string, ReadOnlyList> = {
     long: "ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort random-source= reverse sort= version-sort batch-size= check? compress-program= debug files0-from= key= merge output= stable buffer-size= field-separator= temporary-directory= parallel= unique zero-terminated help version",
     writes: "o output", runs: "compress-program",
   },
-  uniq: { short: "cdDf:s:iuzw:", numeric: true, long: "count repeated all-repeated? skip-fields= skip-chars= ignore-case unique zero-terminated check-chars= group? help version", outputOperand: 1 },
+  uniq: { short: "cdDf:s:iuzw:", numeric: true, long: "count repeated all-repeated? skip-fields= skip-chars= ignore-case unique zero-terminated check-chars= group? help version", outputOperand: 1, plusCount: true },
   cut: { short: "b:c:d:f:nsz", long: "bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated help version" },
   tr: { short: "cCdst", long: "complement delete squeeze-repeats truncate-set1 help version" },
   nl: { short: "b:d:f:h:i:l:n:ps:v:w:", long: "body-numbering= section-delimiter= footer-numbering= header-numbering= line-increment= join-blank-lines= number-format= no-renumber number-separator= starting-line-number= number-width= help version" },
@@ -107,7 +107,7 @@ const LISTS: Record<string, ReadOnlyList> = {
   },
   test: {}, "[": {},
   printf: {},
-  getent: { short: "s:iA?V", long: "service= no-idn no-addrconfig help usage version" }, lscpu: ANY_READ, lsblk: ANY_READ, lsof: ANY_READ, vmstat: ANY_READ, iostat: ANY_READ, w: ANY_READ, who: ANY_READ, last: ANY_READ,
+  getent: { short: "s:iA?V", long: "service= no-idn no-addrconfig help usage version" }, lscpu: { short: "abBC::ce::Jp::s:xyhV", long: "all online bytes caches? offline json extended? parse? sysroot= hex physical output-all help version" }, lsblk: ANY_READ, lsof: ANY_READ, vmstat: ANY_READ, iostat: ANY_READ, w: ANY_READ, who: ANY_READ, last: ANY_READ,
   netstat: ANY_READ, sw_vers: ANY_READ, lsb_release: ANY_READ, "xdg-user-dir": {}, tokei: ANY_READ, exa: ANY_READ, eza: ANY_READ,
   ss: { short: "hVHnralotuwxSmpiesbEZNKf:A:D:F:O46M0", long: "no-header numeric resolve all listening options extended memory processes info tos cgroup tipc-info summary events context contexts net= bpf family= query= socket= diag= filter= raw udp tcp dccp sctp mptcp xdp vsock packet unix inet inet6 oneline kill", writes: "K kill D diag" },
   top: { short: "bcHiSsd:n:p:u:U:o:O:w::E:e:1", long: "help version" },
@@ -150,6 +150,8 @@ export interface Known {
   plus: boolean
   /** the operand at this index (0-based) is a file the program writes (uniq IN OUT, xxd IN OUT) */
   outputOperand?: number
+  /** an operand `+N` is the obsolete spelling of a count option, not a file (uniq +3 = --skip-chars=3) */
+  plusCount: boolean
 }
 
 const DATA_NAMES = new Set([...DATA.split(" "), "test", "[", "printf", "getopts", "xdg-user-dir"])
@@ -163,7 +165,7 @@ export function known(program: string): Known | undefined {
   if (k) return k
   const list = RAW.get(program)
   if (!list) return undefined
-  k = { options: compileOptions(list), data: DATA_NAMES.has(program), plus: !!list.plus }
+  k = { options: compileOptions(list), data: DATA_NAMES.has(program), plus: !!list.plus, plusCount: !!list.plusCount }
   if (list.outputOperand !== undefined) k.outputOperand = list.outputOperand
   compiled.set(program, k)
   return k

@@ -46,6 +46,13 @@ const FILE_OPTIONS = byName<FileOptions>({
 })
 const ALIASES = new Map([["egrep", "grep"], ["fgrep", "grep"], ["gawk", "awk"], ["mawk", "awk"], ["nawk", "awk"], ["gtar", "tar"], ["bsdtar", "tar"]])
 
+/** Whether the option (a letter or a canonical long name of the program's read-only list) reads the file its value names. */
+export function readsFileOption(program: string, name: string): boolean {
+  const f = FILE_OPTIONS.get(ALIASES.get(program) ?? program)
+  if (!f) return false
+  return name.length === 1 ? (f.short ?? "").includes(name) : (f.long ?? "").split(" ").includes(name)
+}
+
 /** The words a program reads as files through its options' values (`words`: the program and its arguments). */
 export function optionReads(program: string, words: readonly Word[]): Word[] {
   const found = fileOptions(program, words)

@@ -26,6 +26,12 @@ export interface Part {
   unresolved?: string
   /** operands are added at run time (xargs without -I) */
   appended?: boolean
+  /** what xargs reads the words it appends from (its own stdin) */
+  appendedInput?: Stdin
+  /** xargs splits its input at NULs or a delimiter (-0, -d), not at blanks and quotes */
+  appendedWhole?: boolean
+  /** xargs -I's placeholder: the words that start with it start with an input item */
+  appendedPlaceholder?: string
   forkBomb?: boolean
   git?: GitView
   exported?: Map<string, string | undefined>

@@ -2,6 +2,7 @@
 // must not depend on how a word is spelled (`\alias`, `al""ias`, `ev''al`, `\:`, `"".*`, a line
 // continuation), since that shell removes the quotes before it looks a command up or globs a word. A
 // small reader, not a parser: where it is unsure it reads more words as command names (fail closed). Pure.
+import { codeOnly } from "./posixlex.ts"
 
 /** What a script does that a shell other than bash reads otherwise, found on quote-removed words. */
 export interface WordFacts {
@@ -37,8 +38,11 @@ const KEYWORDS = new Set(["if", "then", "do", "else", "elif", "while", "until", 
 const SPECIAL = new Set([":", ".", "eval", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "break", "continue", "exec"])
 const ASSIGNMENT = /^[A-Za-z_]\w*=/
 
-/** The index after a balanced `$(…)`, `${…}` or backticked group that starts at `i`. */
-function groupEnd(s: string, i: number): number {
+/** The index after a balanced `$(…)`, `${…}` or backticked group that starts at `i`: quotes inside it (a
+ *  `)` in `"…"`), and the groups nested in them, are followed (comments are blanked before, posixlex.ts). */
+function groupEnd(s: string, i: number, nesting = 0): number {
+  // past 100 nested groups the group runs to the end of the text (no stack grows without bound)
+  if (nesting > 100) return s.length
   if (s[i] === "`") {
     let j = i + 1
     while (j < s.length && s[j] !== "`") j += s[j] === "\\" ? 2 : 1
@@ -53,10 +57,23 @@ function groupEnd(s: string, i: number): number {
     else if (c === "'") {
       const k = s.indexOf("'", j + 1)
       j = k < 0 ? s.length : k
-    } else if (c === open) depth++
+    } else if (c === '"') j = quotedEnd(s, j, nesting + 1) - 1
+    else if (c === "`" || (c === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j, nesting + 1) - 1
+    else if (c === open) depth++
     else if (c === close && --depth === 0) return j + 1
   }
   return s.length
+}
+
+/** The index after the double-quoted string that starts at `i`. */
+function quotedEnd(s: string, i: number, depth: number): number {
+  let j = i + 1
+  while (j < s.length && s[j] !== '"') {
+    if (s[j] === "\\") j += 2
+    else if (s[j] === "`" || (s[j] === "$" && (s[j + 1] === "(" || s[j + 1] === "{"))) j = groupEnd(s, j, depth + 1)
+    else j++
+  }
+  return Math.min(j + 1, s.length)
 }
 
 /** One word from `i`: its raw text, quote-removed value and which characters were unquoted. */
@@ -140,7 +157,8 @@ function commands(s: string, nested: string[]): Command[] {
       while (i < s.length && "<>&|-".includes(s[i]!)) i++
       while (s[i] === " " || s[i] === "\t") i++
       if (i < s.length && !SEPARATOR.includes(s[i]!)) i = readWord(s, i, nested).end
-    } else if (c === "#" && cur.words.length === 0) {
+    } else if (c === "#") {
+      // a `#` that starts a word starts a comment (after a command's words too: `: # it's`)
       while (i < s.length && s[i] !== "\n") i++
     } else {
       const { word, end: next } = readWord(s, i, nested)
@@ -194,8 +212,10 @@ function expansionGlob(w: Word): boolean {
 }
 
 /** The facts of a script read as a POSIX shell reads it; `depth` bounds the texts eval and trap run. */
-export function wordFacts(script: string, depth = 0): WordFacts {
+export function wordFacts(text: string, depth = 0): WordFacts {
   const facts: WordFacts = {}
+  // comments and here-document bodies are no words: an apostrophe there would open a quote
+  const script = codeOnly(text)
   // the commands of $(…), `…` and ${…} (whose text may hold a $(…)) are read too
   const nested: string[] = []
   for (const cmd of commands(script, nested)) {

@@ -11,6 +11,8 @@ import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
 import { lazyLayerFor } from "../base/gitpromisor.ts"
+import { appendedOptions } from "./appendedopts.ts"
+import { sysrootRead } from "./sysroot.ts"
 
 /** Check a part's options against its allowlist; false when the program has none (not a read-only program). */
 export function checkOptions(v: View, out: Finding[]): boolean {
@@ -40,15 +42,33 @@ export function checkOptions(v: View, out: Finding[]): boolean {
   const reading = judge(v, v.program, v.args, k.options, out)
   // xargs and find -exec + add arguments at run time: for a program with options that write or run, those could be options
   if (v.part.appended && k.options.dangerous) out.push(unknown(v.program, "(arguments added at run time could be options)"))
+  else appendedOptions(v.part, v.program, k.options, reading, out)
+  sysrootRead(v, reading, out)
   if (k.plus) {
     const plus = reading.operands.find((w) => w.value === undefined || w.value.startsWith("+"))
     if (plus) out.push(unknown(v.program, `${plus.text} (a command for the pager)`))
   }
   if (k.outputOperand !== undefined) {
-    const target = reading.operands[k.outputOperand]
-    if (target) written(v, target, `${v.program} writes its output file`, out)
+    for (const target of outputOperands(v.args, reading.operands, k.outputOperand, k.plusCount)) written(v, target, `${v.program} writes its output file`, out)
   }
   return true
+}
+
+/** The operands that may be the output file. A word before it that is not static or may be empty (`$o`)
+ *  may be an option, a `+N` or nothing, so any later operand may be the output. GNU uniq takes `+N` as
+ *  --skip-chars=N, not a file (after a `--` it is a file: then both readings are judged). */
+function outputOperands(args: readonly Word[], operands: readonly Word[], at: number, plusCount: boolean): Word[] {
+  const out = new Set<Word>()
+  // a count too large for uniq's intmax_t is a file name again
+  const files = plusCount ? operands.filter((w) => w.value === undefined || !/^\+0*\d{1,18}$/.test(w.value)) : operands
+  if (files[at]) out.add(files[at]!)
+  if (files !== operands && operands[at] && args.some((w) => w.value === "--")) out.add(operands[at]!)
+  for (let i = 0; i < at && i < files.length; i++) {
+    if (files[i]!.value !== undefined && !files[i]!.hollow) continue
+    for (const w of files.slice(at + 1)) out.add(w)
+    break
+  }
+  return [...out]
 }
 
 function judge(v: View, name: string, args: readonly Word[], spec: Compiled, out: Finding[]): OptionReading {

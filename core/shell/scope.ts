@@ -179,8 +179,15 @@ const LOADER_EXACT = new Set([
   // configuration files whose entries run programs: kubeconfig exec plugins, AWS credential_process, docker
   // credential helpers, gpg-agent's pinentry-program, terraform provider overrides, helm plugins
   "KUBECONFIG", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "GNUPGHOME", "TF_CLI_CONFIG_FILE", "HELM_PLUGINS", "CLOUDSDK_CONFIG",
-  // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files
-  "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT",
+  // man's formatter: the troff binaries, their options (-U is unsafe mode: .sy runs) and macro files; the font
+  // path holds devDEV/DESC, whose `postpro`/`prepro` lines name the programs groff runs; the command prefix is
+  // put before troff/tbl/pic/eqn/refer/soelim (a path prefix runs a workspace program); the typesetter picks
+  // the device (and its postprocessor); MANROFFSEQ adds preprocessors, REFER names refer's database;
+  // MAN_DISABLE_SECCOMP drops man-db's sandbox of the formatters; MANLESS is put into less's options
+  "GROFF_BIN_PATH", "GROFF_TMAC_PATH", "MANROFFOPT", "GROFF_FONT_PATH", "GROFF_COMMAND_PREFIX", "GROFF_TYPESETTER",
+  "MANROFFSEQ", "REFER", "MAN_DISABLE_SECCOMP", "MANLESS",
+  // OpenSSL's configuration file loads engines and providers (shared libraries) in every program that starts OpenSSL
+  "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES",
   // where `history -w`/`-a` write the history `history -s` fills
   "HISTFILE",
   // bash translates $"..." through the message catalog these name, then expands the translation

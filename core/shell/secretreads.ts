@@ -9,6 +9,7 @@ import type { Word } from "./word.ts"
 import { isInsideFold, resolveWord } from "./cwd.ts"
 import { optionReadsUnknown, patternGiven } from "./optionreads.ts"
 import { readOptions, type Compiled, type OptionReading } from "./getopt.ts"
+import { rgTypeGlobs } from "./rgtypes.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { byName } from "./options.ts"
@@ -165,7 +166,8 @@ function rgDotGlobs(part: Part): string[] | null | undefined {
     if (g === undefined) return undefined
     if (!g.startsWith("!")) globs.push(g)
   }
-  return globs
+  const types = rgTypeGlobs(r.reading.valued)
+  return types === undefined ? undefined : [...globs, ...types]
 }
 
 /**

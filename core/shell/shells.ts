@@ -20,6 +20,7 @@ export function shell(part: Part, ex: Expander): void {
   let braces: false | "unknown" | undefined
   // --posix, -o posix, POSIXLY_CORRECT set before it: bash reads the script in posix mode
   let posix = part.assignments.some((a) => a.name === "POSIXLY_CORRECT")
+  let namedInteractive = false
   let i = 1
   for (; i < part.words.length; i++) {
     const v = part.words[i]!.value
@@ -38,6 +39,8 @@ export function shell(part: Part, ex: Expander): void {
       continue
     }
     if (v === "--posix") posix = true
+    // zsh's `--interactive` (zsh spells any option long; case and `_` do not count)
+    if (v.startsWith("--") && optionName(v.slice(2)) === "interactive") namedInteractive = true
     if (v.startsWith("--")) continue
     if (!/^[-+][A-Za-z]+$/.test(v)) break
     if (v.includes("c")) cmdMode = true
@@ -52,6 +55,8 @@ export function shell(part: Part, ex: Expander): void {
     if (v.startsWith("-") && (v.includes("k") || (v.includes("o") && (named === undefined || named === "keyword")))) part.findings.push({ name: "shell-option", level: "high", reason: KEYWORD_REASON })
     if (v.startsWith("-") && v.includes("O") && (named === undefined || named === "lastpipe")) part.findings.push({ name: "shell-option", level: "high", reason: LASTPIPE_REASON })
     if (v.startsWith("-") && v.includes("o") && (named === undefined || named === "posix")) posix = true
+    // `-o interactive` (dash, zsh, ksh: the long spelling of -i, in a bundle too: `-eo interactive`)
+    if (v.startsWith("-") && v.includes("o") && (named === undefined || optionName(named) === "interactive")) namedInteractive = true
     // `-O expand_aliases`, `-O xpg_echo`, `+O globskipdots`: aliases are expanded, echo decodes escapes, `.*` matches `..`
     if (v.includes("O") && (named === undefined || (v.startsWith("-") ? named === "expand_aliases" || named === "xpg_echo" : named === "globskipdots"))) part.findings.push({ name: "shell-option", level: "high", reason: GLOB_ALIAS_REASON })
     // `+B`, `+o braceexpand`: the script's words are not brace-expanded (the last setting holds)
@@ -63,12 +68,12 @@ export function shell(part: Part, ex: Expander): void {
   if (cmdMode && !script) script = part.words[i]
   // -H / -o histexpand, or an interactive shell reading its script from stdin (history expansion is on there)
   const options = part.words.slice(1, i)
-  const interactive = options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
+  const interactive = namedInteractive || options.some((o) => o.value !== undefined && /^-[A-Za-z]*i/.test(o.value) && !o.value.startsWith("--"))
   if (historyOptions(options)) part.findings.push({ name: "shell-option", level: "high", reason: HISTORY_REASON })
   else if (interactive && !cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i reads its script with history expansion on: a \`!$\` stands for words of earlier lines, which is not followed` })
   // `bash -ic SCRIPT`: an interactive shell first runs its start-up file (~/.bashrc, --rcfile FILE) and
   // expands the aliases it defines in the script: code that is not shown here runs, and may rename commands
-  if (interactive && cmdMode) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} -i runs its start-up file (~/.bashrc, ~/.zshrc, $ENV, --rcfile) before the script and expands its aliases: code not shown here runs` })
+  if (interactive && (cmdMode || namedInteractive)) part.findings.push({ name: "shell-option", level: "high", reason: `an interactive ${part.program} ${namedInteractive ? "-o interactive" : "-i"} runs its start-up file (~/.bashrc, ~/.zshrc, $ENV, --rcfile) before the script and expands its aliases: code not shown here runs` })
   const run = runner(part, ex, { cdableVars, ...(braces === undefined ? {} : { braces }) }, posix)
   if (cmdMode) {
     part.findings.push({ name: "shell-c", level: "low", reason: `${part.program} -c runs the script checked below` })
@@ -86,6 +91,8 @@ export function shell(part: Part, ex: Expander): void {
   }
   fromStdin(part, run)
 }
+
+const optionName = (name: string) => name.toLowerCase().replace(/_/g, "")
 
 function runner(part: Part, ex: Expander, start: ShellStart = {}, posix = false): (body: Word, context: Construct) => void {
   return (body, context) => {

@@ -131,7 +131,7 @@ export const TABLE: readonly Entry[] = [
   { name: "find", level: "safe", reason: "searches files", programs: ["find"] },
   { name: "git-external-tools", level: "medium", reason: "runs the diff programs the repository configures", programs: ["git"], when: (v) => v.values.some((a) => a === "--ext-diff" || a === "--textconv") },
   { name: "date-set", level: "high", reason: "sets the system clock", programs: ["date"], when: setsDate },
-  { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 },
+  { name: "hostname-set", level: "high", reason: "renames the machine", programs: ["hostname"], when: (v) => v.canon.operands.length > 0 || v.values.some((a) => /^-[a-zA-Z]*[Fb]|^--(?:fi|b)[a-z]*(?:=|$)/.test(a)) },
   { name: "build", level: "low", reason: "builds or tests", programs: BUILD_TOOLS },
   { name: "program-option", level: "high", reason: "mvn's exec plugin runs the program -Dexec.executable names with -Dexec.args: a command line given here, not the project's code", programs: ["mvn", "mvnw"], when: (v) => v.values.some((a, i) => /^-Dexec\.(executable|args|commandlineArgs)=/.test(a) || (a === "-D" && /^exec\.(executable|args|commandlineArgs)=/.test(v.values[i + 1] ?? ""))) },
   { name: "stdin-source", level: "medium", reason: "compiles source from stdin: its #include can read any file", programs: ["gcc", "g++", "clang", "clang++", "cc", "c++", "cpp", "tcc", "zig"], when: compilesStdin },

@@ -11,6 +11,8 @@ import { byName } from "./options.ts"
 import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
 import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
+import { gitVerbose } from "./known-git.ts"
+import { appendedNameGlobs } from "./appendedopts.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -38,6 +40,7 @@ export interface Unplaced {
 export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = operandPaths(part, home, unplaced)
   globOperands(part, out)
+  if (part.appendedInput) out.push(...appendedNameGlobs(part))
   return out
 }
 
@@ -204,7 +207,7 @@ function looksLikePathValue(v: string, tilde: boolean): boolean {
 export function printsConfig(args: readonly (string | undefined)[]): boolean {
   const sub = args[0]
   if (sub === "config") return true
-  if (sub === "remote") return args.some((a) => a === "-v" || a === "--verbose" || a === "get-url" || a === "show")
+  if (sub === "remote") return args.some((a) => a === "-v" || (a?.startsWith("--") === true && gitVerbose(a)) || a === "get-url" || a === "show")
   return sub === "var" && args.includes("-l")
 }
 

@@ -125,7 +125,7 @@ describe("git commands that print the repository's files without naming them", (
     writeFileSync(join(tracked, ".env"), "K=FAKESECRET-tracked\nK2=FAKESECRET-mod\n")
     await expectAsk(tracked, ["git diff", "git diff HEAD", "git diff-files -p"], ".env")
     git(tracked, "add", "-f", ".env")
-    await expectAsk(tracked, ["git diff --cached", "git diff --staged HEAD", "git status -v", "git status -vv"], ".env")
+    await expectAsk(tracked, ["git diff --cached", "git diff --staged HEAD", "git status -v", "git status -vv", "git status --verb", "git status --ve", "git status --v", "git status --verb --verb"], ".env")
   })
 
   test("a credential file committed long ago (.env.example): the commands that print other commits stay allowed", async () => {

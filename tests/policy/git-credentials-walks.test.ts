@@ -99,7 +99,7 @@ describe("git config credentials reached by walks, globs and other git commands"
     writeFileSync(join(main, ".git", "worktrees", "wt", "commondir"), "../..\n")
     writeFileSync(join(main, ".git", "worktrees", "wt", "HEAD"), "ref: refs/heads/wt\n")
     writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`)
-    await expectAsk(wt, ["git remote -v", "git config -l", "git var -l"], "remote.origin.url (a URL with a password)")
+    await expectAsk(wt, ["git remote -v", "git remote --verb", "git remote --ve", "git remote --v", "git config -l", "git var -l"], "remote.origin.url (a URL with a password)")
     writeFileSync(join(main, ".git", "config"), PLAIN)
     writeFileSync(join(main, ".git", "worktrees", "wt", "config.worktree"), '[remote "up"]\n\turl = https://u:FAKESECRET-wt@127.0.0.1/y\n')
     await expectAsk(wt, ["git remote -v", "git config -l"], "remote.up.url")

@@ -206,11 +206,11 @@ describe("rg's other ignore sources", () => {
     await asks(ws, ["rg TOKEN"], ".env")
     unlinkSync(join(home, ".gitconfig"))
     const rc = join(root, "ripgreprc")
-    for (const [text, named] of [["--hidden\n--glob=!.git\n", ".env"], ["-uu\n", ".env"], ["--glob=.env\n", ".env"], ["--pre=./x\n", "--pre"], ["--follow\n", "--follow"]] as const) {
+    for (const [text, named] of [["--hidden\n--glob=!.git\n", ".env"], ["-uu\n", ".env"], ["--glob=.env\n", ".env"], ["--pre=./x\n", "--pre"], ["--follow\n", "--follow"], ["--type=sh\n", ".env"], ["-tall\n", ".env"]] as const) {
       writeFileSync(rc, text)
       await asks(ws, ["rg TOKEN"], named, { RIPGREP_CONFIG_PATH: rc })
     }
-    writeFileSync(rc, "--smart-case\n--glob=!.git\n# comment\n--max-columns=150\n")
+    writeFileSync(rc, "--smart-case\n--glob=!.git\n# comment\n--max-columns=150\n--type=js\n")
     await allows(ws, ["rg TOKEN"], { RIPGREP_CONFIG_PATH: rc })
   })
 })

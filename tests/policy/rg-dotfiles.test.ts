@@ -1,6 +1,6 @@
-// rg skips dot-files unless its override globs (-g/--glob/--iglob) or a `!` line of an ignore file
-// (.ignore, .rgignore, .gitignore, in the folder searched or above) names them: then it searches them
-// (checked with ripgrep 13). The walk ccode makes on disk lets exactly those through, ignoring case.
+// rg skips dot-files unless its override globs (-g/--glob/--iglob), a selected file type (--type-add
+// 'e:*.env' -te) or a `!` line of an ignore file (.ignore, .rgignore, .gitignore, in the folder searched or
+// above) names them: then it searches them (checked with ripgrep 13). The walk ccode makes on disk lets exactly those through, ignoring case.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -45,6 +45,20 @@ describe("rg and the dot-files its globs and ignore files name", () => {
 
   test("controls: globs that match no dot-name, and rg without any", async () => {
     for (const c of ["rg TOKEN", "rg -g '*.ts' TOKEN", "rg -g '!.env' TOKEN", "rg --glob 'src/**' TOKEN", "rg -n TOKEN sub", "ag -G env TOKEN"]) await expectAllow(c)
+  })
+
+  test("a selected type whose glob matches a dot-name (rg decides types before the hidden test)", async () => {
+    for (const c of [
+      "rg --type-add 'e:.env' -te TOKEN", "rg --type-add 'e:*' -te TOKEN", "rg -te --type-add 'e:.[e]nv' TOKEN", "rg --type-add 'a:.*' -ta TOKEN",
+      "rg --type-add 'e:*.env' -te TOKEN sub", "rg --type-add 'e:*.env' --type-add 'f:include:e' -tf TOKEN", "rg --type-add 'e:*.env' -tall TOKEN",
+      "rg --type-add 'e:*.env' --type=e TOKEN", "rg --type-add \"e:$G\" -te TOKEN", "rg --type-add 'e:*.ENV' -t e TOKEN",
+      // ripgrep 14's built-in sh type holds .env and *.env (all is every type)
+      "rg -tsh TOKEN", "rg --type=sh TOKEN", "rg -tall TOKEN", "rg --type-add 'x:include:sh' -tx TOKEN",
+    ]) await expectAsk(c)
+  })
+
+  test("controls: types that match no dot-name, a type defined but not selected", async () => {
+    for (const c of ["rg --type-add 'web:*.vue' -tweb TOKEN", "rg -tpy TOKEN", "rg -t ts TOKEN", "rg --type-add 'e:*.env' TOKEN", "rg -tjs TOKEN"]) await expectAllow(c)
   })
 
   test("a `!` line of an ignore file in the folder or above it", async () => {
