@@ -1,0 +1,118 @@
+// Round 11: containers that store files as they are beyond ustar tar and zip — a v7 tar (no `ustar` magic),
+// cpio (newc, crc, odc, binary; plain and gzip), an ext2 filesystem image — print a credential member on a
+// plain read (`cat`, `strings`, `grep -a`): each asks high and names the member. Real archives (GNU tar,
+// a python writer of cpio headers, mke2fs when installed) in a temp folder, decided under the default policy.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { gzipSync } from "node:zlib"
+import { loadParser } from "../../core/shell/index.ts"
+import { prepareCall } from "../../core/policy/prepare.ts"
+import { decide } from "../../core/policy/decide.ts"
+import { bundledPolicy } from "../../core/policy/bundled.ts"
+import { archiveMembers } from "../../core/policy/archives.ts"
+
+const has = (program: string) => Bun.spawnSync(["sh", "-c", `command -v ${program}`]).exitCode === 0
+
+// a cpio archive of (name, content) pairs in the given format, written header by header as cpio does
+function cpio(format: "newc" | "crc" | "odc" | "bin", files: [string, string][]): Buffer {
+  const parts: Buffer[] = []
+  let at = 0
+  const push = (b: Buffer) => (parts.push(b), (at += b.length))
+  const pad = (n: number) => push(Buffer.alloc((n - (at % n)) % n))
+  for (const [name, body] of [...files, ["TRAILER!!!", ""] as [string, string]]) {
+    const nm = Buffer.from(`${name}\0`)
+    const data = Buffer.from(body)
+    if (format === "newc" || format === "crc") {
+      const hex = (v: number) => v.toString(16).padStart(8, "0")
+      const fields = [1, name === "TRAILER!!!" ? 0 : 0o100644, 0, 0, 1, 0, data.length, 0, 0, 0, 0, nm.length, 0]
+      push(Buffer.from((format === "newc" ? "070701" : "070702") + fields.map(hex).join("")))
+      push(nm); pad(4); push(data); pad(4)
+    } else if (format === "odc") {
+      const oct = (v: number, w: number) => v.toString(8).padStart(w, "0")
+      push(Buffer.from(`070707${oct(0, 6)}${oct(1, 6)}${oct(0o100644, 6)}${oct(0, 6)}${oct(0, 6)}${oct(1, 6)}${oct(0, 6)}${oct(0, 11)}${oct(nm.length, 6)}${oct(data.length, 11)}`))
+      push(nm); push(data)
+    } else {
+      const h = Buffer.alloc(26)
+      const words = [0o070707, 0, 1, 0o100644, 0, 0, 1, 0, 0, 0, nm.length, data.length >> 16, data.length & 0xffff]
+      words.forEach((w, i) => h.writeUInt16LE(w, i * 2))
+      push(h); push(nm); pad(2); push(data); pad(2)
+    }
+  }
+  return Buffer.concat(parts)
+}
+
+describe("archive formats stored as they are", () => {
+  let ws: string
+  beforeAll(async () => {
+    await loadParser()
+    ws = realpathSync(mkdtempSync(join(tmpdir(), "ccode-r11arch-")))
+    const src = join(ws, "src")
+    mkdirSync(join(src, "d"), { recursive: true })
+    writeFileSync(join(src, ".env"), "API_KEY=FAKESECRET-dotenv\n")
+    writeFileSync(join(src, "d", "notes.txt"), "notes\n")
+    const tar = (args: string[]) => {
+      const r = Bun.spawnSync(["tar", ...args], { cwd: src, stderr: "pipe" })
+      if (r.exitCode !== 0) throw new Error(r.stderr.toString())
+    }
+    tar(["--format=v7", "-cf", join(ws, "b-v7.tar"), ".env"])
+    tar(["--format=v7", "-cf", join(ws, "plain-v7.tar"), "d/notes.txt"])
+    tar(["--format=v7", "-czf", join(ws, "b-v7.tgz"), ".env"])
+    const secret: [string, string][] = [[".env", "API_KEY=FAKESECRET-dotenv\n"]]
+    writeFileSync(join(ws, "b.cpio"), cpio("newc", secret))
+    writeFileSync(join(ws, "k-crc.cpio"), cpio("crc", [["home/.ssh/id_rsa", "FAKESECRET-idrsa\n"]]))
+    writeFileSync(join(ws, "b-odc.cpio"), cpio("odc", [["notes.txt", "x\n"], ...secret]))
+    writeFileSync(join(ws, "b-bin.cpio"), cpio("bin", secret))
+    writeFileSync(join(ws, "b.cpio.gz"), gzipSync(cpio("newc", secret)))
+    writeFileSync(join(ws, "plain.cpio"), cpio("newc", [["d/notes.txt", "notes\n"]]))
+    // a cpio stored in a v7 tar
+    tar(["--format=v7", "-cf", join(ws, "nested.tar"), "-C", ws, "b.cpio"])
+    if (has("mke2fs")) {
+      const img = Bun.spawnSync(["mke2fs", "-q", "-F", "-t", "ext2", "-d", src, join(ws, "disk.img"), "1M"], { stderr: "pipe" })
+      if (img.exitCode !== 0) throw new Error(img.stderr.toString())
+      rmSync(join(src, ".env"))
+      Bun.spawnSync(["mke2fs", "-q", "-F", "-t", "ext2", "-d", src, join(ws, "plain.img"), "1M"])
+    }
+    rmSync(src, { recursive: true, force: true })
+  })
+  afterAll(() => rmSync(ws, { recursive: true, force: true }))
+
+  const decideDefault = async (command: string) => {
+    const policy = bundledPolicy("default")
+    const call = await prepareCall("shell", { command }, { cwd: ws, workspace: ws, home: "/nonexistent", tmpDirs: ["/nonexistent-tmp"], policy })
+    return decide(policy, call, { grants: [] })
+  }
+
+  test("the members of v7 tar and every cpio format are listed", () => {
+    expect(archiveMembers(join(ws, "b-v7.tar"))).toEqual({ names: [".env"] })
+    expect(archiveMembers(join(ws, "b-v7.tgz"))).toEqual({ names: [".env"] })
+    expect(archiveMembers(join(ws, "b.cpio"))).toEqual({ names: [".env"] })
+    expect(archiveMembers(join(ws, "k-crc.cpio"))).toEqual({ names: ["home/.ssh/id_rsa"] })
+    expect(archiveMembers(join(ws, "b-odc.cpio"))).toEqual({ names: ["notes.txt", ".env"] })
+    expect(archiveMembers(join(ws, "b-bin.cpio"))).toEqual({ names: [".env"] })
+    expect(archiveMembers(join(ws, "b.cpio.gz"))).toEqual({ names: [".env"] })
+  })
+
+  test("a plain read of one holding a credential member asks high and names it", async () => {
+    const cmds = ["cat b-v7.tar", "cat b.cpio", "strings b-odc.cpio", "cat k-crc.cpio", "xxd b-bin.cpio", "base64 b.cpio.gz", "cat b-v7.tgz", "grep -a FAKE b.cpio", "cat nested.tar"]
+    for (const command of cmds) {
+      const d = await decideDefault(command)
+      expect({ command, decision: d.decision, risk: d.risk, named: /\.env|id_rsa/.test(d.reason) }).toEqual({ command, decision: "ask", risk: "high", named: true })
+    }
+  })
+
+  test.skipIf(!has("mke2fs"))("a filesystem image holding .env asks high on strings and grep -a", async () => {
+    for (const command of ["strings disk.img", "grep -a FAKE disk.img", "cat disk.img"]) {
+      const d = await decideDefault(command)
+      expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes("filesystem image holding a file named .env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
+    }
+  })
+
+  test("controls: archives and images of ordinary files stay allowed", async () => {
+    for (const command of ["cat plain-v7.tar", "strings plain.cpio", ...(has("mke2fs") ? ["strings plain.img"] : [])]) {
+      const d = await decideDefault(command)
+      expect({ command, decision: d.decision, reason: d.reason }).toEqual({ command, decision: "allow", reason: d.reason })
+    }
+  })
+})
