@@ -54,7 +54,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
-        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs)
+        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs, p.archives)
       }
       continue
     }
@@ -75,6 +75,8 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
+      // each file the glob matches is read as if named (`strings *`, `grep -a x *`): an archive's members too
+      if (ctx.judged && p.access === "read" && !p.unpacks) for (const name of [...found.names, ...found.links]) archiveRead(name, ctx.judged, raised)
       // `cat .git/*` prints the config as `cat .git/config` does; `.git/remotes/*` through a `.git` file
       // is the git directory's (git remote lists them)
       if (p.access === "read") {
@@ -144,7 +146,7 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 }
 
 // the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
-function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[]): void {
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[], archives?: true): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
   const judged = ctx.judged
@@ -153,7 +155,9 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   const rg = dotGlobs && !hidden ? rgSources(root, ctx.home, ctx.env) : undefined
   if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
   const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
-  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), opts)
+  // a walk that prints binary files as text (grep -a, rg -a): every file is looked at for an archive's members
+  const picks = archives ? (path: string) => judged(path) || isGitConfigFile(path) || (archiveRead(path, judged, raised), false) : (path: string) => judged(path) || isGitConfigFile(path)
+  const found = treeFiles(root, picks, opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)

@@ -304,7 +304,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
   for (const q of paths) {
-    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.git === p.git && q.unpacks === p.unpacks) return true
+    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.archives === p.archives && q.git === p.git && q.unpacks === p.unpacks) return true
   }
   return false
 }
@@ -319,7 +319,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const seen = new Set<string>()
   const out: TouchedPath[] = []
   for (const p of paths) {
-    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
+    const key = (p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w") + (p.tree ? `t${p.tree}${p.archives ? "a" : ""}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "") + p.path
     if (seen.has(key)) continue
     seen.add(key)
     out.push(p)

@@ -64,6 +64,9 @@ export interface TouchedPath {
   /** a folder a recursive read opens every file below (grep -r, rg): the files there whose names a
    *  path rule names are looked up on disk before deciding; "visible" skips dot-files (rg, ag by default) */
   tree?: "all" | "visible"
+  /** the walk prints binary files as text (grep -a, rg -a): an archive below it passes its members on,
+   *  so each file is looked at on disk for one holding a credential member */
+  archives?: true
   /** rg's "visible" walk (set for rg alone): dot-names it still searches, those its -g/--glob/--iglob
    *  globs match (any case) and those a `!` line of an ignore file on disk (.ignore, .rgignore,
    *  .gitignore, in the folder walked or above it) names */
