@@ -14,18 +14,39 @@ import { realpathKnown } from "../base/paths.ts"
 import { globSource } from "./glob.ts"
 import { place, sshCommandNamed, sshConfigNamed, sshIncluded, text, type SshNamed } from "./sshnamed.ts"
 import type { CallPath } from "./types.ts"
+import { movesStores, namedByVariable } from "../shell/relocated.ts"
 import type { Raised } from "./ondisk.ts"
 
 const MAX_DEPTH = 10
 const FILE_KEY = /^http\.(?:.*\.)?(cookiefile|sslkey|sslcert|proxysslkey|proxysslcert)$/i
 const HELPER_KEY = /^credential\.(?:.*\.)?helper$/i
 
-/** Raise each read of a file a git or ssh setting names as a credential. */
-export function configuredCredentials(paths: readonly CallPath[], home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined, raised: Raised): void {
-  const reads = paths.filter((p) => p.access === "read")
-  if (!reads.length || !home) return
+/** The files the settings name, read once when first asked (a walk asks for each file it meets). */
+export function namedFiles(home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined): () => SshNamed {
+  let found: SshNamed | undefined
+  return () => (found ??= readNamed(home, workspace, gitDirs, env))
+}
+
+/** The judge of what the disk lookups meet (a walk's files, a glob's matches), widened to the files the
+ *  settings name and those a credential variable of `env` names (raised here: the analysis judged only the
+ *  paths the command names): `grep -r x ~/keys` with `IdentityFile ~/keys/k` reads the key. */
+export function namedJudge(judged: (path: string) => boolean, names: () => SshNamed, env: Record<string, string | undefined> | undefined, raised: Raised): (path: string) => boolean {
+  const byVariable = env !== undefined && movesStores(env)
+  return (path) => {
+    if (judged(path)) return true
+    const n = names()
+    if (n.named.has(path) || n.patterns.some((x) => x.match.test(path))) return true
+    const why = byVariable ? namedByVariable("a recursive read", [path], env!) : undefined
+    if (!why) return false
+    if (!raised.some((r) => r.reason === why)) raised.push({ risk: "high", reason: why })
+    return true
+  }
+}
+
+function readNamed(home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined): SshNamed {
   const named = new Map<string, string>()
   const ssh: SshNamed = { named, patterns: [], env }
+  if (!home) return ssh
   const xdg = env?.XDG_CONFIG_HOME ? `${env.XDG_CONFIG_HOME}/git/config` : `${home}/.config/git/config`
   // the system's config (GIT_CONFIG_SYSTEM), GIT_CONFIG_GLOBAL beside ~/.gitconfig, the repository's
   const files = [`${home}/.gitconfig`, xdg, `${workspace}/.git/config`, ...gitDirs.map((d) => `${d}/config`), ...configFiles(workspace, home, gitDirs, env ?? {})]
@@ -35,12 +56,21 @@ export function configuredCredentials(paths: readonly CallPath[], home: string, 
   sshConfigNamed(`${home}/.ssh/config`, home, `${home}/.ssh`, ssh, seen)
   sshConfigNamed("/etc/ssh/ssh_config", home, "/etc/ssh", ssh, seen)
   gcloudNamed(env?.CLOUDSDK_CONFIG || `${home}/.config/gcloud`, home, named)
-  if (!named.size && !ssh.patterns.length) return
   // the files as the disk has them (a read's path is a real path: links followed)
   for (const [p, why] of [...named]) {
     const real = realpathKnown(p).path
     if (real !== p) named.set(real, why)
   }
+  return ssh
+}
+
+/** Raise each read of a file a git or ssh setting names as a credential. */
+export function configuredCredentials(paths: readonly CallPath[], home: string, workspace: string, gitDirs: readonly string[], env: Record<string, string | undefined> | undefined, raised: Raised, names = namedFiles(home, workspace, gitDirs, env)): void {
+  const reads = paths.filter((p) => p.access === "read")
+  if (!reads.length || !home) return
+  const ssh = names()
+  const named = ssh.named
+  if (!named.size && !ssh.patterns.length) return
   for (const p of reads) {
     // a glob (`cat ~/myc*`) reads every file it matches: each named file it could match is read
     const match = p.glob ? new RegExp(`^${globSource(p.path, "stop")}$`) : undefined

@@ -55,8 +55,9 @@ export function movesStores(env: Record<string, string | undefined> | undefined)
   return false
 }
 
-// a path the environment's credential variables name (KUBECONFIG=/x/kc: /x/kc; GH_CONFIG_DIR=/x/gh: /x/gh/hosts.yml)
-function namedByVariable(program: string, paths: readonly string[], env: Record<string, string | undefined>): string | undefined {
+/** Why a path the environment's credential variables name is read (KUBECONFIG=/x/kc: /x/kc; GH_CONFIG_DIR=/x/gh:
+ *  /x/gh/hosts.yml); undefined when none names it. */
+export function namedByVariable(program: string, paths: readonly string[], env: Record<string, string | undefined>): string | undefined {
   for (const [name, rest] of Object.entries(NAMED)) {
     const raw = env[name]
     if (!raw) continue
