@@ -156,13 +156,23 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
   const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
   // a walk that prints binary files as text (grep -a, rg -a): every file is looked at for an archive's members
-  const picks = archives ? (path: string) => judged(path) || isGitConfigFile(path) || (archiveRead(path, judged, raised), false) : (path: string) => judged(path) || isGitConfigFile(path)
-  const found = treeFiles(root, picks, opts)
+  const found = treeFiles(root, picker(judged, archives, raised), opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)
   }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
+}
+
+// the files a walk picks: those a path rule names and git configs; with `archives` (the command prints
+// binary files as text) each file met is also looked at for an archive holding a credential member
+function picker(judged: (path: string) => boolean, archives: boolean | undefined, raised: Raised): (path: string) => boolean {
+  if (!archives) return (path) => judged(path) || isGitConfigFile(path)
+  return (path) => {
+    if (judged(path) || isGitConfigFile(path)) return true
+    archiveRead(path, judged, raised)
+    return false
+  }
 }
 
 // a path reached through a link: judged itself, and when it is a folder outside the workspace, a
@@ -208,7 +218,8 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   if (!ctx.judged) return
   const judged = ctx.judged
   // a committed .gitmodules is a git config by its content: its work-tree copy is looked at
-  const found = gitContentFiles(start, content, (path) => judged(path) || isGitConfigFile(path))
+  // `-a`/`--text`: an archive among the files prints its members (its work-tree copy is looked at)
+  const found = gitContentFiles(start, content, picker(judged, content.text, raised))
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)

@@ -3,6 +3,7 @@
 // index or the work tree holds, a committed or tracked .env with the rest. Each is marked for the caller
 // to look on disk at the names the repository holds (core/policy/gitcontent.ts): those a path rule
 // names are judged as reads. Pure.
+import { printsBinary } from "./binaryreads.ts"
 import type { Part } from "./part.ts"
 import type { GitContent, TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
@@ -54,7 +55,14 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
   const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
   const settled = maybe.length ? { ...hashed, maybe } : hashed
-  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, submodules: true } : settled, home)
+  const text = printsBinary("git", part.words.slice(0, dash(part.words))) ? { text: true as const } : {}
+  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, ...text, submodules: true } : { ...settled, ...text }, home)
+}
+
+// the words before `--` (after it, pathspecs)
+function dash(words: readonly Word[]): number {
+  const at = words.findIndex((w, i) => i > 1 && w.value === "--")
+  return at < 0 ? words.length : at
 }
 
 // the options that print the submodules' own diffs or search their files (any prefix git takes)

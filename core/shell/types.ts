@@ -110,6 +110,9 @@ export interface GitContent {
   /** `--submodule=diff`, `git grep --recurse-submodules`: the submodules' files are printed too (the
    *  repository's diff.submodule / submodule.recurse is read on disk) */
   submodules?: true
+  /** `-a`/`--text` (git grep, log -p, show, diff): binary files print as text, so an archive among the
+   *  files passes its members on (looked at on disk) */
+  text?: true
 }
 
 export interface ShellAnalysis {

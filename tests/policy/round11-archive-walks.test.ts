@@ -37,9 +37,9 @@ describe("archives reached by a glob or a walk", () => {
   })
   afterAll(() => rmSync(ws, { recursive: true, force: true }))
 
-  const decideIn = async (dir: string, command: string) => {
+  const decideIn = async (dir: string, command: string, workspace = ws) => {
     const policy = bundledPolicy("default")
-    const call = await prepareCall("shell", { command }, { cwd: dir, workspace: ws, home: "/nonexistent", tmpDirs: ["/nonexistent-tmp"], policy })
+    const call = await prepareCall("shell", { command }, { cwd: dir, workspace, home: "/nonexistent", tmpDirs: ["/nonexistent-tmp"], policy })
     return decide(policy, call, { grants: [] })
   }
 
@@ -49,6 +49,27 @@ describe("archives reached by a glob or a walk", () => {
     for (const command of cmds) {
       const d = await decideIn(dir, command)
       expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes(".env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
+    }
+  })
+
+  test("git grep -a, git log -p --text, git show --text print a committed archive's members: high; without --text allowed", async () => {
+    const repo = join(ws, "repo")
+    mkdirSync(repo)
+    const git = (...args: string[]) => {
+      const r = Bun.spawnSync(["git", "-c", "user.name=a", "-c", "user.email=a@x", "-c", "init.defaultBranch=main", ...args], { cwd: repo, stderr: "pipe" })
+      if (r.exitCode !== 0) throw new Error(r.stderr.toString())
+    }
+    git("init", "-q")
+    Bun.spawnSync(["cp", join(ws, "ws2", "b-ustar.tar"), join(repo, "b.tar")])
+    git("add", "-A")
+    git("commit", "-qm", "backup")
+    for (const command of ["git grep -a FAKE", "git grep --text FAKE", "git log -p --text", "git show --text HEAD", "git grep -a FAKE HEAD"]) {
+      const d = await decideIn(repo, command, repo)
+      expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes(".env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
+    }
+    for (const command of ["git grep FAKE", "git log -p", "git show HEAD"]) {
+      const d = await decideIn(repo, command, repo)
+      expect({ command, decision: d.decision, reason: d.reason }).toEqual({ command, decision: "allow", reason: d.reason })
     }
   })
 
