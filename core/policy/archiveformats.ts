@@ -88,25 +88,74 @@ export function cpioStored(data: Buffer, max: number): string[] {
 
 const MAX_NAMES = 50000
 
-/** The words of a filesystem image that can be file names (runs of printable bytes without `/`, and ISO
- *  9660's `NAME.;1` read as `name`): the image's directories hold its files' names among them. */
+/** The words of a filesystem image that can be file names: runs of printable bytes without `/` (ext2/3/4
+ *  directory entries, ISO 9660's Rock Ridge names; its plain `_ENV.;1` also read as `.env`), UTF-16 runs
+ *  (ISO's Joliet names, big-endian) and FAT's long names (UTF-16LE pieces of 13 characters, joined). */
 export function imageNames(data: Buffer): { names: string[] } | { unknown: string } {
   const names = new Set<string>()
+  // a name's length byte before it can be printable itself (ISO records): the word without it counts too
+  const add = (word: string) => {
+    one(word)
+    if (word.length > 1) one(word.slice(1))
+  }
+  const one = (word: string) => {
+    names.add(word)
+    const iso = word.replace(/;\d+$/, "").replace(/\.$/, "")
+    if (iso !== word || /^[A-Z0-9_.]+$/.test(word)) {
+      names.add(iso.toLowerCase())
+      // mkisofs writes a leading dot as `_`
+      if (iso.startsWith("_")) names.add(`.${iso.slice(1).toLowerCase()}`)
+    }
+  }
+  const printable = (b: number) => b > 0x20 && b < 0x7f && b !== 0x2f
   let start = -1
   for (let i = 0; i <= data.length; i++) {
-    const b = i < data.length ? data[i]! : 0
-    if (b > 0x20 && b < 0x7f && b !== 0x2f) {
+    if (i < data.length && printable(data[i]!)) {
       if (start < 0) start = i
       continue
     }
-    if (start >= 0 && i - start <= 255) {
-      const word = data.subarray(start, i).toString("latin1")
-      names.add(word)
-      const iso = word.replace(/;\d+$/, "").replace(/\.$/, "")
-      if (iso !== word) names.add(iso.toLowerCase())
-      if (names.size > MAX_NAMES) return { unknown: `more than ${MAX_NAMES} names` }
-    }
+    if (start >= 0 && i - start <= 255) add(data.subarray(start, i).toString("latin1"))
     start = -1
+    if (names.size > MAX_NAMES) return { unknown: `more than ${MAX_NAMES} names` }
   }
-  return { names: [...names] }
+  // UTF-16 names at either alignment, either byte order: a run of (0, printable) or (printable, 0) pairs
+  for (const [from, big] of [[0, 1], [1, 1], [0, 0], [1, 0]] as const) {
+    let word = ""
+    for (let i = from; i + 1 < data.length; i += 2) {
+      const c = data[big ? i + 1 : i]!
+      if (data[big ? i : i + 1]! === 0 && printable(c)) word += String.fromCharCode(c)
+      else {
+        if (word.length > 1 && word.length <= 255) add(word)
+        word = ""
+      }
+    }
+    if (names.size > MAX_NAMES) return { unknown: `more than ${MAX_NAMES} names` }
+  }
+  for (const name of fatLongNames(data)) add(name)
+  return names.size > MAX_NAMES ? { unknown: `more than ${MAX_NAMES} names` } : { names: [...names] }
+}
+
+// FAT long-name entries (attribute 0x0F at 11, 32-byte aligned) hold 13 UTF-16LE characters each, the last
+// piece first; the piece numbered 1 ends a name
+function fatLongNames(data: Buffer): string[] {
+  const out: string[] = []
+  let name = ""
+  for (let i = 0; i + 32 <= data.length && out.length < MAX_NAMES; i += 32) {
+    if (data[i + 11] !== 0x0f || data[i + 12] !== 0 || data[i + 26] !== 0 || data[i + 27] !== 0) {
+      name = ""
+      continue
+    }
+    let piece = ""
+    for (const at of [1, 3, 5, 7, 9, 14, 16, 18, 20, 22, 24, 28, 30]) {
+      const c = data.readUInt16LE(i + at)
+      if (c === 0 || c === 0xffff) break
+      piece += String.fromCharCode(c)
+    }
+    name = piece + name
+    if ((data[i]! & 0x1f) === 1) {
+      out.push(name)
+      name = ""
+    }
+  }
+  return out
 }

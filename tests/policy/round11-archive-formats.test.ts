@@ -12,6 +12,7 @@ import { prepareCall } from "../../core/policy/prepare.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { bundledPolicy } from "../../core/policy/bundled.ts"
 import { archiveMembers } from "../../core/policy/archives.ts"
+import { imageNames } from "../../core/policy/archiveformats.ts"
 
 const has = (program: string) => Bun.spawnSync(["sh", "-c", `command -v ${program}`]).exitCode === 0
 
@@ -107,6 +108,19 @@ describe("archive formats stored as they are", () => {
       const d = await decideDefault(command)
       expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes("filesystem image holding a file named .env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
     }
+  })
+
+  test("an image's names in ISO 9660 (plain, Joliet UTF-16BE) and FAT long-name entries are read", () => {
+    const fat = Buffer.alloc(64)
+    // one long-name entry (number 1, the last: 0x41) holding "id_rsa_deploy" across its three pieces
+    fat[0] = 0x41
+    fat[11] = 0x0f
+    const chars = "id_rsa_deploy"
+    ;[1, 3, 5, 7, 9, 14, 16, 18, 20, 22, 24, 28, 30].forEach((at, i) => fat.writeUInt16LE(chars.charCodeAt(i), at))
+    const joliet = Buffer.concat([Buffer.from([0, 0, 0x22]), Buffer.from(".npmrc", "utf16le").swap16(), Buffer.from([0, 1])])
+    const plain = Buffer.from("\x08\x01_ENV.;1\x00")
+    const names = imageNames(Buffer.concat([fat, joliet, plain]))
+    expect("names" in names && ["id_rsa_deploy", ".npmrc", ".env"].every((n) => names.names.includes(n))).toBe(true)
   })
 
   test("controls: archives and images of ordinary files stay allowed", async () => {
