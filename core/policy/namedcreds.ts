@@ -12,6 +12,7 @@ import { configFiles } from "../base/gitincludes.ts"
 import { gitConfigCredential } from "../base/gitcreds.ts"
 import { realpathKnown } from "../base/paths.ts"
 import { globSource } from "./glob.ts"
+import { toolNamed } from "./toolnamed.ts"
 import { place, sshCommandNamed, sshConfigNamed, sshIncluded, text, type SshNamed } from "./sshnamed.ts"
 import type { CallPath } from "./types.ts"
 import { movesStores, namedByVariable } from "../shell/relocated.ts"
@@ -56,6 +57,7 @@ function readNamed(home: string, workspace: string, gitDirs: readonly string[], 
   sshConfigNamed(`${home}/.ssh/config`, home, `${home}/.ssh`, ssh, seen)
   sshConfigNamed("/etc/ssh/ssh_config", home, "/etc/ssh", ssh, seen)
   gcloudNamed(env?.CLOUDSDK_CONFIG || `${home}/.config/gcloud`, home, named)
+  toolNamed(home, env, named)
   // the files as the disk has them (a read's path is a real path: links followed)
   for (const [p, why] of [...named]) {
     const real = realpathKnown(p).path
@@ -125,7 +127,23 @@ function setting(key: string, value: string, home: string, file: string, ssh: Ss
     sshCommandNamed(value, home, `${key} names in ${file}`, ssh)
     return
   }
+  // user.signingKey with ssh signing: the path of a private key (a `key::` literal is the key itself)
+  if (/^user\.signingkey$/i.test(key) && /^(?:~\/|\/|\.\.?\/)/.test(value.trim())) {
+    const p = place(value, home, home)
+    if (p) named.set(p, `the signing key ${key} names in ${file}`)
+    return
+  }
   if (!HELPER_KEY.test(key)) return
+  // git-credential-netrc's `-f F`/`--file F`, and the files a shell helper (`!f() { cat ~/tok; }; f`) names
+  const netrc = /(?:^|[\s/!])(?:git[- ])?(?:credential-)?netrc\b.*?(?:-f|--file)(?:=|\s+)(\S+)/.exec(value)
+  const netrcFile = netrc ? place(netrc[1]!, home, home) : undefined
+  if (netrcFile) named.set(netrcFile, `git-credential-netrc's file (${key} in ${file})`)
+  if (value.trim().startsWith("!")) {
+    for (const m of value.matchAll(/(?:^|[\s<'"=])((?:~\/|\/)[^\s;|&'"<>()]+)/g)) {
+      const p = place(m[1]!, home, home)
+      if (p && !/^\/(?:usr|bin|sbin|etc|dev|proc)\//.test(p)) named.set(p, `a file the credential helper ${key} in ${file} reads`)
+    }
+  }
   // `store --file=F`, `store --file F`, `!git credential-store --file=F`, `/usr/lib/git-core/git-credential-store
   // --file F` (git-credential-store); `cache` keeps its secrets in memory
   const s = /(?:^|[\s/!])(?:git[- ])?(?:credential-)?store\b.*?--file(?:=|\s+)(\S+)/.exec(value)

@@ -34,12 +34,15 @@ export function sshConfigNamed(file: string, home: string, base: string, out: Ss
     }
     const m = /^\s*(IdentityFile|CertificateFile)\s*(?:=\s*|\s+)("[^"]*"|\S+)/i.exec(line)
     if (m) keyNamed(m[2]!.replace(/^"|"$/g, ""), home, `the ${m[1]} ${file} names`, out)
+    // a ProxyCommand/LocalCommand/KnownHostsCommand that runs ssh with its own key (`ssh -i ~/k/jump -W %h:%p`)
+    const run = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand)\s*(?:=\s*|\s+)(.+)$/i.exec(line)
+    if (run) sshCommandNamed(run[2]!, home, `${run[1]} names in ${file}`, out, seen, depth)
   }
 }
 
 /** The keys an ssh command line names (`ssh -i K`, `-iK`, `-o IdentityFile=K`, `-oCertificateFile K`), and the
  *  config file its `-F` gives, read for its own. */
-export function sshCommandNamed(command: string, home: string, why: string, out: SshNamed): void {
+export function sshCommandNamed(command: string, home: string, why: string, out: SshNamed, seen = new Set<string>(), depth = 0): void {
   const words = command.trim().split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""))
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!
@@ -48,7 +51,7 @@ export function sshCommandNamed(command: string, home: string, why: string, out:
     const value = flag[2] || words[++i]
     if (!value) continue
     if (flag[1] === "i") keyNamed(value, home, `the key ${why}`, out)
-    else if (flag[1] === "F") sshConfigNamed(place(value, home, home) ?? value, home, `${home}/.ssh`, out, new Set())
+    else if (flag[1] === "F") sshConfigNamed(place(value, home, home) ?? value, home, `${home}/.ssh`, out, seen, depth + 1)
     else {
       // -o takes `Name=value` or `Name value` in one word (or the name, then the value in the next)
       const o = /^(IdentityFile|CertificateFile)(?:\s*=\s*|\s+)?(.*)$/i.exec(value)

@@ -61,6 +61,38 @@ describe("ssh key names with tokens, variables and -o", () => {
     }
   })
 
+  test("more settings that name key files: ProxyCommand's -i, git's ssh signing key and credential helpers, kubeconfig, AWS and npm", async () => {
+    const more = join(home, "more")
+    mkdirSync(more, { recursive: true })
+    for (const k of ["jump", "sign", "netrcfile", "tok", "kube-key.pem", "kubetok", "webid", "procfile", "npmkey.pem", "other.txt"]) writeFileSync(join(more, k), `FAKESECRET-${k}\n`)
+    mkdirSync(join(home, ".kube"), { recursive: true })
+    mkdirSync(join(home, ".aws"), { recursive: true })
+    const ssh = join(home, ".ssh", "config")
+    const before = await Bun.file(ssh).text()
+    writeFileSync(ssh, `${before}Host bastion-*\n  ProxyCommand ssh -i ~/more/jump -W %h:%p jump\n`)
+    const gitconfig = join(home, ".gitconfig")
+    const gitBefore = await Bun.file(gitconfig).text()
+    writeFileSync(gitconfig, `${gitBefore}[user]\n\tsigningkey = ~/more/sign\n[credential "https://a.example"]\n\thelper = netrc -f ~/more/netrcfile\n[credential "https://b.example"]\n\thelper = "!f() { echo password=$(cat ~/more/tok); }; f"\n`)
+    writeFileSync(join(home, ".kube", "config"), "users:\n- name: admin\n  user:\n    client-key: ../more/kube-key.pem\n    tokenFile: /nonexistent-not-there\n- name: b\n  user:\n    tokenFile: " + join(more, "kubetok") + "\n")
+    writeFileSync(join(home, ".aws", "config"), `[profile x]\nweb_identity_token_file = ${more}/webid\ncredential_process = /usr/bin/python3 ~/more/procfile\n`)
+    writeFileSync(join(home, ".npmrc"), "//registry.example/:keyfile=~/more/npmkey.pem\n")
+    try {
+      for (const name of ["jump", "sign", "netrcfile", "tok", "kube-key.pem", "kubetok", "webid", "procfile", "npmkey.pem"]) {
+        const command = `cat ~/more/${name}`
+        const d = await decideIn(command)
+        expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes(`/more/${name} is`) }).toEqual({ command, decision: "ask", risk: "high", named: true })
+      }
+      const d = await decideIn("cat ~/more/other.txt")
+      expect({ decision: d.decision, reason: d.reason }).toEqual({ decision: "allow", reason: d.reason })
+    } finally {
+      writeFileSync(ssh, before)
+      writeFileSync(gitconfig, gitBefore)
+      rmSync(join(home, ".kube"), { recursive: true })
+      rmSync(join(home, ".aws"), { recursive: true })
+      rmSync(join(home, ".npmrc"))
+    }
+  })
+
   test("controls: the other files near them stay allowed", async () => {
     for (const command of ["cat ~/keys/readme.txt", "cat ~/other/notes.txt", "ls ~/keys"]) {
       const d = await decideIn(command)
