@@ -15,7 +15,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // tokens Node CLIs keep through the configstore package (firebase-tools, vercel, ...)
   "~/.config/configstore",
   // package registries
-  "~/.npmrc", "~/.pypirc", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.config/pypoetry/auth.toml", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+  "~/.npmrc", "~/.pypirc", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.cargo/credentials", "~/.cargo/credentials.toml",
   "~/.terraform.d/credentials.tfrc.json",
   // databases
   "~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf",
@@ -133,6 +133,10 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   // Bundler's, pnpm's, cabal's, R's and nix's settings (registry passwords, GITHUB_PAT, access-tokens) beside
   // the mirrors and options a build reads
   "~/.bundle/config", "~/.config/pnpm/rc", "~/.cabal/config", "~/.Renviron", "~/.config/nix/nix.conf",
+  // Python's installers' logins without a keyring (poetry's auth.toml, uv's credentials, pdm's and hatch's
+  // settings) and bun's global settings (a scope's registry token), beside the indexes an install reads
+  "~/.config/pypoetry/auth.toml", "~/.local/share/uv/credentials", "~/.config/pdm/config.toml", "~/.config/hatch/config.toml",
+  "~/.bunfig.toml",
 ]
 
 
