@@ -15,7 +15,10 @@ export const NO_OBJECTS = ["help", "version", "config", "var", "remote", "ls-fil
 const REFS_ONLY = [
   ...NO_OBJECTS, "branch", "tag", "for-each-ref", "show-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev",
   "check-ref-format", "rev-parse", "describe", "show-branch", "verify-commit", "verify-tag", "add", "init", "stripspace",
-  "interpret-trailers", "column", "hash-object", "update-index", "write-tree", "worktree-list", "reflog",
+  "interpret-trailers", "column", "hash-object", "worktree-list", "reflog",
+  // the index and the refs only (a commit's tree comes from the index; rm and mv compare ids, not contents),
+  // and the housekeeping that packs what is there
+  "commit", "mv", "rm", "clean", "gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph",
 ]
 
 /** The command a lazy-fetch layer is asked about: a refs-only command whose arguments make it read a tree or
@@ -23,7 +26,7 @@ const REFS_ONLY = [
  *  --dirty`, `git reflog -p`, `git worktree add`). `args`: the words after the subcommand (undefined: not known). */
 export function lazyCommand(command: string, args: readonly (string | undefined)[]): string {
   const reads = READS_OBJECTS[command]
-  if (command === "worktree") return args.find((a) => a === undefined || !a.startsWith("-")) === "list" ? "worktree-list" : "show"
+  if (command === "worktree") return ["list", "prune", "lock", "unlock"].includes(args.find((a) => a === undefined || !a.startsWith("-")) ?? "") ? "worktree-list" : "show"
   if (reads && args.some((a) => a === undefined || reads.test(a))) return "show"
   // `git reflog [show] REF PATH`: a path limits the walk to the commits that change it (their trees)
   if (command === "reflog") return args.filter((a) => !a!.startsWith("-") && !["show", "list", "exists"].includes(a!)).length > 1 ? "show" : command

@@ -77,5 +77,7 @@ describe("partial clones: reads outside the old list fetch too", () => {
       const d = await decideIn(ws, command)
       expect({ command, decision: d.decision, reason: d.reason }).toEqual({ command, decision: "allow", reason: d.reason })
     }
+    // the index-only commands are judged as they were (a commit changes the repository), not as fetches
+    for (const command of ["git commit -m x", "git rm --cached f", "git mv f g"]) expect({ command, fetch: (await decideIn(ws, command)).reason.includes("partial clone") }).toEqual({ command, fetch: false })
   })
 })
