@@ -1,5 +1,6 @@
 // One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
+import { archivePrints } from "./archiveprints.ts"
 import { foreignGrammar } from "./grammars.ts"
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
@@ -202,6 +203,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
     for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
+    for (const p of archivePrints(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true

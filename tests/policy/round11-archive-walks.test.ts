@@ -31,6 +31,9 @@ describe("archives reached by a glob or a walk", () => {
     tar(["-cf", join(ws, "ws2", "b-ustar.tar"), ".env"])
     tar(["--format=v7", "-cf", join(ws, "ws2", "sub", "b-v7.tar"), ".env"])
     tar(["-czf", join(ws, "ws2", "bk.tgz"), "notes.txt"])
+    tar(["-czf", join(ws, "ws2", "sec.tgz"), ".env"])
+    const zip = Bun.spawnSync(["python3", "-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1],'w'); z.write('.env'); z.close()", join(ws, "ws2", "b.zip")], { cwd: src })
+    if (zip.exitCode !== 0) throw new Error(zip.stderr.toString())
     tar(["-cf", join(clean, "plain.tar"), "notes.txt"])
     writeFileSync(join(clean, "a.txt"), "FAKE words\n")
     rmSync(src, { recursive: true })
@@ -50,6 +53,17 @@ describe("archives reached by a glob or a walk", () => {
       const d = await decideIn(dir, command)
       expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes(".env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
     }
+  })
+
+  test("extractors and decompressors that print what they unpack read the archive: unzip -p, gunzip -c, zcat ask high (ci too)", async () => {
+    const dir = join(ws, "ws2")
+    for (const command of ["unzip -p b.zip", "unzip -c b.zip .env", "gunzip -c sec.tgz", "gzip -dc sec.tgz", "zcat sec.tgz", "gzip -d --stdout sec.tgz"]) {
+      const d = await decideIn(dir, command)
+      expect({ command, decision: d.decision, risk: d.risk, named: d.reason.includes(".env") }).toEqual({ command, decision: "ask", risk: "high", named: true })
+    }
+    // an archive of ordinary files printed stays as it was (medium: packs or unpacks files)
+    const d = await decideIn(dir, "gunzip -c bk.tgz")
+    expect({ risk: d.risk, reason: d.reason.includes("an archive holding") }).toEqual({ risk: "medium", reason: false })
   })
 
   test("git grep -a, git log -p --text, git show --text print a committed archive's members: high; without --text allowed", async () => {
