@@ -143,6 +143,8 @@ export function storedNames(path: string, size: number): string[] {
   let data: Buffer
   try {
     data = readAt(path, 0, size)
+    // a compressed tar: the archives stored in it print as they are once it is inflated (`zcat x.tgz`)
+    if (data[0] === 0x1f && data[1] === 0x8b) data = gunzipSync(data, { maxOutputLength: MAX_SCAN_BYTES })
   } catch {
     return []
   }

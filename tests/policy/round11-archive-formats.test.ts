@@ -67,6 +67,10 @@ describe("archive formats stored as they are", () => {
     writeFileSync(join(ws, "b-bin.cpio"), cpio("bin", secret))
     writeFileSync(join(ws, "b.cpio.gz"), gzipSync(cpio("newc", secret)))
     writeFileSync(join(ws, "plain.cpio"), cpio("newc", [["d/notes.txt", "notes\n"]]))
+    // a tar stored in a gzip'd tar
+    tar(["-cf", join(ws, "inner.tar"), ".env"])
+    tar(["-czf", join(ws, "nest.tgz"), "-C", ws, "inner.tar"])
+    rmSync(join(ws, "inner.tar"))
     // a cpio stored in a v7 tar
     tar(["--format=v7", "-cf", join(ws, "nested.tar"), "-C", ws, "b.cpio"])
     if (has("mke2fs")) {
@@ -96,7 +100,7 @@ describe("archive formats stored as they are", () => {
   })
 
   test("a plain read of one holding a credential member asks high and names it", async () => {
-    const cmds = ["cat b-v7.tar", "cat b.cpio", "strings b-odc.cpio", "cat k-crc.cpio", "xxd b-bin.cpio", "base64 b.cpio.gz", "cat b-v7.tgz", "grep -a FAKE b.cpio", "cat nested.tar"]
+    const cmds = ["cat b-v7.tar", "cat b.cpio", "strings b-odc.cpio", "cat k-crc.cpio", "xxd b-bin.cpio", "base64 b.cpio.gz", "cat b-v7.tgz", "grep -a FAKE b.cpio", "cat nested.tar", "cat nest.tgz"]
     for (const command of cmds) {
       const d = await decideDefault(command)
       expect({ command, decision: d.decision, risk: d.risk, named: /\.env|id_rsa/.test(d.reason) }).toEqual({ command, decision: "ask", risk: "high", named: true })
