@@ -3,7 +3,7 @@
 // stream decodes anywhere; an archive stored inside one, and ar's members, likewise; a filesystem image holds its
 // files' bytes too. An archive holding a member a path rule names (a .env, an id_rsa) is read
 // as that member. Side effects: reads the archive's headers (archives.ts bounds).
-import { statSync } from "node:fs"
+import { statSync, type Stats } from "node:fs"
 import { posix } from "node:path"
 import { archiveKind, archiveMembers, storedNames } from "./archives.ts"
 import { imageNames } from "./archiveformats.ts"
@@ -15,10 +15,10 @@ const MAX_IMAGE_BYTES = 32 * 1024 * 1024
 
 /** Raises `high` when the file at `path` is an archive holding a member `judged` picks (named as if
  *  extracted next to it), `medium` when it is one whose members cannot be listed. */
-export function archiveRead(path: string, judged: (path: string) => boolean, raised: Raised): void {
-  let st
+export function archiveRead(path: string, judged: (path: string) => boolean, raised: Raised, known?: Stats): void {
+  let st = known
   try {
-    st = statSync(path, { throwIfNoEntry: false })
+    st ??= statSync(path, { throwIfNoEntry: false })
   } catch {
     return
   }

@@ -7,7 +7,7 @@ import { gitConfigCredential, gitConfigSources, isGitConfigFile } from "../base/
 import { posix } from "node:path"
 import { credentialsBelow, homeSecrets } from "../shell/index.ts"
 import { userHomes } from "../base/homes.ts"
-import { lstatSync } from "node:fs"
+import { lstatSync, statSync, type Stats } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
@@ -15,6 +15,7 @@ import { rgSources } from "./rgsources.ts"
 import { archiveMembers, diffTargets } from "./archives.ts"
 import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
+import { hardLinkedCredential } from "./hardlinks.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import type { Call, CallPath } from "./types.ts"
 
@@ -37,6 +38,8 @@ export interface DiskContext {
   gitDirs?: readonly string[]
   /** ccode's environment (rg's config file, git's config folder) */
   env?: Record<string, string | undefined>
+  /** the credential files settings name (~/.ssh/config's IdentityFile...): a hard link to one is one */
+  named?: () => Iterable<string>
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -66,6 +69,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    if (p.access === "read" && !p.glob && !p.tree) hardLink(real, paths, raised, ctx)
     // an archive's bytes are its members' (an extraction's archive is judged by its members' writes)
     if (p.access === "read" && !p.glob && !p.unpacks && ctx.judged) archiveRead(real, ctx.judged, raised)
     // (~/.gitconfig can be a link into a dotfiles folder: named by where it is, read where it leads)
@@ -76,7 +80,14 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
       // each file the glob matches is read as if named (`strings *`, `grep -a x *`): an archive's members too
-      if (ctx.judged && p.access === "read" && !p.unpacks) for (const name of [...found.names, ...found.links]) archiveRead(name, ctx.judged, raised)
+      if (ctx.judged && p.access === "read" && !p.unpacks) {
+        for (const name of [...found.names, ...found.links]) {
+          const st = statQuiet(name)
+          if (!st?.isFile()) continue
+          archiveRead(name, ctx.judged, raised, st)
+          hardLink(name, paths, raised, ctx, st)
+        }
+      }
       // `cat .git/*` prints the config as `cat .git/config` does; `.git/remotes/*` through a `.git` file
       // is the git directory's (git remote lists them)
       if (p.access === "read") {
@@ -156,7 +167,9 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
   const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
   // a walk that prints binary files as text (grep -a, rg -a): every file is looked at for an archive's members
-  const found = treeFiles(root, picker(judged, archives, raised), opts)
+  const pick = picker(judged, archives, raised)
+  // a file met that is a hard link to a credential file is read as it
+  const found = treeFiles(root, (path) => pick(path) || (hardLink(path, paths, raised, ctx), false), opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)
@@ -172,6 +185,24 @@ function picker(judged: (path: string) => boolean, archives: boolean | undefined
     if (judged(path) || isGitConfigFile(path)) return true
     archiveRead(path, judged, raised)
     return false
+  }
+}
+
+// a file with more links than one whose inode is a credential file's (core/policy/hardlinks.ts): read as it
+function hardLink(path: string, paths: CallPath[], raised: Raised, ctx: DiskContext, known?: Stats): void {
+  const st = known ?? statQuiet(path)
+  if (!st || st.nlink < 2 || !st.isFile()) return
+  const cred = hardLinkedCredential(st, ctx.home, ctx.named ?? (() => []))
+  if (!cred || cred === path) return
+  paths.push({ path: cred, access: "read" })
+  raised.push({ risk: "high", reason: `reads ${path}, a hard link to ${cred} (the same file under another name), which is where credentials are kept` })
+}
+
+function statQuiet(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? undefined
+  } catch {
+    return undefined
   }
 }
 

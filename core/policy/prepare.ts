@@ -93,7 +93,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const names = namedFiles(ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env)
     const met: Raised = []
     const judged = namedJudge(pathJudge(ctx.policy, ctx.workspace, ctx.home), names, ctx.env, met)
-    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env, named: () => names().named.keys() })
     raised.push(...met)
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
@@ -135,7 +135,7 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
   const paths: CallPath[] = []
   const names = namedFiles(ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env)
   const judged = namedJudge(pathJudge(ctx.policy, ctx.workspace, ctx.home), names, ctx.env, raised)
-  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, gitDirs: base.gitDirs }))
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, gitDirs: base.gitDirs, named: () => names().named.keys() }))
   configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised, names)
   // a store XDG_CONFIG_HOME/XDG_DATA_HOME/CARGO_HOME moved (the shell analysis judges its own reads)
   for (const p of paths) {
