@@ -17,6 +17,7 @@ import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
 import { hardLinkedCredential } from "./hardlinks.ts"
 import { gitContentFiles } from "./gitcontent.ts"
+import { rehomedCredential } from "./gitrehomed.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -260,6 +261,11 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   if (found.blind) raised.push({ risk: "high", reason: `${how}, and ${found.blind}` })
   if (content.input) raised.push({ risk: "high", reason: `${how}, and the ids come from its input or are not static: a committed credential file's blob is not ruled out` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
+  // a credential's blob under another name: a note the log prints, an index entry the index's readers print
+  if (content.notes || content.index) {
+    const rehomed = rehomedCredential(start, judged, { notes: content.notes, index: content.index !== undefined })
+    if (rehomed) raised.push({ risk: "high", reason: `git ${rehomed}` })
+  }
 }
 
 // `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)

@@ -50,14 +50,18 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   const named: string[] = []
   const maybe: { rev: string; paths: string[] }[] = []
   const found = contentOf(part, sub, home, named, maybe)
-  if (!found) return []
+  // the log family prints the commits' notes (unless --no-notes): a note can be a credential file's blob
+  const notes = NOTES.has(sub) && !part.words.some((w) => w.value === "--no-notes") ? { notes: true as const } : undefined
+  if (!found) return notes ? marks(part, notes, home) : []
   // a commit named by its hash may be one nothing reaches any more: git lists its names itself
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
   const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
   const settled = maybe.length ? { ...hashed, maybe } : hashed
   const text = printsBinary("git", part.words.slice(0, dash(part.words))) ? { text: true as const } : {}
-  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, ...text, submodules: true } : { ...settled, ...text }, home)
+  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, ...text, ...notes, submodules: true } : { ...settled, ...text, ...notes }, home)
 }
+
+const NOTES = new Set(["log", "show", "whatchanged"])
 
 // the words before `--` (after it, pathspecs)
 function dash(words: readonly Word[]): number {

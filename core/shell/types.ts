@@ -113,6 +113,8 @@ export interface GitContent {
   /** `-a`/`--text` (git grep, log -p, show, diff): binary files print as text, so an archive among the
    *  files passes its members on (looked at on disk) */
   text?: true
+  /** git log/show/whatchanged print the notes of the commits they show: a note's blob is looked up */
+  notes?: true
 }
 
 export interface ShellAnalysis {
