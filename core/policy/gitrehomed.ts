@@ -10,15 +10,23 @@ import { findRepo, refsState, runGit, type Repo } from "./gitcontent.ts"
 const MAX_NOTES = 5_000
 const kept = new Map<string, { key: string; blobs: Map<string, string> | string }>()
 
-/** Why the notes or the index print a credential's blob under another name; undefined when they do not. */
-export function rehomedCredential(start: string, judged: (path: string) => boolean, what: { notes?: boolean; index?: boolean }): string | undefined {
+/** Why the notes or the index print a credential's blob under another name (`high`), or why that could not be
+ *  ruled out (`medium`: the notes or the history could not be listed within the bound); undefined when they
+ *  do not. The index is looked at only when the history's blobs could be listed. */
+export function rehomedCredential(start: string, judged: (path: string) => boolean, what: { notes?: boolean; index?: boolean }): { risk: "high" | "medium"; reason: string } | undefined {
+  const why = rehomed(start, judged, what)
+  if (!why) return undefined
+  return why.startsWith("!") ? { risk: "medium", reason: why.slice(1) } : { risk: "high", reason: why }
+}
+
+function rehomed(start: string, judged: (path: string) => boolean, what: { notes?: boolean; index?: boolean }): string | undefined {
   const repo = findRepo(start)
   if (!repo) return undefined
   const notes = what.notes && hasNotes(repo) ? noteBlobs(repo) : []
-  if (typeof notes === "string") return notes
+  if (typeof notes === "string") return `!prints notes, and ${notes}: a note could be a credential file's blob`
   if (!notes.length && !what.index) return undefined
   const creds = credentialBlobs(repo, judged)
-  if (typeof creds === "string") return notes.length ? `the notes it prints could hold a credential file's blob, and ${creds}` : undefined
+  if (typeof creds === "string") return notes.length ? `!prints notes, and ${creds}: a note could be a credential file's blob` : undefined
   for (const oid of notes) {
     const name = creds.get(oid)
     if (name) return `a note it prints is the blob of ${name} (a credential file in the history): printing the note prints the file`

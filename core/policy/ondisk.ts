@@ -264,7 +264,7 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   // a credential's blob under another name: a note the log prints, an index entry the index's readers print
   if (content.notes || content.index) {
     const rehomed = rehomedCredential(start, judged, { notes: content.notes, index: content.index !== undefined })
-    if (rehomed) raised.push({ risk: "high", reason: `git ${rehomed}` })
+    if (rehomed) raised.push({ risk: rehomed.risk, reason: `git ${rehomed.reason}` })
   }
 }
 
