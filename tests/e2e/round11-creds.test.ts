@@ -3,7 +3,7 @@
 // proven by git's pack count), then `policy check` must ask and name the cause; the nearby everyday forms
 // stay allowed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { bashIn, gitIn, policyCheck, sandbox, type Sandbox } from "./harness.ts"
 
@@ -89,6 +89,34 @@ describe("round 11: archives, named keys, credential stores, partial clones", ()
     expect({ decision: krb.decision, risk: krb.risk, named: krb.reason.includes("KRB5CCNAME") }).toEqual({ decision: "ask", risk: "high", named: true })
     const poetry = await policyCheck(sb, `cat ${sb.env.XDG_CONFIG_HOME}/pypoetry/auth.toml`)
     expect({ decision: poetry.decision, risk: poetry.risk }).toEqual({ decision: "ask", risk: "high" })
+  })
+
+  test("a hard link to ~/.netrc in the workspace prints it; ccode asks high naming ~/.netrc (by name, glob and grep -r)", async () => {
+    writeFileSync(join(sb.home, ".netrc"), "machine y login u password FAKESECRET-homenetrc\n")
+    mkdirSync(join(sb.work, "hl"))
+    linkSync(join(sb.home, ".netrc"), join(sb.work, "hl", "notes.txt"))
+    writeFileSync(join(sb.work, "hl", "plain.txt"), "password policy\n")
+    for (const cmd of ["cat hl/notes.txt", "cat hl/*.txt", "grep -r password hl"]) {
+      expect(bashIn(sb, cmd, sb.work)).toContain("FAKESECRET-homenetrc")
+      const d = await policyCheck(sb, cmd)
+      expect({ cmd, decision: d.decision, named: d.reason.includes(".netrc") }).toEqual({ cmd, decision: "ask", named: true })
+    }
+    expect((await policyCheck(sb, "cat hl/plain.txt")).decision).toBe("allow")
+    rmSync(join(sb.work, "hl"), { recursive: true })
+  })
+
+  test("a note that is a removed .env's blob prints with git log -1; ccode asks high naming .env", async () => {
+    const repo = join(sb.root, "notes")
+    mkdirSync(repo)
+    gitIn(sb, repo, ["init", "-q"])
+    writeFileSync(join(repo, ".env"), "API_KEY=FAKESECRET-hist\n")
+    gitIn(sb, repo, ["add", "-A"]); gitIn(sb, repo, ["commit", "-qm", "one"])
+    const blob = gitIn(sb, repo, ["rev-parse", "HEAD:.env"])
+    gitIn(sb, repo, ["rm", "-q", ".env"]); gitIn(sb, repo, ["commit", "-qm", "two"])
+    gitIn(sb, repo, ["notes", "add", "-C", blob, "HEAD"])
+    expect(bashIn(sb, "git log -1", repo)).toContain("FAKESECRET-hist")
+    const d = await policyCheck(sb, "git log -1", { cwd: repo })
+    expect({ decision: d.decision, risk: d.risk, named: d.reason.includes(".env") }).toEqual({ decision: "ask", risk: "high", named: true })
   })
 
   test("git reflog -p in a partial clone fetches from the promisor remote; ccode asks naming the partial clone", async () => {
