@@ -189,11 +189,15 @@ function picker(judged: (path: string) => boolean, archives: boolean | undefined
   }
 }
 
+const inodeTables = new WeakMap<DiskContext, { inodes?: Map<string, string> }>()
+
 // a file with more links than one whose inode is a credential file's (core/policy/hardlinks.ts): read as it
 function hardLink(path: string, paths: CallPath[], raised: Raised, ctx: DiskContext, known?: Stats): void {
   const st = known ?? statQuiet(path)
   if (!st || st.nlink < 2 || !st.isFile()) return
-  const cred = hardLinkedCredential(st, ctx.home, ctx.named ?? (() => []))
+  let table = inodeTables.get(ctx)
+  if (!table) inodeTables.set(ctx, (table = {}))
+  const cred = hardLinkedCredential(st, ctx.home, ctx.named ?? (() => []), table)
   if (!cred || cred === path) return
   paths.push({ path: cred, access: "read" })
   raised.push({ risk: "high", reason: `reads ${path}, a hard link to ${cred} (the same file under another name), which is where credentials are kept` })
