@@ -25,6 +25,9 @@ export function archiveRead(path: string, judged: (path: string) => boolean, rai
   if (!st?.isFile() || st.size < 22) return
   const kind = archiveKind(path, st.size)
   if (!kind) return
+  // 7z, rar, cab, xar, squashfs: their names are often in clear (a rar's or cab's headers); when none read so
+  // is a credential's, the members are still not known
+  if (kind === "other" && otherNamed(path, st.size, judged, raised)) return
   const listed = kind === "image" ? imageListing(path, st.size) : kind === "other" ? { unknown: "a container ccode does not list (7z, rar, cab, xar, squashfs), which can store files as they are" } : archiveMembers(path)
   if ("unknown" in listed) {
     raised.push({ risk: "medium", reason: `reads ${path}, an archive whose members cannot be listed (${listed.unknown}): a credential file among them is not ruled out` })
@@ -49,4 +52,13 @@ function imageListing(path: string, size: number): { names: string[] } | { unkno
   } catch {
     return { unknown: "it cannot be read" }
   }
+}
+
+function otherNamed(path: string, size: number, judged: (path: string) => boolean, raised: Raised): boolean {
+  const words = imageListing(path, size)
+  if ("unknown" in words) return false
+  const dir = posix.dirname(path)
+  const name = words.names.find((n) => judged(posix.normalize(`${dir}/${n}`)))
+  if (name) raised.push({ risk: "high", reason: `reads ${path}, an archive whose headers name ${name}, which is where credentials are kept: its bytes can carry the member` })
+  return name !== undefined
 }

@@ -127,6 +127,16 @@ describe("archive formats stored as they are", () => {
     expect("names" in names && ["id_rsa_deploy", ".npmrc", ".env"].every((n) => names.names.includes(n))).toBe(true)
   })
 
+  test("a container not listed here (rar) whose headers name .env is high; one naming none is medium", async () => {
+    const rar = (name: string, body: string) => Buffer.concat([Buffer.from("Rar!\x1a\x07\x01\x00", "latin1"), Buffer.alloc(20), Buffer.from([name.length]), Buffer.from(name), Buffer.alloc(4), Buffer.from(body)])
+    writeFileSync(join(ws, "b.rar"), rar(".env", "API_KEY=FAKESECRET\n"))
+    writeFileSync(join(ws, "c.rar"), rar("a.md", "hello\n"))
+    const secret = await decideDefault("cat b.rar")
+    expect({ decision: secret.decision, risk: secret.risk, named: secret.reason.includes(".env") }).toEqual({ decision: "ask", risk: "high", named: true })
+    const plain = await decideDefault("cat c.rar")
+    expect({ risk: plain.risk, named: plain.reason.includes("cannot be listed") }).toEqual({ risk: "medium", named: true })
+  })
+
   test("controls: archives and images of ordinary files stay allowed", async () => {
     for (const command of ["cat plain-v7.tar", "strings plain.cpio", ...(has("mke2fs") ? ["strings plain.img"] : [])]) {
       const d = await decideDefault(command)
