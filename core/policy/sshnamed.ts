@@ -98,8 +98,25 @@ export function place(value: string, home: string, from: string): string | undef
   const v = value.trim().replace(/^["']|["']$/g, "")
   if (!v) return undefined
   if (v.startsWith("~/")) return `${home}${v.slice(1)}`
-  if (v.startsWith("~")) return undefined
+  // `~user/x`: that account's home (ssh and git expand it)
+  const user = /^~([^/]+)(\/.*)?$/.exec(v)
+  if (user) {
+    const dir = accountHome(user[1]!)
+    return dir ? `${dir}${user[2] ?? ""}` : undefined
+  }
   return resolve(from, v)
+}
+
+let accounts: Map<string, string> | undefined
+function accountHome(name: string): string | undefined {
+  if (!accounts) {
+    accounts = new Map()
+    for (const line of (text("/etc/passwd") ?? "").split("\n")) {
+      const f = line.split(":")
+      if (f[0] && f[5]?.startsWith("/")) accounts.set(f[0], f[5])
+    }
+  }
+  return accounts.get(name)
 }
 
 // the files an ssh Include names: a glob in its last part is matched against the folder's names

@@ -26,7 +26,7 @@ describe("ssh key names with tokens, variables and -o", () => {
     mkdirSync(join(home, "other"), { recursive: true })
     for (const k of ["root.k", "mykey2", "gitkey", "id-github.com", "envkey", "fkey", "plain.k", "readme.txt", "hosts/h1"]) writeFileSync(join(home, "keys", k), `FAKESECRET-${k}\n`)
     writeFileSync(join(home, "other", "notes.txt"), "notes\n")
-    writeFileSync(join(home, ".ssh", "config"), `Host *\n  IdentityFile ${home}/keys/%u.k\n  IdentityFile \${HOME}/keys/mykey2\n  IdentityFile ~/keys/id-%h\n  IdentityFile ~/keys/hosts/%h\n`)
+    writeFileSync(join(home, ".ssh", "config"), `Host *\n  IdentityFile ${home}/keys/%u.k\n  IdentityFile \${HOME}/keys/mykey2\n  IdentityFile ~/keys/id-%h\n  IdentityFile ~/keys/hosts/%h\n  IdentityFile ~root/.ccode-test-nonexistent-key\n`)
     writeFileSync(join(home, ".gitconfig"), `[core]\n\tsshCommand = ssh -o IdentityFile=${home}/keys/gitkey -F ~/other/sshconf\n`)
     writeFileSync(join(home, "other", "sshconf"), `Host x\n  IdentityFile ~/keys/fkey\n`)
   })
@@ -47,6 +47,7 @@ describe("ssh key names with tokens, variables and -o", () => {
       ["cat ~/keys/id-newhost", "id-%h"],
       ["cat ~/keys/fkey", "IdentityFile"],
       ["cat ~/keys/*.k", "IdentityFile"],
+      ["cat /root/.ccode-test-nonexistent-key", "IdentityFile"],
     ]
     for (const [command, why] of cases) {
       const d = await decideIn(command)
