@@ -9,16 +9,40 @@ import type { ConfigEntry } from "./gitconfig.ts"
 
 /** The commands that read no object (a config, the refs' names, the index): no lazy fetch. */
 export const NO_OBJECTS = ["help", "version", "config", "var", "remote", "ls-files", "check-ignore", "count-objects"]
-// the commands that read files' contents or trees, which a partial clone lacks; the ones that read only
-// commits and refs (branch, tag, describe, rev-parse, for-each-ref) find them there: a partial clone's
-// filters omit blobs and trees only
-const CONTENT_READERS = [
-  "show", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "range-diff", "grep", "cat-file",
-  "blame", "annotate", "archive", "ls-tree", "rev-list", "status", "stash", "fsck", "check-attr", "format-patch",
-  "difftool", "merge-tree", "bundle", "pack-objects", "cherry", "checkout", "switch", "restore", "reset", "merge",
-  "rebase", "cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "sparse-checkout", "submodule",
-  "notes", "unpack-file", "backfill", "fetch", "pull", "push", "clone",
+// the commands that read only commits, refs, the index or the config, which a partial clone has (its
+// filters omit blobs and trees only); every other command can read an object and fetch it (an unknown
+// one, a new one, `git reflog -p`): the list is of what stays allowed, not of what fetches
+const REFS_ONLY = [
+  ...NO_OBJECTS, "branch", "tag", "for-each-ref", "show-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev",
+  "check-ref-format", "rev-parse", "describe", "show-branch", "verify-commit", "verify-tag", "add", "init", "stripspace",
+  "interpret-trailers", "column", "hash-object", "worktree-list", "reflog",
+  // the index and the refs only (a commit's tree comes from the index; rm and mv compare ids, not contents),
+  // and the housekeeping that packs what is there
+  "commit", "mv", "rm", "clean", "gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph",
 ]
+
+/** The command a lazy-fetch layer is asked about: a refs-only command whose arguments make it read a tree or
+ *  a file's content counts as `show` (`git rev-parse HEAD~1:f`, `git ls-files --with-tree=REV`, `git describe
+ *  --dirty`, `git reflog -p`, `git worktree add`). `args`: the words after the subcommand (undefined: not known). */
+export function lazyCommand(command: string, args: readonly (string | undefined)[]): string {
+  const reads = READS_OBJECTS[command]
+  if (command === "worktree") return ["list", "prune", "lock", "unlock"].includes(args.find((a) => a === undefined || !a.startsWith("-")) ?? "") ? "worktree-list" : "show"
+  if (reads && args.some((a) => a === undefined || reads.test(a))) return "show"
+  // `git reflog [show] REF PATH`: a path limits the walk to the commits that change it (their trees)
+  if (command === "reflog") return args.filter((a) => !a!.startsWith("-") && !["show", "list", "exists"].includes(a!)).length > 1 ? "show" : command
+  return command
+}
+
+// the arguments that make a refs-only command read trees or blobs: `REV:path` (a tree walk), ls-files'
+// --with-tree (any abbreviation), describe's --dirty/--broken (a diff against HEAD's tree), reflog's log
+// options that print changes (-p, --stat, --name-only, a path...; anything but its subcommands and refs)
+const READS_OBJECTS: Record<string, RegExp> = {
+  "rev-parse": /^[^-].*:|^--(?:verify|default)=.*:/,
+  "ls-files": /^--w(?:i(?:t(?:h(?:-(?:t(?:r(?:ee?)?)?)?)?)?)?)?(?:=|$)/,
+  describe: /^--(?:d(?:i(?:r(?:ty?)?)?)?|b(?:r(?:o(?:k(?:en?)?)?)?)?)(?:=|$)/,
+  reflog: /^-(?!-(?:all|date|oneline|abbrev-commit|no-abbrev|single-worktree|decorate)\b)/,
+}
+
 // what a superproject's command runs in its submodules (git status and git diff run in each one)
 const RECURSING = ["status", "diff", "grep", "submodule", "checkout", "switch", "restore", "reset", "read-tree", "fetch", "pull", "push", "clone"]
 
@@ -35,7 +59,7 @@ export function lazyFetchLayer(entries: readonly ConfigEntry[], where: string, s
   if (!promisor) return undefined
   const marks = `${promisor.key}${promisor.value === null ? "" : ` = ${promisor.value.slice(0, 60)}`}`
   const transport = entries.map((e) => configKeyRisk(e.key, e.value)).filter((r) => r?.commands?.includes("fetch"))
-  const commands = submodule ? RECURSING.join(",") : transport.length ? `^${NO_OBJECTS.join(",")}` : CONTENT_READERS.join(",")
+  const commands = submodule ? RECURSING.join(",") : `^${(transport.length ? NO_OBJECTS : REFS_ONLY).join(",")}`
   const fetches = `${where}, a partial clone (${marks}): git fetches the objects it lacks from the promisor remote`
   if (transport.length) return `lazy:high:[${commands}] ${fetches}, and that fetch runs what its config names (${transport.map((r) => r!.why).join("; ")})`
   return `lazy:medium:[${commands}] ${fetches} over the network`

@@ -15,7 +15,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // tokens Node CLIs keep through the configstore package (firebase-tools, vercel, ...)
   "~/.config/configstore",
   // package registries
-  "~/.npmrc", "~/.pypirc", "~/.gem/credentials", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+  "~/.npmrc", "~/.pypirc", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.cargo/credentials", "~/.cargo/credentials.toml",
   "~/.terraform.d/credentials.tfrc.json",
   // databases
   "~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf",
@@ -133,6 +133,10 @@ export const BUILD_CREDENTIAL_PATHS: readonly string[] = [
   // Bundler's, pnpm's, cabal's, R's and nix's settings (registry passwords, GITHUB_PAT, access-tokens) beside
   // the mirrors and options a build reads
   "~/.bundle/config", "~/.config/pnpm/rc", "~/.cabal/config", "~/.Renviron", "~/.config/nix/nix.conf",
+  // Python's installers' logins without a keyring (poetry's auth.toml, uv's credentials, pdm's and hatch's
+  // settings) and bun's global settings (a scope's registry token), beside the indexes an install reads
+  "~/.config/pypoetry/auth.toml", "~/.local/share/uv/credentials", "~/.config/pdm/config.toml", "~/.config/hatch/config.toml",
+  "~/.bunfig.toml",
 ]
 
 
@@ -231,6 +235,9 @@ export const CREDENTIAL_VARIABLES: readonly string[] = [
   // config, rclone's config, pass's store, the AWS config file, boto's, terraform's CLI settings, Bitwarden's
   "GH_CONFIG_DIR", "GLAB_CONFIG_DIR", "AZURE_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "RCLONE_CONFIG",
   "PASSWORD_STORE_DIR", "AWS_CONFIG_FILE", "BOTO_CONFIG", "TF_CLI_CONFIG_FILE", "BITWARDENCLI_APPDATA_DIR",
+  // backup passwords and keys, HashiCorp tokens, TLS client keys (git's, libpq's, the HashiCorp and etcd CLIs'), ansible's ssh key
+  "RESTIC_PASSWORD_FILE", "BORG_KEY_FILE", "CONSUL_HTTP_TOKEN_FILE", "NOMAD_TOKEN_FILE", "VAULT_CLIENT_KEY", "CONSUL_CLIENT_KEY",
+  "NOMAD_CLIENT_KEY", "ETCDCTL_KEY", "GIT_SSL_KEY", "PGSSLKEY", "ANSIBLE_PRIVATE_KEY_FILE",
 ]
 
 /** The credential locations as path patterns for the policy: each home path itself and everything below

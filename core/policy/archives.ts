@@ -5,6 +5,7 @@
 import { closeSync, readSync, statSync } from "node:fs"
 import { openRegular } from "../base/readsafe.ts"
 import { constants as zlibConstants, gunzipSync } from "node:zlib"
+import { containerKind, cpioNames, cpioStored, isTarHeader } from "./archiveformats.ts"
 
 /** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
 /** `whole`: names also taken as they stand, whatever -pN strips (a diff's `Index:` lines) */
@@ -28,28 +29,39 @@ export function archiveMembers(path: string): Listing {
     } catch {
       return { unknown: "it does not decompress within the bound" }
     }
-    return tarNames((at, n) => data.subarray(at, at + n), data.length)
+    const read = (at: number, n: number) => data.subarray(at, at + n)
+    return containerKind(data.subarray(0, 512)) === "cpio" ? cpioNames(read, data.length) : tarNames(read, data.length)
   }
   if (head[0] === 0x50 && head[1] === 0x4b) return zipNames(path, st.size)
   if (st.size >= 8 && readAt(path, 0, 8).toString("latin1") === "!<arch>\n") return arNames(path, st.size)
   if (st.size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return tarNames((at, n) => readAt(path, at, n), st.size)
-  return { unknown: "a format ccode does not list (only tar, tar.gz and zip)" }
+  // v7 tar (no magic: its header checksum) and cpio store members as tar does
+  const kind = containerKind(readAt(path, 0, 512))
+  if (kind === "cpio") return cpioNames((at, n) => readAt(path, at, n), st.size)
+  if (kind === "tar") return tarNames((at, n) => readAt(path, at, n), st.size)
+  return { unknown: "a format ccode does not list (only tar, cpio, ar, their gzip forms and zip)" }
 }
 
-/** Whether a plain file is an archive archiveMembers lists: zip, tar (ustar), or gzip whose first
- *  block inflates to a tar header. Reads at most 64 KiB; a file that cannot be read is not one. */
-export function looksLikeArchive(path: string, size: number): boolean {
+/** What kind of archive a plain file is: one archiveMembers lists (zip, tar of any kind, ar, cpio, or gzip
+ *  whose first block inflates to a tar or cpio header), a filesystem image, or another container that may
+ *  store its files as they are; undefined for none (or a file that cannot be read). Reads 2 KiB (and 5 bytes
+ *  at 32769), or inflates at most 64 KiB of a gzip. */
+export function archiveKind(path: string, size: number): "listed" | "image" | "other" | undefined {
   try {
-    const head = readAt(path, 0, 4)
-    if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return true
-    if (size >= 512 && readAt(path, 257, 5).toString("latin1") === "ustar") return true
-    if (size >= 8 && readAt(path, 0, 8).toString("latin1") === "!<arch>\n") return true
-    if (head[0] !== 0x1f || head[1] !== 0x8b) return false
-    // the start of the stream only: a truncated input still inflates what it holds
-    const start = gunzipSync(readAt(path, 0, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 })
-    return start.length >= 262 && start.subarray(257, 262).toString("latin1") === "ustar"
+    const head = readAt(path, 0, 2048)
+    if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return "listed"
+    if (size >= 512 && head.subarray(257, 262).toString("latin1") === "ustar") return "listed"
+    if (size >= 8 && head.subarray(0, 8).toString("latin1") === "!<arch>\n") return "listed"
+    if (head[0] === 0x1f && head[1] === 0x8b) {
+      // the start of the stream only: a truncated input still inflates what it holds
+      const start = gunzipSync(readAt(path, 0, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 })
+      const kind = start.length >= 262 && start.subarray(257, 262).toString("latin1") === "ustar" ? "tar" : containerKind(start.subarray(0, 2048))
+      return kind === "tar" || kind === "cpio" ? "listed" : undefined
+    }
+    const kind = containerKind(head, size >= 32774 ? readAt(path, 32769, 5) : undefined)
+    return kind === "tar" || kind === "cpio" ? "listed" : kind
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -131,6 +143,8 @@ export function storedNames(path: string, size: number): string[] {
   let data: Buffer
   try {
     data = readAt(path, 0, size)
+    // a compressed tar: the archives stored in it print as they are once it is inflated (`zcat x.tgz`)
+    if (data[0] === 0x1f && data[1] === 0x8b) data = gunzipSync(data, { maxOutputLength: MAX_SCAN_BYTES })
   } catch {
     return []
   }
@@ -142,6 +156,12 @@ export function storedNames(path: string, size: number): string[] {
     const name = prefix ? `${prefix}/${text(h, 0, 100)}` : text(h, 0, 100)
     if (name) names.add(name)
   }
+  // a v7 tar (headers on 512-byte blocks, told by their checksum) and cpio headers stored inside
+  for (let at = 0; at + 512 <= data.length && names.size < MAX_MEMBERS; at += 512) {
+    const h = data.subarray(at, at + 512)
+    if (h[0] !== 0 && data.indexOf("ustar", at + 257, "latin1") !== at + 257 && isTarHeader(h)) names.add(text(h, 0, 100))
+  }
+  for (const name of cpioStored(data, MAX_MEMBERS)) names.add(name)
   const local = Buffer.from([0x50, 0x4b, 0x03, 0x04])
   for (let i = data.indexOf(local); i >= 0 && names.size < MAX_MEMBERS; i = data.indexOf(local, i + 4)) {
     if (i + 30 > data.length) break

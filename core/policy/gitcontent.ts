@@ -129,14 +129,14 @@ function changed(top: string, e: { path: string; size: number; mtime: number }):
   return !st || st.size % 2 ** 32 !== e.size || Math.floor(st.mtimeMs / 1000) !== e.mtime
 }
 
-interface Repo {
+export interface Repo {
   top: string
   gitDir: string
   /** where the refs are (a linked worktree shares its main repository's) */
   common: string
 }
 
-function findRepo(start: string): Repo | undefined {
+export function findRepo(start: string): Repo | undefined {
   for (let d = start; ; d = dirname(d)) {
     const dotGit = join(d, ".git")
     const st = lstatQuiet(dotGit)
@@ -315,7 +315,7 @@ function names(out: Buffer): string[] | undefined {
 
 // the refs' stat data: a commit, a fetch, a stash or a checkout rewrites a ref file (by rename, which
 // changes its folder's mtime), packed-refs or HEAD
-function refsState(repo: Repo): string | undefined {
+export function refsState(repo: Repo): string | undefined {
   const parts: string[] = []
   for (const dir of new Set([repo.gitDir, repo.common])) {
     // the reflogs (a reset or an amend appends to logs/HEAD) and the pseudo-refs are walked too

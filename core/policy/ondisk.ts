@@ -7,7 +7,7 @@ import { gitConfigCredential, gitConfigSources, isGitConfigFile } from "../base/
 import { posix } from "node:path"
 import { credentialsBelow, homeSecrets } from "../shell/index.ts"
 import { userHomes } from "../base/homes.ts"
-import { lstatSync } from "node:fs"
+import { lstatSync, statSync, type Stats } from "node:fs"
 import type { TouchedPath } from "../shell/types.ts"
 import { globFree, globLinks, optionNames, throughMagicLink, walkLinks } from "./globdisk.ts"
 import { treeFiles } from "./treedisk.ts"
@@ -15,7 +15,9 @@ import { rgSources } from "./rgsources.ts"
 import { archiveMembers, diffTargets } from "./archives.ts"
 import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
+import { hardLinkedCredential } from "./hardlinks.ts"
 import { gitContentFiles } from "./gitcontent.ts"
+import { rehomedCredential } from "./gitrehomed.ts"
 import type { Call, CallPath } from "./types.ts"
 
 export type Raised = NonNullable<Call["raised"]>
@@ -37,6 +39,8 @@ export interface DiskContext {
   gitDirs?: readonly string[]
   /** ccode's environment (rg's config file, git's config folder) */
   env?: Record<string, string | undefined>
+  /** the credential files settings name (~/.ssh/config's IdentityFile...): a hard link to one is one */
+  named?: () => Iterable<string>
 }
 
 /** Resolves every touched path into `paths` and looks up what lies behind globs, walks and links. */
@@ -54,7 +58,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
     if (p.tree) {
       for (const root of treeRoots(p.path, realpath, raised, ctx)) {
         accountsBelow(root, paths)
-        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs)
+        tree(root, p.tree === "all", paths, raised, ctx, p.dotGlobs, p.archives)
       }
       continue
     }
@@ -66,6 +70,7 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       tree(real, true, paths, raised, ctx)
     }
     if (p.access === "read" && !p.glob) homeLike(real, raised, ctx)
+    if (p.access === "read" && !p.glob && !p.tree) hardLink(real, paths, raised, ctx)
     // an archive's bytes are its members' (an extraction's archive is judged by its members' writes)
     if (p.access === "read" && !p.glob && !p.unpacks && ctx.judged) archiveRead(real, ctx.judged, raised)
     // (~/.gitconfig can be a link into a dotfiles folder: named by where it is, read where it leads)
@@ -75,6 +80,15 @@ export function onDisk(touched: readonly DiskPath[], paths: CallPath[], ctx: Dis
       const found = globLinks(p.path, realpath, undefined, ctx.dotglob ?? true)
       for (const to of found.links) reached(to, p.access, paths, ctx)
       if (ctx.judged) for (const name of found.names) if (ctx.judged(name)) paths.push({ path: name, access: p.access })
+      // each file the glob matches is read as if named (`strings *`, `grep -a x *`): an archive's members too
+      if (ctx.judged && p.access === "read" && !p.unpacks) {
+        for (const name of [...found.names, ...found.links]) {
+          const st = statQuiet(name)
+          if (!st?.isFile()) continue
+          archiveRead(name, ctx.judged, raised, st)
+          hardLink(name, paths, raised, ctx, st)
+        }
+      }
       // `cat .git/*` prints the config as `cat .git/config` does; `.git/remotes/*` through a `.git` file
       // is the git directory's (git remote lists them)
       if (p.access === "read") {
@@ -144,7 +158,7 @@ function treeRoots(path: string, realpath: (p: string) => string, raised: Raised
 }
 
 // the files a recursive read opens below a folder that a path rule names (the workspace's own .env)
-function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[]): void {
+function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, ctx: DiskContext, dotGlobs?: readonly string[], archives?: true): void {
   // below a descriptor: ccode's own say nothing about the command's (the analysis judged it)
   if (!ctx.judged || ownProcessPath(root)) return
   const judged = ctx.judged
@@ -153,12 +167,48 @@ function tree(root: string, hidden: boolean, paths: CallPath[], raised: Raised, 
   const rg = dotGlobs && !hidden ? rgSources(root, ctx.home, ctx.env) : undefined
   if (rg?.unknown) raised.push({ risk: "high", reason: rg.unknown })
   const opts = rg ? { hidden: rg.hidden, dotGlobs: [...dotGlobs!, ...rg.globs], ignoreFiles: rg.ignoreFiles } : dotGlobs ? { hidden, dotGlobs } : { hidden }
-  const found = treeFiles(root, (path) => judged(path) || isGitConfigFile(path), opts)
+  // a walk that prints binary files as text (grep -a, rg -a): every file is looked at for an archive's members
+  const pick = picker(judged, archives, raised)
+  // a file met that is a hard link to a credential file is read as it
+  const found = treeFiles(root, (path) => pick(path) || (hardLink(path, paths, raised, ctx), false), opts)
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)
   }
   if (!found.complete) raised.push({ risk: "medium", reason: `a recursive read of ${root}: too many files below it to check none is a credential file` })
+}
+
+// the files a walk picks: those a path rule names and git configs; with `archives` (the command prints
+// binary files as text) each file met is also looked at for an archive holding a credential member
+function picker(judged: (path: string) => boolean, archives: boolean | undefined, raised: Raised): (path: string) => boolean {
+  if (!archives) return (path) => judged(path) || isGitConfigFile(path)
+  return (path) => {
+    if (judged(path) || isGitConfigFile(path)) return true
+    archiveRead(path, judged, raised)
+    return false
+  }
+}
+
+const inodeTables = new WeakMap<DiskContext, { inodes?: Map<string, string> }>()
+
+// a file with more links than one whose inode is a credential file's (core/policy/hardlinks.ts): read as it
+function hardLink(path: string, paths: CallPath[], raised: Raised, ctx: DiskContext, known?: Stats): void {
+  const st = known ?? statQuiet(path)
+  if (!st || st.nlink < 2 || !st.isFile()) return
+  let table = inodeTables.get(ctx)
+  if (!table) inodeTables.set(ctx, (table = {}))
+  const cred = hardLinkedCredential(st, ctx.home, ctx.named ?? (() => []), table)
+  if (!cred || cred === path) return
+  paths.push({ path: cred, access: "read" })
+  raised.push({ risk: "high", reason: `reads ${path}, a hard link to ${cred} (the same file under another name), which is where credentials are kept` })
+}
+
+function statQuiet(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? undefined
+  } catch {
+    return undefined
+  }
 }
 
 // a path reached through a link: judged itself, and when it is a folder outside the workspace, a
@@ -204,7 +254,8 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   if (!ctx.judged) return
   const judged = ctx.judged
   // a committed .gitmodules is a git config by its content: its work-tree copy is looked at
-  const found = gitContentFiles(start, content, (path) => judged(path) || isGitConfigFile(path))
+  // `-a`/`--text`: an archive among the files prints its members (its work-tree copy is looked at)
+  const found = gitContentFiles(start, content, picker(judged, content.text, raised))
   for (const path of found.files) {
     if (judged(path)) paths.push({ path, access: "read" })
     else gitCredential(path, raised, ctx.home)
@@ -214,6 +265,11 @@ function repoContent(start: string, content: NonNullable<DiskPath["git"]>, paths
   if (found.blind) raised.push({ risk: "high", reason: `${how}, and ${found.blind}` })
   if (content.input) raised.push({ risk: "high", reason: `${how}, and the ids come from its input or are not static: a committed credential file's blob is not ruled out` })
   if (content.untracked) tree(start, true, paths, raised, ctx)
+  // a credential's blob under another name: a note the log prints, an index entry the index's readers print
+  if (content.notes || content.index) {
+    const rehomed = rehomedCredential(start, judged, { notes: content.notes, index: content.index !== undefined })
+    if (rehomed) raised.push({ risk: rehomed.risk, reason: `git ${rehomed.reason}` })
+  }
 }
 
 // `.bash_history` in a folder that is a home by its contents but no account's (core/policy/homelike.ts)

@@ -14,7 +14,7 @@ import { gitRepoAt, workspaceGitDirs } from "../base/gitrepo.ts"
 import { projectAbove as buildProjectAbove } from "../base/buildroot.ts"
 import { netConfigs } from "./netconfig.ts"
 import { gitEnvConfigs } from "./gitenvconfig.ts"
-import { configuredCredentials } from "./namedcreds.ts"
+import { configuredCredentials, namedFiles, namedJudge } from "./namedcreds.ts"
 import { gitTreeWrites } from "./gittrees.ts"
 import { relocatedStore } from "../shell/relocated.ts"
 import { onDisk, type DiskPath, type Raised } from "./ondisk.ts"
@@ -105,11 +105,15 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     const projectAbove = ctx.projectAbove ?? ((program: string, dir: string, loose: boolean) => buildProjectAbove(program, dir, ctx.workspace, ctx.home, loose))
     const shell = await analyzeShell(command, { cwd, workspace: ctx.workspace, home: ctx.home, env: ctx.env, overrides: ctx.overrides, realpath: real, gitRepo, projectAbove })
     const paths: CallPath[] = []
-    const judged = pathJudge(ctx.policy, ctx.workspace, ctx.home)
-    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env })
+    // what a walk or glob meets is judged by the path rules and by the settings' and variables' named files
+    const names = namedFiles(ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env)
+    const met: Raised = []
+    const judged = namedJudge(pathJudge(ctx.policy, ctx.workspace, ctx.home), names, ctx.env, met)
+    const raised = onDisk(shell.paths, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, dotglob: MAY_DOTGLOB.test(command), gitDirs: base.gitDirs, env: ctx.env, named: () => names().named.keys() })
+    raised.push(...met)
     netConfigs(shell, ctx.env, ctx.home, raised)
     gitEnvConfigs(shell, ctx.env, ctx.home, cwd, raised)
-    configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+    configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised, names)
     gitTreeWrites(shell, statSync(posix.join(ctx.workspace, ".git"), { throwIfNoEntry: false }) ? ctx.workspace : undefined, paths, raised)
     notResolved(unplaced, raised)
     configUnknown(unreadable, paths, ctx.workspace, raised)
@@ -145,8 +149,10 @@ async function prepareBare(tool: string, args: Record<string, unknown>, ctx: Pre
     if (/[@!+*?]\(/.test(p.path)) raised.push({ risk: "medium", reason: `${p.path} is an extended glob pattern ccode does not read` })
   }
   const paths: CallPath[] = []
-  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged: pathJudge(ctx.policy, ctx.workspace, ctx.home), gitDirs: base.gitDirs }))
-  configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised)
+  const names = namedFiles(ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env)
+  const judged = namedJudge(pathJudge(ctx.policy, ctx.workspace, ctx.home), names, ctx.env, raised)
+  raised.push(...onDisk(touched, paths, { workspace: ctx.workspace, home: ctx.home, realpath: real, judged, gitDirs: base.gitDirs, named: () => names().named.keys() }))
+  configuredCredentials(paths, ctx.home, ctx.workspace, base.gitDirs ?? [], ctx.env, raised, names)
   // a store XDG_CONFIG_HOME/XDG_DATA_HOME/CARGO_HOME moved (the shell analysis judges its own reads)
   for (const p of paths) {
     const moved = p.access === "read" && !p.glob ? relocatedStore(tool, p.path, [p.path], ctx.env) : undefined

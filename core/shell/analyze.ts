@@ -1,5 +1,6 @@
 // One command string to a ShellAnalysis: read it (fast path or tree-sitter), expand wrappers and nested
 // scripts, classify every part, collect touched paths. Synchronous once the parser is loaded. Pure.
+import { archivePrints } from "./archiveprints.ts"
 import { foreignGrammar } from "./grammars.ts"
 import { riskRank, type Risk } from "../base/risk.ts"
 import type { Construct, ShellAnalysis, SimpleCommand, TouchedPath } from "./types.ts"
@@ -204,6 +205,7 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
     for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
+    for (const p of archivePrints(part, run.ctx.home)) paths.push(p)
     if (c.writes) for (const w of c.writes) for (const path of resolveWord(w, part.cwd, run.ctx.home) ?? []) paths.push(...(w.glob ? globCandidates(path) : []).map((p) => ({ path: p, access: "write" as const })), w.glob ? { path, access: "write", glob: true } : { path, access: "write" })
     if (links.length) linked(paths, i, links, run, tops, from)
     if (part.unresolved) unresolvable = true
@@ -311,7 +313,7 @@ function writes(paths: readonly TouchedPath[]): boolean {
 
 function listed(paths: readonly TouchedPath[], p: TouchedPath): boolean {
   for (const q of paths) {
-    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.git === p.git && q.unpacks === p.unpacks) return true
+    if (q.path === p.path && (q.access === "read") === (p.access === "read") && q.follow === p.follow && q.operand === p.operand && q.recursive === p.recursive && q.tree === p.tree && q.archives === p.archives && q.git === p.git && q.unpacks === p.unpacks) return true
   }
   return false
 }
@@ -330,7 +332,7 @@ function dedupe(paths: TouchedPath[]): TouchedPath[] {
   const out: TouchedPath[] = []
   for (const p of paths) {
     const kind = p.follow ? "f" : p.recursive ? "R" : p.access === "read" ? "r" : "w"
-    const extra = (p.tree ? `t${p.tree}:` : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "")
+    const extra = (p.tree ? `t${p.tree}:` : "") + (p.archives ? "a:" : "") + (p.operand ? `o${p.operand}:` : "") + (p.git ? `g${JSON.stringify(p.git)}:` : "") + (p.unpacks ? `u${JSON.stringify(p.unpacks)}:` : "")
     const set = extra === "" && p.path.startsWith("/") ? plain[kind] : seen
     const key = set === seen ? kind + extra + p.path : p.path
     if (set.has(key)) continue

@@ -3,6 +3,7 @@
 // index or the work tree holds, a committed or tracked .env with the rest. Each is marked for the caller
 // to look on disk at the names the repository holds (core/policy/gitcontent.ts): those a path rule
 // names are judged as reads. Pure.
+import { printsBinary } from "./binaryreads.ts"
 import type { Part } from "./part.ts"
 import type { GitContent, TouchedPath } from "./types.ts"
 import type { Word } from "./word.ts"
@@ -52,12 +53,23 @@ export function gitContentReads(part: Part, home: string): TouchedPath[] {
   const named: string[] = []
   const maybe: { rev: string; paths: string[] }[] = []
   const found = contentOf(part, sub, home, named, maybe)
-  if (!found) return []
+  // the log family prints the commits' notes (unless --no-notes): a note can be a credential file's blob
+  const notes = NOTES.has(sub) && !part.words.some((w) => w.value === "--no-notes") ? { notes: true as const } : undefined
+  if (!found) return notes ? marks(part, notes, home) : []
   // a commit named by its hash may be one nothing reaches any more: git lists its names itself
   const hashes = named.flatMap((r) => r.split(/\.{2,3}/)).filter((r) => HASH.test(r))
   const hashed = found.history && !found.refsOnly && hashes.length ? { ...found, hashes } : found
   const settled = maybe.length ? { ...hashed, maybe } : hashed
-  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, submodules: true } : settled, home)
+  const text = printsBinary("git", part.words.slice(0, dash(part.words))) ? { text: true as const } : {}
+  return marks(part, part.words.some((w) => SUBMODULES.test(w.value ?? "")) ? { ...settled, ...text, ...notes, submodules: true } : { ...settled, ...text, ...notes }, home)
+}
+
+const NOTES = new Set(["log", "show", "whatchanged"])
+
+// the words before `--` (after it, pathspecs)
+function dash(words: readonly Word[]): number {
+  const at = words.findIndex((w, i) => i > 1 && w.value === "--")
+  return at < 0 ? words.length : at
 }
 
 // the options that print the submodules' own diffs or search their files (any prefix git takes)

@@ -10,7 +10,7 @@ import { gitOptions } from "./known-git.ts"
 import { judged, unknownLink, writeVerdict } from "./paths.ts"
 import { isInside } from "../base/paths.ts"
 import { resolveWord } from "./cwd.ts"
-import { lazyLayerFor } from "../base/gitpromisor.ts"
+import { lazyCommand, lazyLayerFor } from "../base/gitpromisor.ts"
 import { appendedOptions } from "./appendedopts.ts"
 import { sysrootRead } from "./sysroot.ts"
 
@@ -153,7 +153,7 @@ function embedded(v: View): { text: string; level: "high" | "medium" } | undefin
     const answer = gitRepo?.(start)
     const lines = answer?.split("\n") ?? []
     for (const layer of lines.slice(0, -1)) {
-      const lazy = lazyLayerFor(layer, gitCommand(v))
+      const lazy = lazyLayerFor(layer, lazyCommand(gitCommand(v), v.args.slice(1).map((a) => a.value)))
       if (lazy) found.push({ text: lazy.reason, level: lazy.level })
     }
     const text = embeddedRepo(v, start, lines.at(-1))

@@ -37,6 +37,13 @@ const NAMED: Record<string, string> = {
   CLOUDSDK_CONFIG: "", BITWARDENCLI_APPDATA_DIR: "", GH_CONFIG_DIR: "hosts.yml", GLAB_CONFIG_DIR: "config.yml", DOCKER_CONFIG: "config.json",
   HF_HOME: "token", GRADLE_USER_HOME: "gradle.properties", BUNDLE_USER_HOME: "config", HELM_CONFIG_HOME: "repositories.yaml",
   KAGGLE_CONFIG_DIR: "kaggle.json", CLAUDE_CONFIG_DIR: ".credentials.json", GEMINI_CLI_HOME: ".gemini/oauth_creds.json",
+  // Kerberos' ticket cache (FILE:/DIR: types), backup and service tokens, poetry's credentials without a keyring,
+  // TLS client keys of the HashiCorp/etcd/docker CLIs and of git and libpq, more CLIs' login folders
+  KRB5CCNAME: "", RESTIC_PASSWORD_FILE: "", BORG_KEY_FILE: "", CONSUL_HTTP_TOKEN_FILE: "", NOMAD_TOKEN_FILE: "", POETRY_CONFIG_DIR: "auth.toml",
+  VAULT_CLIENT_KEY: "", CONSUL_CLIENT_KEY: "", NOMAD_CLIENT_KEY: "", ETCDCTL_KEY: "", DOCKER_CERT_PATH: "key.pem", GIT_SSL_KEY: "",
+  PGSSLKEY: "", PGSERVICEFILE: "", PULUMI_HOME: "credentials.json", DATABRICKS_CONFIG_FILE: "", S3CMD_CONFIG: "", JFROG_CLI_HOME_DIR: "",
+  OP_CONFIG_DIR: "", MINIKUBE_HOME: "", TELEPORT_HOME: "", HELM_REGISTRY_CONFIG: "", CURL_HOME: ".curlrc", WGETRC: "",
+  ANSIBLE_PRIVATE_KEY_FILE: "",
 }
 
 /** Whether `env` moves any of the stores or names a credential file (most environments set none of the
@@ -48,8 +55,9 @@ export function movesStores(env: Record<string, string | undefined> | undefined)
   return false
 }
 
-// a path the environment's credential variables name (KUBECONFIG=/x/kc: /x/kc; GH_CONFIG_DIR=/x/gh: /x/gh/hosts.yml)
-function namedByVariable(program: string, paths: readonly string[], env: Record<string, string | undefined>): string | undefined {
+/** Why a path the environment's credential variables name is read (KUBECONFIG=/x/kc: /x/kc; GH_CONFIG_DIR=/x/gh:
+ *  /x/gh/hosts.yml); undefined when none names it. */
+export function namedByVariable(program: string, paths: readonly string[], env: Record<string, string | undefined>): string | undefined {
   for (const [name, rest] of Object.entries(NAMED)) {
     const raw = env[name]
     if (!raw) continue

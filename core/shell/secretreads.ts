@@ -13,6 +13,7 @@ import { rgTypeGlobs } from "./rgtypes.ts"
 import { known } from "./known.ts"
 import { gitOptions } from "./known-git.ts"
 import { byName } from "./options.ts"
+import { printsBinary } from "./binaryreads.ts"
 import { segmentRegex } from "./globs.ts"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS, CREDENTIAL_VARIABLES } from "../base/secrets.ts"
 import { operands } from "./part.ts"
@@ -128,16 +129,18 @@ export function recursiveReads(part: Part, home: string, leads: (path: string) =
   // rg: the dot-names its globs and ignore files let through (null: ag, none; undefined: every one)
   const dots = hiddenSkipped(part) ? rgDotGlobs(part) : undefined
   const tree = dots !== undefined ? "visible" : "all"
+  // grep -a, rg -a: an archive met in the walk prints its members
+  const archives = printsBinary(part.program, part.words) ? { archives: true as const } : undefined
   for (const r of walkRoots(part, home)) {
     if (/[*?[]/.test(r)) {
-      out.push({ path: r, access: "read", glob: true, recursive: true }, dots ? { path: r, access: "read", tree, dotGlobs: dots } : { path: r, access: "read", tree })
+      out.push({ path: r, access: "read", glob: true, recursive: true }, dots ? { path: r, access: "read", tree, dotGlobs: dots, ...archives } : { path: r, access: "read", tree, ...archives })
       for (const path of credentialsBelowGlob(r, home)) out.push({ path, access: "read" })
       continue
     }
     for (const at of leads(r)) {
       for (const path of credentialsBelow(at, home)) out.push({ path, access: "read" })
       // after the known locations, so a reason names those first
-      out.push(dots ? { path: at, access: "read", tree, dotGlobs: dots } : { path: at, access: "read", tree })
+      out.push(dots ? { path: at, access: "read", tree, dotGlobs: dots, ...archives } : { path: at, access: "read", tree, ...archives })
     }
   }
   return out

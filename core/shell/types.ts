@@ -64,6 +64,9 @@ export interface TouchedPath {
   /** a folder a recursive read opens every file below (grep -r, rg): the files there whose names a
    *  path rule names are looked up on disk before deciding; "visible" skips dot-files (rg, ag by default) */
   tree?: "all" | "visible"
+  /** the walk prints binary files as text (grep -a, rg -a): an archive below it passes its members on,
+   *  so each file is looked at on disk for one holding a credential member */
+  archives?: true
   /** rg's "visible" walk (set for rg alone): dot-names it still searches, those its -g/--glob/--iglob
    *  globs match (any case) and those a `!` line of an ignore file on disk (.ignore, .rgignore,
    *  .gitignore, in the folder walked or above it) names */
@@ -107,6 +110,11 @@ export interface GitContent {
   /** `--submodule=diff`, `git grep --recurse-submodules`: the submodules' files are printed too (the
    *  repository's diff.submodule / submodule.recurse is read on disk) */
   submodules?: true
+  /** `-a`/`--text` (git grep, log -p, show, diff): binary files print as text, so an archive among the
+   *  files passes its members on (looked at on disk) */
+  text?: true
+  /** git log/show/whatchanged print the notes of the commits they show: a note's blob is looked up */
+  notes?: true
 }
 
 export interface ShellAnalysis {
