@@ -13,7 +13,8 @@ const ALIAS_REASON = "alias definitions (it expands aliases in scripts: a later 
 const SPECIAL_REASON = "NAME=value before a special builtin (:, eval, export, set, …), which keeps the assignment in the shell"
 // the same, found on the quote-removed words (`\alias`, `ev""al`, `\:`, `"".*`), by the shells they concern
 type WordCheck = [keyof WordFacts, string]
-const WORDS_POSIX_MODE: WordCheck[] = [["alias", ALIAS_REASON], ["specialAssign", SPECIAL_REASON]]
+const EVAL_EXPANDED_REASON = "eval (or trap) of text built from variables or command output, which it reads with its own rules (an alias defined there changes later commands)"
+const WORDS_POSIX_MODE: WordCheck[] = [["alias", ALIAS_REASON], ["specialAssign", SPECIAL_REASON], ["evalExpanded", EVAL_EXPANDED_REASON]]
 const EXPANSION_GLOB_REASON = "a glob that starts with an expansion ($x*: from x=. it is .*, which matches .. there)"
 const WORDS_POSIX: WordCheck[] = [...WORDS_POSIX_MODE, ["echoPiped", ECHO_PIPED], ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]
 const WORDS_OTHER: WordCheck[] = [...WORDS_POSIX_MODE, ["dotGlob", DOT_GLOB_REASON], ["expansionGlob", EXPANSION_GLOB_REASON]]

@@ -9,6 +9,8 @@ export interface WordFacts {
   alias?: boolean
   /** eval or trap runs quoted text as code */
   evalText?: boolean
+  /** eval or trap runs text with an expansion in it: what that shell reads there is known only at run time */
+  evalExpanded?: boolean
   /** NAME=value before a special builtin */
   specialAssign?: boolean
   /** echo with a backslash in its arguments, piped on */
@@ -242,7 +244,9 @@ export function wordFacts(text: string, depth = 0): WordFacts {
     if (name === "alias") facts.alias = true
     if (name === "eval" || name === "trap") {
       facts.evalText = true
-      const text = name === "eval" ? args.map((a) => a.value).join(" ") : (args.find((a) => a.value !== "--")?.value ?? "")
+      const ran = name === "eval" ? args : args.filter((a) => a.value !== "--").slice(0, 1)
+      if (ran.some((a) => a.expansions.size > 0)) facts.evalExpanded = true
+      const text = ran.map((a) => a.value).join(" ")
       if (depth < 8 && text) Object.assign(facts, wordFacts(text, depth + 1), { evalText: true })
     }
     if (assigns > 0 && SPECIAL.has(name) && (name !== "exec" || args.length === 0)) facts.specialAssign = true

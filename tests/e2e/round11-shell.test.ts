@@ -42,6 +42,13 @@ describe("round 11 shell classes", () => {
     await asks(command, "high", "alias definitions")
   })
 
+  test.if(isDashSh)("eval of text built from a variable defines dash's alias; ccode asks", async () => {
+    for (const command of [`sh -c "x=alias && eval \\"\\$x true='true #'\\"\ntrue '\ncat ~/.n?trc\n' #'"`, `sh -c 'a=ali && eval "\${a}as true=\\"true #\\""\ntrue "\ncat ~/.n?trc\n" #"'`]) {
+      expect(run(command)).toContain(SECRET)
+      await asks(command, "high", "eval (or trap) of text built from variables")
+    }
+  })
+
   test.if(isDashSh)("dash -o interactive runs $ENV before the script; ccode asks", async () => {
     writeFileSync(join(ws, "e.sh"), "echo ENV-FILE-RAN; cat ~/.n?trc\n")
     const env = { ENV: join(ws, "e.sh") }
