@@ -1,15 +1,17 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
 import { mkdirSync, realpathSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
 import { blockedBySandbox } from "./blocked.ts"
 import { expandHome, isInside } from "../base/paths.ts"
-import { sandboxLayout } from "./layout.ts"
+import { expandPath, sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
-import { missingPlantable, planted, setAside } from "./planted.ts"
+import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
+import { madeSince, unmadeProtected } from "./unmade.ts"
+import { READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
 import { sharedSandbox } from "./shared.ts"
@@ -87,6 +89,10 @@ export interface RunSandboxInput {
   netDir?: string
   /** the step processes' table: given, the run's calls share one live sandbox (live.ts) */
   processes?: ProcessTable
+  /** ccode's own folders and files (data folder, database, configuration): hidden from every call */
+  own?: OwnSandboxPaths
+  /** a preview's scratch copy: the workspace it copies (its hidden paths are hidden in the copy too) */
+  origin?: string
 }
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
@@ -96,12 +102,18 @@ export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
 
 function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)): Sandbox {
   const tmpDir = join(input.runDir, "tmp")
+  const ownList = input.own ? [...input.own.dirs, ...input.own.files] : []
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy })
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy, own: ownList, origin: input.origin })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
+  // the protected paths beyond the workspace's plantable folders: the home's rc files and config, ccode's own folders
+  const plantable = PLANTABLE.map((name) => join(input.workspace, name))
+  const guarded = [...new Set([...READ_ONLY_PATHS.map((p) => expandPath(p, input.home, input.workspace)), ...(input.own?.dirs ?? [])])]
+    .filter((p) => !plantable.includes(p))
+  let unmade: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -113,6 +125,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       const laid = layout(spawn.cwd, spawn.env, proxy)
+      unmade = unmadeProtected(guarded, laid.writable)
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
@@ -121,12 +134,23 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const refused = net.close(callId)
       const made = planted(input.workspace, missing)
       missing = []
+      const stamp = String(Date.now())
+      // moved aside before anything (the user's next git command, another agent) can read it
+      const aside = made.length ? setAside(input.workspace, made, stamp) : []
+      // after the workspace's folders: a planted .git took its .git/hooks with it
+      const madeProtected = madeSince(unmade)
+      unmade = []
+      const asideProtected = madeProtected.map((p) => join(dirname(p), setAside(dirname(p), [basename(p)], stamp)[0]!))
       if (made.length) {
-        // moved aside before anything (the user's next git command, another agent) can read it
-        const aside = setAside(input.workspace, made, String(Date.now()))
         const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +
-          `(a repository's config or an agent's hooks run programs outside the sandbox); moved aside to ${aside.join(", ")} for review. ` +
+          `(a repository's config or an agent's hooks run programs outside the sandbox); moved aside to ${[...aside, ...asideProtected].join(", ")} for review. ` +
           `To let steps create it, add it to sandbox.writable`
+        return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
+      }
+      if (madeProtected.length) {
+        const message = `blocked by the sandbox: the step created ${madeProtected.join(", ")}, which the sandbox keeps read-only (a shell's startup file, ` +
+          `ccode's or git's configuration, hooks: the next shell, git command or ccode run would run what it says, outside the sandbox); ` +
+          `moved aside to ${asideProtected.join(", ")} for review`
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
@@ -138,7 +162,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
     // a preview's scratch copy is new at every call: nothing to share
-    within: (workspace) => sandboxAt({ ...input, workspace, processes: undefined }, bwrap, net),
+    within: (workspace) => sandboxAt({ ...input, workspace, origin: input.origin ?? input.workspace, processes: undefined }, bwrap, net),
     onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
     close: () => shared.close(),
