@@ -65,7 +65,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
       // the workspace and the temp dir stay what they are, even when a socket path names them
       .filter((p) => !writable.some((w) => isInside(p, w))),
   ])
-    .map((path) => ({ path, dir: isDir(path) }))
+    .map((path) => (own.includes(path) ? { path, dir: isDir(path), own: true as const } : { path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
   const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network }
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout

@@ -44,12 +44,13 @@ export function layoutKey(layout: SandboxLayout): string {
  */
 export function layoutIdentity(layout: SandboxLayout): string | undefined {
   const paths = [...layout.writable, ...layout.pinned, ...layout.readOnly, ...layout.hidden.map((h) => h.path), "/dev/null"]
+  const own = new Set(layout.hidden.filter((h) => h.own).map((h) => h.path))
   const out: string[] = []
   for (const path of paths) {
     try {
       const stat = statSync(path, { bigint: true })
-      // a directory's ctime moves with every entry made in it; its inode is its one dentry
-      out.push(`${stat.dev}:${stat.ino}${stat.isDirectory() ? "" : `:${stat.ctimeNs}`}`)
+      // a directory's ctime moves with every entry made in it; its inode is its one dentry (so is ccode's database's)
+      out.push(`${stat.dev}:${stat.ino}${stat.isDirectory() || own.has(path) ? "" : `:${stat.ctimeNs}`}`)
     } catch {
       return undefined
     }

@@ -111,8 +111,11 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   let missing: string[] = []
   // the protected paths beyond the workspace's plantable folders: the home's rc files and config, ccode's own folders
   const plantable = PLANTABLE.map((name) => join(input.workspace, name))
-  const guarded = [...new Set([...READ_ONLY_PATHS.map((p) => expandPath(p, input.home, input.workspace)), ...(input.own?.dirs ?? [])])]
-    .filter((p) => !plantable.includes(p))
+  // (a path the policy makes writable, writable: [.git] or [~/.config], may be made there: the user's choice; ccode's own never)
+  const guarded = [...new Set([
+    ...READ_ONLY_PATHS.map((p) => expandPath(p, input.home, input.workspace)).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace)),
+    ...(input.own?.dirs ?? []),
+  ])].filter((p) => !plantable.includes(p))
   let unmade: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {

@@ -15,8 +15,11 @@ export interface SandboxLayout {
    * cannot be renamed or removed, so `mv .git .git2 && mkdir -p .git/hooks` cannot step around it
    */
   pinned: string[]
-  /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
-  hidden: { path: string; dir: boolean }[]
+  /**
+   * existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null; `own`:
+   * one of ccode's own (its database changes under a live sandbox at every call: known by inode alone)
+   */
+  hidden: { path: string; dir: boolean; own?: true }[]
   /**
    * none: a network namespace of its own with only loopback; proxy: the same, plus the bridge to the
    * host allowlist's proxy (`proxy`); allow: the host's network
