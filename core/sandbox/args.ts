@@ -59,6 +59,14 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
   if (proxy && !socketBound) argv.push("--ro-bind", proxy.socket, proxy.socket)
   for (const path of under) argv.push("--remount-ro", path)
   const inner = proxy ? [...proxy.bridge, proxy.socket, String(proxy.port), "--", ...command] : command
-  argv.push("--chdir", layout.cwd, "--", ...inner)
-  return argv
+  if (!layout.seccomp) {
+    argv.push("--chdir", layout.cwd, "--", ...inner)
+    return argv
+  }
+  // bwrap reads the filter from an open descriptor: the shell opens it (not close-on-exec) and becomes bwrap
+  argv.push("--seccomp", String(FILTER_FD), "--chdir", layout.cwd, "--", ...inner)
+  return ["/bin/sh", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp, ...argv]
 }
+
+/** The descriptor bwrap is given the seccomp filter on. */
+export const FILTER_FD = 9

@@ -32,6 +32,8 @@ export interface LayoutInput {
   own?: readonly string[]
   /** a preview's scratch copy: the workspace it copies, whose hidden and read-only paths it maps into the copy */
   origin?: string
+  /** the seccomp filter's file (setid-filter.ts) */
+  seccomp?: string
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
@@ -67,7 +69,10 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   ])
     .map((path) => (own.includes(path) ? { path, dir: isDir(path), own: true as const } : { path, dir: isDir(path) }))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network }
+  const layout: SandboxLayout = {
+    bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...hidden.map((h) => h.path)], writable), hidden, network,
+    ...(input.seccomp ? { seccomp: input.seccomp } : {}),
+  }
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
 

@@ -1,6 +1,6 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
-import { mkdirSync, realpathSync } from "node:fs"
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
@@ -11,6 +11,7 @@ import { expandPath, sandboxLayout } from "./layout.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { madeSince, unmadeProtected } from "./unmade.ts"
+import { setIdArches, setIdFilter } from "./setid-filter.ts"
 import { READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
@@ -105,7 +106,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   const ownList = input.own ? [...input.own.dirs, ...input.own.files] : []
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy, own: ownList, origin: input.origin })
+    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir) })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
@@ -176,3 +177,25 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
 export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped {
   return sandbox ? sandbox.wrap(argv, spawn) : { argv: [...argv], env: spawn.env }
 }
+
+// the seccomp filter's bytes in the run's folder (hidden from every call with ccode's data folder), looked
+// at before each call and written again when they are not the filter's (a link is replaced, never followed)
+function filterFile(runDir: string): string | undefined {
+  const arches = setIdArches()
+  if (!arches) return undefined
+  const path = join(runDir, "setid.bpf")
+  const bytes = (filters ??= setIdFilter(arches))
+  let same = false
+  try {
+    same = !lstatSync(path).isSymbolicLink() && readFileSync(path).equals(bytes)
+  } catch {
+    same = false
+  }
+  if (!same) {
+    mkdirSync(runDir, { recursive: true, mode: 0o700 })
+    rmSync(path, { force: true })
+    writeFileSync(path, bytes, { mode: 0o600, flag: "wx" })
+  }
+  return path
+}
+let filters: Buffer | undefined

@@ -27,6 +27,8 @@ export interface SandboxLayout {
   network: "none" | "allow" | "proxy"
   /** network proxy: the proxy's unix socket (bound into the sandbox), the bridge's port and command */
   proxy?: SandboxProxy
+  /** the file of the seccomp filter that keeps set-user-ID and set-group-ID bits off every file (setid-filter.ts) */
+  seccomp?: string
 }
 
 export interface SandboxProxy {
