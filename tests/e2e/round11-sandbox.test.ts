@@ -89,7 +89,9 @@ describe.skipIf(!HAS_BWRAP)("a preview of a home-folder workspace", () => {
     const env = { ...sb.env, HOME: sb.work }
     sb.file(".netrc", "machine y login u password FAKESECRET-home-netrc\n")
     sb.file(".ssh/id_rsa", "FAKESECRET-idrsa\n")
-    sb.file("t.yaml", "version: 1\nsteps:\n  - id: p\n    preview: true\n    run: cat .netrc .ssh/id_rsa | rev; echo x > leak.txt\n")
+    // what the step read is in the file it adds: the preview's diff shows it
+    sb.file("r.sh", "cat .netrc .ssh/id_rsa | rev > leak.txt\n")
+    sb.file("t.yaml", "version: 1\nsteps:\n  - id: p\n    preview: true\n    run: sh r.sh\n")
     const run = await ccode(sb, ["run", "t.yaml", "--json", "--sandbox", "required"], { env })
     expect(run.stdout).toContain("leak.txt")
     expect(run.stdout).not.toContain("cterten-emoh-TERCESEKAF")
