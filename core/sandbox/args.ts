@@ -63,9 +63,10 @@ export function bwrapArgv(layout: SandboxLayout, command: readonly string[]): st
     argv.push("--chdir", layout.cwd, "--", ...inner)
     return argv
   }
-  // bwrap reads the filter from an open descriptor: the shell opens it (not close-on-exec) and becomes bwrap
+  // bwrap reads the filter from an open descriptor: the shell opens it (not close-on-exec) and becomes bwrap;
+  // -p: a bash as sh reads no startup file, SHELLOPTS or functions from the step's environment (on the host)
   argv.push("--seccomp", String(FILTER_FD), "--chdir", layout.cwd, "--", ...inner)
-  return ["/bin/sh", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp, ...argv]
+  return ["/bin/sh", "-p", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp, ...argv]
 }
 
 /** The descriptor bwrap is given the seccomp filter on. */

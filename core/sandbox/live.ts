@@ -140,7 +140,7 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   live.join = (cwd) => [
     // the set-id filter (setid-filter.ts), opened on the host (the run's folder is hidden inside) and
     // loaded inside by a bwrap that only binds the sandbox's own tree onto itself (about 3 ms)
-    ...(layout.seccomp ? ["/bin/sh", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp] : []),
+    ...(layout.seccomp ? ["/bin/sh", "-p", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp] : []),
     tools.nsenter, `--target=${live.init}`, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
     // an IPC namespace of the call's own (SysV shared memory, semaphores, message queues, POSIX
     // message queues): nothing one call leaves there is found by the next
