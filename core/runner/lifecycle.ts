@@ -270,7 +270,7 @@ function context(env: RunEnv, prepared: Prepared, task: LoadedTask, runId: strin
     governor: prepared.governor, recorder, redactor: prepared.redactor, human: env.human,
     reporter: env.reporter, options, state, inputs: prepared.inputs, outputDir: join(env.home, "runs", runId, "tmp"), cancel: new AbortController(), checkpointSeq, savedPlan: [], active: 0, fingerprintAt: 0,
     ownPaths: ownPaths(env), snapshots: callSnapshots(env, prepared, runId, recorder), hooks: prepared.extras.hooks,
-    sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId),
+    sandbox: sandboxOfRun(prepared.sandbox, prepared.governor.policy, prepared.workspace, env.home, runId, env.store.backend === "sqlite" ? env.store.location : undefined),
     control: env.control,
   }
 }

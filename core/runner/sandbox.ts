@@ -5,6 +5,8 @@ import { join } from "node:path"
 import { hookSocketDir } from "../base/hooksockets.ts"
 import { runSandbox, type Sandbox, type SandboxStatus } from "../sandbox/session.ts"
 import type { Policy } from "../policy/types.ts"
+import { ccodeOwnPaths } from "../policy/owndirs.ts"
+import { sandboxOwnPaths } from "../sandbox/defaults.ts"
 import type { RunContext } from "./context.ts"
 import { forget, track } from "../tools/process/kill.ts"
 import { bootTicks, isLive, withDescendants } from "../tools/process/table.ts"
@@ -32,10 +34,15 @@ export function reportSandbox(ctx: RunContext, status: SandboxStatus): void {
   })
 }
 
-/** The sandbox the run's tools spawn through (undefined: they run without one). */
-export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string): Sandbox | undefined {
+/**
+ * The sandbox the run's tools spawn through (undefined: they run without one). The run's CCODE_HOME and
+ * database file (`dbFile`, SQLite), with ccode's configuration and default places, are hidden from every call.
+ */
+export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: string, ccodeHome: string, runId: string, dbFile?: string): Sandbox | undefined {
+  const home = homedir()
   return runSandbox({
-    status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home: homedir(), runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
+    status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home, runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
     hookDir: hookSocketDir(ccodeHome), processes: { track, forget, bootTicks, isLive, withDescendants },
+    own: sandboxOwnPaths(ccodeOwnPaths(process.env, home), { dirs: [ccodeHome], dbs: dbFile ? [dbFile] : [] }),
   })
 }

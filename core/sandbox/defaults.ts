@@ -63,3 +63,21 @@ export const READ_ONLY_PATHS = [
   "~/.config/systemd", "~/.config/autostart", "~/.config/environment.d", "~/.local/bin", "~/bin", "~/.pam_environment",
   "~/.xprofile", "~/.xsessionrc",
 ]
+
+/**
+ * ccode's own folders and files as the sandbox hides them: the data folder (runs, snapshots of every
+ * workspace, sockets), the configuration (the user policy's tokens), the database with its -wal, -shm and
+ * -journal files. What ccode keeps from the commands it runs is added here, in one list.
+ */
+export function sandboxOwnPaths(...owns: { dirs: readonly string[]; dbs: readonly string[] }[]): OwnSandboxPaths {
+  const files = owns.flatMap((o) => o.dbs).flatMap((db) => [db, ...DB_SIDE_FILES.map((s) => db + s)])
+  return { dirs: [...new Set(owns.flatMap((o) => o.dirs))], files: [...new Set(files)] }
+}
+
+/** Folders hidden (and, missing inside a writable root, kept from being made) and files hidden. */
+export interface OwnSandboxPaths {
+  dirs: string[]
+  files: string[]
+}
+
+const DB_SIDE_FILES = ["-wal", "-shm", "-journal"]

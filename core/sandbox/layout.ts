@@ -1,7 +1,7 @@
 // The sandbox of one call, resolved against the file system as it is now: the policy's paths
 // expanded (~, workspace-relative), followed through symlinks, and kept only when they exist.
 import { lstatSync } from "node:fs"
-import { dirname, isAbsolute, join } from "node:path"
+import { dirname, isAbsolute, join, relative } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { existingPaths, existingPathsOf } from "./present.ts"
@@ -30,6 +30,16 @@ export interface LayoutInput {
   proxy?: SandboxProxy
   /** the policy's writable paths as pinned when the run's sandbox was set up (pinWritable); pinned now when absent */
   writablePins?: readonly WritablePin[]
+  /**
+   * ccode's own folders and files (its data folder, database, configuration, sockets): hidden from every
+   * sandbox whatever the workspace is; the writable roots inside one (the run's temp dir, a preview's
+   * scratch copy) are bound back. The one list of what ccode keeps from the commands it runs.
+   */
+  own?: readonly string[]
+  /** a preview's scratch copy: the workspace it copies, whose hidden and read-only paths it maps into the copy */
+  origin?: string
+  /** the seccomp filter's file (setid-filter.ts) */
+  seccomp?: string
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
@@ -40,25 +50,40 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const protectedNames = input.protectedGlobs.flatMap((g) => plainPath(g) ?? []).map(expand).filter((p) => !granted.some((w) => isInside(w, p)))
   const protectedPaths = existingPaths(protectedNames).filter((p) => !granted.some((w) => isInside(w, p)))
   const fixed = fixedPaths(input.home, input.workspace)
-  const readOnlyNames = input.policy.read_only.map(expand)
-  const readOnly = unique([...existingPathsOf(fixed.readOnly), ...existingPaths(readOnlyNames), ...protectedPaths, ...gitFile(input.workspace)])
+  const policyReadOnly = input.policy.read_only.map(expand)
+  const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : []),
+    ...hookSocketDirs(input.home, input.env ?? {}), ...(input.hookDir ? [input.hookDir] : [])].map(expand)
+  const copied = copiedPaths(input.origin, input.workspace)
+  const readOnly = unique([
+    ...existingPathsOf(fixed.readOnly), ...existingPaths(policyReadOnly), ...protectedPaths, ...gitFile(input.workspace),
+    ...existingPaths(copied([...fixed.readOnly, ...policyReadOnly])),
+  ])
     .filter((p) => writable.some((w) => isInside(w, p)))
   // a read-only path reached through a link in a writable folder: the link itself is watched (links.ts)
-  const links = linksOnTheWay([...fixed.readOnly, ...readOnlyNames, ...protectedNames], writable)
+  const links = linksOnTheWay([...fixed.readOnly, ...policyReadOnly, ...protectedNames], writable)
+  // a folder of ccode's own that is a writable root itself (CCODE_HOME as the workspace) has nothing left to hide
+  const own = existingPaths(input.own ?? []).filter((p) => !writable.includes(p))
   // (the built-in lists and the other homes' locations are the same arrays at every call: existingPathsOf)
   const hidden = unique([
-    ...existingPathsOf(fixed.hidden),
-    ...existingPathsOf(otherHomesHidden(input.home)),
-    ...existingPaths([...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : []),
-      ...hookSocketDirs(input.home, input.env ?? {}), ...(input.hookDir ? [input.hookDir] : [])].map(expand)),
+    ...own,
+    ...unique([
+      ...existingPathsOf(fixed.hidden),
+      ...existingPathsOf(otherHomesHidden(input.home)),
+      ...existingPaths(policyHidden),
+      // a preview's copy of a hidden path (~/.netrc of a workspace that is the home) is as hidden as the original
+      ...existingPaths(copied([...fixed.hidden, ...otherHomesHidden(input.home), ...policyHidden])),
+    ])
+      // the workspace and the temp dir stay what they are, even when a socket path names them
+      .filter((p) => !writable.some((w) => isInside(p, w))),
   ])
-    // the workspace and the temp dir stay what they are, even when a socket path names them
-    .filter((p) => !writable.some((w) => isInside(p, w)))
-    .map((path) => ({ path, dir: isDir(path) }))
+    .map((path) => (own.includes(path) ? { path, dir: isDir(path), own: true as const } : { path, dir: isDir(path) }))
   // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs)
   const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path)))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
-  const layout: SandboxLayout = { bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden: outermost, network }
+  const layout: SandboxLayout = {
+    bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden: outermost, network,
+    ...(input.seccomp ? { seccomp: input.seccomp } : {}),
+  }
   if (links.length) layout.links = links
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
@@ -71,6 +96,12 @@ function fixedPaths(home: string, workspace: string): { readOnly: string[]; hidd
     fixed = { home, workspace, readOnly: READ_ONLY_PATHS.map(expand), hidden: HIDDEN_PATHS.map(expand) }
   }
   return fixed
+}
+
+// the paths inside `origin` that a copy of it at `copy` holds too (nothing without a copy)
+function copiedPaths(origin: string | undefined, copy: string): (paths: readonly string[]) => string[] {
+  if (!origin) return () => []
+  return (paths) => paths.filter((p) => isInside(origin, p)).map((p) => join(copy, relative(origin, p)))
 }
 
 export function expandPath(path: string, home: string, workspace: string): string {

@@ -5,7 +5,7 @@
 // before the call ends. Never weaker than a bwrap per call: whatever cannot be checked is not shared.
 import { accessSync, constants, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs"
 import { isInside } from "../base/paths.ts"
-import { bwrapArgv } from "./args.ts"
+import { bwrapArgv, FILTER_FD } from "./args.ts"
 import type { ProcessTable, SandboxLayout } from "./types.ts"
 
 /** How long the holder may take to say it is ready (bun's start-up on a busy machine). */
@@ -44,12 +44,13 @@ export function layoutKey(layout: SandboxLayout): string {
  */
 export function layoutIdentity(layout: SandboxLayout): string | undefined {
   const paths = [...layout.writable, ...layout.pinned, ...layout.readOnly, ...layout.hidden.map((h) => h.path), "/dev/null"]
+  const own = new Set(layout.hidden.filter((h) => h.own).map((h) => h.path))
   const out: string[] = []
   for (const path of paths) {
     try {
       const stat = statSync(path, { bigint: true })
-      // a directory's ctime moves with every entry made in it; its inode is its one dentry
-      out.push(`${stat.dev}:${stat.ino}${stat.isDirectory() ? "" : `:${stat.ctimeNs}`}`)
+      // a directory's ctime moves with every entry made in it; its inode is its one dentry (so is ccode's database's)
+      out.push(`${stat.dev}:${stat.ino}${stat.isDirectory() || own.has(path) ? "" : `:${stat.ctimeNs}`}`)
     } catch {
       return undefined
     }
@@ -94,7 +95,7 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   if (identity === undefined) return undefined
   const argv = bwrapArgv(layout, hold)
   // pid 1 is the holder itself: no bwrap init a command could ptrace and keep running between calls
-  argv.splice(1, 0, "--as-pid-1")
+  argv.splice(argv.indexOf(layout.bwrap) + 1, 0, "--as-pid-1")
   const since = processes.bootTicks()
   const child = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, detached: true })
   // never what keeps ccode running: it is stopped at the run's end, and dies with ccode in any case
@@ -137,15 +138,19 @@ export async function startLive(layout: SandboxLayout, hold: string[], tools: Jo
   // the sandbox's read-only mounts
   const startCwd = { path: layout.cwd, id: fileId(layout.cwd) }
   live.join = (cwd) => [
+    // the set-id filter (setid-filter.ts), opened on the host (the run's folder is hidden inside) and
+    // loaded inside by a bwrap that only binds the sandbox's own tree onto itself (about 3 ms)
+    ...(layout.seccomp ? ["/bin/sh", "-p", "-c", `exec "$@" ${FILTER_FD}<"$0"`, layout.seccomp] : []),
     tools.nsenter, `--target=${live.init}`, "--mount", "--pid", "--net", "--ipc", "--root", "--wd", "--",
     // an IPC namespace of the call's own (SysV shared memory, semaphores, message queues, POSIX
     // message queues): nothing one call leaves there is found by the next
     tools.unshare, "--ipc", "--",
+    ...(layout.seccomp ? [layout.bwrap, "--dev-bind", "/", "/", "--seccomp", String(FILTER_FD), "--"] : []),
     tools.setpriv, "--nnp", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--",
     // the holder's own folder, unless it was removed and made again since (then the holder's is the old one)
     ...(cwd === startCwd.path && startCwd.id !== undefined && fileId(cwd) === startCwd.id ? [] : [tools.env, `--chdir=${cwd}`, "--"]),
   ]
-  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`), readlinkOr(`/proc/${live.init}/ns/ipc`)))) {
+  if (!(await joinDropsEverything(live.join(layout.cwd), readlinkOr(`/proc/${live.init}/ns/user`), readlinkOr(`/proc/${live.init}/ns/ipc`), layout.seccomp !== undefined))) {
     await live.stop()
     return undefined
   }
@@ -215,7 +220,7 @@ function emptyShm(init: number): boolean {
 }
 
 /** The probe: a join that has no capability, no new privileges, is in the holder's pid and user namespaces, and in an IPC namespace of its own. */
-async function joinDropsEverything(join: string[], holderUser: string | undefined, holderIpc: string | undefined): Promise<boolean> {
+async function joinDropsEverything(join: string[], holderUser: string | undefined, holderIpc: string | undefined, seccomp: boolean): Promise<boolean> {
   try {
     const probe = Bun.spawn([...join, "/bin/sh", "-c", "readlink /proc/self/ns/user /proc/self/ns/ipc; cat /proc/self/status"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/usr/bin:/bin" }, timeout: START_TIMEOUT_MS, killSignal: "SIGKILL" })
     const [text, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited])
@@ -228,7 +233,9 @@ async function joinDropsEverything(join: string[], holderUser: string | undefine
     // a uid other than 0 gains nothing from the bounding set with no new privileges (its exec grants no
     // capability; setpriv, itself run without any, cannot empty it there); uid 0 would, at every exec
     const root = /^Uid:\s*0\s/m.test(text)
-    return code === 0 && nspid && field("NoNewPrivs") === "1" && ["CapInh", "CapPrm", "CapEff", "CapAmb"].every(none) && (none("CapBnd") || !root)
+    // the set-id filter loaded (2: a seccomp filter) when the layout has one
+    const filtered = !seccomp || field("Seccomp") === "2"
+    return code === 0 && nspid && filtered && field("NoNewPrivs") === "1" && ["CapInh", "CapPrm", "CapEff", "CapAmb"].every(none) && (none("CapBnd") || !root)
   } catch {
     return false
   }

@@ -1,7 +1,7 @@
 // The sandbox of one run: decided once before the run starts (does it work, must it), then applied
 // to every process-running call. The only place that turns a spawn into a sandboxed spawn.
-import { mkdirSync, realpathSync } from "node:fs"
-import { join, relative, resolve } from "node:path"
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { basename, dirname, join, relative, resolve } from "node:path"
 import type { SandboxPolicy } from "../policy/types.ts"
 import type { ToolResult } from "../tools/types.ts"
 import { bwrapArgv } from "./args.ts"
@@ -10,8 +10,11 @@ import { expandHome, isInside } from "../base/paths.ts"
 import { expandPath, sandboxLayout } from "./layout.ts"
 import { pinWritable } from "./writable.ts"
 import { probeSandbox } from "./probe.ts"
-import { missingPlantable, planted, setAside } from "./planted.ts"
+import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
+import { madeSince, unmadeProtected } from "./unmade.ts"
+import { setIdArches, setIdFilter } from "./setid-filter.ts"
+import { READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
 import { sharedSandbox } from "./shared.ts"
@@ -91,6 +94,10 @@ export interface RunSandboxInput {
   hookDir?: string
   /** the step processes' table: given, the run's calls share one live sandbox (live.ts) */
   processes?: ProcessTable
+  /** ccode's own folders and files (data folder, database, configuration): hidden from every call */
+  own?: OwnSandboxPaths
+  /** a preview's scratch copy: the workspace it copies (its hidden paths are hidden in the copy too) */
+  origin?: string
 }
 
 export function runSandbox(input: RunSandboxInput): Sandbox | undefined {
@@ -102,14 +109,26 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   const tmpDir = join(input.runDir, "tmp")
   // where each sandbox.writable path leads now, before any step ran: a link planted later grants nothing
   const writablePins = pinWritable(input.policy.writable.map((p) => expandPath(p, input.home, input.workspace)))
+  const ownList = input.own ? [...input.own.dirs, ...input.own.files] : []
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
-    sandboxLayout({ bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, hookDir: input.hookDir, proxy, writablePins })
+    sandboxLayout({
+      bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, hookDir: input.hookDir, proxy,
+      writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir),
+    })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
   let missing: string[] = []
   // the links on the way to read-only paths as first seen in this run (links.ts): put back when a call changed them
   const watched = new Map<string, WatchedLink>()
+  // the protected paths beyond the workspace's plantable folders: the home's rc files and config, ccode's own folders
+  const plantable = PLANTABLE.map((name) => join(input.workspace, name))
+  // (a path the policy makes writable, writable: [.git] or [~/.config], may be made there: the user's choice; ccode's own never)
+  const guarded = [...new Set([
+    ...READ_ONLY_PATHS.map((p) => expandPath(p, input.home, input.workspace)).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace)),
+    ...(input.own?.dirs ?? []),
+  ])].filter((p) => !plantable.includes(p))
+  let unmade: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -124,6 +143,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       const laid = layout(spawn.cwd, spawn.env, proxy)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
+      unmade = unmadeProtected(guarded, laid.writable)
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
@@ -132,12 +152,23 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const refused = net.close(callId)
       const made = planted(input.workspace, missing)
       missing = []
+      const stamp = String(Date.now())
+      // moved aside before anything (the user's next git command, another agent) can read it
+      const aside = made.length ? setAside(input.workspace, made, stamp) : []
+      // after the workspace's folders: a planted .git took its .git/hooks with it
+      const madeProtected = madeSince(unmade)
+      unmade = []
+      const asideProtected = madeProtected.map((p) => join(dirname(p), setAside(dirname(p), [basename(p)], stamp)[0]!))
       if (made.length) {
-        // moved aside before anything (the user's next git command, another agent) can read it
-        const aside = setAside(input.workspace, made, String(Date.now()))
         const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +
-          `(a repository's config or an agent's hooks run programs outside the sandbox); ${aside.map(asideNote).join("; ")}. ` +
+          `(a repository's config or an agent's hooks run programs outside the sandbox); ${[...aside, ...asideProtected].map(asideNote).join("; ")}. ` +
           `To let steps create it, add it to sandbox.writable`
+        return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
+      }
+      if (madeProtected.length) {
+        const message = `blocked by the sandbox: the step created ${madeProtected.join(", ")}, which the sandbox keeps read-only (a shell's startup file, ` +
+          `ccode's or git's configuration, hooks: the next shell, git command or ccode run would run what it says, outside the sandbox); ` +
+          `${asideProtected.map(asideNote).join("; ")}`
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }
       const relinked = relink(changedLinks(watched.values()), input.workspace)
@@ -151,7 +182,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       return { ...result, error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
     },
     // a preview's scratch copy is new at every call: nothing to share
-    within: (workspace) => sandboxAt({ ...input, workspace, processes: undefined }, bwrap, net),
+    within: (workspace) => sandboxAt({ ...input, workspace, origin: input.origin ?? input.workspace, processes: undefined }, bwrap, net),
     onNetwork: (listener) => net.listen(listener),
     runDir: input.runDir,
     close: () => shared.close(),
@@ -184,3 +215,25 @@ function relink(changed: WatchedLink[], workspace: string): string | undefined {
 export function sandboxed(sandbox: Sandbox | undefined, argv: readonly string[], spawn: { cwd: string; env: Record<string, string> }): Wrapped {
   return sandbox ? sandbox.wrap(argv, spawn) : { argv: [...argv], env: spawn.env }
 }
+
+// the seccomp filter's bytes in the run's folder (hidden from every call with ccode's data folder), looked
+// at before each call and written again when they are not the filter's (a link is replaced, never followed)
+function filterFile(runDir: string): string | undefined {
+  const arches = setIdArches()
+  if (!arches) return undefined
+  const path = join(runDir, "setid.bpf")
+  const bytes = (filters ??= setIdFilter(arches))
+  let same = false
+  try {
+    same = !lstatSync(path).isSymbolicLink() && readFileSync(path).equals(bytes)
+  } catch {
+    same = false
+  }
+  if (!same) {
+    mkdirSync(runDir, { recursive: true, mode: 0o700 })
+    rmSync(path, { force: true })
+    writeFileSync(path, bytes, { mode: 0o600, flag: "wx" })
+  }
+  return path
+}
+let filters: Buffer | undefined

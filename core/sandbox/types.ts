@@ -18,8 +18,11 @@ export interface SandboxLayout {
   pinned: string[]
   /** symlinks in writable folders on the way to read-only paths: checked after the call, put back when changed */
   links?: WatchedLink[]
-  /** existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null */
-  hidden: { path: string; dir: boolean }[]
+  /**
+   * existing paths that look empty: directories become an empty read-only tmpfs, files /dev/null; `own`:
+   * one of ccode's own (its database changes under a live sandbox at every call: known by inode alone)
+   */
+  hidden: { path: string; dir: boolean; own?: true }[]
   /**
    * none: a network namespace of its own with only loopback; proxy: the same, plus the bridge to the
    * host allowlist's proxy (`proxy`); allow: the host's network
@@ -27,6 +30,8 @@ export interface SandboxLayout {
   network: "none" | "allow" | "proxy"
   /** network proxy: the proxy's unix socket (bound into the sandbox), the bridge's port and command */
   proxy?: SandboxProxy
+  /** the file of the seccomp filter that keeps set-user-ID and set-group-ID bits off every file (setid-filter.ts) */
+  seccomp?: string
 }
 
 export interface SandboxProxy {
