@@ -3,18 +3,12 @@
 // `codex execpolicy check` with a one-rule file (skipped when no codex binary is found: CODEX_BIN, or
 // `npm install @openai/codex` in /tmp/codex, or `npm i -g @openai/codex`). Runs are interleaved and each command's time is divided
 // by the hello world of the same round, so a machine whose load drifts still compares like with like.
-// The warm hook (`hook claude|gemini --warm`, cli/warm/) is measured the same way with its server
-// running, and its first call (no server yet: decided in-process while a server starts) on its own.
-// Every probe waits BENCH_GAP_MS (default 100) first: a host calls its hook once per tool call, and the
-// warm server starts its next worker right after an answer, which the next probe must not compete with.
-import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, globSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { benchBinary, helloWorld, median, report, scratch } from "./lib.ts"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40)
 const WARMUP = 3
-const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 100)
-const FIRST_ROUNDS = Number(process.env.BENCH_FIRST_ROUNDS ?? 10)
 
 interface Probe {
   name: string
@@ -40,8 +34,6 @@ try {
     { name: "hello", argv: [helloWorld()] },
     { name: "hook.claude", argv: [bin, "hook", "claude"], stdin: claude },
     { name: "hook.gemini", argv: [bin, "hook", "gemini"], stdin: gemini },
-    { name: "hook.claude.warm", argv: [bin, "hook", "claude", "--warm"], stdin: claude },
-    { name: "hook.gemini.warm", argv: [bin, "hook", "gemini", "--warm"], stdin: gemini },
     { name: "policy.check", argv: [bin, "policy", "check", "--", "git", "status"] },
   ]
   const codex = codexBinary()
@@ -52,12 +44,10 @@ try {
     probes.push({ name: "codex.execpolicy_check", argv: [codex, "execpolicy", "check", "--rules", rules, "--", "git", "status"], env: { CODEX_HOME: join(dir, "codex-home") } })
   } else process.stderr.write("hook.bench: no codex binary (CODEX_BIN, /tmp/codex or a global npm install), skipping the execpolicy comparison\n")
 
-  // the first warm call of each round below starts the server; WARMUP rounds leave it running
   const times = new Map(probes.map((p) => [p.name, [] as number[]]))
   const cpu = new Map(probes.map((p) => [p.name, [] as number[]]))
   for (let round = 0; round < ROUNDS + WARMUP; round++) {
     for (const probe of probes) {
-      await Bun.sleep(GAP_MS)
       const run = measure(probe, work, env)
       if (round >= WARMUP) {
         times.get(probe.name)!.push(run.wall)
@@ -70,47 +60,17 @@ try {
   // CPU time of the whole process (every thread, the JIT's too), tick-based: steadier than wall on a busy machine
   for (const [name, values] of cpu) report({ name: `${name}_cpu`, value: round2(mean(values)), unit: "ms (mean)" })
   const ratio = (name: string, base = hello) => median(times.get(name)!.map((t, i) => t / base[i]!))
-  for (const name of ["hook.claude", "hook.gemini", "hook.claude.warm", "hook.gemini.warm", "policy.check"]) {
+  for (const name of ["hook.claude", "hook.gemini", "policy.check"]) {
     report({ name: `${name}_wall`, value: round2(median(times.get(name)!)), unit: "ms" })
     const r = ratio(name)
     report({ name: `${name}_vs_hello`, value: round2(r), unit: "x", budget: "<= 3", ok: r <= 3 })
   }
-  // the server-starting call: no server, so the client decides in-process and starts one
-  const first: number[] = []
-  const firstRatio: number[] = []
-  for (let round = 0; round < FIRST_ROUNDS; round++) {
-    await stopServers(env.CCODE_HOME!)
-    await Bun.sleep(GAP_MS)
-    const base = measure(probes[0]!, work, env).wall
-    await Bun.sleep(GAP_MS)
-    const run = measure(probes.find((p) => p.name === "hook.claude.warm")!, work, env).wall
-    first.push(run)
-    firstRatio.push(run / base)
-  }
-  await stopServers(env.CCODE_HOME!)
-  report({ name: "hook.claude.warm_first_call_wall", value: round2(median(first)), unit: "ms" })
-  report({ name: "hook.claude.warm_first_call_vs_hello", value: round2(median(firstRatio)), unit: "x", budget: "reference (starts the server)" })
   if (codex) {
     report({ name: "codex.execpolicy_check_wall", value: round2(median(times.get("codex.execpolicy_check")!)), unit: "ms" })
     report({ name: "policy.check_vs_codex_execpolicy", value: round2(ratio("policy.check", times.get("codex.execpolicy_check")!)), unit: "x", budget: "reference (< 1: ccode is faster)" })
   }
 } finally {
-  await stopServers(env.CCODE_HOME!)
   rmSync(dir, { recursive: true, force: true })
-}
-
-// the warm servers of this bench's data folder (their command line names their socket there), killed;
-// their workers see their input close and exit
-async function stopServers(home: string): Promise<void> {
-  const pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`__hook-server\0${home}/`)
-    } catch {
-      return false
-    }
-  })
-  for (const pid of pids) process.kill(Number(pid), "SIGTERM")
-  for (let i = 0; i < 100 && pids.some((pid) => existsSync(`/proc/${pid}`)); i++) await Bun.sleep(20)
 }
 
 function measure(probe: Probe, cwd: string, env: Record<string, string>): { wall: number; cpu: number } {

@@ -2,7 +2,7 @@
 // start-up, so main.ts dispatches here first and this file imports only what a decision needs, all of
 // it up front: the modules load while the host is still writing stdin.
 // Fails closed: any problem is exit 2 with the reason on stderr, which both hosts treat as "block".
-import { statSync, writeSync } from "node:fs"
+import { readSync, statSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute } from "node:path"
 import { hookAuditRow, hostAnswer, HOSTS, parseHookPayload, verdictFor, type HostCall, type HookHost, type OnAsk } from "../core/hosts/index.ts"
@@ -17,7 +17,6 @@ import { dbTarget } from "./home.ts"
 import { loadForCli } from "./policy-load.ts"
 import type { Verdict } from "../core/hosts/verdict.ts"
 import { mark } from "./trace.ts"
-import { readStdin } from "./stdin.ts"
 
 const ON_ASK: readonly OnAsk[] = ["prompt", "pause", "deny"]
 
@@ -27,9 +26,8 @@ export interface HookOptions {
   onAsk?: OnAsk
 }
 
-/** argv after `hook`: HOST [--db PATH] [--on-ask prompt|pause|deny] [--quiet] [--verbose] [--warm]. `stdin`:
- *  the payload a warm client already read (cli/warm/); without it, read from fd 0. */
-export async function hookMain(argv: string[], stdin?: string): Promise<number> {
+/** argv after `hook`: HOST [--db PATH] [--on-ask prompt|pause|deny] [--quiet] [--verbose]. */
+export async function hookMain(argv: string[]): Promise<number> {
   let host: string | undefined
   const opts: HookOptions = {}
   for (let i = 0; i < argv.length; i++) {
@@ -38,21 +36,20 @@ export async function hookMain(argv: string[], stdin?: string): Promise<number> 
     const value = () => inline ?? argv[++i]
     if (flag === "--db") opts.db = value()
     else if (flag === "--on-ask") opts.onAsk = value() as OnAsk
-    // --warm is the thin client's (main.ts dispatches it to cli/warm/client.ts); deciding here is the same
-    else if (flag === "--quiet" || flag === "--verbose" || raw === "--warm") continue
+    else if (flag === "--quiet" || flag === "--verbose") continue
     else if (!raw.startsWith("-") && host === undefined) host = raw
     else return usage(`unexpected argument ${raw}`)
     if ((flag === "--db" || flag === "--on-ask") && !(flag === "--db" ? opts.db : opts.onAsk)) return usage(`flag ${flag} needs a value`)
   }
   if (opts.onAsk !== undefined && !ON_ASK.includes(opts.onAsk)) return usage(`--on-ask takes prompt, pause or deny, got "${opts.onAsk}"`)
   if (!host || !HOSTS.includes(host as HookHost)) return usage(host ? `unknown host "${host}": use claude or gemini` : "which host? use `ccode hook claude` or `ccode hook gemini`")
-  return runHook(host as HookHost, opts, stdin)
+  return runHook(host as HookHost, opts)
 }
 
-export async function runHook(host: HookHost, opts: HookOptions, stdin?: string): Promise<number> {
+export async function runHook(host: HookHost, opts: HookOptions): Promise<number> {
   try {
     mark("entry")
-    const text = stdin ?? readStdin()
+    const text = readStdin()
     mark("stdin")
     const hook = parseHookPayload(host, text)
     const cwd = hookCwd(hook)
@@ -88,6 +85,25 @@ export async function runHook(host: HookHost, opts: HookOptions, stdin?: string)
 function usage(problem: string): number {
   writeSync(2, `ccode hook: ${problem}\nsee \`ccode hook --help\`\n`)
   return 2
+}
+
+// a plain blocking read: Bun.stdin.text() sets up a stream and costs ~2 ms at start-up
+function readStdin(): string {
+  const chunks: Buffer[] = []
+  const buf = Buffer.allocUnsafe(65536)
+  for (;;) {
+    let n: number
+    try {
+      n = readSync(0, buf, 0, buf.length, null)
+    } catch (error) {
+      if ((error as { code?: string }).code === "EAGAIN") continue
+      if ((error as { code?: string }).code === "EOF") break
+      throw error
+    }
+    if (n <= 0) break
+    chunks.push(Buffer.from(buf.subarray(0, n)))
+  }
+  return Buffer.concat(chunks).toString("utf8")
 }
 
 function hookCwd(hook: HostCall): string {

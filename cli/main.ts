@@ -48,16 +48,9 @@ export async function main(argv: string[]): Promise<number> {
   // and pid 1 of a run's shared sandbox (core/sandbox/hold.ts)
   if (name === "__sandbox-bridge" && index === 0) return (await import("../core/sandbox/bridge.ts")).bridgeMain(argv.slice(1))
   if (name === "__sandbox-hold" && index === 0) return (await import("../core/sandbox/hold.ts")).holdMain()
-  // the warm hook server a `hook --warm` client starts, and its one-call workers (cli/warm/)
-  if (name === "__hook-server" && index === 0) return (await import("./warm/server.ts")).hookServerMain(argv.slice(1))
-  if (name === "__hook-worker" && index === 0) {
-    oneShotJit()
-    return (await import("./warm/worker.ts")).hookWorkerMain()
-  }
   // the hooks' hot path: no citty, no command table (every tool call of the host agent pays start-up)
   if (name === "hook" && !wantsHelp) {
     oneShotJit()
-    if (argv.includes("--warm")) return (await import("./warm/client.ts")).hookWarmMain(argv.slice(index + 1))
     return (await import("./hook.ts")).hookMain(argv.slice(index + 1))
   }
   // `policy check` too: it is what scripts and other tools call per command

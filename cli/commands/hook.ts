@@ -6,14 +6,13 @@ import { command } from "../command.ts"
 export default command({
   meta: { name: "hook", description: "Decide another agent's tool call: Claude Code PreToolUse or Gemini CLI BeforeTool hook" },
   examples: [
-    `.claude/settings.json: {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "ccode hook claude --warm"}]}]}}`,
-    `.gemini/settings.json: {"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [{"type": "command", "command": "ccode hook gemini --warm"}]}]}}`,
-    `headless (gemini -p, claude -p): ccode hook gemini --warm --on-ask deny`,
+    `.claude/settings.json: {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "ccode hook claude"}]}]}}`,
+    `.gemini/settings.json: {"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [{"type": "command", "command": "ccode hook gemini"}]}]}}`,
+    `headless (gemini -p, claude -p): ccode hook gemini --on-ask deny`,
     `echo '{"tool_name":"Bash","tool_input":{"command":"git push -f"},"cwd":"'$PWD'"}' | ccode hook claude`,
   ],
   args: {
     host: { type: "positional", description: "claude | gemini", required: true },
-    warm: { type: "boolean", description: "decide through the user's warm hook server, started on first use: same answer and audit row, decided in-process whenever the server cannot be reached or trusted" },
     "on-ask": { type: "string", description: "what a call needing approval becomes: prompt (the host asks), pause or deny (denied with the reason); default: the policy's approval.on_ask", valueHint: "prompt|pause|deny" },
     ...globalArgs,
   },

@@ -1,9 +1,8 @@
 // ccode's own files: the user's policy folder (trusted without `ccode trust`), its data folder (the store
-// of runs, grants and the audit) and database, the warm hook servers' socket folder, and the managed
-// policy folder. A command or host tool that writes there changes what ccode allows next, wherever they
-// are (a workspace that is the home holds the first two). Pure.
+// of runs, grants and the audit) and database, and the managed policy folder. A command or host tool
+// that writes there changes what ccode allows next, wherever they are (a workspace that is the home
+// holds the first two). Pure.
 import { join, resolve } from "node:path"
-import { hookSocketDirFor } from "../base/hooksockets.ts"
 import { isInside } from "../base/paths.ts"
 
 const MANAGED_DIR = "/etc/ccode"
@@ -24,8 +23,7 @@ export function ccodeOwnPaths(env: Record<string, string | undefined>, home: str
   const dbs = [...new Set([join(data, "ccode.db"), join(defaultData, "ccode.db")])]
   const db = env.CCODE_DB
   if (db && !/^postgres(ql)?:\/\//i.test(db.trim())) dbs.push(resolve(db))
-  const sockets = hookSocketDirFor(env, data)
-  return { dirs: [...new Set([join(config, "ccode"), join(home, ".config", "ccode"), data, defaultData, MANAGED_DIR, sockets])], dbs }
+  return { dirs: [...new Set([join(config, "ccode"), join(home, ".config", "ccode"), data, defaultData, MANAGED_DIR])], dbs }
 }
 
 /** Why writing `path` writes ccode's own configuration or store; undefined when it does not. A temp

@@ -2,7 +2,6 @@
 // and why not when they cannot.
 import { homedir } from "node:os"
 import { join } from "node:path"
-import { hookSocketDir } from "../base/hooksockets.ts"
 import { runSandbox, type Sandbox, type SandboxStatus } from "../sandbox/session.ts"
 import type { Policy } from "../policy/types.ts"
 import { ccodeOwnPaths } from "../policy/owndirs.ts"
@@ -42,7 +41,7 @@ export function sandboxOfRun(status: SandboxStatus, policy: Policy, workspace: s
   const home = homedir()
   return runSandbox({
     status, policy: policy.sandbox, protectedGlobs: policy.workspace.protected, workspace, home, runDir: join(ccodeHome, "runs", runId), netDir: join(ccodeHome, "net"),
-    hookDir: hookSocketDir(ccodeHome), processes: { track, forget, bootTicks, isLive, withDescendants },
+    processes: { track, forget, bootTicks, isLive, withDescendants },
     own: sandboxOwnPaths(ccodeOwnPaths(process.env, home), { dirs: [ccodeHome], dbs: dbFile ? [dbFile] : [] }),
   })
 }

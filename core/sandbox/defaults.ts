@@ -1,10 +1,8 @@
 // The paths the sandbox always treats specially, whatever the policy adds. A policy can add to
 // these lists, never take from them.
 
-import { join } from "node:path"
 import { CREDENTIAL_PATHS } from "../base/secrets.ts"
 import { existingHomes } from "../base/homes.ts"
-import { hookSocketDir, hookSocketDirFor } from "../base/hooksockets.ts"
 
 /** Credentials and keys a command has no business reading: they look empty inside the sandbox. */
 export const HIDDEN_PATHS = CREDENTIAL_PATHS
@@ -31,19 +29,6 @@ export const HIDDEN_SOCKETS = [
   "/var/run/docker.sock", "/run/docker.sock", "/run/containerd", "/run/podman", "/var/run/podman",
   "/run/dbus", "/var/run/dbus", "/tmp/.X11-unix", "/run/user", "/var/run/user",
 ]
-
-/**
- * The folders of the warm hook servers' sockets (`ccode hook --warm`): a step that connected there would
- * have calls decided and audit rows written as if the host agent had asked, or probe what the policy
- * allows. These are the default data folders' (a host's hook without CCODE_HOME and without
- * XDG_RUNTIME_DIR keeps it there) and the runtime folder's; the run's own data folder's is added by the
- * run (made before the sandbox is laid out: hidden from the start).
- */
-export function hookSocketDirs(home: string, env: Record<string, string | undefined>): string[] {
-  const defaults = [join(env.XDG_DATA_HOME || join(home, ".local", "share"), "ccode"), join(home, ".local", "share", "ccode")]
-  // the runtime folder's (also hidden whole, as a socket folder the environment names)
-  return [...new Set([...defaults.map(hookSocketDir), hookSocketDirFor(env, defaults[0]!)])]
-}
 
 /** Sockets named by the environment the command would inherit. */
 export function socketsFromEnv(env: Record<string, string | undefined>): string[] {

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, relative } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
 import { existingPaths, existingPathsOf } from "./present.ts"
-import { HIDDEN_PATHS, HIDDEN_SOCKETS, hookSocketDirs, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
+import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 import { linksOnTheWay } from "./links.ts"
 import { grantedWritable, pinWritable, type WritablePin } from "./writable.ts"
@@ -24,8 +24,6 @@ export interface LayoutInput {
   env?: Record<string, string | undefined>
   /** the folder of the runs' proxy sockets: hidden from every sandbox (one run's allowlist is not another's) */
   netDir?: string
-  /** the folder of the warm hook servers' sockets in the run's data folder: hidden from every sandbox */
-  hookDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
   proxy?: SandboxProxy
   /** the policy's writable paths as pinned when the run's sandbox was set up (pinWritable); pinned now when absent */
@@ -51,8 +49,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const protectedPaths = existingPaths(protectedNames).filter((p) => !granted.some((w) => isInside(w, p)))
   const fixed = fixedPaths(input.home, input.workspace)
   const policyReadOnly = input.policy.read_only.map(expand)
-  const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : []),
-    ...hookSocketDirs(input.home, input.env ?? {}), ...(input.hookDir ? [input.hookDir] : [])].map(expand)
+  const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)
   const copied = copiedPaths(input.origin, input.workspace)
   const readOnly = unique([
     ...existingPathsOf(fixed.readOnly), ...existingPaths(policyReadOnly), ...protectedPaths, ...gitFile(input.workspace),

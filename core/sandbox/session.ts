@@ -90,8 +90,6 @@ export interface RunSandboxInput {
   runDir: string
   /** where the proxies' unix sockets live (CCODE_HOME/net): hidden from every sandbox */
   netDir?: string
-  /** the warm hook servers' sockets (CCODE_HOME/hook-warm): hidden from every sandbox, made first like netDir */
-  hookDir?: string
   /** the step processes' table: given, the run's calls share one live sandbox (live.ts) */
   processes?: ProcessTable
   /** ccode's own folders and files (data folder, database, configuration): hidden from every call */
@@ -113,7 +111,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   // resolved per call: a path a step created (.claude/) is protected from the next step on
   const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
     sandboxLayout({
-      bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, hookDir: input.hookDir, proxy,
+      bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy,
       writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir),
     })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
@@ -136,8 +134,6 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       // made before any run needs it, so it is hidden from every call from the start: a long call must
       // not find another run's proxy socket in a folder that appeared after its sandbox was laid out
       if (input.netDir) mkdirSync(input.netDir, { recursive: true, mode: 0o700 })
-      // a warm hook server started later makes its socket in this folder: hidden now, it stays hidden
-      if (input.hookDir) mkdirSync(input.hookDir, { recursive: true, mode: 0o700 })
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }

@@ -40,24 +40,6 @@ describe("ccode's own files when the workspace is the home", () => {
     }
   })
 
-  test("the warm hook servers' socket folder is ccode's own: replacing, removing or opening up a socket there asks critical", async () => {
-    const env = { CCODE_HOME: join(home, "data") }
-    const cases: [string, Record<string, string>][] = [
-      ["rm -f .local/share/ccode/hook-warm/*.sock", {}],
-      ["ln -sf /tmp/evil.sock .local/share/ccode/hook-warm/0123456789abcdef0123456789abcdef.sock", {}],
-      ["chmod 777 .local/share/ccode/hook-warm", {}],
-      ["mv data/hook-warm data/old", env],
-      ["ln -s /tmp/elsewhere data/hook-warm", env],
-      // with a runtime folder, the sockets live there
-      ["rm -f run/ccode/*.sock", { XDG_RUNTIME_DIR: join(home, "run") }],
-      ["chmod 755 run/ccode", { XDG_RUNTIME_DIR: join(home, "run") }],
-    ]
-    for (const [command, vars] of cases) {
-      const d = await ci("shell", { command }, vars)
-      expect({ command, decision: d.decision, risk: d.risk }).toEqual({ command, decision: "ask", risk: "critical" })
-    }
-  })
-
   test("a database client opening ccode's database asks (critical: sqlite3 writes it); listing and other files stay allowed", async () => {
     const d = await ci("shell", { command: "sqlite3 .local/share/ccode/ccode.db 'delete from grants'" })
     // sqlite3 opens the database it is given for writing: a write to ccode's own files is critical

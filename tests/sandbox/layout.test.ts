@@ -32,18 +32,6 @@ describe("the sandbox layout of a call", () => {
     expect(hidden.some((h) => h.path.endsWith(".kube"))).toBe(false)
   })
 
-  test("a hidden path inside a hidden folder is left to the folder's mount (the runtime folder and ccode's sockets in it)", () => {
-    const runtime = join(root, "runtime")
-    mkdirSync(join(runtime, "ccode"), { recursive: true, mode: 0o700 })
-    writeFileSync(join(home, ".ssh", "id_rsa"), "key")
-    const laid = sandboxLayout({ bwrap: "/usr/bin/bwrap", policy: policy({ hidden: ["~/.ssh/id_rsa"] }), protectedGlobs: [], workspace: ws, tmpDir: tmp, cwd: ws, home, env: { XDG_RUNTIME_DIR: runtime } })
-    const paths = laid.hidden.map((h) => h.path)
-    expect(paths).toContain(runtime)
-    expect(paths).not.toContain(join(runtime, "ccode"))
-    expect(paths).toContain(join(home, ".ssh"))
-    expect(paths).not.toContain(join(home, ".ssh", "id_rsa"))
-  })
-
   test("agent and git configuration inside the workspace stays read-only, with the protected globs", () => {
     const ro = build().readOnly
     expect(ro).toContain(join(ws, ".git", "hooks"))

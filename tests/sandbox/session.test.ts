@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { runSandbox, sandboxed, sandboxStatus } from "../../core/sandbox/session.ts"
@@ -126,17 +126,4 @@ test("every sandbox, even with no network, hides the folder of the runs' proxy s
   const at = argv.indexOf(realpathSync(netDir))
   expect(argv.slice(at - 1, at + 3)).toEqual(["--tmpfs", realpathSync(netDir), "--remount-ro", realpathSync(netDir)])
   expect(argv).not.toContain("__sandbox-bridge")
-})
-
-test("every sandbox hides the warm hook servers' socket folders: the run's own, made before any step, and the default data folder's", () => {
-  const data = join(root, "data-hook")
-  const home = join(root, "home-hook")
-  mkdirSync(join(home, ".local", "share", "ccode", "hook-warm"), { recursive: true, mode: 0o700 })
-  const box = runSandbox({ status: { mode: "auto", bwrap: "/usr/bin/bwrap", notes: [] }, policy: policy("auto"), protectedGlobs: [], workspace: ws, home, runDir: join(data, "runs", "r1"), hookDir: join(data, "hook-warm") })!
-  const { argv } = sandboxed(box, ["true"], { cwd: ws, env: {} })
-  for (const dir of [join(data, "hook-warm"), join(home, ".local", "share", "ccode", "hook-warm")]) {
-    const at = argv.indexOf(realpathSync(dir))
-    expect(argv.slice(at - 1, at + 3)).toEqual(["--tmpfs", realpathSync(dir), "--remount-ro", realpathSync(dir)])
-  }
-  expect(statSync(join(data, "hook-warm")).mode & 0o777).toBe(0o700)
 })
