@@ -22,6 +22,7 @@ import { redirectPaths, touchedPaths, type Unplaced } from "./touched.ts"
 import { gitContentReads } from "./gitcontent.ts"
 import { unpackReads } from "./unpacks.ts"
 import { followedWalks, recursiveReads } from "./secretreads.ts"
+import { walkerReads } from "./walkers.ts"
 import { splitBestEffort } from "./pattern.ts"
 import { literalWord } from "./word.ts"
 import { resolveWord, withPhysical } from "./cwd.ts"
@@ -201,7 +202,9 @@ function finish(run: Run, source: string, parts: Part[]): ShellAnalysis {
     const from = paths.length
     for (const p of touchedPaths(part, run.ctx.home, unplaced)) paths.push(p)
     // with no link on disk or made by the command a root leads only to itself (recursiveReads' default)
-    for (const p of recursiveReads(part, run.ctx.home, run.ctx.realpath || links.length ? leadsFrom(place, run.ctx.realpath) : undefined)) paths.push(p)
+    const walkLeads = run.ctx.realpath || links.length ? leadsFrom(place, run.ctx.realpath) : undefined
+    for (const p of recursiveReads(part, run.ctx.home, walkLeads)) paths.push(p)
+    for (const p of walkerReads(part, run.ctx.home, walkLeads)) paths.push(p)
     for (const p of followedWalks(part, run.ctx.home)) paths.push(p)
     for (const p of gitContentReads(part, run.ctx.home)) paths.push(p)
     for (const p of unpackReads(part, run.ctx.home, wroteBefore)) paths.push(p)
