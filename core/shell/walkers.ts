@@ -76,7 +76,8 @@ function walked(part: Part, home: string): Walk | undefined {
   if (FINDS.has(p)) return runsReader(words, ["-exec", "-execdir", "-ok", "-okdir"]) ? findRoots(words) : undefined
   if (p === "fd" || p === "fdfind") return runsReader(words, ["-x", "--exec", "-X", "--exec-batch"]) ? { roots: operands(words, 1).slice(1), follows: flag(words, "L", "--follow") } : undefined
   if (TARS.has(p)) return tarWalk(words, part, home)
-  if (p === "zip") return flag(words, "rR", "--recurse-paths") ? { roots: named(words).slice(1), follows: !flag(words, "y", "--symlinks") } : undefined
+  if (p === "zip") return zipWalk(part, home)
+  if (p === "cpio") return flag(words, "op", "--create", "--pass-through") ? walkIn(part.stdin, home) : undefined
   if (SEVENS.has(p)) return words[1]?.value === "a" || words[1]?.value === "u" ? { roots: operands(words, 2).slice(1) } : undefined
   if (p === "cp") return flag(words, "rRa", "--recursive", "--archive") ? { roots: sources(words), follows: flag(words, "L", "--dereference") } : undefined
   if (p === "rsync") return flag(words, "ra", "--recursive", "--archive") ? { roots: sources(words), follows: flag(words, "L", "--copy-links") } : undefined
@@ -91,6 +92,8 @@ function runsReader(words: readonly Word[], actions: string[]): boolean {
     if (!actions.includes(words[i]!.value ?? "")) continue
     const run = words[i + 1]
     if (!run || run.value === undefined || !ABOUT_ONLY.has(basename(run.value))) return true
+    // wc/du --files0-from={} print a file's text as the names they cannot open
+    for (let k = i + 2; k < words.length && words[k]!.value !== ";" && words[k]!.value !== "+"; k++) if (words[k]!.value?.startsWith("--files0") !== false) return true
   }
   return false
 }
@@ -121,6 +124,8 @@ function tarWalk(words: readonly Word[], part: Part, home: string): Walk | undef
   let creates = false
   let follows = false
   let dir: Word | undefined
+  // -T LIST: the names to pack are in a file (or stdin) read at run time
+  let list: Word | undefined
   const roots: Word[] = []
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!
@@ -135,8 +140,13 @@ function tarWalk(words: readonly Word[], part: Part, home: string): Walk | undef
       if (name.length > 3 && "--dereference".startsWith(name)) follows = true
       if (!v.includes("=") && name.length > 3 && TAR_LONG_VALUED.some((l) => l.startsWith(name))) {
         if ("--directory".startsWith(name)) dir = words[i + 1]
+        if (name.length > 7 && "--files-from".startsWith(name)) list = words[i + 1]
         i++
-      } else if (v.includes("=") && name.length > 3 && "--directory".startsWith(name)) dir = { ...w, value: v.slice(v.indexOf("=") + 1), text: v.slice(v.indexOf("=") + 1) }
+      } else if (v.includes("=") && name.length > 3) {
+        const value = { ...w, value: v.slice(v.indexOf("=") + 1), text: v.slice(v.indexOf("=") + 1) }
+        if ("--directory".startsWith(name)) dir = value
+        if (name.length > 7 && "--files-from".startsWith(name)) list = value
+      }
       continue
     }
     // the first word is a bundle of letters with or without its dash (`cf`, `-czf`)
@@ -149,7 +159,9 @@ function tarWalk(words: readonly Word[], part: Part, home: string): Walk | undef
         if (!TAR_VALUED.includes(c)) continue
         // old style (no dash): every valued letter takes the next word; with a dash the rest of the bundle
         const attached = v.startsWith("-") && k + 1 < letters.length
-        if (c === "C") dir = attached ? { ...w, value: letters.slice(k + 1), text: letters.slice(k + 1) } : words[i + 1]
+        const value = attached ? { ...w, value: letters.slice(k + 1), text: letters.slice(k + 1) } : words[i + 1]
+        if (c === "C") dir = value
+        if (c === "T") list = value
         if (attached) break
         i++
       }
@@ -158,8 +170,19 @@ function tarWalk(words: readonly Word[], part: Part, home: string): Walk | undef
     roots.push(w)
   }
   if (!creates) return undefined
+  if (list) {
+    const fed = list.value === "-" ? walkIn(part.stdin, home) : undefined
+    // a list that is itself a credential file is judged as the read it is (`tar -T ~/.netrc`)
+    if (fed) roots.push(...fed.roots)
+    else if (!listIsCredential(list, part, home)) roots.push({ ...list, value: undefined })
+  }
   if (!dir) return { roots, follows }
   return { roots, follows, cwd: dir.value === undefined ? null : resolveWord(dir, part.cwd, home) }
+}
+
+function listIsCredential(list: Word, part: Part, home: string): boolean {
+  const paths = list.value === undefined ? null : resolveWord(list, part.cwd, home)
+  return paths !== null && paths.length > 0 && paths.every((p) => credentialsBelow(p, home).length > 0)
 }
 
 // cp's and rsync's sources: every operand but the last, or all of them with -t DIR
@@ -188,7 +211,20 @@ function flag(words: readonly Word[], letters: string, ...longs: string[]): bool
 
 // xargs fed by a walk that names every file below a folder (`find ~ -type f | xargs cat`, `rg --files ~ | xargs cat`)
 function fedByWalk(part: Part, home: string): Walk | undefined {
-  const stdin = part.appendedInput
+  return walkIn(part.appendedInput, home)
+}
+
+// zip -r walks its operands; zip -@ packs the names its input gives (a walk's, or any when not known)
+function zipWalk(part: Part, home: string): Walk | undefined {
+  const words = part.words
+  const follows = !flag(words, "y", "--symlinks")
+  const roots = flag(words, "rR", "--recurse-paths") ? named(words).slice(1) : []
+  if (flag(words, "@", "--names-stdin")) roots.push(...(walkIn(part.stdin, home)?.roots ?? []))
+  return roots.length ? { roots, follows } : undefined
+}
+
+// the start folders of a walk whose names come in on stdin through a pipe
+function walkIn(stdin: Part["stdin"], home: string): Walk | undefined {
   if (stdin?.kind !== "pipe" || stdin.from.length !== 1) return undefined
   // a name written with a tilde is in the home (the producer's text, as written)
   const words = splitArgs(stdin.from[0]!, home).map((w) => (w.value?.startsWith("~") ? { ...w, tilde: true } : w))
