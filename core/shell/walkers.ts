@@ -69,10 +69,11 @@ function resolveIn(w: Word, cwd: string[] | null, home: string): string[] | null
 function walked(part: Part, home: string): Walk | undefined {
   const p = part.program
   const words = part.words
-  if (part.appended && !ABOUT_ONLY.has(p)) {
+  if ((part.appended || part.appendedPlaceholder !== undefined) && !ABOUT_ONLY.has(p)) {
     const fed = fedByWalk(part, home)
     if (fed) return fed
   }
+  if (p === "parallel") return parallelWalk(part, home)
   if (FINDS.has(p)) return runsReader(words, ["-exec", "-execdir", "-ok", "-okdir"]) ? findRoots(words) : undefined
   if (p === "fd" || p === "fdfind") return runsReader(words, ["-x", "--exec", "-X", "--exec-batch"]) ? { roots: operands(words, 1).slice(1), follows: flag(words, "L", "--follow") } : undefined
   if (TARS.has(p)) return tarWalk(words, part, home)
@@ -212,6 +213,14 @@ function flag(words: readonly Word[], letters: string, ...longs: string[]): bool
 // xargs fed by a walk that names every file below a folder (`find ~ -type f | xargs cat`, `rg --files ~ | xargs cat`)
 function fedByWalk(part: Part, home: string): Walk | undefined {
   return walkIn(part.appendedInput, home)
+}
+
+// GNU parallel fed by a walk runs its command on every name (`find ~ | parallel cat`); its first
+// operand that is not an option's number is the command
+function parallelWalk(part: Part, home: string): Walk | undefined {
+  const run = operands(part.words, 1).find((w) => !/^\d+$/.test(w.value ?? ""))
+  if (!run || (run.value !== undefined && ABOUT_ONLY.has(basename(run.value)))) return undefined
+  return walkIn(part.stdin, home)
 }
 
 // zip -r walks its operands; zip -@ packs the names its input gives (a walk's, or any when not known)
