@@ -1,6 +1,6 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { realpathSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -197,7 +197,8 @@ function checkWorkspace(task: LoadedTask, cwd: string, workspace: string, homes:
   }
   const home = homes.find((h) => isInside(workspace, h))
   if (home === undefined && isInside(own, workspace)) return
-  const what = home === undefined ? `above the task file's workspace ${own} (a .ccode/ above it)` : home === workspace ? "the home folder" : `a folder holding the home folder ${home}`
+  const marker = existsSync(join(workspace, ".ccode")) ? "the .ccode/ there" : "a .git there that another user owns"
+  const what = home === undefined ? `above the task file's workspace ${own} (${marker})` : home === workspace ? "the home folder" : `a folder holding the home folder ${home}`
   throw new ConfigError(task.file, at.line, at.col,
     `this run's workspace (the folder its steps may write) would be ${workspace}, ${what}; an untrusted task runs only inside its own workspace, never the home folder. ` +
     `Make ${own} a workspace of its own (\`ccode init ${own}\` or \`git init\` there), or ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`)
