@@ -182,10 +182,11 @@ function taskTrusted(isTrusted: TrustCheck, task: LoadedTask, options: RunOption
  * that, and so must the workspace the run would take (the sandbox's writable root), which is never the
  * home folder, `/` or a folder holding the home. Otherwise the repository picks the writable root (/etc,
  * the home folder through a `~/.ccode/` above it) or borrows another project's trusted policy, plugins
- * and servers. Raised before any plugin, server or step runs.
+ * and servers. Raised before any plugin, server or step runs. `ccode mcp --cwd` has no task file: the
+ * person chose its folder.
  */
 function checkWorkspace(task: LoadedTask, cwd: string, workspace: string, homes: string[], trusted: boolean): void {
-  if (trusted) return
+  if (trusted || task.workdirByPerson) return
   const own = taskRootLimit(task.dir)
   const given = task.spec.workdir !== undefined
   const at = positionOf(task.source, given ? ["workdir"] : [])
