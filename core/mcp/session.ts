@@ -136,5 +136,6 @@ export async function openMcpSession(env: RunEnv, opts: McpSessionOptions): Prom
 // The run needs a task: this one has no steps, its workdir is where `ccode mcp` serves.
 function sessionTask(cwd: string): LoadedTask {
   const file = "(ccode mcp)"
-  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file), sha256: "" }
+  // no task file chose this folder: the untrusted-task workspace limit is about what a file may pick
+  return { file, dir: cwd, name: "mcp", workdir: cwd, spec: {}, steps: [], source: parseYaml("{}\n", file), sha256: "", workdirByPerson: true }
 }

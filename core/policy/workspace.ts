@@ -1,5 +1,5 @@
 // Finding the workspace root and the policy files that apply there. Reads the fs.
-import { existsSync, readdirSync, statSync } from "node:fs"
+import { existsSync, lstatSync, readdirSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { realpathOr } from "../base/paths.ts"
 
@@ -13,6 +13,35 @@ export function findWorkspaceRoot(cwd: string): string {
     if (dir === dirname(dir)) break
   }
   return gitRoot ?? start
+}
+
+/**
+ * The most an untrusted task may take as its workspace: the nearest folder at or above `dir` (the task
+ * file's folder) holding `.ccode/` or `.git`, whichever is nearer, so a `.ccode/` above the task's own
+ * repository (the home's, /tmp's) never counts; else `dir`. A nearest marker owned by another user (a
+ * `/tmp/.ccode/` anyone could make) is no root either: `dir` is then the limit.
+ */
+export function taskRootLimit(dir: string, uid = process.getuid?.() ?? -1): string {
+  const start = realpathOr(dir)
+  for (let at = start; ; at = dirname(at)) {
+    const owner = markerOwner(at)
+    if (owner !== undefined) return owner === uid || owner === 0 ? at : start
+    if (at === dirname(at)) return start
+  }
+}
+
+/** The owner of `.ccode/` (a folder) or `.git` in `dir`, when either is there (`.ccode/` first). */
+function markerOwner(dir: string): number | undefined {
+  for (const name of [".ccode", ".git"]) {
+    try {
+      const st = lstatSync(join(dir, name))
+      if (name === ".ccode" && !isDir(join(dir, name))) continue
+      return st.uid
+    } catch {
+      // not there
+    }
+  }
+  return undefined
 }
 
 /**

@@ -1,6 +1,6 @@
 // Everything a run needs before it starts, with every problem raised as a ConfigError (exit 2)
 // before anything is stored: the policy, the tools, each step's tool and arguments, the redactor.
-import { realpathSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import { loadWarnings } from "./load-warnings.ts"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -22,8 +22,8 @@ import { loadRunPolicy } from "./policy.ts"
 import { Recorder } from "./recorder.ts"
 import type { StepConfig } from "./state.ts"
 import { sandboxStatus, type SandboxStatus } from "../sandbox/session.ts"
-import { findWorkspaceRoot } from "../policy/workspace.ts"
-import { isInside } from "../base/paths.ts"
+import { taskRootLimit } from "../policy/workspace.ts"
+import { isInside, realpathOr } from "../base/paths.ts"
 
 export interface PreparedStep {
   id: string
@@ -73,7 +73,7 @@ export async function prepareRun(env: RunEnv, task: LoadedTask, options: RunOpti
   const loaded = await loadRunPolicy(env, task, options, cwd, (root) => trust.in(root))
   const { workspace } = loaded
   const trusted = taskTrusted(trust.in(workspace), task, options)
-  checkWorkdir(task, cwd, trusted)
+  checkWorkspace(task, cwd, workspace, realHomes(env.env.HOME), trusted)
   const loaderEnv = checkTaskEnv(task, trusted)
   // limits.max_tool_timeout lets a step's own timeout go beyond the tool's: only a trusted task's
   const policy = trusted ? loaded.policy : { ...loaded.policy, limits: { ...loaded.policy.limits, max_tool_timeout: undefined } }
@@ -177,19 +177,32 @@ function taskTrusted(isTrusted: TrustCheck, task: LoadedTask, options: RunOption
 }
 
 /**
- * An untrusted task's `workdir:` stays inside the task file's own workspace (its nearest `.ccode/` or
- * git root, else its folder): otherwise the repository picks the sandbox's writable root (/etc, the
- * home folder) or borrows another project's trusted policy, plugins and servers. Raised before any
- * plugin, server or step runs.
+ * An untrusted task works only inside its own workspace: the nearest `.ccode/` or git root above the
+ * task file, whichever is nearer, else its folder (`taskRootLimit`). Its `workdir:` must stay inside
+ * that, and so must the workspace the run would take (the sandbox's writable root), which is never the
+ * home folder, `/` or a folder holding the home. Otherwise the repository picks the writable root (/etc,
+ * the home folder through a `~/.ccode/` above it) or borrows another project's trusted policy, plugins
+ * and servers. Raised before any plugin, server or step runs. `ccode mcp --cwd` has no task file: the
+ * person chose its folder.
  */
-function checkWorkdir(task: LoadedTask, cwd: string, trusted: boolean): void {
-  if (task.spec.workdir === undefined || trusted) return
-  const own = findWorkspaceRoot(task.dir)
-  if (isInside(own, cwd)) return
-  const at = positionOf(task.source, ["workdir"])
+function checkWorkspace(task: LoadedTask, cwd: string, workspace: string, homes: string[], trusted: boolean): void {
+  if (trusted || task.workdirByPerson) return
+  const own = taskRootLimit(task.dir)
+  const given = task.spec.workdir !== undefined
+  const at = positionOf(task.source, given ? ["workdir"] : [])
+  const fix = `Review the task, then \`ccode trust ${task.file}\` (or --trust for one run)`
+  if (given && !isInside(own, cwd)) {
+    throw new ConfigError(task.file, at.line, at.col,
+      `workdir ${task.spec.workdir} resolves to ${cwd}, outside the task file's workspace ${own}; an untrusted task runs only inside its own workspace. ` +
+      `${fix}, or move the task file into the folder it works on`)
+  }
+  const home = homes.find((h) => isInside(workspace, h))
+  if (home === undefined && isInside(own, workspace)) return
+  const marker = existsSync(join(workspace, ".ccode")) ? "the .ccode/ there" : "a .git there that another user owns"
+  const what = home === undefined ? `above the task file's workspace ${own} (${marker})` : home === workspace ? "the home folder" : `a folder holding the home folder ${home}`
   throw new ConfigError(task.file, at.line, at.col,
-    `workdir ${task.spec.workdir} resolves to ${cwd}, outside the task file's workspace ${own}; an untrusted task runs only inside its own workspace. ` +
-    `Review the task, then \`ccode trust ${task.file}\` (or --trust for one run), or move the task file into the folder it works on`)
+    `this run's workspace (the folder its steps may write) would be ${workspace}, ${what}; an untrusted task runs only inside its own workspace, never the home folder. ` +
+    `Make ${own} a workspace of its own (\`ccode init ${own}\` or \`git init\` there), or ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`)
 }
 
 function checkTaskEnv(task: LoadedTask, trusted: boolean): string[] {
@@ -208,4 +221,9 @@ function toolEnvironment(processEnv: Record<string, string | undefined>, taskEnv
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(processEnv)) if (value !== undefined) out[key] = value
   return { ...out, ...taskEnv }
+}
+
+/** The home folder (ccode's own, and the run's $HOME when it differs), real paths. */
+function realHomes(envHome: string | undefined): string[] {
+  return [...new Set([homedir(), envHome].filter((h): h is string => !!h && h.startsWith("/")).map((h) => realpathOr(h)))]
 }

