@@ -4,7 +4,7 @@ import { lstatSync } from "node:fs"
 import { dirname, isAbsolute, join, relative } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { existingPaths, existingPathsOf } from "./present.ts"
+import { existingPaths, existingPathsOf, lookPaths } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 import { linksOnTheWay } from "./links.ts"
@@ -63,7 +63,11 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   // a read-only path reached through links in a writable folder: every link of the chain is watched
   // (links.ts); so is one on the way to a hidden path below a writable root (~/.kube -> dotfiles/kube in
   // a home that is the workspace: what the step put at ~/.kube, host tools would read as their config)
-  const hiddenBelow = [...fixed.hidden, ...policyHidden].filter((p) => writable.some((w) => w !== p && isInside(w, p)))
+  // (a built-in one with nothing at its name has no link to watch; one that appears is caught as made: unmade.ts)
+  const below = (paths: readonly string[]) => paths.filter((p) => writable.some((w) => w !== p && isInside(w, p)))
+  const fixedBelow = below(fixed.hidden)
+  const fixedThere = lookPaths(fixedBelow)
+  const hiddenBelow = [...fixedBelow.filter((_, i) => fixedThere[i] !== undefined), ...below(policyHidden)]
   const links = linksOnTheWay([...fixed.readOnly, ...policyReadOnly, ...protectedNames, ...hiddenBelow], writable)
   // a folder of ccode's own that is a writable root itself (CCODE_HOME as the workspace) has nothing left to hide
   const own = existingPaths(input.own ?? []).filter((p) => !writable.includes(p))

@@ -12,7 +12,7 @@ import { pinWritable } from "./writable.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
-import { madeSince, unmadeProtected } from "./unmade.ts"
+import { madeSince, unmadeProtected, type Unmade } from "./unmade.ts"
 import { setIdArches, setIdFilter } from "./setid-filter.ts"
 import { HIDDEN_PATHS, READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
@@ -128,7 +128,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
     ...[...READ_ONLY_PATHS, ...HIDDEN_PATHS].map((p) => expandPath(p, input.home, input.workspace)).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace)),
     ...(input.own?.dirs ?? []),
   ])].filter((p) => !plantable.includes(p))
-  let unmade: string[] = []
+  let unmade: Unmade[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {

@@ -100,11 +100,23 @@ describe.skipIf(!HAS_BWRAP)("hidden credential folders in a home that is the wor
     expect(readdirSync(ws).filter((n) => /^\.(kube|aws)\.blocked-/.test(n))).toHaveLength(2)
   })
 
+  test("a dangling ~/.kube -> dotfiles/kube whose target the step makes: blocked, the link moved aside", () => {
+    const { ws, step } = setup("kube-dangling", { home: "workspace" })
+    symlinkSync("dotfiles/kube", join(ws, ".kube"))
+    const { result } = step("mkdir -p dotfiles/kube && echo 'users: [{user: {exec: {command: sh}}}]' > dotfiles/kube/config")
+    expect(result.error?.code).toBe("SANDBOX_BLOCKED")
+    expect(existsSync(join(ws, ".kube"))).toBe(false)
+    expect(readdirSync(ws).some((n) => n.startsWith(".kube.blocked-"))).toBe(true)
+  })
+
   test("a step that leaves them alone is not blocked", () => {
     const { ws, step } = setup("kube-quiet", { home: "workspace" })
     mkdirSync(join(ws, "dotfiles", "kube"), { recursive: true })
     symlinkSync("dotfiles/kube", join(ws, ".kube"))
+    symlinkSync("nowhere/aws", join(ws, ".aws"))
     expect(step("echo hi > notes.txt").result).toEqual(ok)
+    expect(step("echo hi > notes2.txt").result).toEqual(ok)
+    expect(readlinkSync(join(ws, ".aws"))).toBe("nowhere/aws")
     expect(lstatSync(join(ws, ".kube")).isSymbolicLink()).toBe(true)
   })
 })
