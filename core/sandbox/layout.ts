@@ -4,7 +4,7 @@ import { lstatSync } from "node:fs"
 import { dirname, isAbsolute, join, relative } from "node:path"
 import { expandHome, isInside } from "../base/paths.ts"
 import type { SandboxPolicy } from "../policy/types.ts"
-import { existingPaths, existingPathsOf } from "./present.ts"
+import { existingPaths, existingPathsOf, lookPaths } from "./present.ts"
 import { HIDDEN_PATHS, HIDDEN_SOCKETS, otherHomesHidden, READ_ONLY_PATHS, socketsFromEnv } from "./defaults.ts"
 import type { SandboxLayout, SandboxProxy } from "./types.ts"
 import { linksOnTheWay } from "./links.ts"
@@ -22,6 +22,8 @@ export interface LayoutInput {
   home: string
   /** the environment the command gets: agent sockets it names are hidden */
   env?: Record<string, string | undefined>
+  /** ccode's own environment (process.env when absent): agent sockets it names are hidden whatever `env` says */
+  hostEnv?: Record<string, string | undefined>
   /** the folder of the runs' proxy sockets: hidden from every sandbox (one run's allowlist is not another's) */
   netDir?: string
   /** set when this call reaches the network through the host allowlist's proxy */
@@ -49,15 +51,24 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const protectedPaths = existingPaths(protectedNames).filter((p) => !granted.some((w) => isInside(w, p)))
   const fixed = fixedPaths(input.home, input.workspace)
   const policyReadOnly = input.policy.read_only.map(expand)
-  const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)
+  // the sockets ccode's own environment names as well as the step's: a task's `env:` that points
+  // SSH_AUTH_SOCK or XDG_RUNTIME_DIR elsewhere must not un-hide the real ones
+  const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.hostEnv ?? process.env), ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)
   const copied = copiedPaths(input.origin, input.workspace)
   const readOnly = unique([
     ...existingPathsOf(fixed.readOnly), ...existingPaths(policyReadOnly), ...protectedPaths, ...gitFile(input.workspace),
     ...existingPaths(copied([...fixed.readOnly, ...policyReadOnly])),
   ])
     .filter((p) => writable.some((w) => isInside(w, p)))
-  // a read-only path reached through a link in a writable folder: the link itself is watched (links.ts)
-  const links = linksOnTheWay([...fixed.readOnly, ...policyReadOnly, ...protectedNames], writable)
+  // a read-only path reached through links in a writable folder: every link of the chain is watched
+  // (links.ts); so is one on the way to a hidden path below a writable root (~/.kube -> dotfiles/kube in
+  // a home that is the workspace: what the step put at ~/.kube, host tools would read as their config)
+  // (a built-in one with nothing at its name has no link to watch; one that appears is caught as made: unmade.ts)
+  const below = (paths: readonly string[]) => paths.filter((p) => writable.some((w) => w !== p && isInside(w, p)))
+  const fixedBelow = below(fixed.hidden)
+  const fixedThere = lookPaths(fixedBelow)
+  const hiddenBelow = [...fixedBelow.filter((_, i) => fixedThere[i] !== undefined), ...below(policyHidden)]
+  const links = linksOnTheWay([...fixed.readOnly, ...policyReadOnly, ...protectedNames, ...hiddenBelow], writable)
   // a folder of ccode's own that is a writable root itself (CCODE_HOME as the workspace) has nothing left to hide
   const own = existingPaths(input.own ?? []).filter((p) => !writable.includes(p))
   // (the built-in lists and the other homes' locations are the same arrays at every call: existingPathsOf)
@@ -74,8 +85,11 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
       .filter((p) => !writable.some((w) => isInside(p, w))),
   ])
     .map((path) => (own.includes(path) ? { path, dir: isDir(path), own: true as const } : { path, dir: isDir(path) }))
-  // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs)
-  const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path)))
+  // a path inside a hidden folder is hidden with it (and could not be mounted in its read-only tmpfs),
+  // unless a writable root between them shows through that folder (a preview's scratch copy inside ccode's
+  // data folder): there it is hidden on its own, as bwrapArgv mounts it
+  const outermost = hidden.filter((h) => !hidden.some((o) => o.dir && o.path !== h.path && isInside(o.path, h.path) &&
+    !writable.some((w) => w !== o.path && isInside(o.path, w) && isInside(w, h.path))))
   const network = input.policy.network === "allow" ? "allow" : input.proxy ? "proxy" : "none"
   const layout: SandboxLayout = {
     bwrap: input.bwrap, cwd: input.cwd, writable, readOnly, pinned: pinnedFolders([...readOnly, ...outermost.map((h) => h.path), ...links.map((l) => l.path)], writable), hidden: outermost, network,

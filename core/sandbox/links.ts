@@ -1,11 +1,12 @@
 // Read-only paths reached through a symlink (`.claude -> .github/claude`, a dotfiles manager's
 // `~/.bashrc -> dotfiles/bashrc`, `.git/hooks -> ../.githooks`): bwrap mounts the link's target
 // read-only, but the link itself sits in a writable folder, so a step could remove it and put a folder
-// or file of its own at its name. Each such link is noted before a call and checked after it: one
+// or file of its own at its name (or retarget a later link of the chain). The same for hidden credential
+// folders (`~/.kube -> dotfiles/kube` in a home that is the workspace: a kubeconfig runs programs). Each such link is noted before a call and checked after it: one
 // that is gone or changed is put back, and what stood at its name is moved aside for review.
 // I/O: lstat, readlink, rename, symlink (below the writable root, without following links).
 import { lstatSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs"
-import { dirname, join, relative } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import { OutsideRoot, withParent } from "../base/beneath.ts"
 import { isInside } from "../base/paths.ts"
 import { randomSuffix } from "./planted.ts"
@@ -19,32 +20,66 @@ export interface WatchedLink {
   target: string
 }
 
-/** The first symlink on the way down from the writable root holding each path (lexically), if any. */
+/**
+ * Every symlink on the resolution path of each path that sits below a writable root: the chain is
+ * followed link by link (`.git/hooks -> ../.githooks`, `.githooks -> tools/hooks`; `~/.bashrc ->
+ * dotfiles/bashrc` with the home read-only and `dotfiles/bashrc -> shell/bashrc` in the workspace), so
+ * retargeting any link of it, not only the first, is seen. A link outside every writable root is followed
+ * but not noted: no step can change it. One lstat per path component, shared by all paths of the call.
+ */
 export function linksOnTheWay(paths: readonly string[], roots: readonly string[]): WatchedLink[] {
   const out = new Map<string, WatchedLink>()
   // innermost first: the root a path is below is the first that holds it
   const inner = [...roots].sort((a, b) => b.length - a.length)
-  for (const path of paths) {
-    const root = inner.find((r) => r !== path && isInside(r, path))
-    if (!root) continue
-    let at = root
-    for (const name of relative(root, path).split("/")) {
-      at = `${at}/${name}`
-      let st
-      try {
-        st = lstatSync(at, { throwIfNoEntry: false })
-      } catch {
-        break
-      }
-      if (!st) break
-      if (st.isSymbolicLink()) {
-        if (!out.has(at)) out.set(at, { root, path: at, target: readlinkSync(at) })
-        break
-      }
-      if (!st.isDirectory()) break
-    }
+  const looked = new Map<string, Entry>()
+  const look = (at: string): Entry => {
+    let entry = looked.get(at)
+    if (!entry) looked.set(at, (entry = entryAt(at)))
+    return entry
   }
+  for (const path of paths) follow(path, inner, look, out)
   return [...out.values()]
+}
+
+// what stands at a path: nothing (or unreadable), a folder, a link with its target, or something else
+type Entry = { kind: "none" | "dir" | "other" } | { kind: "link"; target: string }
+
+function entryAt(at: string): Entry {
+  try {
+    const st = lstatSync(at, { throwIfNoEntry: false })
+    if (!st) return { kind: "none" }
+    if (st.isSymbolicLink()) return { kind: "link", target: readlinkSync(at) }
+    return { kind: st.isDirectory() ? "dir" : "other" }
+  } catch {
+    return { kind: "none" }
+  }
+}
+
+// the kernel's own limit on links followed in one lookup
+const MAX_HOPS = 40
+
+function follow(path: string, inner: readonly string[], look: (at: string) => Entry, out: Map<string, WatchedLink>): void {
+  let rest = path
+  for (let hops = 0; hops <= MAX_HOPS; hops++) {
+    // from the innermost writable root holding it (a real folder), else from /
+    const root = inner.find((r) => r !== rest && isInside(r, rest))
+    const names = relative(root ?? "/", rest).split("/").filter(Boolean)
+    let at = root === undefined || root === "/" ? "" : root
+    let next: string | undefined
+    for (let i = 0; i < names.length; i++) {
+      at = `${at}/${names[i]}`
+      const entry = look(at)
+      if (entry.kind === "link") {
+        if (root && !out.has(at)) out.set(at, { root, path: at, target: entry.target })
+        // every folder before `at` is a real one: its target resolves lexically from there
+        next = resolve(dirname(at), entry.target, ...names.slice(i + 1))
+        break
+      }
+      if (entry.kind !== "dir") return
+    }
+    if (next === undefined) return
+    rest = next
+  }
 }
 
 /** Of the links noted before a call, those that are gone or lead elsewhere now. */

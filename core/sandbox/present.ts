@@ -72,6 +72,15 @@ export function existingPathsOf(list: readonly string[]): string[] {
 
 /** The real paths of those of `paths` that exist now, in order (a dangling link or a path through a file is left out). */
 export function existingPaths(paths: readonly string[]): string[] {
+  return lookPaths(paths).filter((p): p is string => typeof p === "string")
+}
+
+/**
+ * What stands at each of `paths` now: its real path; null for an entry that leads nowhere (a dangling
+ * link, one that cannot be resolved); undefined for no entry at all (a path through a file too). A path
+ * remembered missing costs no lstat while the folder it hangs from is unchanged.
+ */
+export function lookPaths(paths: readonly string[]): (string | null | undefined)[] {
   const now = Date.now()
   // the clock went back: a ctime compared with it proves nothing
   if (now < lastNow || missing.size > MAX_REMEMBERED) {
@@ -84,26 +93,31 @@ export function existingPaths(paths: readonly string[]): string[] {
     if (!anchors.has(anchor)) anchors.set(anchor, idOrUndefined(anchor))
     return anchors.get(anchor)
   }
-  const out: string[] = []
-  for (const path of paths) {
+  return paths.map((path) => {
     const known = missing.get(path)
     if (known) {
-      if (anchorNow(known.anchor) === known.id) continue
+      if (anchorNow(known.anchor) === known.id) return undefined
       missing.delete(path)
     }
+    let entry
     try {
-      if (lstatSync(path, { throwIfNoEntry: false })) {
-        out.push(realpathSync(path))
-        continue
-      }
+      entry = lstatSync(path, { throwIfNoEntry: false })
     } catch {
-      // nothing there (a path through a file, a dangling link): nothing to protect or to open, asked again next time
-      continue
+      // a path through a file: nothing there, asked again next time
+      return undefined
+    }
+    if (entry) {
+      try {
+        return realpathSync(path)
+      } catch {
+        // a dangling link: nothing to protect or to open, asked again next time
+        return null
+      }
     }
     const anchor = anchorOf(path, now)
     if (anchor) missing.set(path, anchor)
-  }
-  return out
+    return undefined
+  })
 }
 
 /** Forget every path remembered as missing (tests). */

@@ -12,9 +12,9 @@ import { pinWritable } from "./writable.ts"
 import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
-import { madeSince, unmadeProtected } from "./unmade.ts"
+import { madeSince, unmadeProtected, type Unmade } from "./unmade.ts"
 import { setIdArches, setIdFilter } from "./setid-filter.ts"
-import { READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
+import { HIDDEN_PATHS, READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
 import { ccodeCommand, networkOf, type NetworkListener } from "./network.ts"
 import { sharedSandbox } from "./shared.ts"
@@ -122,11 +122,13 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   // the protected paths beyond the workspace's plantable folders: the home's rc files and config, ccode's own folders
   const plantable = PLANTABLE.map((name) => join(input.workspace, name))
   // (a path the policy makes writable, writable: [.git] or [~/.config], may be made there: the user's choice; ccode's own never)
+  // the credential locations too (bwrap hides only what exists): a ~/.kube, ~/.aws or ~/.docker a step made in a
+  // home that is a writable root would be read by the user's host tools as config that runs programs
   const guarded = [...new Set([
-    ...READ_ONLY_PATHS.map((p) => expandPath(p, input.home, input.workspace)).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace)),
+    ...[...READ_ONLY_PATHS, ...HIDDEN_PATHS].map((p) => expandPath(p, input.home, input.workspace)).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace)),
     ...(input.own?.dirs ?? []),
   ])].filter((p) => !plantable.includes(p))
-  let unmade: string[] = []
+  let unmade: Unmade[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -162,8 +164,9 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }
       if (madeProtected.length) {
-        const message = `blocked by the sandbox: the step created ${madeProtected.join(", ")}, which the sandbox keeps read-only (a shell's startup file, ` +
-          `ccode's or git's configuration, hooks: the next shell, git command or ccode run would run what it says, outside the sandbox); ` +
+        const message = `blocked by the sandbox: the step created ${madeProtected.join(", ")}, which the sandbox keeps read-only or hidden (a shell's startup file, ` +
+          `ccode's or git's configuration, hooks, a credential folder whose config runs programs: the next shell, git command, ccode run ` +
+          `or cloud CLI would run what it says, outside the sandbox); ` +
           `${asideProtected.map(asideNote).join("; ")}`
         return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message } }
       }

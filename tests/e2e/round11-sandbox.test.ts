@@ -99,7 +99,7 @@ describe.skipIf(!HAS_BWRAP)("a preview of a home-folder workspace", () => {
     sb.file("t.yaml", "version: 1\nsteps:\n  - id: p\n    preview: true\n    run: sh r.sh\n")
     const run = await ccode(sb, ["run", "t.yaml", "--json", "--sandbox", "required", "--trust"], { env })
     expect(run.stdout).toContain("leak.txt")
-    expect(run.stdout).not.toContain("cterten-emoh-TERCESEKAF")
+    expect(run.stdout).not.toContain("crten-emoh-TERCESEKAF")
     expect(run.stdout).not.toContain("asrdi-TERCESEKAF")
   })
 })
