@@ -28,8 +28,9 @@ export interface Part {
   appended?: boolean
   /** what xargs reads the words it appends from (its own stdin) */
   appendedInput?: Stdin
-  /** xargs splits its input at NULs or a delimiter (-0, -d), not at blanks and quotes */
-  appendedWhole?: boolean
+  /** xargs splits its input only at NULs (-0) or a delimiter (-d), removing no quotes; unset: at blanks
+   *  and newlines after removing quotes and backslashes */
+  appendedSplit?: "nul" | "delimiter"
   /** xargs -I's placeholder: the words that start with it start with an input item */
   appendedPlaceholder?: string
   forkBomb?: boolean

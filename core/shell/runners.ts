@@ -137,9 +137,11 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   if (!placeholder) child.appended = true
   else child.appendedPlaceholder = placeholder
   if (part.stdin) child.appendedInput = part.stdin
-  // -I reads whole lines; -0 and -d split at NULs or the delimiter: no item is cut at a blank
+  // -0 and -d split only at NULs or the delimiter, with no quote or backslash removal; otherwise (-I
+  // too: it splits at newlines) xargs removes quotes and backslashes and splits at blanks or newlines
   const own = args.slice(0, args.length - r.operands.length)
-  if (placeholder || r.valued.some((o) => o.name === "d" || o.name === "delimiter") || own.some((w) => w.value === "--null" || /^-[^-]*0/.test(w.value ?? ""))) child.appendedWhole = true
+  if (r.valued.some((o) => o.name === "d" || o.name === "delimiter")) child.appendedSplit = "delimiter"
+  else if (own.some((w) => w.value === "--null" || /^-[^-]*0/.test(w.value ?? ""))) child.appendedSplit = "nul"
   // --process-slot-var=NAME sets NAME (to the slot number: 0, 1, ...) in the command's environment:
   // NAME=PATH makes execvp look in the workspace folder `0`
   for (const o of r.valued) {

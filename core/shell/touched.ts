@@ -12,7 +12,6 @@ import { optionReads, patternGiven } from "./optionreads.ts"
 import { hasWord, operands } from "./part.ts"
 import { NET_PROGRAMS, netFiles } from "./netfiles.ts"
 import { gitVerbose } from "./known-git.ts"
-import { appendedNameGlobs } from "./appendedopts.ts"
 
 type Role = "read" | "write" | "last-write" | "first-skipped" | "none"
 
@@ -40,7 +39,6 @@ export interface Unplaced {
 export function touchedPaths(part: Part, home: string, unplaced?: Unplaced[]): TouchedPath[] {
   const out = operandPaths(part, home, unplaced)
   globOperands(part, out)
-  if (part.appendedInput) out.push(...appendedNameGlobs(part))
   return out
 }
 

@@ -214,7 +214,7 @@ const structure: CorpusEntry[] = [
   allow("cat <<EOF\nhello\nEOF"), allow("grep -c x <<< 'x y x'"), allow("bash -c 'ls -la'", "low", "shell -c of a safe script"), allow("sh -c 'git status && git diff'", "low"),
   allow("echo ls | sh", "low"), allow("xargs -n1 echo < list.txt", "low"), allow("find . -name '*.md' -exec wc -l {} +"), allow("watch -n 5 git status", "low"),
   ask("f() { ls; }; f", "medium", "calling a shell function is an unknown command"),
-  allow("git diff --name-only | xargs -r wc -l", "low"), allow("ls -1 | sort | uniq | head -n 3"), allow("ls & wait"),
+  ask("git diff --name-only | xargs -r wc -l", "medium", "git lists deleted names; xargs removes quotes and splits at blanks: a name can be an option of wc"), allow("git diff --name-only | xargs -r wc -l --", "low"), allow("ls -1 | sort | uniq | head -n 3"), allow("ls & wait"),
   ask("(cd /tmp && rm -rf build)", "high"), ask("cd /tmp && rm -rf *", "high", "everything in /tmp is outside the workspace, not critical"),
   ask("cd build; rm -rf *", "critical", "if cd fails, * is the workspace root"), ask("cd build && rm -rf *", "high", "cd succeeded: * is build/*"),
   ask("cd build || rm -rf *", "critical"), ask("cd src && rm -rf ..", "critical", "src/.. is the workspace root"),
