@@ -136,7 +136,9 @@ function xargs(part: Part, ex: Expander, unwrap: Unwrap): void {
   const child = inner(part, withPlaceholder(words, placeholder), "xargs")
   if (!placeholder) child.appended = true
   else child.appendedPlaceholder = placeholder
-  if (part.stdin) child.appendedInput = part.stdin
+  // -a FILE (--arg-file): the items are FILE's lines, not the input's
+  const argFile = r.valued.findLast((o) => o.name === "a" || o.name === "arg-file")
+  if (part.stdin && (argFile === undefined || argFile.value?.value === "-")) child.appendedInput = part.stdin
   // -0 and -d split only at NULs or the delimiter, with no quote or backslash removal; otherwise (-I
   // too: it splits at newlines) xargs removes quotes and backslashes and splits at blanks or newlines
   const own = args.slice(0, args.length - r.operands.length)
