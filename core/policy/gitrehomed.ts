@@ -1,11 +1,19 @@
 // A credential file's blob can sit in a repository under another name: a note whose blob is a committed
 // .env's (`git notes add -C ID`), an index entry that gives it a new path (`update-index --cacheinfo`).
 // `git log`/`git show` print notes, `git diff --cached`/`git grep --cached` print the index: the blobs
-// they print are compared with the blobs the history holds under a credential's name. Side effects: runs
+// they print are compared with the blobs the history holds under a credential's name and with the blob ids
+// of the working tree's credential files on disk (a .env never committed), hashed as git hash-object does. Side effects: runs
 // git (hardened, bounded) to list the history's blobs (kept while the refs stay the same), the notes and the index.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { createHash } from "node:crypto"
 import { findRepo, refsState, runGit, type Repo } from "./gitcontent.ts"
+import { workspaceCredentialFiles } from "./wscreds.ts"
+import { readRegularBytes } from "../base/readsafe.ts"
+
+/** How many of the working tree's credential files are hashed, and how large each may be. */
+const MAX_DISK_FILES = 500
+const MAX_DISK_BYTES = 4 << 20
 
 const MAX_NOTES = 5_000
 const kept = new Map<string, { key: string; blobs: Map<string, string> | string }>()
@@ -25,11 +33,15 @@ function rehomed(start: string, judged: (path: string) => boolean, what: { notes
   const notes = what.notes && hasNotes(repo) ? noteBlobs(repo) : []
   if (typeof notes === "string") return `!prints notes, and ${notes}: a note could be a credential file's blob`
   if (!notes.length && !what.index) return undefined
-  const creds = credentialBlobs(repo, judged)
-  if (typeof creds === "string") return notes.length ? `!prints notes, and ${creds}: a note could be a credential file's blob` : undefined
+  const history = credentialBlobs(repo, judged)
+  if (typeof history === "string") return notes.length ? `!prints notes, and ${history}: a note could be a credential file's blob` : undefined
+  // the working tree's credential files too: a .env never committed can be stored as a note or an index entry
+  const disk = diskBlobs(repo.top, judged)
+  if (typeof disk === "string") return `!prints ${notes.length ? "notes" : "the index"}, and ${disk}: it could hold a credential file's blob`
+  const creds = new Map([...history, ...disk])
   for (const oid of notes) {
     const name = creds.get(oid)
-    if (name) return `a note it prints is the blob of ${name} (a credential file in the history): printing the note prints the file`
+    if (name) return `a note it prints is the blob of ${name} (a credential file): printing the note prints the file`
   }
   if (!what.index) return undefined
   const index = runGit(repo.top, ["ls-files", "-s", "-z"])
@@ -37,9 +49,17 @@ function rehomed(start: string, judged: (path: string) => boolean, what: { notes
   for (const e of index.stdout.toString("utf8").split("\0")) {
     const m = /^\d+ ([0-9a-f]{40,64}) \d\t(.*)$/s.exec(e)
     const name = m ? creds.get(m[1]!) : undefined
-    if (name && name !== m![2]) return `the index holds ${m![2]}, whose blob is ${name}'s (a credential file in the history): printing it prints the file`
+    // a file committed with the same bytes as a credential file on disk (.env copied from a committed
+    // .env.example) is no re-homing: only an entry the last commit does not hold at that path is
+    if (name && name !== m![2] && !(disk.has(m![1]!) && !history.has(m![1]!) && committedAs(repo, m![2]!, m![1]!))) return `the index holds ${m![2]}, whose blob is ${name}'s (a credential file): printing it prints the file`
   }
   return undefined
+}
+
+// whether HEAD holds `oid` at `path`
+function committedAs(repo: Repo, path: string, oid: string): boolean {
+  const r = runGit(repo.top, ["ls-tree", "-z", "HEAD", "--", `:(literal)${path}`])
+  return typeof r !== "string" && r.exitCode === 0 && r.stdout.toString("utf8").includes(` ${oid}\t`)
 }
 
 // refs/notes/* as loose refs or in packed-refs (a repository without notes costs two stats)
@@ -61,6 +81,27 @@ function noteBlobs(repo: Repo): string[] | string {
     if (typeof list === "string" || list.exitCode !== 0) return "its notes could not be listed"
     for (const line of list.stdout.toString("utf8").split("\n")) if (line) out.push(line.split(" ")[0]!)
     if (out.length > MAX_NOTES) return `it holds more than ${MAX_NOTES} notes`
+  }
+  return out
+}
+
+// blob id (sha1 and sha256 repositories) -> the credential file on disk it is (git hash-object of each)
+function diskBlobs(top: string, judged: (path: string) => boolean): Map<string, string> | string {
+  const found = workspaceCredentialFiles(top, judged)
+  if (!found.complete) return "its working tree is too large to hash every credential file in it"
+  if (found.files.length > MAX_DISK_FILES) return `its working tree holds more than ${MAX_DISK_FILES} credential files`
+  const out = new Map<string, string>()
+  for (const path of found.files) {
+    let bytes: Buffer
+    try {
+      bytes = readRegularBytes(path, MAX_DISK_BYTES + 1)
+    } catch {
+      continue
+    }
+    const name = path.slice(top === "/" ? 1 : top.length + 1)
+    if (bytes.length > MAX_DISK_BYTES) return `${name} is larger than ${MAX_DISK_BYTES} bytes`
+    const header = Buffer.from(`blob ${bytes.length}\0`)
+    for (const algo of ["sha1", "sha256"]) out.set(createHash(algo).update(header).update(bytes).digest("hex"), name)
   }
   return out
 }

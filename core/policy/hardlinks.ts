@@ -8,16 +8,13 @@
 import { lstatSync, readdirSync, type Stats } from "node:fs"
 import { CREDENTIAL_PATHS, BUILD_CREDENTIAL_PATHS } from "../base/secrets.ts"
 import { existingHomes } from "../base/homes.ts"
+import { workspaceCredentialFiles, WORKSPACE_ENTRIES } from "./wscreds.ts"
 
 /** How many entries one credential folder adds at first (a browser profile holds thousands). */
 const PER_LOCATION = 400
 /** How many more a folder cut at PER_LOCATION is read to when a linked file on its device is not found:
  *  past it, whether the file is one of that folder's cannot be ruled out. */
 const DEEP_LOCATION = 20_000
-/** How many entries of the workspace are looked at for its own credential files (node_modules and .git
- *  are not: a package's or git's files are no one's credentials). */
-const WORKSPACE_ENTRIES = 50_000
-
 export interface InodeTable {
   inodes?: Map<string, string>
   /** credential folders cut at PER_LOCATION (device of each), then read further on a miss */
@@ -82,34 +79,16 @@ function build(ctx: LinkContext, table: InodeTable): void {
   if (ctx.workspace && ctx.judged) workspaceCredentials(ctx.workspace, ctx.judged, out, table.unsure)
 }
 
-// the workspace's own credential files (.env, .env.local, keys...): the names the path rules judge, below
-// the workspace; only those are stat'ed
+// the workspace's own credential files (core/policy/wscreds.ts)
 function workspaceCredentials(root: string, judged: (path: string) => boolean, out: Map<string, string>, unsure: { dev: number; why: string }[]): void {
   const top = lstatQuiet(root)
   if (!top?.isDirectory()) return
-  const queue = [root]
-  let seen = 0
-  for (let i = 0; i < queue.length; i++) {
-    let entries: import("node:fs").Dirent[]
-    try {
-      entries = readdirSync(queue[i]!, { withFileTypes: true })
-    } catch {
-      continue
-    }
-    for (const e of entries) {
-      if (++seen > WORKSPACE_ENTRIES) {
-        unsure.push({ dev: top.dev, why: `the workspace holds more than ${WORKSPACE_ENTRIES} entries, so its own credential files could not all be compared` })
-        return
-      }
-      const p = `${queue[i]}/${e.name}`
-      if (e.isDirectory()) {
-        if (e.name !== "node_modules" && e.name !== ".git") queue.push(p)
-      } else if (e.isFile() && judged(p)) {
-        const st = lstatQuiet(p)
-        if (st) add(out, p, st)
-      }
-    }
+  const found = workspaceCredentialFiles(root, judged)
+  for (const p of found.files) {
+    const st = lstatQuiet(p)
+    if (st) add(out, p, st)
   }
+  if (!found.complete) unsure.push({ dev: top.dev, why: `the workspace holds more than ${WORKSPACE_ENTRIES} entries, so its own credential files could not all be compared` })
 }
 
 // the files below a credential folder, breadth first, at most `max` entries; true when cut there
