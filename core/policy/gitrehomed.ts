@@ -35,31 +35,54 @@ function rehomed(start: string, judged: (path: string) => boolean, what: { notes
   if (!notes.length && !what.index) return undefined
   const history = credentialBlobs(repo, judged)
   if (typeof history === "string") return notes.length ? `!prints notes, and ${history}: a note could be a credential file's blob` : undefined
-  // the working tree's credential files too: a .env never committed can be stored as a note or an index entry
+  for (const oid of notes) {
+    const name = history.get(oid)
+    if (name) return `a note it prints is the blob of ${name} (a credential file in the history): printing the note prints the file`
+  }
+  let entries: { oid: string; path: string }[] = []
+  if (what.index) {
+    const index = runGit(repo.top, ["ls-files", "-s", "-z"])
+    if (typeof index !== "string" && index.exitCode === 0) {
+      for (const e of index.stdout.toString("utf8").split("\0")) {
+        const m = /^\d+ ([0-9a-f]{40,64}) \d\t(.*)$/s.exec(e)
+        if (m) entries.push({ oid: m[1]!, path: m[2]! })
+      }
+    }
+  }
+  for (const { oid, path } of entries) {
+    const name = history.get(oid)
+    if (name && name !== path) return `the index holds ${path}, whose blob is ${name}'s (a credential file in the history): printing it prints the file`
+  }
+  // the working tree's credential files too (a .env never committed), compared with the notes and with the
+  // index entries the last commit does not hold (a file committed with .env's bytes, a .env.example it was
+  // copied from, is no re-homing; and a repository with nothing staged costs no walk)
+  entries = staged(repo, entries)
+  if (!notes.length && !entries.length) return undefined
   const disk = diskBlobs(repo.top, judged)
   if (typeof disk === "string") return `!prints ${notes.length ? "notes" : "the index"}, and ${disk}: it could hold a credential file's blob`
-  const creds = new Map([...history, ...disk])
   for (const oid of notes) {
-    const name = creds.get(oid)
-    if (name) return `a note it prints is the blob of ${name} (a credential file): printing the note prints the file`
+    const name = disk.get(oid)
+    if (name) return `a note it prints is the blob of ${name} (a credential file in the working tree): printing the note prints the file`
   }
-  if (!what.index) return undefined
-  const index = runGit(repo.top, ["ls-files", "-s", "-z"])
-  if (typeof index === "string" || index.exitCode !== 0) return undefined
-  for (const e of index.stdout.toString("utf8").split("\0")) {
-    const m = /^\d+ ([0-9a-f]{40,64}) \d\t(.*)$/s.exec(e)
-    const name = m ? creds.get(m[1]!) : undefined
-    // a file committed with the same bytes as a credential file on disk (.env copied from a committed
-    // .env.example) is no re-homing: only an entry the last commit does not hold at that path is
-    if (name && name !== m![2] && !(disk.has(m![1]!) && !history.has(m![1]!) && committedAs(repo, m![2]!, m![1]!))) return `the index holds ${m![2]}, whose blob is ${name}'s (a credential file): printing it prints the file`
+  for (const { oid, path } of entries) {
+    const name = disk.get(oid)
+    if (name && name !== path) return `the index holds ${path}, whose blob is ${name}'s (a credential file in the working tree): printing it prints the file`
   }
   return undefined
 }
 
-// whether HEAD holds `oid` at `path`
-function committedAs(repo: Repo, path: string, oid: string): boolean {
-  const r = runGit(repo.top, ["ls-tree", "-z", "HEAD", "--", `:(literal)${path}`])
-  return typeof r !== "string" && r.exitCode === 0 && r.stdout.toString("utf8").includes(` ${oid}\t`)
+// the index entries whose blob HEAD does not hold at that path (all of them before the first commit)
+function staged(repo: Repo, entries: { oid: string; path: string }[]): { oid: string; path: string }[] {
+  if (!entries.length) return entries
+  const r = runGit(repo.top, ["diff-index", "--cached", "--no-renames", "--raw", "--no-abbrev", "-z", "HEAD", "--"])
+  if (typeof r === "string" || r.exitCode !== 0) return entries
+  const changed = new Set<string>()
+  const parts = r.stdout.toString("utf8").split("\0")
+  for (let i = 0; i + 1 < parts.length; i++) {
+    if (!/^:\d+ \d+ [0-9a-f]+ [0-9a-f]+ \w+$/.test(parts[i]!)) continue
+    changed.add(parts[++i]!)
+  }
+  return entries.filter((e) => changed.has(e.path))
 }
 
 // refs/notes/* as loose refs or in packed-refs (a repository without notes costs two stats)
