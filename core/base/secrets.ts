@@ -40,6 +40,8 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   // Emacs/Gnus auth-source, Docker's old login file, more platform CLIs' tokens
   "~/.authinfo", "~/.authinfo.gpg", "~/.dockercfg", "~/.supabase/access-token", "~/.config/linode-cli",
   "~/.railway/config.json", "~/.aliyun/config.json",
+  // Tencent Cloud's CLI (its *.credential files), Turso's CLI (settings.json holds the token)
+  "~/.tccli", "~/.config/turso",
   // object-store, FTP, artifact-registry, LLM and backup clients' keys; Teleport's certificates; a
   // Python keyring's file backend; mail clients' and NSS's password databases; IDE/database tools' saved logins
   "~/.mc", "~/.config/filezilla", "~/.cache/huggingface/stored_tokens", "~/.pub-cache/credentials.json", "~/.jfrog",
@@ -195,6 +197,9 @@ export const CREDENTIAL_NAMES: readonly string[] = [
   // every glob that could match them ask: `cat c*`)
   "gha-creds-*.json", "/**/.cargo/credentials.toml", "/**/.cargo/credentials",
   ".secrets", ".credentials", ".password", ".token", ".jwt", ".sentryclirc",
+  // extensionless credential files inside a dot folder (a CLI's own store: ~/.foo/credentials, ~/.foo/token,
+  // ~/.foo/default.credential); only below a dot folder, so `cat c*` in a project folder is not met
+  "/**/.*/credentials", "/**/.*/credential", "/**/.*/*.credential", "/**/.*/*.credentials", "/**/.*/token",
 ]
 
 /**

@@ -6,6 +6,7 @@ import { closeSync, readSync, statSync } from "node:fs"
 import { openRegular } from "../base/readsafe.ts"
 import { constants as zlibConstants, gunzipSync } from "node:zlib"
 import { containerKind, cpioNames, cpioStored, isTarHeader } from "./archiveformats.ts"
+import { partitionStarts } from "./partitions.ts"
 
 /** `missing`: no such file (the extraction fails, unless an earlier part of the command makes it). */
 /** `whole`: names also taken as they stand, whatever -pN strips (a diff's `Index:` lines) */
@@ -59,10 +60,23 @@ export function archiveKind(path: string, size: number): "listed" | "image" | "o
       return kind === "tar" || kind === "cpio" ? "listed" : undefined
     }
     const kind = containerKind(head, size >= 32774 ? readAt(path, 32769, 5) : undefined)
-    return kind === "tar" || kind === "cpio" ? "listed" : kind
+    if (kind) return kind === "tar" || kind === "cpio" ? "listed" : kind
+    return partitioned(path, size)
   } catch {
     return undefined
   }
+}
+
+// a disk image: what sits at each partition's start (a filesystem, an archive) is read as an image (its
+// names are looked for in all of its bytes)
+function partitioned(path: string, size: number): "image" | "other" | undefined {
+  let found: "image" | "other" | undefined
+  for (const at of partitionStarts((a, n) => readAt(path, a, n), size)) {
+    const kind = containerKind(readAt(path, at, 2048), size >= at + 32774 ? readAt(path, at + 32769, 5) : undefined)
+    if (kind === "image" || kind === "tar" || kind === "cpio") return "image"
+    if (kind === "other") found = "other"
+  }
+  return found
 }
 
 function readAt(path: string, at: number, n: number): Buffer {

@@ -15,7 +15,7 @@ import { rgSources } from "./rgsources.ts"
 import { archiveMembers, diffTargets } from "./archives.ts"
 import { archiveRead } from "./archiveread.ts"
 import { homeLikeCredential } from "./homelike.ts"
-import { hardLinkedCredential } from "./hardlinks.ts"
+import { hardLinkedCredential, type InodeTable } from "./hardlinks.ts"
 import { gitContentFiles } from "./gitcontent.ts"
 import { rehomedCredential } from "./gitrehomed.ts"
 import type { Call, CallPath } from "./types.ts"
@@ -189,7 +189,7 @@ function picker(judged: (path: string) => boolean, archives: boolean | undefined
   }
 }
 
-const inodeTables = new WeakMap<DiskContext, { inodes?: Map<string, string> }>()
+const inodeTables = new WeakMap<DiskContext, InodeTable>()
 
 // a file with more links than one whose inode is a credential file's (core/policy/hardlinks.ts): read as it
 function hardLink(path: string, paths: CallPath[], raised: Raised, ctx: DiskContext, known?: Stats): void {
@@ -197,10 +197,15 @@ function hardLink(path: string, paths: CallPath[], raised: Raised, ctx: DiskCont
   if (!st || st.nlink < 2 || !st.isFile()) return
   let table = inodeTables.get(ctx)
   if (!table) inodeTables.set(ctx, (table = {}))
-  const cred = hardLinkedCredential(st, ctx.home, ctx.named ?? (() => []), table)
-  if (!cred || cred === path) return
-  paths.push({ path: cred, access: "read" })
-  raised.push({ risk: "high", reason: `reads ${path}, a hard link to ${cred} (the same file under another name), which is where credentials are kept` })
+  const r = hardLinkedCredential(st, { home: ctx.home, named: ctx.named ?? (() => []), workspace: ctx.workspace, judged: ctx.judged }, table)
+  if (!r) return
+  if ("unsure" in r) {
+    raised.push({ risk: "medium", reason: `reads ${path}, a file with ${st.nlink} names (hard links), and ${r.unsure}: it could be a credential file under another name` })
+    return
+  }
+  if (r.found === path) return
+  paths.push({ path: r.found, access: "read" })
+  raised.push({ risk: "high", reason: `reads ${path}, a hard link to ${r.found} (the same file under another name), which is where credentials are kept` })
 }
 
 function statQuiet(path: string): Stats | undefined {
