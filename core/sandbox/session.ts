@@ -13,6 +13,7 @@ import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
 import { madeSince, unmadeProtected, type Unmade } from "./unmade.ts"
+import { hostCodePaths } from "./hostcode.ts"
 import { setIdArches, setIdFilter } from "./setid-filter.ts"
 import { HIDDEN_PATHS, READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
@@ -109,10 +110,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   const writablePins = pinWritable(input.policy.writable.map((p) => expandPath(p, input.home, input.workspace)))
   const ownList = input.own ? [...input.own.dirs, ...input.own.files] : []
   // resolved per call: a path a step created (.claude/) is protected from the next step on
-  const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
+  const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy, hostCode?: string[]): SandboxLayout =>
     sandboxLayout({
       bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy,
-      writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir),
+      writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir), hostCode,
     })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
@@ -139,9 +140,11 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
-      const laid = layout(spawn.cwd, spawn.env, proxy)
+      // looked up at every call: a hooks folder or an included config the repository names now
+      const hostCode = hostCodePaths(input.workspace, input.home, process.env).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      const laid = layout(spawn.cwd, spawn.env, proxy, hostCode)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
-      unmade = unmadeProtected(guarded, laid.writable)
+      unmade = unmadeProtected([...new Set([...guarded, ...hostCode])], laid.writable)
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
