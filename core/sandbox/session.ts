@@ -130,6 +130,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
     ...(input.own?.dirs ?? []),
   ])].filter((p) => !plantable.includes(p))
   let unmade: Unmade[] = []
+  // the host-code places of the last call (hostcode.ts): what explain() names as read-only
+  let hostCode: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -141,7 +143,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       // looked up at every call: a hooks folder or an included config the repository names now
-      const hostCode = hostCodePaths(input.workspace, input.home, process.env).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      hostCode = hostCodePaths(input.workspace, input.home, process.env).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
       const laid = layout(spawn.cwd, spawn.env, proxy, hostCode)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
       unmade = unmadeProtected([...new Set([...guarded, ...hostCode])], laid.writable)
@@ -177,7 +179,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       if (relinked) return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message: relinked } }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
-      const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder), input.home)
+      const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder, hostCode), input.home)
       if (!blocked) return result
       const next = blocked.hint ?? "widen the policy's sandbox section if it is meant to"
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
