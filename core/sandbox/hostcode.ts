@@ -12,23 +12,44 @@ import { hooksDirs } from "../base/hookspath.ts"
 import { includedConfigFiles } from "../base/gitincludes.ts"
 import { STARTUP_PLACES } from "../shell/startup.ts"
 
-/** The paths (absolute, there or not) that later host commands run code from, for this workspace and home. */
-export function hostCodePaths(workspace: string, home: string, env: Record<string, string | undefined>): string[] {
+/** A folder whose entries matching `re` are start-up places (~/.local/lib's python3.X): the names there before the call. */
+export interface Watched {
+  dir: string
+  re: RegExp
+  names: string[]
+}
+
+/** The paths (absolute, there or not) that later host commands run code from, for this workspace and home;
+ *  `watched` gets the folders where a new entry would be one too (a python3.13 made in ~/.local/lib). */
+export function hostCodePaths(workspace: string, home: string, env: Record<string, string | undefined>, watched: Watched[] = []): string[] {
   const path = (env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))
   const git = [...hooksDirs(workspace, home, undefined, env), ...includedConfigFiles(workspace, home, undefined, env).map((f) => f.file)]
   // a PATH folder holding the workspace (the workspace itself on PATH) is not kept from the command
-  return [...new Set([...path, ...startupPaths(home), ...git])].filter((p) => !isInside(p, workspace))
+  return [...new Set([...path, ...startupPaths(home, watched), ...git])].filter((p) => !isInside(p, workspace))
 }
 
 // each start-up place under `home`; one with a `*` is looked up below its last fixed folder (a file
 // pattern, `*.pth`, stands for its whole folder), and that folder itself when it is missing (made later, it
 // could hold anything)
-function startupPaths(home: string): string[] {
+function startupPaths(home: string, watched: Watched[]): string[] {
   if (!home || home === "/") return []
-  return STARTUP_PLACES.flatMap((p) => expand(home, p.rel.split("/")))
+  return STARTUP_PLACES.flatMap((p) => expand(home, p.rel.split("/"), watched))
 }
 
-function expand(dir: string, parts: readonly string[]): string[] {
+/** Entries of the watched folders that match and were not there before the call: made start-up places. */
+export function appearedSince(watched: readonly Watched[]): string[] {
+  return watched.flatMap((w) => namesIn(w.dir).filter((n) => w.re.test(n) && !w.names.includes(n)).map((n) => join(w.dir, n)))
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
+function expand(dir: string, parts: readonly string[], watched: Watched[]): string[] {
   const at = parts.findIndex((p) => p.includes("*"))
   if (at < 0) return [join(dir, ...parts)]
   const fixed = join(dir, ...parts.slice(0, at))
@@ -40,5 +61,7 @@ function expand(dir: string, parts: readonly string[]): string[] {
     return [fixed]
   }
   const re = new RegExp(`^${parts[at]!.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i")
-  return names.filter((n) => re.test(n)).flatMap((n) => expand(join(fixed, n), parts.slice(at + 1)))
+  const matching = names.filter((n) => re.test(n))
+  watched.push({ dir: fixed, re, names: matching })
+  return matching.flatMap((n) => expand(join(fixed, n), parts.slice(at + 1), watched))
 }

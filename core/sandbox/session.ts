@@ -13,7 +13,7 @@ import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
 import { madeSince, unmadeProtected, type Unmade } from "./unmade.ts"
-import { hostCodePaths } from "./hostcode.ts"
+import { appearedSince, hostCodePaths, type Watched } from "./hostcode.ts"
 import { setIdArches, setIdFilter } from "./setid-filter.ts"
 import { HIDDEN_PATHS, READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
@@ -132,6 +132,8 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   let unmade: Unmade[] = []
   // the host-code places of the last call (hostcode.ts): what explain() names as read-only
   let hostCode: string[] = []
+  let watchedPlaces: Watched[] = []
+  let laidWritable: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -143,10 +145,12 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       // looked up at every call: a hooks folder or an included config the repository names now
-      hostCode = hostCodePaths(input.workspace, input.home, process.env).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      watchedPlaces = []
+      hostCode = hostCodePaths(input.workspace, input.home, process.env, watchedPlaces).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
       const laid = layout(spawn.cwd, spawn.env, proxy, hostCode)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
       unmade = unmadeProtected([...new Set([...guarded, ...hostCode])], laid.writable)
+      laidWritable = laid.writable
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
@@ -159,8 +163,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       // moved aside before anything (the user's next git command, another agent) can read it
       const aside = made.length ? setAside(input.workspace, made, stamp) : []
       // after the workspace's folders: a planted .git took its .git/hooks with it
-      const madeProtected = madeSince(unmade)
+      // (a python3.13 folder made in ~/.local/lib holds a user site-packages as much as a missing path would)
+      const madeProtected = [...madeSince(unmade), ...appearedSince(watchedPlaces.filter((w) => laidWritable.some((r) => isInside(r, w.dir))))]
       unmade = []
+      watchedPlaces = []
       const asideProtected = madeProtected.map((p) => join(dirname(p), setAside(dirname(p), [basename(p)], stamp)[0]!))
       if (made.length) {
         const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +

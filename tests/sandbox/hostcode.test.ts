@@ -62,6 +62,15 @@ describe("a home that is the workspace", () => {
     expect(existsSync(join(site, "x.pth"))).toBe(false)
   })
 
+  test("a new python3.X folder made in ~/.local/lib (its user site-packages) is moved aside; another folder there is not", () => {
+    const made = join(home, ".local", "lib", "python3.13")
+    const result = run(boxOf(home, home, "c2"), `mkdir -p ${made}/site-packages ${home}/.local/lib/other && echo 'import os' > ${made}/site-packages/usercustomize.py`, home, home)
+    expect(result.error?.code).toBe("SANDBOX_BLOCKED")
+    expect(result.error?.message).toContain(made)
+    expect(existsSync(made)).toBe(false)
+    expect(existsSync(join(home, ".local", "lib", "other"))).toBe(true)
+  })
+
   test("~/.codex/config.toml a step makes (its MCP servers run at codex's start) is moved aside and the call refused", () => {
     const result = run(boxOf(home, home, "d"), `printf '[mcp_servers.h]\\ncommand="sh"\\n' > ~/.codex/config.toml; touch ~/ok.txt`, home, home)
     expect(result.error?.code).toBe("SANDBOX_BLOCKED")
