@@ -19,21 +19,37 @@ export interface Watched {
   names: string[]
 }
 
-/** The paths (absolute, there or not) that later host commands run code from, for this workspace and home;
- *  `watched` gets the folders where a new entry would be one too (a python3.13 made in ~/.local/lib). */
-export function hostCodePaths(workspace: string, home: string, env: Record<string, string | undefined>, watched: Watched[] = []): string[] {
+/** The paths (absolute, there or not) inside the writable `roots` that later host commands run code from,
+ *  for this workspace and home; `watched` gets the folders where a new entry would be one too (a python3.13
+ *  made in ~/.local/lib). The home's start-up places are looked up only when a root holds some of them. */
+export function hostCodePaths(workspace: string, home: string, env: Record<string, string | undefined>, roots: readonly string[], watched: Watched[] = []): string[] {
   const path = (env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))
   const git = [...hooksDirs(workspace, home, undefined, env), ...includedConfigFiles(workspace, home, undefined, env).map((f) => f.file)]
+  const startup = roots.some((r) => isInside(r, home) || isInside(home, r)) ? startupPaths(home, watched) : []
   // a PATH folder holding the workspace (the workspace itself on PATH) is not kept from the command
-  return [...new Set([...path, ...startupPaths(home, watched), ...git])].filter((p) => !isInside(p, workspace))
+  return [...new Set([...path, ...startup, ...git])].filter((p) => !isInside(p, workspace) && roots.some((r) => isInside(r, p)))
 }
 
 // each start-up place under `home`; one with a `*` is looked up below its last fixed folder (a file
 // pattern, `*.pth`, stands for its whole folder), and that folder itself when it is missing (made later, it
 // could hold anything)
+// (the places without a `*` are joined once per home; those with one are looked up at every call)
 function startupPaths(home: string, watched: Watched[]): string[] {
   if (!home || home === "/") return []
-  return STARTUP_PLACES.flatMap((p) => expand(home, p.rel.split("/"), watched))
+  if (plain?.home !== home) plain = { home, paths: PLAIN.map((parts) => join(home, ...parts)) }
+  return [...plain.paths, ...WILD.flatMap((parts) => expand(home, parts, watched))]
+}
+
+const PLACES = STARTUP_PLACES.map((p) => p.rel.split("/"))
+const PLAIN = PLACES.filter((parts) => !parts.some((n) => n.includes("*")))
+const WILD = PLACES.filter((parts) => parts.some((n) => n.includes("*")))
+let plain: { home: string; paths: string[] } | undefined
+const patterns = new Map<string, RegExp>()
+// one name with `*` as a case-blind pattern, made once
+function patternOf(name: string): RegExp {
+  let re = patterns.get(name)
+  if (!re) patterns.set(name, (re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i")))
+  return re
 }
 
 /** Entries of the watched folders that match and were not there before the call: made start-up places. */
@@ -60,7 +76,7 @@ function expand(dir: string, parts: readonly string[], watched: Watched[]): stri
   } catch {
     return [fixed]
   }
-  const re = new RegExp(`^${parts[at]!.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i")
+  const re = patternOf(parts[at]!)
   const matching = names.filter((n) => re.test(n))
   watched.push({ dir: fixed, re, names: matching })
   return matching.flatMap((n) => expand(join(fixed, n), parts.slice(at + 1), watched))

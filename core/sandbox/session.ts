@@ -146,7 +146,9 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
       // looked up at every call: a hooks folder or an included config the repository names now
       watchedPlaces = []
-      hostCode = hostCodePaths(input.workspace, input.home, process.env, watchedPlaces).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      const found = hostCodePaths(input.workspace, input.home, process.env, [input.workspace, ...allowed], watchedPlaces).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      // the same array while nothing changed: the layout's lookups of it are remembered (present.ts)
+      if (found.join("\0") !== hostCode.join("\0")) hostCode = found
       const laid = layout(spawn.cwd, spawn.env, proxy, hostCode)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
       unmade = unmadeProtected([...new Set([...guarded, ...hostCode])], laid.writable)
