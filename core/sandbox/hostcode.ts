@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { isInside } from "../base/paths.ts"
 import { hooksDirs } from "../base/hookspath.ts"
 import { includedConfigFiles } from "../base/gitincludes.ts"
-import { STARTUP_PLACES } from "../shell/startup.ts"
+import { placeSource, STARTUP_PLACES } from "../shell/startup.ts"
 
 /** A folder whose entries matching `re` are start-up places (~/.local/lib's python3.X): the names there before the call. */
 export interface Watched {
@@ -48,7 +48,7 @@ const patterns = new Map<string, RegExp>()
 // one name with `*` as a case-blind pattern, made once
 function patternOf(name: string): RegExp {
   let re = patterns.get(name)
-  if (!re) patterns.set(name, (re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i")))
+  if (!re) patterns.set(name, (re = new RegExp(`^${placeSource(name)}$`, "i")))
   return re
 }
 

@@ -60,9 +60,14 @@ export const STARTUP_PLACES: readonly { rel: string; dir: boolean }[] = [
   ...[...SHELL_DIRS, ...PROGRAM_DIRS, ...ON_PATH_DIRS].map((rel) => ({ rel, dir: true })),
 ]
 
+/** A place (or one name of it) as a pattern's source: `*` is any part of one name. */
+export function placeSource(place: string): string {
+  return place.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")
+}
+
 // the names (and folders with all below them) as one case-blind pattern
 function matcher(files: readonly string[], dirs: readonly string[]): RegExp {
-  const alt = (list: readonly string[]) => list.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")
+  const alt = (list: readonly string[]) => list.map(placeSource).join("|")
   return new RegExp(`^(?:(?:${alt(files) || "(?!)"})|(?:${alt(dirs) || "(?!)"})(?:/.*)?)$`, "i")
 }
 
