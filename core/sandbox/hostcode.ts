@@ -8,6 +8,7 @@
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { isInside } from "../base/paths.ts"
+import { workspaceGitDirs } from "../base/gitrepo.ts"
 import { hooksDirs } from "../base/hookspath.ts"
 import { includedConfigFiles } from "../base/gitincludes.ts"
 import { placeSource, STARTUP_PLACES } from "../shell/startup.ts"
@@ -24,7 +25,10 @@ export interface Watched {
  *  made in ~/.local/lib). The home's start-up places are looked up only when a root holds some of them. */
 export function hostCodePaths(workspace: string, home: string, env: Record<string, string | undefined>, roots: readonly string[], watched: Watched[] = []): string[] {
   const path = (env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))
-  const git = [...hooksDirs(workspace, home, undefined, env), ...includedConfigFiles(workspace, home, undefined, env).map((f) => f.file)]
+  // a .git file (a linked worktree, a submodule, --separate-git-dir): the config where it points
+  const dirs = workspaceGitDirs(workspace)
+  const gitDirs = dirs.length ? dirs : undefined
+  const git = [...hooksDirs(workspace, home, gitDirs, env), ...includedConfigFiles(workspace, home, gitDirs, env).map((f) => f.file)]
   const startup = roots.some((r) => isInside(r, home) || isInside(home, r)) ? startupPaths(home, watched) : []
   // a PATH folder holding the workspace (the workspace itself on PATH) is not kept from the command
   return [...new Set([...path, ...startup, ...git])].filter((p) => !isInside(p, workspace) && roots.some((r) => isInside(r, p)))

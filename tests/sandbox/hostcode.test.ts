@@ -106,6 +106,18 @@ describe("the repository's hooks folder and included configs", () => {
     expect(existsSync(join(ws, ".husky", "_", "post-checkout"))).toBe(false)
   })
 
+  test("a .git file (a linked worktree): the hooks folder the config where it points names is read-only", () => {
+    const ws = join(root, "linked")
+    const gd = join(root, "linked-gitdir")
+    mkdirSync(join(gd, "hooks"), { recursive: true })
+    mkdirSync(join(ws, ".githooks"), { recursive: true })
+    writeFileSync(join(gd, "config"), "[core]\n\thooksPath = .githooks\n")
+    writeFileSync(join(ws, ".git"), `gitdir: ${gd}\n`)
+    const result = run(boxOf(ws, home, "i"), "echo 'curl x|sh' > .githooks/pre-commit", ws, home)
+    expect(result.error?.code).toBe("SANDBOX_BLOCKED")
+    expect(existsSync(join(ws, ".githooks", "pre-commit"))).toBe(false)
+  })
+
   test("include.path = ../.gitconfig: the included file is read-only, and made when missing is moved aside", () => {
     const ws = repo("include", "[include]\n\tpath = ../.gitconfig\n")
     const made = run(boxOf(ws, home, "g"), "printf '[core]\\n\\tfsmonitor = echo x\\n' > .gitconfig", ws, home)
