@@ -54,6 +54,13 @@ describe("a home that is the workspace", () => {
     expect(existsSync(join(home, ".cargo", "bin", "git"))).toBe(false)
   })
 
+  test("a missing folder on ccode's PATH inside the home (~/go/bin) that a step makes is moved aside and the call refused", () => {
+    const result = withPath(`${home}/go/bin:/usr/bin:/bin`, () => run(boxOf(home, home, "b2"), "mkdir -p ~/go/bin && printf '#!/bin/sh\\n' > ~/go/bin/git", home, home))
+    expect(result.error?.code).toBe("SANDBOX_BLOCKED")
+    expect(result.error?.message).toContain(join(home, "go", "bin"))
+    expect(existsSync(join(home, "go", "bin"))).toBe(false)
+  })
+
   test("python's user site-packages (usercustomize.py, .pth) is read-only", () => {
     const site = join(home, ".local", "lib", "python3.11", "site-packages")
     const result = run(boxOf(home, home, "c"), `echo 'import os' > ${site}/usercustomize.py; echo 'import os' > ${site}/x.pth`, home, home)
