@@ -40,6 +40,8 @@ export interface LayoutInput {
   origin?: string
   /** the seccomp filter's file (setid-filter.ts) */
   seccomp?: string
+  /** where later host commands pick up code (hostcode.ts): read-only where they exist */
+  hostCode?: readonly string[]
 }
 
 export function sandboxLayout(input: LayoutInput): SandboxLayout {
@@ -56,7 +58,7 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   const policyHidden = [...HIDDEN_SOCKETS, ...socketsFromEnv(input.hostEnv ?? process.env), ...socketsFromEnv(input.env ?? {}), ...input.policy.hidden, ...(input.netDir ? [input.netDir] : [])].map(expand)
   const copied = copiedPaths(input.origin, input.workspace)
   const readOnly = unique([
-    ...existingPathsOf(fixed.readOnly), ...existingPaths(policyReadOnly), ...protectedPaths, ...gitFile(input.workspace),
+    ...existingPathsOf(fixed.readOnly), ...existingPaths(policyReadOnly), ...protectedPaths, ...gitFile(input.workspace), ...existingPathsOf(input.hostCode ?? NONE),
     ...existingPaths(copied([...fixed.readOnly, ...policyReadOnly])),
   ])
     .filter((p) => writable.some((w) => isInside(w, p)))
@@ -98,6 +100,8 @@ export function sandboxLayout(input: LayoutInput): SandboxLayout {
   if (links.length) layout.links = links
   return input.proxy && network === "proxy" ? { ...layout, proxy: input.proxy } : layout
 }
+
+const NONE: readonly string[] = []
 
 // the built-in lists expanded once per home and workspace: a run asks with the same ones at every call
 let fixed: { home: string; workspace: string; readOnly: string[]; hidden: string[] } | undefined

@@ -13,6 +13,7 @@ import { probeSandbox } from "./probe.ts"
 import { missingPlantable, PLANTABLE, planted, setAside } from "./planted.ts"
 import { changedLinks, putBack, type WatchedLink } from "./links.ts"
 import { madeSince, unmadeProtected, type Unmade } from "./unmade.ts"
+import { appearedSince, hostCodePaths, type Watched } from "./hostcode.ts"
 import { setIdArches, setIdFilter } from "./setid-filter.ts"
 import { HIDDEN_PATHS, READ_ONLY_PATHS, type OwnSandboxPaths } from "./defaults.ts"
 import { parseAllowlist } from "../base/hosts.ts"
@@ -109,10 +110,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
   const writablePins = pinWritable(input.policy.writable.map((p) => expandPath(p, input.home, input.workspace)))
   const ownList = input.own ? [...input.own.dirs, ...input.own.files] : []
   // resolved per call: a path a step created (.claude/) is protected from the next step on
-  const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy): SandboxLayout =>
+  const layout = (cwd: string, env?: Record<string, string>, proxy?: SandboxProxy, hostCode?: string[]): SandboxLayout =>
     sandboxLayout({
       bwrap, policy: input.policy, protectedGlobs: input.protectedGlobs, workspace: input.workspace, tmpDir, cwd, home: input.home, env, netDir: input.netDir, proxy,
-      writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir),
+      writablePins, own: ownList, origin: input.origin, seccomp: filterFile(input.runDir), hostCode,
     })
   // a folder the policy makes writable (writable: [.git]) may be created by a step
   const allowed = input.policy.writable.map((p) => resolve(input.workspace, expandHome(p, input.home)))
@@ -129,6 +130,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
     ...(input.own?.dirs ?? []),
   ])].filter((p) => !plantable.includes(p))
   let unmade: Unmade[] = []
+  // the host-code places of the last call (hostcode.ts): what explain() names as read-only
+  let hostCode: string[] = []
+  let watchedPlaces: Watched[] = []
+  let laidWritable: string[] = []
   const shared = sharedSandbox([...ccodeCommand(), "__sandbox-hold"], input.processes)
   return {
     wrap(argv, spawn) {
@@ -139,9 +144,15 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       missing = missingPlantable(input.workspace, allowed)
       const proxy = net.open(spawn.env.CCODE_CALL_ID)
       const env = { ...spawn.env, TMPDIR: tmpDir, ...(proxy ? net.env : {}) }
-      const laid = layout(spawn.cwd, spawn.env, proxy)
+      // looked up at every call: a hooks folder or an included config the repository names now
+      watchedPlaces = []
+      const found = hostCodePaths(input.workspace, input.home, process.env, [input.workspace, ...allowed], watchedPlaces).filter((p) => !allowed.some((w) => isInside(w, p) && w !== input.workspace) && !plantable.includes(p))
+      // the same array while nothing changed: the layout's lookups of it are remembered (present.ts)
+      if (found.join("\0") !== hostCode.join("\0")) hostCode = found
+      const laid = layout(spawn.cwd, spawn.env, proxy, hostCode)
       for (const link of laid.links ?? []) if (!watched.has(link.path)) watched.set(link.path, link)
-      unmade = unmadeProtected(guarded, laid.writable)
+      unmade = unmadeProtected([...new Set([...guarded, ...hostCode])], laid.writable)
+      laidWritable = laid.writable
       const joined = shared.join(laid)
       if (joined) return { argv: [...joined.prefix, ...argv], env, release: joined.release }
       return { argv: bwrapArgv(laid, argv), env }
@@ -154,8 +165,10 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       // moved aside before anything (the user's next git command, another agent) can read it
       const aside = made.length ? setAside(input.workspace, made, stamp) : []
       // after the workspace's folders: a planted .git took its .git/hooks with it
-      const madeProtected = madeSince(unmade)
+      // (a python3.13 folder made in ~/.local/lib holds a user site-packages as much as a missing path would)
+      const madeProtected = [...madeSince(unmade), ...appearedSince(watchedPlaces.filter((w) => laidWritable.some((r) => isInside(r, w.dir))))]
       unmade = []
+      watchedPlaces = []
       const asideProtected = madeProtected.map((p) => join(dirname(p), setAside(dirname(p), [basename(p)], stamp)[0]!))
       if (made.length) {
         const message = `blocked by the sandbox: the step created ${made.join(", ")} in the workspace, where code-running configuration lives ` +
@@ -174,7 +187,7 @@ function sandboxAt(input: RunSandboxInput, bwrap: string, net = networkOf(input)
       if (relinked) return { ...result, status: "error", error: { code: "SANDBOX_BLOCKED", type: "denied", message: relinked } }
       // only a command that ran and failed: a timeout, a cancel or an interrupt keeps its own meaning
       if (result.status === "ok" || result.error?.code !== "EXIT_CODE") return result
-      const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder), input.home)
+      const blocked = refused ? { what: `network access to ${refused}`, hint: "add the host to sandbox.network if it is meant to" } : blockedBySandbox(result.text, layout(cwd, undefined, net.placeholder, hostCode), input.home)
       if (!blocked) return result
       const next = blocked.hint ?? "widen the policy's sandbox section if it is meant to"
       const message = `blocked by the sandbox: ${blocked.what} (${result.error?.message ?? "failed"}); ${next}`
