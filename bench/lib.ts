@@ -28,18 +28,22 @@ export async function benchBinary(): Promise<string> {
 }
 
 export function scratch(): { dir: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), "ccode-bench-"))
-  mkdirSync(join(dir, "home"), { recursive: true })
+  // the workspace (`dir`) beside the home and ccode's folders, never holding them: an untrusted task may
+  // not take a folder holding the home as its workspace
+  const top = mkdtempSync(join(tmpdir(), "ccode-bench-"))
+  const dir = join(top, "work")
+  mkdirSync(dir)
+  mkdirSync(join(top, "home"), { recursive: true })
   // removed when the bench process ends, whichever bench made it
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
+  process.on("exit", () => rmSync(top, { recursive: true, force: true }))
   return {
     dir,
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: join(dir, "home"),
-      CCODE_HOME: join(dir, "ccode-home"),
-      CCODE_DB: join(dir, "ccode.db"),
-      XDG_CONFIG_HOME: join(dir, "config"),
+      HOME: join(top, "home"),
+      CCODE_HOME: join(top, "ccode-home"),
+      CCODE_DB: join(top, "ccode.db"),
+      XDG_CONFIG_HOME: join(top, "config"),
       NO_COLOR: "1",
     },
   }

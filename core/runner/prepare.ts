@@ -189,10 +189,12 @@ function checkWorkspace(task: LoadedTask, cwd: string, workspace: string, homes:
   if (trusted || task.workdirByPerson) return
   const own = taskRootLimit(task.dir)
   const given = task.spec.workdir !== undefined
-  const at = positionOf(task.source, given ? ["workdir"] : [])
+  // only when refusing: finding a position reads the whole document (a 10,000-step task: ~300 ms, 40 MB)
+  const at = () => positionOf(task.source, given ? ["workdir"] : [])
   const fix = `Review the task, then \`ccode trust ${task.file}\` (or --trust for one run)`
   if (given && !isInside(own, cwd)) {
-    throw new ConfigError(task.file, at.line, at.col,
+    const { line, col } = at()
+    throw new ConfigError(task.file, line, col,
       `workdir ${task.spec.workdir} resolves to ${cwd}, outside the task file's workspace ${own}; an untrusted task runs only inside its own workspace. ` +
       `${fix}, or move the task file into the folder it works on`)
   }
@@ -200,7 +202,8 @@ function checkWorkspace(task: LoadedTask, cwd: string, workspace: string, homes:
   if (home === undefined && isInside(own, workspace)) return
   const marker = existsSync(join(workspace, ".ccode")) ? "the .ccode/ there" : "a .git there that another user owns"
   const what = home === undefined ? `above the task file's workspace ${own} (${marker})` : home === workspace ? "the home folder" : `a folder holding the home folder ${home}`
-  throw new ConfigError(task.file, at.line, at.col,
+  const { line, col } = at()
+  throw new ConfigError(task.file, line, col,
     `this run's workspace (the folder its steps may write) would be ${workspace}, ${what}; an untrusted task runs only inside its own workspace, never the home folder. ` +
     `Make ${own} a workspace of its own (\`ccode init ${own}\` or \`git init\` there), or ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`)
 }
