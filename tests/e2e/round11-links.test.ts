@@ -1,22 +1,14 @@
 // Review 11E through the compiled binary: a link further down a read-only path's chain, a hidden
 // credential folder reached through a link in a home that is the workspace, and a task's `env:` that
 // points the agent sockets elsewhere. None may change what the user's host tools run or un-hide a socket.
-import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { describe, expect, test } from "bun:test"
+import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { ccode, sandbox, type Sandbox } from "./harness.ts"
+import { ccode } from "./harness.ts"
+import { boxes } from "./boxes.ts"
 
 const HAS_BWRAP = Bun.which("bwrap") !== null
-const made: string[] = []
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function box(): Sandbox {
-  const sb = sandbox()
-  made.push(sb.root)
-  return sb
-}
+const box = boxes()
 
 describe.skipIf(!HAS_BWRAP)("review 11E: links and sockets", () => {
   test("the second link of .git/hooks -> ../.githooks -> tools/hooks retargeted: blocked, put back, the hook is the user's", async () => {

@@ -2,22 +2,14 @@
 // host commands run: a program in a folder on ccode's PATH inside the home (~/.cargo/bin/git), python's
 // usercustomize.py, a hook in the folder core.hooksPath names (husky), a git config the repository includes.
 // Each case first shows the planted file really runs on the host, then that the step is blocked.
-import { afterEach, describe, expect, test } from "bun:test"
+import { describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { bashIn, ccode, gitIn, sandbox, type Sandbox } from "./harness.ts"
+import { bashIn, ccode, gitIn, type Sandbox } from "./harness.ts"
+import { boxes } from "./boxes.ts"
 
 const HAS_BWRAP = Bun.which("bwrap") !== null
-const made: string[] = []
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function box(): Sandbox {
-  const sb = sandbox()
-  made.push(sb.root)
-  return sb
-}
+const box = boxes()
 
 const task = "version: 1\nsteps:\n  - id: a\n    run: sh plant.sh\n"
 // (--trust: an untrusted task never gets the home as its workspace)
