@@ -27,3 +27,10 @@ export function shellCall(command: string, cwd = WS): Promise<Call> {
 export function toolCall(tool: string, args: Record<string, unknown>, toolRisk?: Risk): Promise<Call> {
   return prepareCall(tool, args, { cwd: WS, workspace: WS, home: HOME, realpath: (p) => p, tmpDirs: ["/tmp"], toolRisk })
 }
+
+/** git in `cwd` with a fixed identity and branch name, no system config; its trimmed output (throws on failure). */
+export function gitIn(cwd: string, ...args: string[]): string {
+  const r = Bun.spawnSync(["git", "-c", "user.name=a", "-c", "user.email=a@x", "-c", "init.defaultBranch=main", ...args], { cwd, stderr: "pipe", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } })
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
+  return r.stdout.toString().trim()
+}

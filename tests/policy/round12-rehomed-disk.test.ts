@@ -11,14 +11,11 @@ import { loadParser } from "../../core/shell/index.ts"
 import { prepareCall } from "../../core/policy/prepare.ts"
 import { decide } from "../../core/policy/decide.ts"
 import { bundledPolicy } from "../../core/policy/bundled.ts"
+import { gitIn } from "./helpers.ts"
 
 describe("a never-committed credential file's blob under another name", () => {
   let root: string
-  const git = (cwd: string, ...args: string[]) => {
-    const r = Bun.spawnSync(["git", "-c", "user.name=a", "-c", "user.email=a@x", "-c", "init.defaultBranch=main", ...args], { cwd, stderr: "pipe", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } })
-    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`)
-    return r.stdout.toString().trim()
-  }
+  const git = gitIn
   const repo = (name: string) => {
     const dir = join(root, name)
     Bun.spawnSync(["mkdir", "-p", dir])
